@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Install everything sdc needs on this project's machine (Debian 12, R 4.2, CRAN, no PyPI),
+# idempotently: each step checks first and does nothing when its part is already there.
+#
+#   1. Debian packages: Python's scientific stack (python3-*), R's sdcMicro dependencies (r-cran-*).
+#   2. sdcMicro (and prettydoc, which it imports) from CRAN.
+#   3. A venv at .venv (with --system-site-packages) holding sdc installed editable.
+#
+# Environment: SDC_SKIP_R=1 skips steps 1's R part and step 2 (the sdcMicro tests then skip);
+# SDC_CRAN sets the CRAN mirror (default https://cloud.r-project.org).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+log() { printf '[install] %s\n' "$*" >&2; }
+
+py_debs=(python3 python3-venv python3-pip python3-setuptools python3-wheel
+  python3-numpy python3-pandas python3-scipy python3-statsmodels python3-matplotlib
+  python3-pytest python3-hypothesis python3-jinja2 python3-openpyxl python3-yaml python3-tqdm
+  python3-rpy2)
+r_debs=(r-base-dev r-cran-car r-cran-cardata r-cran-rmarkdown r-cran-knitr r-cran-data.table
+  r-cran-xtable r-cran-robustbase r-cran-cluster r-cran-mass r-cran-e1071 r-cran-rcpp
+  r-cran-ggplot2 r-cran-shiny r-cran-haven r-cran-rhandsontable r-cran-dt r-cran-vim
+  r-cran-laeken r-cran-httr r-cran-jsonlite)
+debs=("${py_debs[@]}")
+[ "${SDC_SKIP_R:-0}" = 1 ] || debs+=("${r_debs[@]}")
+
+# --- 1. Debian packages --------------------------------------------------------------------
+missing=()
+for p in "${debs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing ${#missing[@]} Debian packages: ${missing[*]}"
+  if [ "$(id -u)" = 0 ]; then sudo=(); elif command -v sudo >/dev/null; then sudo=(sudo); else
+    log "need root (or sudo) to install: ${missing[*]}"; exit 1; fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- 2. sdcMicro from CRAN -------------------------------------------------------------------
+if [ "${SDC_SKIP_R:-0}" != 1 ]; then
+  if ! Rscript -e 'quit(status = !requireNamespace("sdcMicro", quietly = TRUE))' >/dev/null 2>&1; then
+    cran=${SDC_CRAN:-https://cloud.r-project.org}
+    log "installing sdcMicro from CRAN ($cran); about a minute"
+    lib=$(Rscript -e 'cat(.libPaths()[1])')
+    Rscript -e "install.packages(c('prettydoc', 'sdcMicro'), repos = '$cran', lib = '$lib', Ncpus = 2, quiet = TRUE)"
+    Rscript -e 'suppressMessages(library(sdcMicro)); cat("sdcMicro", as.character(packageVersion("sdcMicro")), "\n")' >&2
+  fi
+fi
+
+# --- 3. venv with sdc installed editable ----------------------------------------------------
+if [ ! -x .venv/bin/python ]; then
+  log "creating .venv (with Debian's system site packages)"
+  /usr/bin/python3 -m venv --system-site-packages .venv
+fi
+# Reinstall only when pyproject.toml changed since the last install (or never installed).
+stamp=.venv/.sdc-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ ! -x .venv/bin/sdc ]; then
+  log "installing sdc into .venv (editable, offline)"
+  .venv/bin/pip install --quiet --no-index --no-build-isolation --no-deps -e . >/dev/null
+  .venv/bin/python - <<'PY'
+# pip ran with --no-deps (no index to resolve from): check the declared dependencies are satisfied.
+import importlib.metadata as md, re, sys
+missing = []
+for req in md.requires("sdc") or []:
+    if "extra ==" in req:
+        continue
+    name = re.split(r"[ <>=!~;\[]", req, maxsplit=1)[0]
+    try:
+        md.version(name)
+    except md.PackageNotFoundError:
+        missing.append(req)
+if missing:
+    sys.exit("[install] missing Python dependencies: " + ", ".join(missing))
+PY
+  touch "$stamp"
+fi
+log "ready: $(.venv/bin/python -c 'import sdc; print("sdc", sdc.__version__)')"

@@ -1,0 +1,196 @@
+"""Input validation shared by every public function.
+
+Each helper takes ``(value, name)``, returns the standardised value, or raises with one
+sentence template: "`name` must ...; got ...". ``TypeError`` for the wrong kind of thing,
+``ValueError`` for a wrong value. No helper modifies its input.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import numbers
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "check_frame",
+    "check_columns",
+    "check_weights",
+    "check_int",
+    "check_fraction",
+    "check_option",
+    "check_keys",
+]
+
+
+def check_frame(data: object, name: str = "data") -> pd.DataFrame:
+    """Return `data` if it is a non-empty DataFrame with unique column names."""
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"`{name}` must be a pandas DataFrame; got {type(data).__name__}.")
+    if len(data) == 0:
+        raise ValueError(f"`{name}` is empty: it has no records.")
+    if not data.columns.is_unique:
+        dup = sorted({str(c) for c in data.columns[data.columns.duplicated()]})
+        raise ValueError(f"`{name}` has duplicated column names: {', '.join(map(repr, dup))}.")
+    return data
+
+
+def _suggest(name: object, columns: Iterable[object]) -> str:
+    close = difflib.get_close_matches(str(name), [str(c) for c in columns], n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def check_columns(
+    data: pd.DataFrame, columns: object, *, role: str, allow_empty: bool = False
+) -> tuple[str, ...]:
+    """Standardise a column list (a name or a sequence of names) for the role `role`.
+
+    Raises for: a non-string entry, an empty list, duplicates, and names not in `data`
+    (each with a close-match suggestion).
+    """
+    if isinstance(columns, str):
+        columns = [columns]
+    if not isinstance(columns, Iterable):
+        raise TypeError(
+            f"`{role}` must be a column name or a sequence of column names; "
+            f"got {type(columns).__name__}."
+        )
+    cols = list(columns)
+    for c in cols:
+        if not isinstance(c, str):
+            raise TypeError(f"`{role}` must contain column names (str); got {c!r}.")
+    if not cols and not allow_empty:
+        raise ValueError(f"`{role}` must name at least one column; got none.")
+    seen: set[str] = set()
+    dups = [c for c in cols if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
+    if dups:
+        raise ValueError(f"`{role}` names a column more than once: {', '.join(map(repr, dups))}.")
+    unknown = [c for c in cols if c not in data.columns]
+    if unknown:
+        parts = [f"{c!r}{_suggest(c, data.columns)}" for c in unknown]
+        raise ValueError(f"`{role}` names columns not in the data: {', '.join(parts)}.")
+    return tuple(cols)
+
+
+def check_keys(data: pd.DataFrame, keys: object) -> tuple[str, ...]:
+    """Key variables: known, distinct columns, none entirely missing, no infinite values."""
+    cols = check_columns(data, keys, role="keys")
+    for c in cols:
+        s = data[c]
+        if s.isna().all():
+            raise ValueError(f"key variable {c!r} is missing in every record; drop it from `keys`.")
+        if pd.api.types.is_float_dtype(s.dtype):
+            v = s.to_numpy(dtype="float64", na_value=np.nan)
+            bad = np.isinf(v)
+            if bad.any():
+                i = int(np.argmax(bad))
+                raise ValueError(
+                    f"key variable {c!r} has a non-finite value {v[i]!r} at index {s.index[i]!r}; "
+                    "recode it or set it to missing."
+                )
+    return cols
+
+
+def check_weights(data: pd.DataFrame, weights: str | None, *, min_value: float = 1.0) -> np.ndarray | None:
+    """Return the weight column as float64, or None when `weights` is None.
+
+    Sampling weights are design weights (inverse inclusion probabilities), so every
+    weight must be numeric, finite and >= `min_value` (1 by default: a weight below 1
+    would make the population frequency smaller than the sample frequency).
+    """
+    if weights is None:
+        return None
+    if not isinstance(weights, str):
+        raise TypeError(f"`weights` must be a column name (str) or None; got {weights!r}.")
+    (col,) = check_columns(data, [weights], role="weights")
+    s = data[col]
+    if s.dtype == bool or not (pd.api.types.is_numeric_dtype(s)):
+        bad = _first_non_numeric(s)
+        raise ValueError(
+            f"weight column {col!r} must be numeric; got dtype {s.dtype}"
+            + (f" with value {bad!r}" if bad is not None else "")
+            + "."
+        )
+    w = s.to_numpy(dtype="float64", na_value=np.nan)
+    _check_finite_positive(w, s, col, min_value)
+    return w
+
+
+def _first_non_numeric(s: pd.Series) -> object:
+    for v in s:
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            continue
+        if not isinstance(v, numbers.Real) or isinstance(v, bool):
+            return v
+    return None
+
+
+def _check_finite_positive(w: np.ndarray, s: pd.Series, col: str, min_value: float) -> None:
+    bad = np.isnan(w)
+    if bad.any():
+        raise ValueError(
+            f"weight column {col!r} has {int(bad.sum())} missing value(s), first at index "
+            f"{s.index[np.argmax(bad)]!r}; every record needs a weight."
+        )
+    bad = ~np.isfinite(w)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ValueError(f"weight column {col!r} has a non-finite value {w[i]!r} at index {s.index[i]!r}.")
+    bad = w <= 0
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ValueError(
+            f"weight column {col!r} must be positive; got {w[i]!r} at index {s.index[i]!r}."
+        )
+    bad = w < min_value
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ValueError(
+            f"weight column {col!r} must be >= {min_value:g} (a sampling weight is an inverse "
+            f"inclusion probability); got {w[i]!r} at index {s.index[i]!r}."
+        )
+
+
+def check_int(value: object, name: str, *, min_value: int | None = None, max_value: int | None = None) -> int:
+    """An integer (bool refused) within optional bounds."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"`{name}` must be an integer; got {value!r}.")
+    v = int(value)
+    if min_value is not None and v < min_value:
+        raise ValueError(f"`{name}` must be an integer >= {min_value}; got {v}.")
+    if max_value is not None and v > max_value:
+        raise ValueError(f"`{name}` must be an integer <= {max_value}; got {v}.")
+    return v
+
+
+def check_number(
+    value: object, name: str, *, low: float, high: float, low_open: bool = False, high_open: bool = False
+) -> float:
+    """A finite real number in the interval between `low` and `high`."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"`{name}` must be a number; got {value!r}.")
+    v = float(value)
+    lo_ok = v > low if low_open else v >= low
+    hi_ok = v < high if high_open else v <= high
+    if not math.isfinite(v) or not (lo_ok and hi_ok):
+        interval = ("(" if low_open else "[") + f"{low:g}, {high:g}" + (")" if high_open else "]")
+        raise ValueError(f"`{name}` must lie in {interval}; got {value!r}.")
+    return v
+
+
+def check_fraction(value: object, name: str, *, closed: str = "both") -> float:
+    """A number in [0, 1]; `closed` in {"both", "left", "right", "neither"} picks the ends."""
+    return check_number(
+        value, name, low=0.0, high=1.0,
+        low_open=closed in ("right", "neither"), high_open=closed in ("left", "neither"),
+    )
+
+
+def check_option(value: object, name: str, options: Sequence[str]) -> str:
+    """One of a fixed set of strings."""
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"`{name}` must be one of {', '.join(map(repr, options))}; got {value!r}.")
+    return value

@@ -1,0 +1,159 @@
+"""The ``sdc`` command line.
+
+Subcommands: ``risk`` (k-anonymity profile and re-identification risk), ``snapshots`` (the
+same over every subset of the keys) and ``example`` (both, on the bundled example data).
+Errors print one line, ``sdc: error: ...``, on stderr and exit with status 2; warnings
+print ``sdc: warning: ...`` on stderr. ``--json`` output goes to stdout alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+
+from sdc.datasets import EXAMPLE_ROLES, example_path
+from sdc.exceptions import DataFileError, SdcWarning
+from sdc.frequencies import MISSING_RULES
+from sdc.io import read_data
+from sdc.risk import RISK_METHODS
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (no usage dump)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _csv_list(text: str) -> list[str]:
+    items = [t.strip() for t in text.split(",")]
+    if not all(items):
+        raise argparse.ArgumentTypeError(f"expected comma-separated column names, got {text!r}")
+    return items
+
+
+def _common(p: argparse.ArgumentParser, *, data: bool = True) -> None:
+    if data:
+        p.add_argument("data", metavar="DATA", help="CSV (delimiter detected), Stata .dta or SAS .sas7bdat/.xpt file")
+        p.add_argument("--keys", required=True, type=_csv_list, help="key variables, comma-separated")
+        p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
+    p.add_argument("--weights", help="sampling-weight column (default: none, the data are the population)")
+    p.add_argument("--threshold", type=int, default=None, help="k for the counts of records with fk < k / fk <= k (default 3)")
+    p.add_argument("--missing", choices=MISSING_RULES, default="wildcard",
+                   help="missing key values: sdcMicro's wildcard rule (default) or their own category")
+    p.add_argument("--alpha", type=float, default=1.0, help="sdcMicro's alpha for wildcard matches (default 1)")
+    p.add_argument("--method", choices=RISK_METHODS, default="approx", help="individual-risk estimator with weights")
+    p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
+
+
+def _parser() -> argparse.ArgumentParser:
+    from sdc import __version__
+
+    parser = _Parser(prog="sdc", description="Statistical disclosure control: re-identification risk of microdata.")
+    parser.add_argument("--version", action="version", version=f"sdc {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    p = sub.add_parser("risk", help="k-anonymity profile, individual and global risk")
+    _common(p)
+    p.add_argument("--max-global-risk", type=float, default=0.01, help="acceptable global risk for the threshold (default 0.01)")
+    p.add_argument("--top", type=int, default=10, help="riskiest classes to list (default 10)")
+
+    p = sub.add_parser("snapshots", help="risk over every subset of the key variables")
+    _common(p)
+    p.add_argument("--subsets", help="only these subsets: 'a,b;a,c' (default: every non-empty subset)")
+
+    p = sub.add_parser("example", help="assess the bundled synthetic health survey (no argument needed)")
+    p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
+    p.add_argument("--threshold", type=int, default=5, help="k (default 5)")
+    p.add_argument("--save", metavar="PATH", help="also write the example data as CSV to PATH")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", SdcWarning)
+        warnings.showwarning = _show_warning  # type: ignore[assignment]
+        try:
+            return _dispatch(args)
+        except (ValueError, TypeError, DataFileError, OSError) as exc:
+            print(f"sdc: error: {_one_line(exc)}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("sdc: interrupted", file=sys.stderr)
+            return 130
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return " ".join(text.split())
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
+    print(f"sdc: warning: {_one_line(Warning(str(message)))}", file=sys.stderr)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    from sdc import serialize
+    from sdc.formatting import risk_text, snapshots_text
+    from sdc.kanonymity import k_anonymity
+    from sdc.risk import individual_risk
+    from sdc.snapshots import key_subset_snapshots
+
+    if args.command == "example":
+        data = read_data(example_path())
+        if args.save:
+            Path(args.save).parent.mkdir(parents=True, exist_ok=True)
+            data.to_csv(args.save, index=False)
+        keys = list(EXAMPLE_ROLES["keys"])  # type: ignore[arg-type]
+        opts = dict(weights=EXAMPLE_ROLES["weights"], missing="wildcard", alpha=1.0, method="approx")
+        k = args.threshold
+        prof = k_anonymity(data, keys, k=k, **opts)
+        risk = individual_risk(data, keys, **opts)
+        snap = key_subset_snapshots(data, keys, threshold=k, **opts)
+        if args.json:
+            print(serialize.dumps({"risk": serialize.risk_summary(prof, risk),
+                                   "snapshots": serialize.snapshot_records(snap)}))
+        else:
+            src = "bundled example (synthetic health survey; sdc.load_example())"
+            print(risk_text(prof, risk, source=src))
+            print()
+            print(snapshots_text(snap, source="bundled example"))
+            if args.save:
+                print(f"\nExample data written to {args.save}; try: sdc risk {args.save} --keys age,sex,region --weights weight")
+        return 0
+
+    data = read_data(args.data, sep=args.sep)
+    k = 3 if args.threshold is None else args.threshold
+    opts = dict(weights=args.weights, missing=args.missing, alpha=args.alpha, method=args.method)
+    if args.command == "risk":
+        prof = k_anonymity(data, args.keys, k=k, top=args.top, **opts)
+        risk = individual_risk(data, args.keys, max_global_risk=args.max_global_risk, **opts)
+        if args.json:
+            print(serialize.dumps(serialize.risk_summary(prof, risk)))
+        else:
+            print(risk_text(prof, risk, source=str(args.data)))
+        return 0
+    if args.command == "snapshots":
+        subsets = None
+        if args.subsets:
+            subsets = [_csv_list(part) for part in args.subsets.split(";") if part.strip()]
+        snap = key_subset_snapshots(
+            data, args.keys, subsets=subsets, threshold=k, progress=not args.json and sys.stderr.isatty(), **opts
+        )
+        if args.json:
+            print(serialize.dumps(serialize.snapshot_records(snap)))
+        else:
+            print(snapshots_text(snap, source=str(args.data)))
+        return 0
+    raise AssertionError(args.command)  # argparse restricts the choices
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

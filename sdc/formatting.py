@@ -1,0 +1,124 @@
+"""Text rendering of results for the terminal. The only place numbers are rounded for display."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from sdc.kanonymity import KAnonymityResult
+from sdc.risk import IndividualRiskResult
+from sdc.snapshots import SnapshotResult
+
+__all__ = ["fmt_num", "fmt_pct", "render_table", "risk_text", "snapshots_text"]
+
+
+def fmt_num(x: float | int | None, digits: int = 4) -> str:
+    """Integers with thousands separators; floats to `digits` significant decimals."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "NA"
+    if isinstance(x, int) or float(x).is_integer() and abs(x) < 1e15:
+        return f"{int(x):,}"
+    v = float(x)
+    if v != 0 and abs(v) < 10 ** -digits:
+        return f"{v:.{digits - 1}e}"
+    return f"{v:,.{digits}f}".rstrip("0").rstrip(".")
+
+
+def fmt_pct(x: float) -> str:
+    return "NA" if math.isnan(x) else f"{x:.2f}%"
+
+
+def render_table(df: pd.DataFrame, *, indent: str = "  ", formats: dict[str, str] | None = None) -> str:
+    """A plain aligned table (numbers right-aligned, text left-aligned).
+
+    `formats` maps a column to a format spec (e.g. ``".2f"``) used instead of :func:`fmt_num`.
+    """
+    cols = [str(c) for c in df.columns]
+    fmts = [(formats or {}).get(c) for c in cols]
+    cells = [[_cell(v, f) for v, f in zip(row, fmts)] for row in df.itertuples(index=False, name=None)]
+    numeric = [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
+    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(cols)]
+
+    def line(vals: list[str]) -> str:
+        return indent + "  ".join(v.rjust(w) if num else v.ljust(w) for v, w, num in zip(vals, widths, numeric)).rstrip()
+
+    out = [line(cols), indent + "  ".join("-" * w for w in widths)]
+    out += [line(r) for r in cells]
+    return "\n".join(out)
+
+
+def _cell(v: object, spec: str | None = None) -> str:
+    if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+        return "NA"
+    if spec is not None:
+        return format(v, spec)
+    if isinstance(v, (tuple, list)):
+        return " + ".join(map(str, v))
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return fmt_num(v)
+    return str(v)
+
+
+def _rows(pairs: list[tuple[str, str]], indent: str = "  ") -> str:
+    width = max(len(k) for k, _ in pairs)
+    return "\n".join(f"{indent}{k.ljust(width)}  {v}" for k, v in pairs)
+
+
+def risk_text(profile: KAnonymityResult, risk: IndividualRiskResult, *, source: str) -> str:
+    """The readable ``sdc risk`` report."""
+    k = profile.k
+    n = profile.n_records
+    weighted = risk.weights is not None
+    est = ("Benedetti-Franconi, " + risk.method) if weighted else "1 / fk (no weights: data = population)"
+    parts = [
+        f"Re-identification risk: {source}",
+        _rows([
+            ("records", fmt_num(n)),
+            ("key variables", ", ".join(profile.keys)),
+            ("weights", risk.weights or "none"),
+            ("missing key values", f"{risk.missing}" + (f" (alpha = {risk.alpha:g})" if risk.missing == "wildcard" else "")),
+        ]),
+        "",
+        f"k-anonymity (threshold k = {k})",
+        _rows([
+            ("equivalence classes", fmt_num(profile.n_classes)),
+            ("sample uniques (fk = 1)", f"{fmt_num(profile.n_unique)} ({fmt_pct(profile.pct_unique)})"),
+            (f"records with fk < {k} (violating)", f"{fmt_num(profile.n_k_lt_threshold)} ({fmt_pct(profile.pct_k_lt_threshold)})"),
+            (f"records with fk <= {k}", f"{fmt_num(profile.n_k_le_threshold)} ({fmt_pct(profile.pct_k_le_threshold)})"),
+            ("smallest fk (k achieved)", fmt_num(profile.min_k)),
+            ("median fk", fmt_num(profile.median_k)),
+        ]),
+        "",
+        f"Individual and global risk ({est})",
+        _rows([
+            ("expected re-identifications", fmt_num(risk.expected_reidentifications)),
+            ("global risk", f"{fmt_num(risk.global_risk, 6)} ({fmt_pct(risk.global_risk_pct)})"),
+            ("highest individual risk", fmt_num(risk.max_risk)),
+            (f"risk threshold for global risk {risk.max_global_risk:g}",
+             "NA (already below)" if math.isnan(risk.global_threshold) else fmt_num(risk.global_threshold, 6)),
+            ("records with risk > median + 3 MAD and > 0.1", fmt_num(risk.n_higher_risk())),
+        ]),
+        "",
+        f"Riskiest classes (top {len(profile.riskiest_classes)})",
+        render_table(profile.riskiest_classes, formats={"risk": ".4f", "Fk": ",.2f"}),
+        "",
+        "Class-size distribution",
+        render_table(profile.class_sizes.head(12)) + (
+            f"\n  ... {len(profile.class_sizes) - 12} more sizes" if len(profile.class_sizes) > 12 else ""),
+    ]
+    return "\n".join(parts)
+
+
+def snapshots_text(snap: SnapshotResult, *, source: str) -> str:
+    """The readable ``sdc snapshots`` table."""
+    t = snap.threshold
+    df = snap.to_frame()[[
+        "keys", "n_classes", "n_unique", "pct_unique", "median_k", "pct_k_le_threshold",
+        "expected_reidentifications", "global_risk",
+    ]].rename(columns={"pct_unique": "% unique", "pct_k_le_threshold": f"% fk<={t}",
+                       "expected_reidentifications": "expected re-id", "global_risk": "global risk"})
+    head = (f"Risk by key subset: {source} ({fmt_num(snap.n_records)} records, "
+            f"{len(snap.table)} subsets, threshold k = {t}, weights: {snap.weights or 'none'})")
+    return head + "\n" + render_table(df, formats={
+        "% unique": ".2f", f"% fk<={t}": ".2f", "expected re-id": ",.2f", "global risk": ".6f"})

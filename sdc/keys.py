@@ -1,0 +1,155 @@
+"""Encoding of key variables (quasi-identifiers) to integer codes.
+
+Every measure starts here: each key column is factorised once to integer codes (missing
+values get code -1), and the per-record codes are combined into one *pattern id* per
+record. A pattern is a distinct combination of key values, with a missing value treated
+as a value of its own at this stage; how missing values then *match* other values (as
+sdcMicro's wildcard, or as their own category) is decided in :mod:`sdc.frequencies`.
+
+Equality is exact equality of values: two doubles are the same category only when they
+are equal, and strings are compared as strings (no coercion between ``1`` and ``"1"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["EncodedKeys", "encode_keys", "factorize_column", "first_occurrence"]
+
+# Mixed-radix products above this bound could overflow int64; we then re-factorise.
+_MAX_RADIX = np.iinfo(np.int64).max // 4
+
+
+def _compact(codes: np.ndarray, n_values: int) -> np.ndarray:
+    """Store codes (-1..n_values-1) in the smallest signed integer type that holds them."""
+    for dt in (np.int8, np.int16, np.int32):
+        if n_values < np.iinfo(dt).max:
+            return codes.astype(dt, copy=False)
+    return codes.astype(np.int64, copy=False)
+
+
+def factorize_column(s: pd.Series) -> tuple[np.ndarray, int]:
+    """Integer codes of one column (-1 for missing) and the number of distinct values.
+
+    Categoricals use their existing codes (unused categories are harmless: counts only
+    depend on which codes occur). Everything else goes through ``pandas.factorize``,
+    which hashes values in one pass; ``NaN``, ``None``, ``pd.NA`` and ``NaT`` become -1.
+    """
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        return s.cat.codes.to_numpy(), len(s.cat.categories)
+    codes, uniques = pd.factorize(s, sort=False, use_na_sentinel=True)
+    return _compact(codes, len(uniques)), len(uniques)
+
+
+def combine_codes(columns: list[np.ndarray], cardinalities: list[int], n_records: int) -> tuple[np.ndarray, int]:
+    """Combine per-column codes (-1 = missing) into one id per record.
+
+    Codes are shifted by one (missing -> 0) and packed in mixed radix. When the packed space
+    is no larger than the number of records (plus a little), the packed value itself is the
+    id, which lets callers count with one ``bincount`` and no hashing. Otherwise the packed
+    values are factorised to dense ids 0..P-1. If the radix product would overflow int64,
+    the columns packed so far are re-factorised first, which bounds the radix by n.
+
+    Returns the ids and the size of the id space (ids lie in ``0 .. size - 1``; with the
+    packed shortcut some ids may be unused).
+    """
+    packed = columns[0].astype(np.int64) + 1
+    radix = cardinalities[0] + 1
+    for codes, card in zip(columns[1:], cardinalities[1:]):
+        if radix * (card + 1) > _MAX_RADIX:
+            packed, uniq = pd.factorize(packed, sort=False)
+            radix = len(uniq)
+        packed *= card + 1
+        packed += codes
+        packed += 1
+        radix *= card + 1
+    if radix <= n_records + 1024:
+        return packed, int(radix)
+    ids, uniq = pd.factorize(packed, sort=False)
+    return ids.astype(np.int64, copy=False), len(uniq)
+
+
+def first_occurrence(ids: np.ndarray, n_ids: int) -> np.ndarray:
+    """Position of the first record of each id (n_records where an id never occurs)."""
+    first = np.full(n_ids, ids.shape[0], dtype=np.int64)
+    # Writing positions in reverse leaves the smallest position for each id.
+    order = np.arange(ids.shape[0] - 1, -1, -1, dtype=np.int64)
+    first[ids[order]] = order
+    return first
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EncodedKeys:
+    """Key variables encoded to integer codes.
+
+    Attributes
+    ----------
+    keys : tuple of str
+        Names of the key variables, in the order given.
+    codes : tuple of numpy.ndarray
+        Per-record code of each key (one array per key, compact integer dtype); -1 marks
+        a missing value.
+    cardinalities : tuple of int
+        Number of distinct non-missing values of each key.
+    pattern : numpy.ndarray of int64, shape (n_records,)
+        Id of each record's key pattern (missing treated as a value), in ``0 .. n_ids-1``.
+    n_ids : int
+        Size of the id space; not every id need occur (see :func:`combine_codes`).
+    index : pandas.Index
+        Index of the encoded data, for aligning per-record results.
+    """
+
+    keys: tuple[str, ...]
+    codes: tuple[np.ndarray, ...] = field(repr=False)
+    cardinalities: tuple[int, ...]
+    pattern: np.ndarray = field(repr=False)
+    n_ids: int
+    index: pd.Index = field(repr=False)
+
+    @property
+    def n_records(self) -> int:
+        return int(self.pattern.shape[0])
+
+    def missing_mask(self) -> np.ndarray:
+        """Boolean (n_records, n_keys): where a key value is missing."""
+        return np.column_stack([c < 0 for c in self.codes])
+
+    @property
+    def has_missing(self) -> bool:
+        return any(bool((c < 0).any()) for c in self.codes)
+
+    def subset(self, positions: tuple[int, ...]) -> "EncodedKeys":
+        """The encoding of a subset of the keys (by position), reusing the column codes."""
+        codes = [self.codes[i] for i in positions]
+        cards = [self.cardinalities[i] for i in positions]
+        pattern, n_ids = combine_codes(codes, cards, self.n_records)
+        return EncodedKeys(
+            keys=tuple(self.keys[i] for i in positions), codes=tuple(codes), cardinalities=tuple(cards),
+            pattern=pattern, n_ids=n_ids, index=self.index,
+        )
+
+    def pattern_counts(self) -> np.ndarray:
+        """Number of records with each id (length n_ids, zero for unused ids)."""
+        return np.bincount(self.pattern, minlength=self.n_ids)
+
+
+def encode_keys(data: pd.DataFrame, keys: tuple[str, ...]) -> EncodedKeys:
+    """Factorise each key column and combine them into pattern ids.
+
+    `keys` must already be validated (see :func:`sdc._validation.check_keys`). The input
+    frame is only read.
+    """
+    cols: list[np.ndarray] = []
+    cards: list[int] = []
+    for k in keys:
+        c, card = factorize_column(data[k])
+        cols.append(c)
+        cards.append(card)
+    pattern, n_ids = combine_codes(cols, cards, len(data))
+    return EncodedKeys(
+        keys=tuple(keys), codes=tuple(cols), cardinalities=tuple(cards),
+        pattern=pattern, n_ids=n_ids, index=data.index,
+    )

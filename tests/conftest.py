@@ -1,0 +1,50 @@
+"""Shared fixtures, the ``sdcmicro`` marker policy and hypothesis profiles.
+
+Tests marked ``sdcmicro`` need R and sdcMicro through r_bridge. Without them they skip
+with the reason, unless ``SDC_REQUIRE_SDCMICRO=1`` (set by ``.ci/run``): then they fail,
+so CI cannot pass without running the cross-validation.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", derandomize=True, max_examples=150, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(autouse=True)
+def _sdcmicro_available(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("sdcmicro") is None:
+        return
+    import r_bridge
+
+    if r_bridge.is_available():
+        return
+    reason = f"sdcMicro cross-validation needs R and sdcMicro: {r_bridge.unavailable_reason()}"
+    if os.environ.get("SDC_REQUIRE_SDCMICRO", "") not in ("", "0"):
+        pytest.fail(f"{reason} (required here: SDC_REQUIRE_SDCMICRO=1)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def toy() -> pd.DataFrame:
+    """8 records, 3 keys, weights; hand-computed values are in the tests that use it."""
+    return pd.DataFrame({
+        "age": [30, 30, 30, 40, 40, 50, 50, 60],
+        "sex": ["f", "f", "m", "m", "m", "f", "f", "f"],
+        "region": ["n", "n", "n", "s", "s", "s", "s", "n"],
+        "w": [10.0, 20.0, 5.0, 12.5, 7.5, 30.0, 30.0, 4.0],
+    }, index=[101, 102, 103, 104, 105, 106, 107, 108])
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    return np.random.default_rng(12345)

@@ -1,0 +1,138 @@
+"""The command line: JSON contracts, readable output, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sdc
+from sdc.cli import main
+
+RISK_FIELDS = ["n_records", "keys", "weights", "threshold", "n_classes", "n_unique", "pct_unique",
+               "n_k_lt_threshold", "pct_k_lt_threshold", "n_k_le_threshold", "pct_k_le_threshold", "min_k",
+               "median_k", "global_risk", "global_risk_pct", "expected_reidentifications", "max_risk"]
+SNAPSHOT_FIELDS = ["keys", "n_classes", "n_unique", "pct_unique", "median_k", "pct_k_le_threshold",
+                   "expected_reidentifications", "global_risk"]
+
+
+@pytest.fixture
+def csv(tmp_path):
+    df = pd.DataFrame({"age": [30, 30, 40, 40, 50, np.nan], "sex": ["f", "f", "m", "m", "f", "m"],
+                       "region": ["n", "n", "s", "s", "s", "n"], "w": [10.0, 20, 5, 12.5, 7.5, 30]})
+    p = tmp_path / "d.csv"
+    df.to_csv(p, sep=";", index=False)
+    return p, df
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_risk_json_has_the_contract_fields_and_matches_the_api(capsys, csv):
+    path, df = csv
+    code, out, err = run(capsys, "risk", str(path), "--keys", "age,sex,region", "--weights", "w", "--threshold", "2", "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    for f in RISK_FIELDS:
+        assert f in doc, f
+    r = sdc.individual_risk(df, ["age", "sex", "region"], weights="w")
+    p = sdc.k_anonymity(df, ["age", "sex", "region"], weights="w", k=2)
+    assert doc["keys"] == ["age", "sex", "region"] and doc["weights"] == "w" and doc["threshold"] == 2
+    assert doc["expected_reidentifications"] == pytest.approx(r.expected_reidentifications, rel=1e-15)
+    assert doc["n_k_lt_threshold"] == p.n_k_lt_threshold and doc["n_classes"] == p.n_classes
+    assert doc["max_risk"] == pytest.approx(r.max_risk)
+
+
+def test_risk_readable_output(capsys, csv):
+    path, _ = csv
+    code, out, _ = run(capsys, "risk", str(path), "--keys", "age,sex", "--threshold", "3")
+    assert code == 0
+    for text in ["k-anonymity (threshold k = 3)", "sample uniques (fk = 1)", "expected re-identifications",
+                 "Riskiest classes", "Class-size distribution"]:
+        assert text in out
+
+
+def test_missing_category_option_changes_counts(capsys, csv):
+    path, _ = csv
+    _, out_w, _ = run(capsys, "risk", str(path), "--keys", "age,sex", "--json")
+    _, out_c, _ = run(capsys, "risk", str(path), "--keys", "age,sex", "--json", "--missing", "category")
+    assert json.loads(out_w)["missing"] == "wildcard" and json.loads(out_c)["missing"] == "category"
+    assert json.loads(out_c)["n_unique"] > json.loads(out_w)["n_unique"]
+
+
+def test_snapshots_json(capsys, csv):
+    path, _ = csv
+    code, out, _ = run(capsys, "snapshots", str(path), "--keys", "age,sex,region", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert len(rows) == 7
+    for f in SNAPSHOT_FIELDS:
+        assert f in rows[0]
+    assert rows[-1]["keys"] == ["age", "sex", "region"] and rows[0]["keys"] == ["age"]
+
+
+def test_snapshots_subsets_and_table(capsys, csv):
+    path, _ = csv
+    code, out, _ = run(capsys, "snapshots", str(path), "--keys", "age,sex,region", "--subsets", "age,sex;region")
+    assert code == 0 and "age + sex" in out and "Risk by key subset" in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["risk", "nope.csv", "--keys", "a"], "no such file"),
+    (["risk", "{path}", "--keys", "agee"], "did you mean 'age'"),
+    (["risk", "{path}", "--keys", "age", "--weights", "sex"], "must be numeric"),
+    (["risk", "{path}", "--keys", "age", "--threshold", "0"], "`k` must be an integer >= 1"),
+    (["risk", "{path}", "--keys", "age", "--alpha", "2"], "`alpha` must lie in [0, 1]"),
+    (["risk", "{path}", "--keys", "age", "--max-global-risk", "1"], "`max_global_risk` must lie in (0, 1)"),
+    (["risk", "{path}"], "the following arguments are required: --keys"),
+    (["risk", "{path}", "--keys", "age,,sex"], "expected comma-separated column names"),
+    (["risk", "{path}", "--keys", "age", "--missing", "drop"], "invalid choice: 'drop'"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+])
+def test_errors_are_one_line_on_stderr(capsys, csv, argv, message):
+    path, _ = csv
+    argv = [a.replace("{path}", str(path)) for a in argv]
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse usage errors exit from inside the parser
+        code = exc.code
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert message in err
+    assert len(err.strip().splitlines()) == 1, err
+
+
+def test_warnings_go_to_stderr_and_json_stays_clean(capsys, tmp_path):
+    p = tmp_path / "u.csv"
+    pd.DataFrame({"id": [1, 2, 3]}).to_csv(p, index=False)
+    code, out, err = run(capsys, "risk", str(p), "--keys", "id", "--json")
+    assert code == 0
+    json.loads(out)
+    assert err.startswith("sdc: warning: all 3 records are sample uniques")
+
+
+def test_example_runs_without_arguments(capsys, tmp_path):
+    save = tmp_path / "example.csv"
+    code, out, err = run(capsys, "example", "--save", str(save))
+    assert code == 0, err
+    assert "bundled example" in out and "Risk by key subset" in out
+    assert pd.read_csv(save).shape == sdc.load_example().shape
+
+
+def test_example_json(capsys):
+    code, out, _ = run(capsys, "example", "--json")
+    doc = json.loads(out)
+    assert doc["risk"]["keys"] == ["age", "sex", "region", "marital_status"]
+    assert len(doc["snapshots"]) == 15
+
+
+def test_python_dash_m_sdc():
+    proc = subprocess.run([sys.executable, "-m", "sdc", "--version"], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == f"sdc {sdc.__version__}"

@@ -1,0 +1,181 @@
+"""The datasets the cross-validation runs on: sdcMicro's own, the golden ones, random ones.
+
+A :class:`Case` is one dataset plus the roles to assess it with. The same cases feed the
+tests (``tests/test_sdcmicro_*.py``) and the published table (``cross_validate.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "Case", "golden_cases", "sdcmicro_case", "sdcmicro_cases", "SDCMICRO_CASE_NAMES", "random_cases", "random_case",
+]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One dataset and its roles (sdcMicro's names in comments)."""
+
+    name: str                      # unique, e.g. "testdata/5 keys/w"
+    dataset: str                   # group for the summary table, e.g. "testdata"
+    data: pd.DataFrame = field(repr=False)
+    keys: tuple[str, ...]          # keyVars
+    weights: str | None = None     # w / weightVar
+    household: str | None = None   # hid / hhId
+    alpha: float = 1.0             # createSdcObj(alpha=)
+
+    @property
+    def has_missing_keys(self) -> bool:
+        return bool(self.data[list(self.keys)].isna().to_numpy().any())
+
+
+# --------------------------------------------------------------------------------------
+# Golden datasets: the data of sdcMicro's own tests (reference section 9), as literals.
+# --------------------------------------------------------------------------------------
+_W8 = [18, 45.5, 39, 17, 92, 8, 123.5, 51]
+_NAN = np.nan
+
+
+def golden_cases() -> list[Case]:
+    """sdcMicro's test datasets (test_freqCalc.R, test_indivRisk.R, test_calcRisks.R, alpha)."""
+    d1 = pd.DataFrame({"A": [2, 3, 2, 2, 3, 3, 1, 2], "B": [3, 3, 3, 3, 3, 3, 4, 3],
+                       "C": [1, 3, 1, 2, 1, 1, 1, 1], "w": _W8})
+    d2 = d1.assign(C=[1, 3, _NAN, 2, 1, 1, _NAN, 1])
+    d4 = pd.DataFrame({"A": [2, 3, _NAN, 2, 1, _NAN, 1, 2], "w": _W8})
+    d5 = pd.DataFrame(np.array([2, 3, _NAN, 2, 3, 3, 1, _NAN, 3, 3, _NAN, 3, 3, 2, 2, 3,
+                                _NAN, _NAN, 1, 2, _NAN, _NAN, 4, 4]).reshape(8, 3).T,
+                      columns=[f"V{i}" for i in range(1, 9)])
+    d5["w"] = [18, 45.5, 122]
+    d6 = d1.assign(A=[2, 3, 2, 2, 3, 3, 1, _NAN], C=[1, 3, _NAN, 2, 1, 1, _NAN, 1])
+    s1 = pd.DataFrame([(2, 2, 1), (2, 5, 1), (2, 2, 3), (2, 4, 3), (2, 3, 3), (2, 2, 3), (4, 1, 2),
+                       (2, 2, 1), (3, 3, 1), (2, 5, 2)], columns=["Var4", "Var5", "Var6"])
+    s2 = pd.DataFrame([(_NAN, 2, 4, _NAN, 5, 1), (1, _NAN, 5, 2, _NAN, 2), (_NAN,) * 6, (_NAN, 4, 3, 2, 2, 2)],
+                      columns=[f"Var{i}" for i in range(6, 12)])
+    alpha = pd.DataFrame({"a": [1, 1, _NAN, 2, 2, 3], "b": [1, _NAN, 1, 2, 2, 3], "w": [10, 20, 30, 40, 50, 60]})
+    out = []
+    for name, df, keys in [("D1", d1, ("A", "B", "C")), ("D2", d2, ("A", "B", "C")), ("D4", d4, ("A",)),
+                           ("D5", d5, tuple(f"V{i}" for i in range(1, 9))), ("D6", d6, ("A", "B", "C"))]:
+        out.append(Case(f"golden/{name}/w", "golden", df, keys, "w"))
+        out.append(Case(f"golden/{name}", "golden", df, keys))
+    out.append(Case("golden/S1", "golden", s1, ("Var4", "Var5", "Var6")))
+    out.append(Case("golden/S2", "golden", s2, tuple(s2.columns)))
+    for a in (1.0, 0.5, 0.0):
+        out.append(Case(f"golden/alpha={a:g}/w", "golden", alpha, ("a", "b"), "w", alpha=a))
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# sdcMicro's bundled datasets with their conventional roles (reference section 8).
+# --------------------------------------------------------------------------------------
+TESTDATA_KEYS5 = ("urbrur", "roof", "walls", "water", "sex")
+TESTDATA_KEYS7 = ("urbrur", "roof", "walls", "water", "electcon", "relat", "sex")
+
+
+# (name, dataset, keys, weights, household, alpha); "testdata+NA" is testdata with 5% of
+# each key's values set missing (seeded), as in the reference's timing note.
+SDCMICRO_SPECS: tuple[tuple[str, str, tuple[str, ...], str | None, str | None, float], ...] = (
+    ("testdata/5 keys", "testdata", TESTDATA_KEYS5, None, None, 1.0),
+    ("testdata/5 keys/w", "testdata", TESTDATA_KEYS5, "sampling_weight", None, 1.0),
+    ("testdata/5 keys/w/hid", "testdata", TESTDATA_KEYS5, "sampling_weight", "ori_hid", 1.0),
+    ("testdata/7 keys", "testdata", TESTDATA_KEYS7, None, None, 1.0),
+    ("testdata/7 keys/w", "testdata", TESTDATA_KEYS7, "sampling_weight", "ori_hid", 1.0),
+    ("testdata/7 keys/household_weights", "testdata", TESTDATA_KEYS7, "household_weights", None, 1.0),
+    ("testdata/7 keys/5% NA/w", "testdata+NA", TESTDATA_KEYS7, "sampling_weight", None, 1.0),
+    ("testdata/7 keys/5% NA/household_weights/alpha=0.5", "testdata+NA", TESTDATA_KEYS7, "household_weights", None, 0.5),
+    ("testdata2/7 keys/w", "testdata2", TESTDATA_KEYS7, "sampling_weight", None, 1.0),
+    ("francdat/4 keys/w", "francdat", ("Key1", "Key2", "Key3", "Key4"), "w", None, 1.0),
+    ("francdat/4 keys", "francdat", ("Key1", "Key2", "Key3", "Key4"), None, None, 1.0),
+    ("free1/3 keys/w", "free1", ("REGION", "SEX", "AGE"), "WEIGHT", None, 1.0),
+    ("free1/5 keys/w", "free1", ("REGION", "SEX", "AGE", "MARSTAT", "KINDPERS"), "WEIGHT", None, 1.0),
+)
+SDCMICRO_CASE_NAMES = tuple(s[0] for s in SDCMICRO_SPECS)
+
+
+@lru_cache(maxsize=None)
+def _dataset(name: str) -> pd.DataFrame:
+    from r_bridge import load_dataset
+
+    if name == "testdata+NA":
+        td = load_dataset("testdata").copy()
+        rng = np.random.default_rng(5)
+        for k in TESTDATA_KEYS7:
+            td[k] = td[k].astype("float64").mask(rng.random(len(td)) < 0.05)
+        return td
+    return load_dataset(name)
+
+
+def sdcmicro_case(name: str) -> Case:
+    """One case on an sdcMicro dataset (loaded through the bridge, once per dataset)."""
+    spec = {s[0]: s for s in SDCMICRO_SPECS}[name]
+    _, dataset, keys, w, hid, alpha = spec
+    return Case(name, dataset.removesuffix("+NA"), _dataset(dataset), keys, w, hid, alpha)
+
+
+def sdcmicro_cases() -> list[Case]:
+    """testdata, testdata2, francdat and free1 through the bridge, with their usual keys."""
+    return [sdcmicro_case(n) for n in SDCMICRO_CASE_NAMES]
+
+
+# --------------------------------------------------------------------------------------
+# Random datasets.
+# --------------------------------------------------------------------------------------
+_WORDS = np.array(["north", "south", "east", "west", "centre", "islands", "coast"], dtype=object)
+
+
+def random_case(seed: int) -> Case:
+    """A small random dataset built to hit the edge cases.
+
+    Ties and singletons (few records over small alphabets), missing key values (including
+    all-missing records), a single key, integer, float and string keys, and no, integer
+    or non-integer weights. Every key keeps at least one observed value (an all-missing
+    key is refused by sdc; see docs/sdcmicro-differences.md).
+    """
+    rng = np.random.default_rng(seed)
+    n = int(rng.choice([1, 2, 3, rng.integers(4, 15), rng.integers(15, 80)]))
+    n_keys = int(rng.choice([1, 2, 3, 4], p=[0.2, 0.3, 0.3, 0.2]))
+    na_rate = float(rng.choice([0.0, 0.0, 0.1, 0.25, 0.5]))
+    cols: dict[str, object] = {}
+    for j in range(n_keys):
+        card = int(rng.integers(1, 6))
+        codes = rng.integers(0, card, size=n)
+        kind = rng.choice(["int", "float", "str"])
+        if kind == "int":
+            vals = pd.array(codes + 1, dtype="float64")
+        elif kind == "float":
+            vals = pd.array(codes * 0.5 + 1.25, dtype="float64")
+        else:
+            vals = pd.array(_WORDS[codes], dtype=object)
+        s = pd.Series(vals)
+        miss = rng.random(n) < na_rate
+        if miss.all():
+            miss[rng.integers(0, n)] = False
+        s[miss] = None if kind == "str" else np.nan
+        cols[f"k{j + 1}"] = s
+    df = pd.DataFrame(cols)
+    if na_rate > 0 and n > 3 and n_keys > 1 and rng.random() < 0.5:
+        row = int(rng.integers(0, n))  # an all-missing record (fk = n under the wildcard rule)
+        observed_elsewhere = all(df[c].drop(index=row).notna().any() for c in df.columns)
+        if observed_elsewhere:
+            for c in df.columns:
+                df.loc[row, c] = None if df[c].dtype == object else np.nan
+    wkind = rng.choice(["none", "int", "frac"])
+    weights = None
+    if wkind == "int":
+        df["w"] = rng.integers(1, 50, size=n).astype("float64")
+        weights = "w"
+    elif wkind == "frac":
+        df["w"] = np.round(rng.uniform(1.0, 80.0, size=n), 3)
+        weights = "w"
+    alpha = float(rng.choice([1.0, 1.0, 0.5, 0.25, 0.0]))
+    keys = tuple(c for c in df.columns if c.startswith("k"))
+    return Case(f"random/{seed}", "random", df, keys, weights, alpha=alpha)
+
+
+def random_cases(n: int = 300, seed: int = 2026) -> list[Case]:
+    """`n` random cases with seeds ``seed .. seed + n - 1``."""
+    return [random_case(seed + i) for i in range(n)]
