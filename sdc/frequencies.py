@@ -27,7 +27,6 @@ explicit rules:
 from __future__ import annotations
 
 import warnings
-from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -36,7 +35,8 @@ import pandas as pd
 
 from sdc.exceptions import DegenerateDataWarning
 from sdc._validation import check_fraction, check_frame, check_keys, check_option, check_weights
-from sdc.keys import EncodedKeys, combine_codes, encode_keys, first_occurrence
+from sdc.keys import EncodedKeys, encode_keys
+from sdc.wildcard import wildcard_frequencies
 
 __all__ = ["FrequencyResult", "frequencies", "MISSING_RULES", "PatternFrequencies", "warn_if_degenerate"]
 
@@ -64,9 +64,16 @@ class PatternFrequencies:
     counts: np.ndarray = field(repr=False)
 
     @property
-    def occupied(self) -> np.ndarray:
-        """Ids of the patterns that occur."""
-        return np.flatnonzero(self.counts)
+    def occupied(self) -> np.ndarray | slice:
+        """Ids of the patterns that occur; ``slice(None)`` when every id does (dense ids),
+        so that per-pattern arrays are used as views instead of copies."""
+        nz = np.flatnonzero(self.counts)
+        return slice(None) if nz.size == self.counts.size else nz
+
+    @property
+    def n_patterns(self) -> int:
+        """Number of distinct patterns that occur."""
+        return int(np.count_nonzero(self.counts))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -178,7 +185,7 @@ def frequencies(
         keys=keys, weights=weights, missing=missing, alpha=alpha,
         sample_frequency=pd.Series(fk, index=data.index, name="fk"),
         population_frequency=pd.Series(Fk, index=data.index, name="Fk"),
-        n_patterns=int(np.count_nonzero(pf.counts)),
+        n_patterns=pf.n_patterns,
     )
 
 
@@ -195,101 +202,11 @@ def pattern_frequencies(
         # Fractional alpha makes wildcard counts fractional in general; keep one dtype per rule.
         fk = counts.astype(np.float64) if missing == "wildcard" and 0 < alpha < 1 else counts
         return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=wsum, counts=counts)
-    fk, Fk = _wildcard(enc, counts, wsum, alpha)
+    fk, Fk = wildcard_frequencies(enc, counts, wsum, alpha)
     if alpha in (0.0, 1.0):
         # Whole counts are added only in whole multiples, so fk stays an exact integer.
         fk = np.rint(fk).astype(np.int64)
     return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=Fk, counts=counts)
-
-
-def _wildcard(enc: EncodedKeys, counts: np.ndarray, wsum: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """sdcMicro's asymmetric wildcard rule, computed per pattern (see the module notes).
-
-    Work is grouped by *missingness mask* (which keys are observed): for two masks with
-    observed sets S_a and S_b, patterns are compatible exactly when they agree on
-    S_a & S_b, so one grouped sum per pair of (mask, intersection) replaces sdcMicro's
-    loop over every partial pattern.
-    """
-    occ = np.flatnonzero(counts)
-    first = first_occurrence(enc.pattern, enc.n_ids)[occ]
-    pcodes = [c[first].astype(np.int64) for c in enc.codes]  # per key, per occupied pattern
-    c = counts[occ].astype(np.float64)
-    W = wsum[occ]
-    K = len(pcodes)
-    observed = np.zeros(len(occ), dtype=np.int64)
-    for v, col in enumerate(pcodes):
-        observed |= (col >= 0).astype(np.int64) << v
-    full = (1 << K) - 1
-    n_total = counts.sum()
-    w_total = wsum.sum()
-
-    add_f = np.zeros(len(occ))
-    add_F = np.zeros(len(occ))
-    complete = np.flatnonzero(observed == full)
-    all_missing = observed == 0
-
-    if K == 1:
-        miss = ~all_missing
-        add_f[miss] = alpha * c[all_missing].sum()
-        add_F[miss] = alpha * W[all_missing].sum()
-    else:
-        by_mask: dict[int, np.ndarray] = {}
-        for m in np.unique(observed):
-            if m != full:
-                by_mask[int(m)] = np.flatnonzero(observed == m)
-        cards = enc.cardinalities
-        for m, rows in by_mask.items():
-            if m == 0:
-                continue  # all-missing: complete patterns ignore it; its own f is n
-            # Complete <-> partial: agree on the partial pattern's observed keys.
-            sf, sF = _grouped_sums(pcodes, cards, m, complete, rows, c, W)
-            add_f[rows] += sf  # complete matches count fully for the partial pattern
-            add_F[rows] += sF
-            sf, sF = _grouped_sums(pcodes, cards, m, rows, complete, c, W)
-            add_f[complete] += alpha * sf
-            add_F[complete] += alpha * sF
-        # Partial <-> partial or all-missing: agree on the intersection of observed keys.
-        for a, rows_a in by_mask.items():
-            if a == 0:
-                continue
-            pooled: dict[int, list[np.ndarray]] = defaultdict(list)
-            for b, rows_b in by_mask.items():
-                pooled[a & b].append(rows_b)
-            for inter, parts in pooled.items():
-                src = np.concatenate(parts)
-                if inter == 0:
-                    sf, sF = c[src].sum(), W[src].sum()
-                else:
-                    sf, sF = _grouped_sums(pcodes, cards, inter, src, rows_a, c, W)
-                add_f[rows_a] += alpha * sf
-                add_F[rows_a] += alpha * sF
-            # Each pattern matched itself in the loop above; sdcMicro excludes q == p.
-            add_f[rows_a] -= alpha * c[rows_a]
-            add_F[rows_a] -= alpha * W[rows_a]
-
-    f_occ = c + add_f
-    F_occ = W + add_F
-    f_occ[all_missing] = n_total
-    F_occ[all_missing] = w_total
-    fk = np.zeros(enc.n_ids)
-    Fk = np.zeros(enc.n_ids)
-    fk[occ] = f_occ
-    Fk[occ] = F_occ
-    return fk, Fk
-
-
-def _grouped_sums(
-    pcodes: list[np.ndarray], cards: tuple[int, ...], mask: int,
-    src: np.ndarray, dst: np.ndarray, c: np.ndarray, W: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """For each pattern in `dst`, the sums of c and W over `src` patterns equal to it on `mask`."""
-    cols = [v for v in range(len(pcodes)) if mask >> v & 1]
-    both = np.concatenate([src, dst])
-    ids, n_ids = combine_codes([pcodes[v][both] for v in cols], [cards[v] for v in cols], len(both))
-    ids_src, ids_dst = ids[: len(src)], ids[len(src):]
-    sf = np.bincount(ids_src, weights=c[src], minlength=n_ids)[ids_dst]
-    sF = np.bincount(ids_src, weights=W[src], minlength=n_ids)[ids_dst]
-    return sf, sF
 
 
 def warn_if_degenerate(pf: PatternFrequencies, *, stacklevel: int = 2) -> None:
@@ -298,7 +215,7 @@ def warn_if_degenerate(pf: PatternFrequencies, *, stacklevel: int = 2) -> None:
     n = int(pf.counts.sum())
     if n < 2:
         return
-    if occ.size == 1:
+    if pf.n_patterns == 1:
         warnings.warn(
             f"all {n} records have the same key pattern: one equivalence class, no re-identification "
             "risk from these keys and nothing to distinguish records.",

@@ -210,7 +210,7 @@ def class_counts(pf: PatternFrequencies, k: int) -> dict[str, int | float]:
     f, n_at = pf.fk[occ], pf.counts[occ]
     return {
         "n_records": int(n_at.sum()),
-        "n_classes": int(occ.size),
+        "n_classes": pf.n_patterns,
         "n_unique": int(n_at[f == 1].sum()),
         "n_k_lt_threshold": int(n_at[f < k].sum()),
         "n_k_le_threshold": int(n_at[f <= k].sum()),

@@ -61,23 +61,30 @@ def pattern_risk(fk: np.ndarray, Fk: np.ndarray, *, weighted: bool, method: str 
     if not weighted:
         with np.errstate(divide="ignore"):
             return 1.0 / fk
-    r = np.zeros_like(fk)
-    p = fk / Fk
-    eq = fk == Fk
-    with np.errstate(divide="ignore", invalid="ignore"):
-        odds = p / (1.0 - p)
-        log_inv_p = np.log(1.0 / p)
-        one = (fk == 1) & ~eq
-        two = (fk == 2) & ~eq
-        r[one] = odds[one] * log_inv_p[one]
-        r[two] = odds[two] - odds[two] ** 2 * log_inv_p[two]
-        if method == "approx":
-            big = (fk > 2) & ~eq
-            r[big] = p[big] / (fk[big] - (1.0 - p[big]))
-        else:
-            other = ~(one | two | eq) & (fk >= 1)
-            r[other] = p[other] / fk[other] * _hyp2f1_11(fk[other] + 1.0, 1.0 - p[other])
-    r[eq] = 1.0 / fk[eq]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # The f = 1 formula everywhere (uniques usually dominate): p/(1-p) ln(1/p), written
+        # as f/(F-f) ln(F/f) to save passes; equal to sdcMicro's form up to rounding.
+        log_inv_p = np.log(Fk / fk)
+        r = fk / (Fk - fk)
+        r *= log_inv_p
+        multi = np.flatnonzero(fk != 1)
+        if multi.size:
+            f, F, lg = fk[multi], Fk[multi], log_inv_p[multi]
+            p = f / F
+            odds = p / (1.0 - p)
+            rm = np.zeros_like(f)
+            two = f == 2
+            rm[two] = odds[two] - odds[two] ** 2 * lg[two]
+            if method == "approx":
+                big = f > 2
+                rm[big] = p[big] / (f[big] - (1.0 - p[big]))
+                # any other f (fractional, between 1 and 2) keeps 0, as in sdcMicro
+            else:
+                other = ~two & (f > 1)
+                rm[other] = p[other] / f[other] * _hyp2f1_11(f[other] + 1.0, 1.0 - p[other])
+            r[multi] = rm
+        eq = np.flatnonzero(fk == Fk)
+        r[eq] = 1.0 / fk[eq]
     return r
 
 
@@ -148,7 +155,7 @@ class IndividualRiskResult:
     global_risk: float
     max_global_risk: float
     global_threshold: float
-    _levels: tuple[np.ndarray, np.ndarray] = field(repr=False, compare=False)
+    _pattern_risk: tuple[np.ndarray, np.ndarray] = field(repr=False, compare=False)
 
     @property
     def n_records(self) -> int:
@@ -167,7 +174,7 @@ class IndividualRiskResult:
     def threshold_for(self, max_global_risk: float) -> float:
         """The global threshold for another acceptable global risk `max_global_risk`."""
         g = check_number(max_global_risk, "max_global_risk", low=0, high=1, low_open=True, high_open=True)
-        return global_threshold(self._levels[0], self._levels[1], g)
+        return global_threshold(self._pattern_risk[0], self._pattern_risk[1], g)
 
     def records_above(self, threshold: float) -> pd.Series:
         """Boolean Series: records whose risk is strictly above `threshold` (in [0, 1])."""
@@ -292,13 +299,16 @@ def risk_from_frequencies(
                 "does. method='exact' gives their posterior-mean risk.",
                 SdcWarning, stacklevel=stacklevel,
             )
-    r_ids = np.zeros(pf.fk.shape[0])
-    r_ids[occ] = r_occ
-    risk = r_ids[pf.pattern]
+    if isinstance(occ, slice):  # dense ids: per-pattern arrays index records directly
+        risk = r_occ[pf.pattern]
+    else:
+        r_ids = np.zeros(pf.fk.shape[0])
+        r_ids[occ] = r_occ
+        risk = r_ids[pf.pattern]
     n = risk.shape[0]
     # ER as a count-weighted sum over patterns: same value as summing records, in O(patterns).
-    er = float(np.dot(r_occ, pf.counts[occ]))
-    levels = _risk_levels(r_occ, pf.counts[occ])
+    n_occ = pf.counts[occ]
+    er = float(np.dot(r_occ, n_occ))
     return IndividualRiskResult(
         keys=keys, weights=weights, method=method, missing=missing, alpha=alpha,
         risk=pd.Series(risk, index=index, name="risk"),
@@ -307,13 +317,6 @@ def risk_from_frequencies(
         expected_reidentifications=er,
         global_risk=er / n,
         max_global_risk=max_global_risk,
-        global_threshold=global_threshold(levels[0], levels[1], max_global_risk),
-        _levels=levels,
+        global_threshold=global_threshold(r_occ, n_occ, max_global_risk),
+        _pattern_risk=(r_occ, n_occ),
     )
-
-
-def _risk_levels(r: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct risk values in decreasing order, with the number of records at each."""
-    values, inv = np.unique(r, return_inverse=True)
-    n_at = np.bincount(inv, weights=counts, minlength=values.shape[0]).astype(np.int64)
-    return values[::-1].copy(), n_at[::-1].copy()

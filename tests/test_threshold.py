@@ -13,14 +13,11 @@ from sdc.threshold import global_threshold
 from tests import brute
 
 
-def _levels(risks):
+def _t(risks, g, seed=0):
+    """Threshold through the pattern-level API: distinct values in shuffled order with counts."""
     values, counts = np.unique(np.asarray(risks, dtype=float), return_counts=True)
-    return values[::-1].copy(), counts[::-1].copy()
-
-
-def _t(risks, g):
-    v, c = _levels(risks)
-    return global_threshold(v, c, g)
+    perm = np.random.default_rng(seed).permutation(values.size)
+    return global_threshold(values[perm], counts[perm], g)
 
 
 def test_safe_file_gives_nan():
@@ -73,4 +70,40 @@ def test_matches_record_loop_with_ties(risks, g):
 @given(st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=80), st.floats(0.001, 0.99))
 def test_matches_record_loop_on_arbitrary_risks(risks, g):
     got, want = _t(risks, g), brute.threshold(risks, g)
+    assert (math.isnan(got) and math.isnan(want)) or got == want
+
+
+def test_duplicated_values_across_patterns_are_one_level():
+    # Two patterns with the same risk must act as one level (sdcMicro sees records only).
+    risk = np.array([0.5, 0.1, 0.5, 0.05, 0.1])
+    count = np.array([1, 3, 2, 10, 4])
+    records = np.repeat(risk, count)
+    for g in (0.01, 0.05, 0.1, 0.2):
+        got, want = global_threshold(risk, count, g), brute.threshold(records, g)
+        assert (math.isnan(got) and math.isnan(want)) or got == want
+
+
+@settings(max_examples=200)
+@given(st.lists(st.sampled_from([1.0, 0.5, 1 / 3, 0.25, 0.2, 0.1, 1 / 7, 0.05, 0.0, 0.013, 0.0007]), min_size=1,
+                max_size=60), st.sampled_from([0.001, 0.01, 0.05, 0.1, 0.2, 0.5]), st.integers(0, 3))
+def test_histogram_path_matches_record_loop(risks, g, seed):
+    import sdc.threshold as th
+
+    old = th._HISTOGRAM_FROM
+    th._HISTOGRAM_FROM = 0
+    try:
+        got, want = _t(risks, g, seed), brute.threshold(risks, g)
+    finally:
+        th._HISTOGRAM_FROM = old
+    assert (math.isnan(got) and math.isnan(want)) or got == want
+
+
+@pytest.mark.parametrize("g", [0.001, 0.01, 0.05, 0.2])
+def test_many_patterns(g):
+    # 200,000 patterns (the histogram path), risks of weighted uniques and small classes.
+    rng = np.random.default_rng(7)
+    risk = np.round(rng.beta(0.5, 8, size=200_000), 6)
+    count = rng.integers(1, 4, size=risk.size)
+    got = global_threshold(risk, count, g)
+    want = brute.threshold(np.repeat(risk, count), g)
     assert (math.isnan(got) and math.isnan(want)) or got == want
