@@ -117,3 +117,9 @@ create_sdc_obj <- function(df, keys, w, hid, alpha) capture({
        risk_text = printed(sdcMicro::print(sdc, type = "risk")),
        kanon_text = printed(sdcMicro::print(sdc, type = "kAnon")))
 })
+
+ldiversity <- function(df, keys, sensitive, l_recurs_c, missing) capture({
+  r <- sdcMicro::ldiversity(df, keyVars = keys, ldiv_index = sensitive, l_recurs_c = l_recurs_c, missing = missing)
+  m <- unclass(r)
+  list(names = colnames(m), values = lapply(seq_len(ncol(m)), function(j) as.numeric(m[, j])))
+})

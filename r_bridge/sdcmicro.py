@@ -20,7 +20,7 @@ from r_bridge.convert import from_r_frame, py_vector, r_null, r_str, to_r_frame
 
 __all__ = [
     "FreqCalc", "MeasureRisk", "SdcObjRisk",
-    "freq_calc", "indiv_risk", "measure_risk", "create_sdc_obj", "load_dataset", "DATASETS",
+    "freq_calc", "indiv_risk", "measure_risk", "create_sdc_obj", "ldiversity", "load_dataset", "DATASETS",
 ]
 
 #: sdcMicro's bundled datasets that :func:`load_dataset` can load.
@@ -185,6 +185,23 @@ def create_sdc_obj(
         kanon={"fk_lt_2": int(kan[0]), "fk_lt_3": int(kan[1]), "fk_lt_5": int(kan[2])},
         risk_text=str(v.rx2("risk_text")[0]), kanon_text=str(v.rx2("kanon_text")[0]),
     )
+
+
+def ldiversity(
+    data: pd.DataFrame, keys: Sequence[str], ldiv_index: Sequence[str] | str, *, l_recurs_c: float = 2.0,
+    missing: float = -999,
+) -> pd.DataFrame:
+    """``sdcMicro::ldiversity(data, keyVars = keys, ldiv_index = , l_recurs_c = , missing = )``.
+
+    Returns sdcMicro's per-record matrix as a DataFrame with its column names
+    (``<s>_Distinct_Ldiversity``, ..., ``MultiEntropy_Ldiversity``, ``MultiRecursive_Ldiversity``).
+    """
+    sens = [ldiv_index] if isinstance(ldiv_index, str) else list(ldiv_index)
+    rdf = to_r_frame(data, _cols(data, keys, sens))
+    v = call("ldiversity", rdf, r_str(list(keys)), r_str(sens), float(l_recurs_c), float(missing)).rx2("value")
+    names = [str(x) for x in v.rx2("names")]
+    cols = v.rx2("values")
+    return pd.DataFrame({n: py_vector(cols[i]) for i, n in enumerate(names)}, index=data.index)
 
 
 def load_dataset(name: str) -> pd.DataFrame:

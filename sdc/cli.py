@@ -1,7 +1,8 @@
 """The ``sdc`` command line.
 
 Subcommands: ``risk`` (k-anonymity profile and re-identification risk), ``snapshots`` (the
-same over every subset of the keys) and ``example`` (both, on the bundled example data).
+same over every subset of the keys), ``ldiversity``, ``tcloseness`` and ``inference``
+(attribute disclosure), and ``example`` (the bundled example data).
 Errors print one line, ``sdc: error: ...``, on stderr and exit with status 2; warnings
 print ``sdc: warning: ...`` on stderr. ``--json`` output goes to stdout alone.
 """
@@ -17,7 +18,9 @@ from pathlib import Path
 from sdc.datasets import EXAMPLE_ROLES, example_path
 from sdc.exceptions import DataFileError, SdcWarning
 from sdc.frequencies import MISSING_RULES
+from sdc.closeness import DISTANCES
 from sdc.io import read_data
+from sdc.ldiversity import LDIVERSITY_MODES
 from sdc.risk import RISK_METHODS
 
 __all__ = ["main"]
@@ -35,6 +38,31 @@ def _csv_list(text: str) -> list[str]:
     if not all(items):
         raise argparse.ArgumentTypeError(f"expected comma-separated column names, got {text!r}")
     return items
+
+
+def _bins(text: str) -> tuple[str, object]:
+    """``col=0,18,65,inf`` (edges) or ``col=quantiles:4``."""
+    name, sep, spec = text.partition("=")
+    if not sep or not name.strip() or not spec.strip():
+        raise argparse.ArgumentTypeError(f"expected COLUMN=EDGES or COLUMN=quantiles:Q, got {text!r}")
+    spec = spec.strip()
+    if spec.startswith("quantiles:"):
+        try:
+            return name.strip(), {"quantiles": int(spec.split(":", 1)[1])}
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected quantiles:<integer>, got {spec!r}") from None
+    try:
+        return name.strip(), [float(x) for x in spec.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bin edges must be numbers (inf allowed), got {spec!r}") from None
+
+
+def _data_args(p: argparse.ArgumentParser, *, keys: bool = True) -> None:
+    p.add_argument("data", metavar="DATA", help="CSV (delimiter detected), Stata .dta or SAS .sas7bdat/.xpt file")
+    if keys:
+        p.add_argument("--keys", required=True, type=_csv_list, help="key variables, comma-separated")
+    p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
+    p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
 
 
 def _common(p: argparse.ArgumentParser, *, data: bool = True) -> None:
@@ -67,6 +95,34 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("snapshots", help="risk over every subset of the key variables")
     _common(p)
     p.add_argument("--subsets", help="only these subsets: 'a,b;a,c' (default: every non-empty subset)")
+
+    p = sub.add_parser("ldiversity", help="distinct, entropy and recursive l-diversity of sensitive variables")
+    _data_args(p)
+    p.add_argument("--sensitive", required=True, type=_csv_list, help="sensitive variable(s), comma-separated")
+    p.add_argument("--l", type=int, default=2, help="threshold l (default 2)")
+    p.add_argument("--c", type=float, default=2.0, help="constant of recursive (c, l)-diversity (default 2)")
+    p.add_argument("--mode", choices=LDIVERSITY_MODES, default="correct",
+                   help="'correct' (missing sensitive values left out; default) or 'sdcmicro' (reproduce sdcMicro)")
+    p.add_argument("--bins", type=_bins, action="append", default=[], metavar="COL=EDGES",
+                   help="bin a key, e.g. age=0,18,40,65,inf or age=quantiles:5 (repeatable)")
+    p.add_argument("--sensitive-bins", type=_bins, action="append", default=[], metavar="COL=EDGES",
+                   help="bin a sensitive variable for this check (repeatable)")
+
+    p = sub.add_parser("tcloseness", help="distance of each class's sensitive distribution to the file's")
+    _data_args(p)
+    p.add_argument("--sensitive", required=True, help="the sensitive variable")
+    p.add_argument("--distance", choices=DISTANCES, default="ordered", help="distance (default ordered EMD)")
+    p.add_argument("--t", type=float, default=0.2, help="threshold t (default 0.2)")
+    p.add_argument("--bins", type=_bins, action="append", default=[], metavar="COL=EDGES",
+                   help="bin a key, e.g. age=0,18,40,65,inf (repeatable)")
+
+    p = sub.add_parser("inference", help="variables and pairs that reveal a sensitive variable")
+    _data_args(p, keys=False)
+    p.add_argument("--sensitive", required=True, help="the sensitive variable")
+    p.add_argument("--candidates", type=_csv_list, help="variables to test (default: every other column with few values)")
+    p.add_argument("--min-posterior", type=float, default=0.95, help="posterior for 'revealed' (default 0.95)")
+    p.add_argument("--min-count", type=int, default=2, help="ignore levels with fewer records (default 2)")
+    p.add_argument("--no-pairs", action="store_true", help="single variables only")
 
     p = sub.add_parser("example", help="assess the bundled synthetic health survey (no argument needed)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
@@ -130,6 +186,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
 
     data = read_data(args.data, sep=args.sep)
+    if args.command in ("ldiversity", "tcloseness", "inference"):
+        return _attribute(args, data)
     k = 3 if args.threshold is None else args.threshold
     opts = dict(weights=args.weights, missing=args.missing, alpha=args.alpha, method=args.method)
     if args.command == "risk":
@@ -153,6 +211,30 @@ def _dispatch(args: argparse.Namespace) -> int:
             print(snapshots_text(snap, source=str(args.data)))
         return 0
     raise AssertionError(args.command)  # argparse restricts the choices
+
+
+def _attribute(args: argparse.Namespace, data) -> int:  # noqa: ANN001
+    """The attribute-disclosure commands."""
+    from sdc import serialize
+    from sdc.closeness import t_closeness
+    from sdc.formatting import inference_text, ldiversity_text, tcloseness_text
+    from sdc.inference import inference_risk
+    from sdc.ldiversity import l_diversity
+
+    src = str(args.data)
+    if args.command == "ldiversity":
+        res = l_diversity(data, args.keys, args.sensitive, l=args.l, c=args.c, mode=args.mode,
+                          key_bins=dict(args.bins) or None, sensitive_bins=dict(args.sensitive_bins) or None)
+        print(serialize.dumps(serialize.ldiversity_summary(res)) if args.json else ldiversity_text(res, source=src))
+    elif args.command == "tcloseness":
+        res = t_closeness(data, args.keys, args.sensitive, distance=args.distance, t=args.t,
+                          key_bins=dict(args.bins) or None)
+        print(serialize.dumps(serialize.tcloseness_summary(res)) if args.json else tcloseness_text(res, source=src))
+    else:
+        res = inference_risk(data, args.sensitive, candidates=args.candidates, min_posterior=args.min_posterior,
+                             min_count=args.min_count, pairs=not args.no_pairs)
+        print(serialize.dumps(serialize.inference_records(res)) if args.json else inference_text(res, source=src))
+    return 0
 
 
 if __name__ == "__main__":

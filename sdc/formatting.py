@@ -6,11 +6,17 @@ import math
 
 import pandas as pd
 
+from sdc.closeness import TClosenessResult
+from sdc.inference import InferenceResult
 from sdc.kanonymity import KAnonymityResult
+from sdc.ldiversity import LDiversityResult
 from sdc.risk import IndividualRiskResult
 from sdc.snapshots import SnapshotResult
 
-__all__ = ["fmt_num", "fmt_pct", "render_table", "risk_text", "snapshots_text"]
+__all__ = [
+    "fmt_num", "fmt_pct", "render_table", "risk_text", "snapshots_text", "ldiversity_text", "tcloseness_text",
+    "inference_text",
+]
 
 
 def fmt_num(x: float | int | None, digits: int = 4) -> str:
@@ -122,3 +128,94 @@ def snapshots_text(snap: SnapshotResult, *, source: str) -> str:
             f"{len(snap.table)} subsets, threshold k = {t}, weights: {snap.weights or 'none'})")
     return head + "\n" + render_table(df, formats={
         "% unique": ".2f", f"% fk<={t}": ".2f", "expected re-id": ",.2f", "global risk": ".6f"})
+
+
+def _binning_lines(binning) -> list[str]:  # noqa: ANN001
+    return [f"  {b.column} binned ({b.method}): {', '.join(b.labels)}" for b in binning]
+
+
+def ldiversity_text(res: LDiversityResult, *, source: str, top: int = 10) -> str:
+    """The readable ``sdc ldiversity`` report."""
+    l = res.l
+    parts = [
+        f"l-diversity: {source}",
+        _rows([
+            ("records", fmt_num(res.n_records)),
+            ("key variables", ", ".join(res.keys)),
+            ("equivalence classes", fmt_num(res.n_classes)),
+            ("mode", res.mode + ("" if res.mode == "sdcmicro" else " (missing sensitive values left out)")),
+            ("threshold l / recursive c", f"{l} / {res.c:g}"),
+        ]),
+        *_binning_lines(res.binning),
+    ]
+    for row in res.by_sensitive.itertuples(index=False):
+        s = row.sensitive
+        parts += [
+            "",
+            f"Sensitive variable: {s}",
+            _rows([
+                (f"records in classes with distinct l < {l}",
+                 f"{fmt_num(row.n_records_below_l)} ({fmt_pct(row.pct_records_below_l)}) in {fmt_num(row.n_classes_below_l)} classes"),
+                (f"records with entropy l < {l}", fmt_num(row.n_records_entropy_below_l)),
+                (f"records with recursive ({res.c:g}, l) < {l}", fmt_num(row.n_records_recursive_below_l)),
+                ("smallest distinct / entropy / recursive l",
+                 f"{fmt_num(row.min_distinct)} / {fmt_num(row.min_entropy)} / {fmt_num(row.min_recursive)}"),
+                ("mean distinct l per record", fmt_num(row.mean_distinct_per_record)),
+                ("records in classes without an observed value", fmt_num(row.n_records_unobserved)),
+            ]),
+        ]
+        below = res.classes_below(s).head(top)
+        if len(below):
+            cols = [*res.keys, "n_records", f"{s}_distinct", f"{s}_dominant", f"{s}_dominant_share"]
+            parts += [f"  Classes below l (first {len(below)} of {row.n_classes_below_l}, least diverse first)",
+                      render_table(below[cols].rename(columns=lambda c: c.replace(f"{s}_", "")),
+                                   indent="    ", formats={"dominant_share": ".2f"})]
+    return "\n".join(parts)
+
+
+def tcloseness_text(res: TClosenessResult, *, source: str, top: int = 10) -> str:
+    """The readable ``sdc tcloseness`` report."""
+    parts = [
+        f"t-closeness: {source}",
+        _rows([
+            ("records / classes", f"{fmt_num(res.n_records)} / {fmt_num(res.n_classes)}"),
+            ("key variables", ", ".join(res.keys)),
+            ("sensitive variable", res.sensitive),
+            ("distance", res.distance),
+            ("largest class distance (t achieved)", fmt_num(res.max_t, 6)),
+            (f"classes with distance > {res.t:g}", fmt_num(res.n_classes_above_t)),
+            (f"records in those classes", f"{fmt_num(res.n_records_above_t)} ({fmt_pct(res.pct_records_above_t)})"),
+        ]),
+        *_binning_lines(res.binning),
+    ]
+    above = res.classes_above().head(top)
+    if len(above):
+        parts += ["", f"Farthest classes (first {len(above)} of {res.n_classes_above_t})",
+                  render_table(above.drop(columns=["class"]), formats={"distance": ".4f"})]
+    return "\n".join(parts)
+
+
+def inference_text(res: InferenceResult, *, source: str, top: int = 15) -> str:
+    """The readable ``sdc inference`` report."""
+    f = res.findings.head(top).copy()
+    f["variables"] = [" + ".join(v) for v in f["variables"]]
+    f = f[["variables", "deterministic", "max_posterior", "conditional_entropy", "uncertainty_coefficient",
+           "pct_records_revealed", "n_levels"]].rename(columns={
+               "conditional_entropy": "H(S|Z) bits", "uncertainty_coefficient": "U(S|Z)",
+               "pct_records_revealed": f"% revealed (p>={res.min_posterior:g})"})
+    det = res.deterministic
+    parts = [
+        f"Inference of {res.sensitive!r}: {source}",
+        _rows([
+            ("records with the sensitive value observed", fmt_num(res.n_records)),
+            ("entropy H(S)", f"{res.entropy:.4f} bits"),
+            ("variables or pairs that determine it exactly", fmt_num(len(det))),
+            ("levels ignored", f"those with fewer than {res.min_count} records (sample uniques)"),
+        ]),
+    ]
+    if res.skipped:
+        parts.append(f"  skipped (more than the maximum number of levels): {', '.join(res.skipped)}")
+    parts += ["", f"Most revealing (first {len(f)} of {len(res.findings)})",
+              render_table(f, formats={"max_posterior": ".3f", "H(S|Z) bits": ".4f", "U(S|Z)": ".3f",
+                                       f"% revealed (p>={res.min_posterior:g})": ".2f"})]
+    return "\n".join(parts)

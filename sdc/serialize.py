@@ -12,11 +12,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc.closeness import TClosenessResult
+from sdc.inference import InferenceResult
 from sdc.kanonymity import KAnonymityResult
+from sdc.ldiversity import LDiversityResult
 from sdc.risk import IndividualRiskResult
 from sdc.snapshots import SnapshotResult
 
-__all__ = ["jsonable", "dumps", "risk_summary", "snapshot_records", "frame_records"]
+__all__ = [
+    "jsonable", "dumps", "risk_summary", "snapshot_records", "frame_records", "ldiversity_summary",
+    "tcloseness_summary", "inference_records",
+]
 
 
 def jsonable(x: Any) -> Any:
@@ -85,4 +91,45 @@ def snapshot_records(snap: SnapshotResult) -> list[dict[str, Any]]:
     for r in rows:
         r["keys"] = list(r["keys"]) if isinstance(r["keys"], (list, tuple)) else [r["keys"]]
         r["threshold"] = snap.threshold
+    return rows
+
+
+def ldiversity_summary(res: LDiversityResult, *, top: int = 10) -> dict[str, Any]:
+    """The ``sdc ldiversity --json`` object: per sensitive variable, the figures below l."""
+    per = {}
+    for row in frame_records(res.by_sensitive):
+        name = row.pop("sensitive")
+        below = res.classes_below(name).head(top)
+        cols = ["class", *res.keys, "n_records", f"{name}_distinct", f"{name}_dominant", f"{name}_dominant_share"]
+        row["classes_below_l"] = frame_records(below[cols])
+        per[name] = row
+    doc = {
+        "n_records": res.n_records, "n_classes": res.n_classes, "keys": list(res.keys),
+        "sensitive": list(res.sensitive), "l": res.l, "c": res.c, "mode": res.mode,
+        "binning": [b.to_dict() for b in res.binning], "by_sensitive": per,
+    }
+    # Each variable's object also sits at the top level under its name, unless that name
+    # is one of the fields above.
+    doc.update({k: v for k, v in per.items() if k not in doc})
+    return jsonable(doc)
+
+
+def tcloseness_summary(res: TClosenessResult, *, top: int = 10) -> dict[str, Any]:
+    """The ``sdc tcloseness --json`` object."""
+    above = res.classes_above().head(top)
+    return jsonable({
+        "n_records": res.n_records, "n_classes": res.n_classes, "keys": list(res.keys),
+        "sensitive": res.sensitive, "distance": res.distance, "t": res.t, "max_t": res.max_t,
+        "n_classes_above_t": res.n_classes_above_t, "n_records_above_t": res.n_records_above_t,
+        "pct_records_above_t": res.pct_records_above_t,
+        "binning": [b.to_dict() for b in res.binning],
+        "classes_above_t": frame_records(above),
+    })
+
+
+def inference_records(res: InferenceResult) -> list[dict[str, Any]]:
+    """The ``sdc inference --json`` list of findings, most revealing first."""
+    rows = frame_records(res.findings)
+    for r in rows:
+        r["variables"] = list(r["variables"])
     return rows

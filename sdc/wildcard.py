@@ -61,7 +61,7 @@ def _cols(mask: int, k: int) -> list[int]:
 def _radix_key(codes: np.ndarray, cols: list[int], mult: np.ndarray) -> np.ndarray:
     key = np.zeros(codes.shape[0], dtype=np.int64)
     for v in cols:
-        key += codes[:, v] * mult[v]
+        key += codes[:, v].astype(np.int64) * mult[v]
     return key
 
 
@@ -74,7 +74,8 @@ def wildcard_frequencies(
     """
     occ = np.flatnonzero(counts)
     first = first_occurrence(enc.pattern, enc.n_ids)[occ]
-    codes = np.column_stack([col[first] for col in enc.codes]).astype(np.int64)  # patterns x keys
+    # Patterns x keys, in the smallest integer type that holds every key's codes.
+    codes = np.column_stack([col[first] for col in enc.codes])
     c = counts[occ].astype(np.float64)
     W = wsum[occ].astype(np.float64)
     K = codes.shape[1]
@@ -111,6 +112,7 @@ def wildcard_frequencies(
         if 0 in by_mask:
             order.append(0)
             blocks[0] = block(0, by_mask[0])
+        del codes, by_mask  # every pattern now lives in exactly one block
 
         for m in order:
             if m == 0:

@@ -131,3 +131,95 @@ def threshold(risks, g: float) -> float:
     if unsafe == thr and safe == thr:
         return float("nan")
     return thr
+
+
+# --------------------------------------------------------------------------------------
+# Attribute disclosure
+# --------------------------------------------------------------------------------------
+def _missing(v) -> bool:
+    return v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v))
+
+
+def classes_of(df: pd.DataFrame, keys) -> list[list[int]]:
+    """Positions of the records of each class (missing key == missing key), in first-appearance order."""
+    groups: dict[tuple, list[int]] = {}
+    for i, row in enumerate(_rows(df, keys)):
+        groups.setdefault(row, []).append(i)
+    return list(groups.values())
+
+
+def recursive_l(counts: list[int], c: float) -> float:
+    """Largest l with r_1 < c (r_l + ... + r_m), counts sorted decreasing; 1 if none."""
+    r = sorted(counts, reverse=True)
+    if not r:
+        return float("nan")
+    best = 1
+    for l in range(2, len(r) + 1):
+        if r[0] < c * sum(r[l - 1:]):
+            best = l
+    return float(best)
+
+
+def l_diversity_correct(df: pd.DataFrame, keys, s: str, c: float = 2.0, missing_value=-999):
+    """Per record (distinct, entropy, recursive) with missing sensitive values left out."""
+    n = len(df)
+    out = np.full((n, 3), np.nan)
+    vals = list(df[s])
+    for members in classes_of(df, keys):
+        obs = [vals[i] for i in members if not _missing(vals[i]) and not (missing_value is not None and vals[i] == missing_value)]
+        if not obs:
+            continue
+        counts: dict = {}
+        for v in obs:
+            counts[v] = counts.get(v, 0) + 1
+        p = [k / len(obs) for k in counts.values()]
+        row = (len(counts), math.exp(-sum(x * math.log(x) for x in p)), recursive_l(list(counts.values()), c))
+        for i in members:
+            out[i] = row
+    return out
+
+
+def closeness(df: pd.DataFrame, keys, s: str):
+    """Per class (members, class distribution dict, file distribution dict, sorted values), missing left out."""
+    vals = list(df[s])
+    obs_all = [v for v in vals if not _missing(v)]
+    q = {v: obs_all.count(v) / len(obs_all) for v in set(obs_all)}
+    order = sorted(q)
+    out = []
+    for members in classes_of(df, keys):
+        obs = [vals[i] for i in members if not _missing(vals[i])]
+        p = {v: obs.count(v) / len(obs) for v in set(obs)} if obs else None
+        out.append((members, p, q, order))
+    return out
+
+
+def emd_ordered(p: dict, q: dict, order: list) -> float:
+    m = len(order)
+    if m == 1:
+        return 0.0
+    cum, total = 0.0, 0.0
+    for v in order[:-1]:
+        cum += p.get(v, 0.0) - q[v]
+        total += abs(cum)
+    return total / (m - 1)
+
+
+def tvd(p: dict, q: dict) -> float:
+    return 0.5 * sum(abs(p.get(v, 0.0) - q[v]) for v in q)
+
+
+def beta_basic(p: dict, q: dict) -> float:
+    return max([(p[v] - q[v]) / q[v] for v in p if p[v] > q[v]], default=0.0)
+
+
+def beta_enhanced(p: dict, q: dict) -> float:
+    gains = {v: (p[v] - q[v]) / q[v] for v in p if p[v] > q[v]}
+    if any(g > -math.log(q[v]) for v, g in gains.items()):
+        return math.inf
+    return max(gains.values(), default=0.0)
+
+
+def delta(p: dict, q: dict) -> float:
+    if any(p.get(v, 0.0) == 0 for v in q):
+        return math.inf
+    return max(abs(math.log(p[v] / q[v])) for v in q)

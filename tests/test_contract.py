@@ -23,7 +23,21 @@ MEASURES = {
                     lambda r: r.sample_frequency, lambda r: (r.n_unique, r.n_k_lt_threshold, r.median_k)),
     "key_subset_snapshots": (lambda d, k, w: sdc.key_subset_snapshots(d, k, weights=w),
                              None, lambda r: tuple(r.table["expected_reidentifications"].round(12))),
+    # attribute disclosure: the weight column plays the sensitive variable
+    "l_diversity": (lambda d, k, w: sdc.l_diversity(d, k, _sens(d, w)),
+                    lambda r: r.records.iloc[:, 0], lambda r: tuple(r.by_sensitive.iloc[0, 1:].astype(float))),
+    "t_closeness": (lambda d, k, w: sdc.t_closeness(d, k, _sens(d, w), distance="equal"),
+                    lambda r: r.records, lambda r: (r.max_t, r.n_records_above_t)),
+    "beta_likeness": (lambda d, k, w: sdc.beta_likeness(d, k, _sens(d, w)),
+                      lambda r: r.records.iloc[:, 0], lambda r: r.max_beta),
+    "delta_disclosure": (lambda d, k, w: sdc.delta_disclosure(d, k, _sens(d, w)),
+                         lambda r: r.records, lambda r: r.max_delta),
 }
+
+
+def _sens(d, w):  # noqa: ANN001, ANN202
+    """The sensitive column for attribute measures: the weights, or a column added for it."""
+    return w if w is not None else d.columns[0]
 
 
 @pytest.mark.parametrize("name", MEASURES)
@@ -32,6 +46,13 @@ MEASURES = {
 def test_contract(name, case, data):
     call, per_record, scalar = MEASURES[name]
     df, keys, w = case
+    if name in ("l_diversity", "t_closeness", "beta_likeness", "delta_disclosure"):
+        if w is None:
+            df = df.assign(s=np.arange(len(df)) % 3)
+            df = df[["s"] + [c for c in df.columns if c != "s"]]
+        keys = [k for k in keys if k != _sens(df, w)]
+        if not keys:
+            return
     before = df.copy(deep=True)
     res = call(df, keys, w)
     pd.testing.assert_frame_equal(df, before)  # never mutates the input
@@ -50,6 +71,6 @@ def test_contract(name, case, data):
 
 @pytest.mark.parametrize("name", MEASURES)
 def test_results_are_frozen(name, toy):
-    res = MEASURES[name][0](toy, ["age", "sex"], "w")
+    res = MEASURES[name][0](toy, ["age", "sex"], "w")  # w doubles as the sensitive variable
     with pytest.raises(AttributeError):
         res.keys = ("x",)

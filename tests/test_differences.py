@@ -114,3 +114,32 @@ def test_higher_risk_count_has_both_conventions():
 def test_alpha_is_an_argument():
     df = pd.DataFrame({"a": [1, 1, np.nan], "b": [1, np.nan, 2]})
     assert not math.isnan(sdc.individual_risk(df, ["a", "b"], alpha=0.5).global_risk)
+
+
+# 9. Mixed-type object keys: 1 and "1" are different values in sdc; the bridge passes the
+#    column to R as a factor of strings, where both become level "1".
+def test_mixed_type_values_stay_distinct():
+    df = pd.DataFrame({"k": [1, "1", 2]})
+    assert sdc.frequencies(df, ["k"]).sample_frequency.tolist() == [1, 1, 1]
+
+
+@pytest.mark.sdcmicro
+def test_bridge_makes_mixed_type_values_one_level():
+    import r_bridge
+
+    df = pd.DataFrame({"k": [1, "1", 2]})
+    assert r_bridge.freq_calc(df, ["k"]).fk.tolist() == [2, 2, 1]
+
+
+# 15. l-diversity keys: sdcMicro puts numeric keys within 1e-9 of each other in one class.
+def test_ldiversity_keys_are_compared_exactly():
+    df = pd.DataFrame({"k": [1.0, 1.0 + 1e-12], "s": ["a", "b"]})
+    assert sdc.l_diversity(df, ["k"], "s").n_classes == 2
+
+
+@pytest.mark.sdcmicro
+def test_sdcmicro_ldiversity_merges_keys_within_tolerance():
+    import r_bridge
+
+    df = pd.DataFrame({"k": [1.0, 1.0 + 1e-12], "s": ["a", "b"]})
+    assert r_bridge.ldiversity(df, ["k"], "s")["s_Distinct_Ldiversity"].tolist() == [2, 2]

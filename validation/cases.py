@@ -14,6 +14,7 @@ import pandas as pd
 
 __all__ = [
     "Case", "golden_cases", "sdcmicro_case", "sdcmicro_cases", "SDCMICRO_CASE_NAMES", "random_cases", "random_case",
+    "random_ldiversity_case", "random_ldiversity_cases",
 ]
 
 
@@ -28,6 +29,7 @@ class Case:
     weights: str | None = None     # w / weightVar
     household: str | None = None   # hid / hhId
     alpha: float = 1.0             # createSdcObj(alpha=)
+    sensitive: tuple[str, ...] = ()  # ldiv_index
 
     @property
     def has_missing_keys(self) -> bool:
@@ -179,3 +181,36 @@ def random_case(seed: int) -> Case:
 def random_cases(n: int = 300, seed: int = 2026) -> list[Case]:
     """`n` random cases with seeds ``seed .. seed + n - 1``."""
     return [random_case(seed + i) for i in range(n)]
+
+
+def random_ldiversity_case(seed: int) -> Case:
+    """A random case with one or two sensitive variables for l-diversity.
+
+    Keys as in :func:`random_case` (missing values are a category in l-diversity); the
+    sensitive variables are integers, floats or strings with missing values (NA), and
+    numeric ones sometimes carry sdcMicro's missing code -999.
+    """
+    base = random_case(seed)
+    rng = np.random.default_rng(10_000 + seed)
+    df = base.data.drop(columns=[c for c in base.data.columns if not c.startswith("k")]).copy()
+    n = len(df)
+    sens = []
+    for j in range(int(rng.choice([1, 1, 2]))):
+        card = int(rng.integers(1, 6))
+        codes = rng.integers(0, card, size=n)
+        kind = rng.choice(["int", "float", "str"])
+        if kind == "str":
+            col = pd.Series(_WORDS[codes], dtype=object)
+        else:
+            col = pd.Series(codes + (1 if kind == "int" else 0.5), dtype="float64")
+            if rng.random() < 0.3:
+                col[rng.random(n) < 0.2] = -999.0  # sdcMicro's missing code
+        miss = rng.random(n) < float(rng.choice([0.0, 0.1, 0.3]))
+        col[miss] = None if kind == "str" else np.nan
+        df[f"s{j + 1}"] = col
+        sens.append(f"s{j + 1}")
+    return Case(f"random-ldiv/{seed}", "random", df, base.keys, sensitive=tuple(sens))
+
+
+def random_ldiversity_cases(n: int = 300, seed: int = 4052) -> list[Case]:
+    return [random_ldiversity_case(seed + i) for i in range(n)]

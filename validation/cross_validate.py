@@ -13,6 +13,7 @@ import argparse
 import platform
 import sys
 import time
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -21,8 +22,8 @@ import pandas as pd
 
 import r_bridge
 import sdc
-from validation.cases import golden_cases, random_cases, sdcmicro_case, sdcmicro_cases
-from validation.compare import RTOL, RTOL_SUMS, Diff, compare_case, summarise
+from validation.cases import golden_cases, random_cases, random_ldiversity_cases, sdcmicro_case, sdcmicro_cases
+from validation.compare import RTOL, RTOL_SUMS, Diff, compare_case, compare_ldiversity, summarise
 
 ALL = ("freqCalc", "measure_risk", "createSdcObj", "indivRisk_exact")
 
@@ -37,6 +38,15 @@ def run(n_random: int) -> tuple[list[Diff], dict[str, float]]:
         for case in cases:
             diffs.extend(compare_case(case, which))
         timing[label] = time.perf_counter() - t
+    t = time.perf_counter()
+    # l-diversity: testdata with electcon / electcon + relat at c = 1, 2, 3, and random datasets.
+    td = sdcmicro_case("testdata/5 keys")
+    for sens in (("electcon",), ("electcon", "relat")):
+        for c in (1.0, 2.0, 3.0):
+            diffs.extend(compare_ldiversity(replace(td, name=f"testdata/{'+'.join(sens)}/c={c:g}", sensitive=sens), c=c))
+    for case in random_ldiversity_cases(n_random):
+        diffs.extend(compare_ldiversity(case))
+    timing["ldiversity"] = time.perf_counter() - t
     t = time.perf_counter()
     # Snapshots: every subset of testdata's 5 keys, each checked against measure_risk.
     for case in (sdcmicro_case("testdata/5 keys"), sdcmicro_case("testdata/5 keys/w")):
@@ -69,13 +79,17 @@ def markdown(table: pd.DataFrame, vers: dict[str, str], n_random: int) -> str:
         "`golden` (the data of sdcMicro's own tests), the sdcMicro datasets testdata, testdata2, "
         f"francdat and free1 with their conventional keys, and {n_random} seeded random datasets "
         "(ties, singletons, missing key values including all-missing records, a single key, "
-        "string keys, integer and non-integer weights, alpha in {0, 0.25, 0.5, 1}). "
-        f"Counts must agree exactly; risks to {RTOL:g} relative; weighted sums to {RTOL_SUMS:g}.",
+        "string keys, integer and non-integer weights, alpha in {0, 0.25, 0.5, 1}). l-diversity: testdata "
+        f"(electcon, relat; c = 1, 2, 3) and {n_random} random datasets with one or two sensitive variables "
+        "holding NA and sdcMicro's -999 code, compared with `l_diversity(mode=\"sdcmicro\")`. "
+        f"Counts must agree exactly; risks to {RTOL:g} relative; weighted sums to {RTOL_SUMS:g}; "
+        "l-diversity entropy to 1e-12.",
         "",
         head + body,
         "Deliberate differences (not compared; see `docs/sdcmicro-differences.md`): keys that are "
         "missing in every record and weights below 1 are refused by sdc; sdcMicro's exact risk "
-        "formula is compared only where f_k <= 10.",
+        "formula is compared only where f_k <= 10; sdcMicro's stale recursive l-diversity of a "
+        "first class whose values are all the missing code is not compared.",
         "",
     ]
     return "\n".join(lines)

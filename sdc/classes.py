@@ -1,0 +1,146 @@
+"""Equivalence classes and the class-by-sensitive-value table shared by the attribute-disclosure measures.
+
+Attribute disclosure asks what a record's class reveals about its sensitive value, so it
+needs a *partition* of the records: classes are the distinct key patterns with a missing
+key value counted as a value of its own (sdcMicro's ``ldiversity`` does the same; the
+wildcard rule of :mod:`sdc.frequencies` does not partition records).
+
+The table is kept sparse: one cell per (class, sensitive value) that occurs, sorted by
+class and then by value, so that every measure is a few vectorised passes over cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from sdc.keys import EncodedKeys, encode_keys, factorize_column, first_occurrence
+
+__all__ = [
+    "Classes", "equivalence_classes", "Sensitive", "encode_sensitive", "Cells", "cells", "dominant_values",
+]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Classes:
+    """A partition of the records into equivalence classes.
+
+    ``ids`` is the dense class id (0..n_classes-1) of each record, numbered in order of
+    first appearance; ``sizes`` the records per class; ``first`` the position of each
+    class's first record (to show its key values).
+    """
+
+    keys: tuple[str, ...]
+    ids: np.ndarray = field(repr=False)
+    n_classes: int
+    sizes: np.ndarray = field(repr=False)
+    first: np.ndarray = field(repr=False)
+
+    def key_values(self, data: pd.DataFrame, classes: np.ndarray | None = None) -> pd.DataFrame:
+        """Key values of the given classes (all by default), one row each."""
+        rows = self.first if classes is None else self.first[classes]
+        return data.iloc[rows][list(self.keys)].reset_index(drop=True)
+
+
+def equivalence_classes(data: pd.DataFrame, keys: tuple[str, ...], enc: EncodedKeys | None = None) -> Classes:
+    """Classes of identical key values (missing = its own value), ids by first appearance."""
+    enc = encode_keys(data, keys) if enc is None else enc
+    first_all = first_occurrence(enc.pattern, enc.n_ids)
+    occupied = np.flatnonzero(first_all < enc.n_records)
+    order = np.argsort(first_all[occupied], kind="stable")  # number classes by first appearance
+    remap = np.empty(enc.n_ids, dtype=np.int64)
+    remap[occupied[order]] = np.arange(occupied.size)
+    ids = remap[enc.pattern]
+    return Classes(
+        keys=tuple(keys), ids=ids, n_classes=int(occupied.size),
+        sizes=np.bincount(ids, minlength=occupied.size), first=first_all[occupied[order]],
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sensitive:
+    """A sensitive variable as integer codes.
+
+    ``codes`` are -1 for a missing value, else an index into ``values``, which are sorted
+    (numbers numerically, strings as strings, categoricals in category order) so that code
+    order is value order. ``numeric`` tells whether the values are numbers (Wasserstein
+    distances need them); ``ordered`` whether an order is meaningful (numbers and ordered
+    categoricals).
+    """
+
+    name: str
+    codes: np.ndarray = field(repr=False)
+    values: np.ndarray = field(repr=False)
+    numeric: bool
+    ordered: bool
+
+    @property
+    def n_values(self) -> int:
+        return int(self.values.size)
+
+
+def encode_sensitive(data: pd.DataFrame, name: str) -> Sensitive:
+    """Codes of a sensitive column, in value order."""
+    s = data[name]
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        codes, _ = factorize_column(s)
+        return Sensitive(name=name, codes=codes.astype(np.int64), values=np.asarray(s.cat.categories),
+                         numeric=pd.api.types.is_numeric_dtype(s.cat.categories.dtype), ordered=bool(s.cat.ordered))
+    numeric = pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+    try:
+        codes, uniq = pd.factorize(s, sort=True, use_na_sentinel=True)
+    except TypeError:  # mixed types cannot be sorted: order them by their text
+        text = s.astype(object).where(s.notna(), None).map(lambda v: None if v is None else str(v))
+        codes, uniq = pd.factorize(text, sort=True, use_na_sentinel=True)
+    return Sensitive(name=name, codes=codes.astype(np.int64), values=np.asarray(uniq), numeric=numeric,
+                     ordered=numeric)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cells:
+    """Sparse class x value counts: one entry per occurring (class, code), sorted by class
+    then code; missing sensitive values (code -1) come first within their class."""
+
+    cls: np.ndarray = field(repr=False)
+    code: np.ndarray = field(repr=False)
+    count: np.ndarray = field(repr=False)
+    n_classes: int
+    n_values: int
+
+    def starts(self) -> np.ndarray:
+        """Index of each class's first cell (length n_classes + 1, CSR style)."""
+        return np.searchsorted(self.cls, np.arange(self.n_classes + 1))
+
+
+def cells(classes: Classes, sens: Sensitive) -> Cells:
+    """Count records per (class, sensitive value), missing values included as code -1."""
+    width = sens.n_values + 1
+    combined = classes.ids * width + (sens.codes + 1)
+    space = classes.n_classes * width
+    if space <= 4 * combined.size + 1024:  # direct addressing: counts come out sorted
+        counts = np.bincount(combined, minlength=space)
+        nz = np.flatnonzero(counts)
+        cnt = counts[nz]
+    else:
+        nz, cnt = np.unique(combined, return_counts=True)
+    return Cells(cls=nz // width, code=nz % width - 1, count=cnt.astype(np.int64),
+                 n_classes=classes.n_classes, n_values=sens.n_values)
+
+
+def dominant_values(cl: Cells, s: Sensitive, miss_code: int = -2) -> tuple[np.ndarray, np.ndarray]:
+    """The most frequent observed value of each class (ties: the smallest value) and its share
+    of the class's observed values; code `miss_code` counts as missing. None/NaN without values."""
+    obs = (cl.code >= 0) & (cl.code != miss_code)
+    cls, code, cnt = cl.cls[obs], cl.code[obs], cl.count[obs]
+    order = np.lexsort((code, -cnt, cls))  # per class: highest count, then smallest value
+    cls_o = cls[order]
+    first = np.flatnonzero(np.r_[True, cls_o[1:] != cls_o[:-1]]) if cls_o.size else np.empty(0, dtype=np.int64)
+    dom = np.full(cl.n_classes, None, dtype=object)
+    share = np.full(cl.n_classes, np.nan)
+    total = np.bincount(cls, weights=cnt, minlength=cl.n_classes)
+    g = cls_o[first]
+    dom[g] = s.values[code[order][first]]
+    share[g] = cnt[order][first] / total[g]
+    return dom, share

@@ -1,0 +1,390 @@
+"""l-diversity of one or more sensitive variables: distinct, entropy and recursive (c, l).
+
+Within each equivalence class (records with the same key values; a missing key value is a
+value of its own), the sensitive variable S should take "well-represented" values
+(Machanavajjhala, Kifer, Gehrke and Venkitasubramaniam 2007):
+
+* distinct l-diversity: the number of distinct values of S in the class;
+* entropy l-diversity: exp(H), H = -sum_v p_v ln p_v over the class's values (the class is
+  entropy l-diverse when exp(H) >= l);
+* recursive (c, l)-diversity: with the class's value counts sorted r_1 >= r_2 >= ... >= r_m,
+  the largest l such that r_1 < c (r_l + r_{l+1} + ... + r_m), and 1 when there is none.
+
+Two modes:
+
+``mode="correct"`` (default)
+    Missing sensitive values (NaN/None, and values equal to `missing_value`) say nothing
+    about a record and add no diversity: they are left out, and the proportions use the
+    class's observed values. A class without any observed value has no l (NaN) and is not
+    counted as violating. With several sensitive variables, multi-attribute l-diversity is
+    computed as defined by Machanavajjhala et al. (2007, section 5): for each sensitive
+    variable, the other sensitive variables are added to the keys; the class's value is
+    the minimum over those sub-classes and over the variables.
+
+``mode="sdcmicro"``
+    Reproduces ``sdcMicro::ldiversity`` (5.8) column for column: every NA sensitive value
+    is a category of its own with count 1 (so missing values *raise* diversity; sdcMicro
+    issue #300, UserSupport #189); values equal to `missing_value` (default -999) form one
+    pooled category counted only when the class has another value; the recursive value is
+    computed in single precision, and a class whose values are all the missing code repeats
+    the recursive value of the class before it (in key order); ``MultiEntropy_Ldiversity``
+    and ``MultiRecursive_Ldiversity`` are always 0. At most 5 sensitive variables.
+
+Without missing sensitive values and with one sensitive variable, the two modes agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from sdc._validation import check_columns, check_frame, check_int, check_keys, check_number, check_option
+from sdc.binning import Binning, BinSpec, apply_binning
+from sdc.classes import Cells, Classes, Sensitive, cells, dominant_values, encode_sensitive, equivalence_classes
+
+__all__ = ["LDiversityResult", "l_diversity", "LDIVERSITY_MODES"]
+
+LDIVERSITY_MODES = ("correct", "sdcmicro")
+MEASURES = ("distinct", "entropy", "recursive")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LDiversityResult:
+    """Result of :func:`l_diversity`.
+
+    Attributes
+    ----------
+    keys, sensitive : tuple of str
+        Key variables and sensitive variables.
+    l : int
+        The threshold: a class is below l when its distinct l-diversity is < l.
+    c : float
+        The constant of recursive (c, l)-diversity.
+    mode : {"correct", "sdcmicro"}
+    missing_value : float or None
+        Sensitive values equal to this count as missing.
+    binning : tuple of Binning
+        Bins applied to keys or sensitive variables before the assessment.
+    n_records, n_classes : int
+    records : pandas.DataFrame
+        Per record, indexed like the input: for each sensitive s the columns
+        ``s_Distinct_Ldiversity``, ``s_Entropy_Ldiversity``, ``s_Recursive_Ldiversity``,
+        then ``MultiEntropy_Ldiversity`` and ``MultiRecursive_Ldiversity`` (sdcMicro's names).
+    classes : pandas.DataFrame
+        Per class: ``class``, the key values, ``n_records`` and, for each sensitive s,
+        ``s_observed``, ``s_distinct``, ``s_entropy``, ``s_recursive``, ``s_dominant`` (the
+        most frequent observed value) and ``s_dominant_share``.
+    by_sensitive : pandas.DataFrame
+        One row per sensitive variable: ``n_records_below_l``, ``pct_records_below_l``,
+        ``n_classes_below_l`` (distinct < l), ``n_records_entropy_below_l``,
+        ``n_records_recursive_below_l``, ``min_distinct``, ``mean_distinct_per_record``,
+        ``min_entropy``, ``min_recursive``, ``n_records_unobserved`` (in classes without
+        any observed value; always 0 in sdcmicro mode).
+    """
+
+    keys: tuple[str, ...]
+    sensitive: tuple[str, ...]
+    l: int
+    c: float
+    mode: str
+    missing_value: float | None
+    binning: tuple[Binning, ...]
+    n_records: int
+    n_classes: int
+    records: pd.DataFrame = field(repr=False)
+    classes: pd.DataFrame = field(repr=False)
+    by_sensitive: pd.DataFrame = field(repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The per-record table (sdcMicro's ``ldiversity`` columns)."""
+        return self.records
+
+    def classes_below(self, sensitive: str | None = None, measure: str = "distinct") -> pd.DataFrame:
+        """The classes whose `measure` l-diversity of `sensitive` (default: the first) is below l."""
+        s = self.sensitive[0] if sensitive is None else check_option(sensitive, "sensitive", self.sensitive)
+        m = check_option(measure, "measure", MEASURES)
+        return self.classes[self.classes[f"{s}_{m}"] < self.l].sort_values([f"{s}_{m}", "n_records"])
+
+    def summary(self) -> pd.DataFrame:
+        return self.by_sensitive.copy()
+
+
+def l_diversity(
+    data: pd.DataFrame,
+    keys: str | Sequence[str],
+    sensitive: str | Sequence[str],
+    *,
+    l: int = 2,
+    c: float = 2.0,
+    mode: Literal["correct", "sdcmicro"] = "correct",
+    missing_value: float | None = -999,
+    key_bins: Mapping[str, BinSpec] | None = None,
+    sensitive_bins: Mapping[str, BinSpec] | None = None,
+) -> LDiversityResult:
+    """Distinct, entropy and recursive l-diversity of the sensitive variable(s), per class and record.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Microdata. Not modified.
+    keys : str or sequence of str
+        Key variables defining the equivalence classes (missing = its own value).
+    sensitive : str or sequence of str
+        Sensitive variable(s); none may also be a key.
+    l : int >= 1, default 2
+        Threshold for the counts of records and classes below l.
+    c : float > 0, default 2
+        Constant of recursive (c, l)-diversity (sdcMicro's ``l_recurs_c``).
+    mode : {"correct", "sdcmicro"}, default "correct"
+        See the module notes.
+    missing_value : float or None, default -999
+        Sensitive values equal to it are missing (sdcMicro's ``missing``).
+    key_bins, sensitive_bins : mapping, optional
+        Bins for continuous keys / sensitive variables (see :mod:`sdc.binning`); sensitive
+        bins apply to this assessment only.
+
+    Returns
+    -------
+    LDiversityResult
+
+    References
+    ----------
+    .. [1] Machanavajjhala, A., Kifer, D., Gehrke, J. and Venkitasubramaniam, M. (2007).
+           l-diversity: privacy beyond k-anonymity. ACM TKDD 1(1), article 3.
+    .. [2] Templ, M., Kowarik, A. and Meindl, B. (2015). J. Stat. Softw. 67(4).
+
+    Examples
+    --------
+    >>> import pandas as pd, sdc
+    >>> df = pd.DataFrame({"age": [30, 30, 30, 40, 40], "dx": ["a", "b", "a", "c", "c"]})
+    >>> r = sdc.l_diversity(df, ["age"], "dx")
+    >>> r.records["dx_Distinct_Ldiversity"].tolist()
+    [2.0, 2.0, 2.0, 1.0, 1.0]
+    """
+    check_frame(data)
+    keys = check_keys(data, keys)
+    sens = check_columns(data, sensitive, role="sensitive")
+    both = [s for s in sens if s in keys]
+    if both:
+        raise ValueError(f"`sensitive` variables may not also be keys: {', '.join(map(repr, both))}.")
+    l = check_int(l, "l", min_value=1)
+    c = check_number(c, "c", low=0, high=float("inf"), low_open=True, high_open=True)
+    mode = check_option(mode, "mode", LDIVERSITY_MODES)
+    if mode == "sdcmicro" and len(sens) > 5:
+        raise ValueError(f"mode='sdcmicro' allows at most 5 sensitive variables, as sdcMicro; got {len(sens)}.")
+    if missing_value is not None:
+        missing_value = check_number(missing_value, "missing_value", low=-float("inf"), high=float("inf"))
+    for role, bins in (("key_bins", key_bins), ("sensitive_bins", sensitive_bins)):
+        if bins:
+            allowed = keys if role == "key_bins" else sens
+            extra = [b for b in bins if b not in allowed]
+            if extra:
+                raise ValueError(f"`{role}` names columns that are not {role.split('_')[0]} variables: "
+                                 f"{', '.join(map(repr, extra))}.")
+    work, rec_k = apply_binning(data, key_bins)
+    work, rec_s = apply_binning(work, sensitive_bins)
+    classes = equivalence_classes(work, keys)
+    encoded = [encode_sensitive(work, s) for s in sens]
+    key_order = _key_order(work, classes) if mode == "sdcmicro" else None
+
+    per_class: dict[str, np.ndarray] = {}
+    record_cols: dict[str, np.ndarray] = {}
+    summary_rows = []
+    for s in encoded:
+        miss_code = _missing_code(s, missing_value)
+        table = cells(classes, s)
+        vals = _class_values(table, classes, miss_code, c, mode, key_order)
+        per_class.update({f"{s.name}_{k}": v for k, v in vals.items()})
+        for k, col in zip(MEASURES, ("Distinct", "Entropy", "Recursive")):
+            record_cols[f"{s.name}_{col}_Ldiversity"] = vals[k][classes.ids]
+        summary_rows.append(_summary(s.name, vals, classes, l))
+        per_class[f"{s.name}_dominant"], per_class[f"{s.name}_dominant_share"] = dominant_values(table, s, miss_code)
+    if mode == "correct" and len(encoded) >= 2:
+        m_ent, m_rec = _multi(work, keys, encoded, classes, missing_value, c)
+    else:
+        m_ent = m_rec = np.zeros(classes.n_classes)
+    record_cols["MultiEntropy_Ldiversity"] = m_ent[classes.ids]
+    record_cols["MultiRecursive_Ldiversity"] = m_rec[classes.ids]
+
+    class_frame = classes.key_values(data)
+    class_frame.insert(0, "class", np.arange(classes.n_classes))
+    class_frame["n_records"] = classes.sizes
+    for s in encoded:
+        for k in ("observed", "distinct", "entropy", "recursive", "dominant", "dominant_share"):
+            class_frame[f"{s.name}_{k}"] = per_class[f"{s.name}_{k}"]
+    if len(encoded) >= 2:
+        class_frame["multi_entropy"] = m_ent
+        class_frame["multi_recursive"] = m_rec
+    return LDiversityResult(
+        keys=keys, sensitive=sens, l=l, c=c, mode=mode, missing_value=missing_value, binning=rec_k + rec_s,
+        n_records=len(data), n_classes=classes.n_classes,
+        records=pd.DataFrame(record_cols, index=data.index),
+        classes=class_frame,
+        by_sensitive=pd.DataFrame(summary_rows),
+    )
+
+
+def _missing_code(s: Sensitive, missing_value: float | None) -> int:
+    """The code of the value equal to `missing_value` (numeric variables only), or -2."""
+    if missing_value is None or not s.numeric:
+        return -2
+    hit = np.flatnonzero(s.values.astype("float64") == missing_value)
+    return int(hit[0]) if hit.size else -2
+
+
+def _class_values(cl: Cells, classes: Classes, miss_code: int, c: float, mode: str,
+                  key_order: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Per class: observed count, distinct, entropy and recursive l-diversity.
+
+    `key_order` (sdcmicro mode) is the order in which sdcMicro processes the classes."""
+    G = classes.n_classes
+    is_na = cl.code == -1
+    is_code = cl.code == miss_code
+    obs = ~is_na & ~is_code
+    n_obs = _sum_by(cl.cls[obs], cl.count[obs], G)
+    n_na = _sum_by(cl.cls[is_na], cl.count[is_na], G)
+    n_code = _sum_by(cl.cls[is_code], cl.count[is_code], G)
+    distinct = np.bincount(cl.cls[obs], minlength=G).astype(np.float64)
+    if mode == "sdcmicro":
+        size = classes.sizes.astype(np.float64)
+        p = cl.count[obs] / size[cl.cls[obs]]
+        h = _sum_by(cl.cls[obs], p * np.log(p), G)
+        # each NA is a category of its own (count 1); the missing code is one pooled category
+        with np.errstate(divide="ignore", invalid="ignore"):
+            h += np.where(n_na > 0, n_na * (1.0 / size) * np.log(1.0 / size), 0.0)
+            count = distinct + n_na
+            pooled = (n_code > 0) & (count > 0)
+            h += np.where(pooled, (n_code / size) * np.log(n_code / size), 0.0)
+        distinct = count + pooled
+        entropy = np.exp(-h)
+        cat_cls = np.concatenate([cl.cls[obs], np.repeat(np.arange(G), n_na.astype(np.int64))])
+        cat_cnt = np.concatenate([cl.count[obs], np.ones(int(n_na.sum()), dtype=np.int64)])
+        recursive = _recursive(cat_cls, cat_cnt, G, c, np.float32)
+        # sdcMicro leaves a class without categories at the previous class's value (key order).
+        if key_order is not None:
+            recursive = _carry_forward(recursive, key_order)
+        return {"observed": n_obs + n_na, "distinct": distinct, "entropy": entropy, "recursive": recursive}
+    p = cl.count[obs] / n_obs[cl.cls[obs]]
+    h = _sum_by(cl.cls[obs], p * np.log(p), G)
+    none = n_obs == 0
+    entropy = np.where(none, np.nan, np.exp(-h))
+    recursive = _recursive(cl.cls[obs], cl.count[obs], G, c, np.float64)
+    return {"observed": n_obs, "distinct": np.where(none, np.nan, distinct), "entropy": entropy,
+            "recursive": recursive}
+
+
+def _sum_by(groups: np.ndarray, weights: np.ndarray, n: int) -> np.ndarray:
+    """Sums of `weights` per group as float64 (bincount gives int64 zeros for empty input)."""
+    return np.bincount(groups, weights=weights, minlength=n).astype(np.float64, copy=False)
+
+
+def _recursive(cls: np.ndarray, count: np.ndarray, G: int, c: float, dtype: type) -> np.ndarray:
+    """Recursive (c, l)-diversity per class from its category counts; NaN without categories.
+
+    Follows sdcMicro's loop: S = c * (r_2 + ... + r_m); while S > r_1 at position j, count
+    one more and subtract c * r_j. In float32 (`dtype`) it reproduces sdcMicro's rounding;
+    positions are processed for all classes at once.
+    """
+    out = np.full(G, np.nan)
+    if cls.size == 0:
+        return out
+    order = np.lexsort((-count, cls))
+    cc, r = cls[order], count[order]
+    starts = np.searchsorted(cc, np.arange(G + 1))
+    m = np.diff(starts)
+    out[m == 1] = 1.0
+    multi = np.flatnonzero(m > 1)
+    if multi.size == 0:
+        return out
+    multi = multi[np.argsort(-m[multi], kind="stable")]  # longest first: active classes are a prefix
+    mm, st = m[multi], starts[multi]
+    r0 = r[st].astype(dtype)
+    cd = dtype(c)
+    total = np.zeros(multi.size, dtype=dtype)
+    for j in range(1, int(mm[0])):
+        k = int(np.searchsorted(-mm, -j, side="left"))  # classes with m > j
+        total[:k] += r[st[:k] + j].astype(dtype)
+    total *= cd
+    rank = np.ones(multi.size)
+    alive = np.ones(multi.size, dtype=bool)
+    for j in range(1, int(mm[0])):
+        k = int(np.searchsorted(-mm, -j, side="left"))
+        go = alive[:k] & (total[:k] > r0[:k])
+        if not go.any():
+            break
+        idx = np.flatnonzero(go)
+        rank[idx] += 1
+        total[idx] -= cd * r[st[idx] + j].astype(dtype)
+        alive[:k] = go
+        alive[k:] = False
+    out[multi] = rank
+    return out
+
+
+def _key_order(data: pd.DataFrame, classes: Classes) -> np.ndarray:
+    """Classes in sdcMicro's processing order: sorted by key values, missing last (R's
+    ``order(..., na.last = TRUE)``). Strings sort by code point here; R sorts factor levels
+    in its locale's collation, so the order can differ for string keys."""
+    kv = classes.key_values(data)
+    cols = []
+    for k in classes.keys:
+        codes, uniq = pd.factorize(kv[k], sort=True, use_na_sentinel=True)
+        cols.append(np.where(codes < 0, len(uniq), codes))
+    return np.lexsort(cols[::-1]) if cols else np.arange(classes.n_classes)
+
+
+def _carry_forward(values: np.ndarray, order: np.ndarray) -> np.ndarray:
+    out = values.copy()
+    v = out[order]
+    valid = ~np.isnan(v)
+    idx = np.where(valid, np.arange(v.size), -1)
+    np.maximum.accumulate(idx, out=idx)
+    filled = np.where(idx >= 0, v[np.maximum(idx, 0)], np.nan)
+    out[order] = filled
+    return out
+
+
+def _summary(name: str, vals: dict[str, np.ndarray], classes: Classes, l: int) -> dict[str, object]:
+    d, e, r = vals["distinct"], vals["entropy"], vals["recursive"]
+    size = classes.sizes
+    has = ~np.isnan(d)
+    n = int(size.sum())
+    below = has & (d < l)
+    rec_d = d[classes.ids]
+    return {
+        "sensitive": name,
+        "n_records_below_l": int(size[below].sum()),
+        "pct_records_below_l": 100.0 * size[below].sum() / n,
+        "n_classes_below_l": int(below.sum()),
+        "n_records_entropy_below_l": int(size[has & (e < l)].sum()),
+        "n_records_recursive_below_l": int(size[has & (r < l)].sum()),
+        "min_distinct": float(np.nanmin(d)) if has.any() else float("nan"),
+        "mean_distinct_per_record": float(np.nanmean(rec_d)) if has.any() else float("nan"),
+        "min_entropy": float(np.nanmin(e)) if has.any() else float("nan"),
+        "min_recursive": float(np.nanmin(r)) if (~np.isnan(r)).any() else float("nan"),
+        "n_records_unobserved": int(size[~has].sum()),
+    }
+
+
+def _multi(data: pd.DataFrame, keys: tuple[str, ...], encoded: list[Sensitive], classes: Classes,
+           missing_value: float | None, c: float) -> tuple[np.ndarray, np.ndarray]:
+    """Multi-attribute entropy and recursive l-diversity (Machanavajjhala et al. 2007, sec. 5)."""
+    G = classes.n_classes
+    ent = np.full(G, np.inf)
+    rec = np.full(G, np.inf)
+    names = [s.name for s in encoded]
+    for s in encoded:
+        others = tuple(n for n in names if n != s.name)
+        sub = equivalence_classes(data, keys + others)
+        parent = classes.ids[sub.first]  # each sub-class lies inside one class
+        vals = _class_values(cells(sub, s), sub, _missing_code(s, missing_value), c, "correct")
+        for acc, v in ((ent, vals["entropy"]), (rec, vals["recursive"])):
+            ok = ~np.isnan(v)
+            np.minimum.at(acc, parent[ok], v[ok])
+    ent[np.isinf(ent)] = np.nan
+    rec[np.isinf(rec)] = np.nan
+    return ent, rec
