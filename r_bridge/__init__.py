@@ -10,13 +10,15 @@ from __future__ import annotations
 from r_bridge._session import is_available, unavailable_reason, versions
 from r_bridge.errors import RBridgeError, RBridgeUnavailableError
 from r_bridge.sdcmicro import (
-    DATASETS, FreqCalc, MeasureRisk, SdcObjRisk, create_sdc_obj, freq_calc, indiv_risk, ldiversity,
-    load_dataset, measure_risk,
+    DATASETS, FreqCalc, MeasureRisk, SdcObjRisk, Suda2, create_sdc_obj, freq_calc, indiv_risk, ldiversity,
+    load_dataset, measure_risk, mod_risk, suda2,
 )
 
 __all__ = [
     "is_available", "unavailable_reason", "versions",
     "RBridgeError", "RBridgeUnavailableError",
-    "freq_calc", "indiv_risk", "measure_risk", "create_sdc_obj", "ldiversity", "load_dataset", "DATASETS",
+    "freq_calc", "indiv_risk", "measure_risk", "create_sdc_obj", "ldiversity", "suda2", "mod_risk", "load_dataset",
+    "DATASETS",
+    "Suda2",
     "FreqCalc", "MeasureRisk", "SdcObjRisk",
 ]

@@ -123,3 +123,23 @@ ldiversity <- function(df, keys, sensitive, l_recurs_c, missing) capture({
   m <- unclass(r)
   list(names = colnames(m), values = lapply(seq_len(ncol(m)), function(j) as.numeric(m[, j])))
 })
+
+suda2 <- function(df, keys, missing, DisFraction, original_scores) capture({
+  r <- sdcMicro::suda2(df, variables = keys, missing = missing, DisFraction = DisFraction,
+                       original_scores = original_scores)
+  cp <- as.matrix(r$contributionPercent)
+  alc <- r$attribute_level_contributions
+  list(contributions = lapply(seq_len(ncol(cp)), function(j) as.numeric(cp[, j])),
+       score = as.numeric(r$score), dis = as.numeric(r$disScore),
+       attr_variable = as.character(r$attribute_contributions$variable),
+       attr_contribution = as.numeric(r$attribute_contributions$contribution),
+       level_variable = as.character(alc$variable), level = as.character(alc$attribute),
+       level_contribution = as.numeric(alc$contribution),
+       print = printed(print(r)))
+})
+
+mod_risk <- function(df, method, weights, formula, bound) capture({
+  r <- sdcMicro::modRisk(df, method = method, weights = weights, formulaM = stats::as.formula(formula), bound = bound)
+  list(gr1 = r$gr1, gr2 = r$gr2, fitted = as.numeric(r$fitted), inclProb = as.numeric(r$inclProb),
+       print = printed(print(r)))
+})

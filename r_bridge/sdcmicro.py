@@ -20,7 +20,8 @@ from r_bridge.convert import from_r_frame, py_vector, r_null, r_str, to_r_frame
 
 __all__ = [
     "FreqCalc", "MeasureRisk", "SdcObjRisk",
-    "freq_calc", "indiv_risk", "measure_risk", "create_sdc_obj", "ldiversity", "load_dataset", "DATASETS",
+    "freq_calc", "indiv_risk", "measure_risk", "create_sdc_obj", "ldiversity", "suda2", "Suda2", "mod_risk", "load_dataset",
+    "DATASETS",
 ]
 
 #: sdcMicro's bundled datasets that :func:`load_dataset` can load.
@@ -202,6 +203,58 @@ def ldiversity(
     names = [str(x) for x in v.rx2("names")]
     cols = v.rx2("values")
     return pd.DataFrame({n: py_vector(cols[i]) for i, n in enumerate(names)}, index=data.index)
+
+
+@dataclass(frozen=True, slots=True)
+class Suda2:
+    """``suda2()``: ``contributionPercent`` (n x keys), ``score``, ``disScore``, and the
+    attribute and attribute-level contributions, under sdcMicro's names."""
+
+    contributionPercent: pd.DataFrame = field(repr=False)
+    score: pd.Series = field(repr=False)
+    disScore: pd.Series = field(repr=False)
+    attribute_contributions: pd.DataFrame = field(repr=False)
+    attribute_level_contributions: pd.DataFrame = field(repr=False)
+    printed: str = field(repr=False)
+    warnings: tuple[str, ...] = ()
+
+
+def suda2(
+    data: pd.DataFrame, variables: Sequence[str], *, missing: float = -999, DisFraction: float = 0.01,
+    original_scores: bool = True,
+) -> Suda2:
+    """``sdcMicro::suda2(data, variables, missing, DisFraction, original_scores)`` (strings as factors)."""
+    rdf = to_r_frame(data, list(variables))
+    out = call("suda2", rdf, r_str(list(variables)), float(missing), float(DisFraction), bool(original_scores))
+    v = out.rx2("value")
+    cp = v.rx2("contributions")
+    contrib = pd.DataFrame({f"{k}_contribution": py_vector(cp[i]) for i, k in enumerate(variables)}, index=data.index)
+    return Suda2(
+        contributionPercent=contrib,
+        score=pd.Series(py_vector(v.rx2("score")), index=data.index, name="score"),
+        disScore=pd.Series(py_vector(v.rx2("dis")), index=data.index, name="disScore"),
+        attribute_contributions=pd.DataFrame({"variable": [str(x) for x in v.rx2("attr_variable")],
+                                              "contribution": py_vector(v.rx2("attr_contribution"))}),
+        attribute_level_contributions=pd.DataFrame({
+            "variable": [str(x) for x in v.rx2("level_variable")], "attribute": [str(x) for x in v.rx2("level")],
+            "contribution": py_vector(v.rx2("level_contribution"))}),
+        printed=str(v.rx2("print")[0]),
+        warnings=tuple(str(w) for w in out.rx2("warnings")),
+    )
+
+
+def mod_risk(
+    data: pd.DataFrame, formulaM: str, *, weights: str, method: str = "default", bound: float = float("inf"),
+    columns: Sequence[str] | None = None,
+) -> dict[str, object]:
+    """``sdcMicro::modRisk(data, method, weights, formulaM, bound)``: ``gr1``, ``gr2``,
+    ``fitted`` (as returned, in sdcMicro's cell order), ``inclProb`` of the kept cells.
+
+    `columns` are the data columns to pass (default: all)."""
+    rdf = to_r_frame(data, list(columns) if columns is not None else None)
+    v = call("mod_risk", rdf, method, weights, formulaM, float(bound)).rx2("value")
+    return {"gr1": _num(v.rx2("gr1")), "gr2": _num(v.rx2("gr2")), "fitted": py_vector(v.rx2("fitted")),
+            "inclProb": py_vector(v.rx2("inclProb")), "printed": str(v.rx2("print")[0])}
 
 
 def load_dataset(name: str) -> pd.DataFrame:

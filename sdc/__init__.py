@@ -1,13 +1,16 @@
 """sdc: statistical disclosure control for microdata.
 
-Re-identification risk (frequencies, k-anonymity, individual and global risk, snapshots over
-key subsets) and attribute disclosure (l-diversity, t-closeness, beta-likeness,
-delta-disclosure, inference of sensitive values), computed natively with pandas/numpy and
-cross-validated against R's sdcMicro through :mod:`r_bridge`.
+Re-identification risk (frequencies, k-anonymity, individual, global and household risk,
+snapshots over key subsets, SUDA2, log-linear model risk, prosecutor/journalist/marketer
+risk, population uniqueness, intervals), attribute disclosure (l-diversity, t-closeness,
+beta-likeness, delta-disclosure, inference of sensitive values), computed natively with
+pandas/numpy/scipy/statsmodels and cross-validated against R's sdcMicro through
+:mod:`r_bridge`.
 """
 
 from __future__ import annotations
 
+from sdc.attacker import AttackerRiskResult, attacker_risk
 from sdc.binning import Binning, bin_column
 from sdc.closeness import (
     BetaLikenessResult, DeltaDisclosureResult, TClosenessResult, beta_likeness, delta_disclosure, t_closeness,
@@ -15,11 +18,16 @@ from sdc.closeness import (
 from sdc.datasets import load_example
 from sdc.exceptions import DataFileError, DegenerateDataWarning, SdcWarning
 from sdc.frequencies import FrequencyResult, frequencies
+from sdc.household import HouseholdRiskResult, household_risk
 from sdc.inference import HomogeneityResult, InferenceResult, homogeneity, inference_risk
 from sdc.kanonymity import KAnonymityResult, k_anonymity
 from sdc.ldiversity import LDiversityResult, l_diversity
+from sdc.modrisk import ModelRiskResult, model_risk
 from sdc.risk import IndividualRiskResult, individual_risk
 from sdc.snapshots import SnapshotResult, key_subset_snapshots
+from sdc.suda import SudaResult, suda
+from sdc.uncertainty import Interval, jackknife_interval, reidentification_interval
+from sdc.uniqueness import PopulationUniquenessResult, population_uniqueness
 
 __version__ = "0.1.0"
 
@@ -34,6 +42,9 @@ __all__ = [
     "delta_disclosure", "DeltaDisclosureResult",
     "inference_risk", "InferenceResult", "homogeneity", "HomogeneityResult",
     "bin_column", "Binning",
+    "household_risk", "HouseholdRiskResult", "suda", "SudaResult", "model_risk", "ModelRiskResult",
+    "attacker_risk", "AttackerRiskResult", "population_uniqueness", "PopulationUniquenessResult",
+    "reidentification_interval", "jackknife_interval", "Interval",
     "load_example",
     "SdcWarning", "DegenerateDataWarning", "DataFileError",
 ]

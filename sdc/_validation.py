@@ -167,15 +167,16 @@ def check_int(value: object, name: str, *, min_value: int | None = None, max_val
 
 
 def check_number(
-    value: object, name: str, *, low: float, high: float, low_open: bool = False, high_open: bool = False
+    value: object, name: str, *, low: float, high: float, low_open: bool = False, high_open: bool = False,
+    finite: bool = True,
 ) -> float:
-    """A finite real number in the interval between `low` and `high`."""
+    """A real number in the interval between `low` and `high` (finite unless `finite=False`)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"`{name}` must be a number; got {value!r}.")
     v = float(value)
     lo_ok = v > low if low_open else v >= low
     hi_ok = v < high if high_open else v <= high
-    if not math.isfinite(v) or not (lo_ok and hi_ok):
+    if math.isnan(v) or (finite and math.isinf(v)) or not (lo_ok and hi_ok):
         interval = ("(" if low_open else "[") + f"{low:g}, {high:g}" + (")" if high_open else "]")
         raise ValueError(f"`{name}` must lie in {interval}; got {value!r}.")
     return v

@@ -21,7 +21,9 @@ from sdc.frequencies import MISSING_RULES
 from sdc.closeness import DISTANCES
 from sdc.io import read_data
 from sdc.ldiversity import LDIVERSITY_MODES
+from sdc.modrisk import MODRISK_METHODS
 from sdc.risk import RISK_METHODS
+from sdc.suda import SUDA_MODES
 
 __all__ = ["main"]
 
@@ -91,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("--max-global-risk", type=float, default=0.01, help="acceptable global risk for the threshold (default 0.01)")
     p.add_argument("--top", type=int, default=10, help="riskiest classes to list (default 10)")
+    p.add_argument("--household", help="household id column: adds the household (hierarchical) risk")
 
     p = sub.add_parser("snapshots", help="risk over every subset of the key variables")
     _common(p)
@@ -123,6 +126,30 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--min-posterior", type=float, default=0.95, help="posterior for 'revealed' (default 0.95)")
     p.add_argument("--min-count", type=int, default=2, help="ignore levels with fewer records (default 2)")
     p.add_argument("--no-pairs", action="store_true", help="single variables only")
+
+    p = sub.add_parser("suda", help="SUDA2 scores, DIS-SUDA and key-variable contributions")
+    _data_args(p)
+    p.add_argument("--max-size", type=int, help="largest MSU size (default: all keys)")
+    p.add_argument("--dis-fraction", type=float, default=0.01, help="sampling fraction for DIS-SUDA (default 0.01)")
+    p.add_argument("--ihsn-scores", action="store_true", help="IHSN weights instead of Elliot's (M-k)!")
+    p.add_argument("--mode", choices=SUDA_MODES, default="sdcmicro", help="reproduce sdcMicro (default) or 'correct'")
+
+    p = sub.add_parser("modrisk", help="log-linear model risk (sdcMicro's modRisk)")
+    _data_args(p)
+    p.add_argument("--weights", help="sampling-weight column (without it, weights are 1)")
+    p.add_argument("--method", choices=MODRISK_METHODS, default="default", help="model (default 'default')")
+    p.add_argument("--formula", help="model right-hand side, e.g. '~ a + b + a:b' (default: main effects of --keys)")
+    p.add_argument("--bound", type=float, default=float("inf"), help="only cells with counts <= bound (default inf)")
+
+    p = sub.add_parser("uniqueness", help="population uniqueness (Zayatz, Pitman, SNB, Dankar) and attacker models")
+    _data_args(p)
+    size = p.add_mutually_exclusive_group(required=True)
+    size.add_argument("--population-size", type=int, help="N, the population size")
+    size.add_argument("--sampling-fraction", type=float, help="n / N")
+    p.add_argument("--variant", choices=("paper", "arx"), default="paper", help="follow the papers (default) or ARX's code")
+    p.add_argument("--weights", help="sampling weights for the journalist and marketer models")
+    p.add_argument("--threshold", type=float, default=0.2, help="risk threshold for 'records at risk' (default 0.2)")
+    p.add_argument("--interval", action="store_true", help="add a jackknife interval for the estimate")
 
     p = sub.add_parser("example", help="assess the bundled synthetic health survey (no argument needed)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
@@ -157,7 +184,8 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 def _dispatch(args: argparse.Namespace) -> int:
     from sdc import serialize
-    from sdc.formatting import risk_text, snapshots_text
+    from sdc.formatting import household_text, risk_text, snapshots_text
+    from sdc.household import household_risk
     from sdc.kanonymity import k_anonymity
     from sdc.risk import individual_risk
     from sdc.snapshots import key_subset_snapshots
@@ -188,15 +216,21 @@ def _dispatch(args: argparse.Namespace) -> int:
     data = read_data(args.data, sep=args.sep)
     if args.command in ("ldiversity", "tcloseness", "inference"):
         return _attribute(args, data)
+    if args.command in ("suda", "modrisk", "uniqueness"):
+        return _toolbox(args, data)
     k = 3 if args.threshold is None else args.threshold
     opts = dict(weights=args.weights, missing=args.missing, alpha=args.alpha, method=args.method)
     if args.command == "risk":
         prof = k_anonymity(data, args.keys, k=k, top=args.top, **opts)
         risk = individual_risk(data, args.keys, max_global_risk=args.max_global_risk, **opts)
+        hh = household_risk(data, args.keys, args.household, **opts) if args.household else None
         if args.json:
-            print(serialize.dumps(serialize.risk_summary(prof, risk)))
+            doc = serialize.risk_summary(prof, risk)
+            if hh is not None:
+                doc.update(serialize.household_fields(hh))
+            print(serialize.dumps(doc))
         else:
-            print(risk_text(prof, risk, source=str(args.data)))
+            print(risk_text(prof, risk, source=str(args.data)) + (household_text(hh) if hh is not None else ""))
         return 0
     if args.command == "snapshots":
         subsets = None
@@ -234,6 +268,40 @@ def _attribute(args: argparse.Namespace, data) -> int:  # noqa: ANN001
         res = inference_risk(data, args.sensitive, candidates=args.candidates, min_posterior=args.min_posterior,
                              min_count=args.min_count, pairs=not args.no_pairs)
         print(serialize.dumps(serialize.inference_records(res)) if args.json else inference_text(res, source=src))
+    return 0
+
+
+def _toolbox(args: argparse.Namespace, data) -> int:  # noqa: ANN001
+    """suda, modrisk, uniqueness."""
+    from sdc import serialize
+    from sdc.formatting import modrisk_text, suda_text, uniqueness_text
+
+    src = str(args.data)
+    show_progress = not args.json and sys.stderr.isatty()
+    if args.command == "suda":
+        from sdc.suda import suda
+
+        res = suda(data, args.keys, max_size=args.max_size, dis_fraction=args.dis_fraction,
+                   original_scores=not args.ihsn_scores, mode=args.mode, progress=show_progress)
+        print(serialize.dumps(serialize.suda_summary(res)) if args.json else suda_text(res, source=src))
+    elif args.command == "modrisk":
+        from sdc.modrisk import model_risk
+
+        res = model_risk(data, args.keys, weights=args.weights, method=args.method, formula=args.formula,
+                         bound=args.bound)
+        print(serialize.dumps(serialize.modrisk_summary(res)) if args.json else modrisk_text(res, source=src))
+    else:
+        from sdc.attacker import attacker_risk
+        from sdc.uncertainty import jackknife_interval
+        from sdc.uniqueness import population_uniqueness
+
+        res = population_uniqueness(data, args.keys, population_size=args.population_size,
+                                    sampling_fraction=args.sampling_fraction, variant=args.variant)
+        att = attacker_risk(data, args.keys, threshold=args.threshold, weights=args.weights)
+        iv = jackknife_interval(data, args.keys, statistic="population_uniques", population_size=res.population_size,
+                                progress=show_progress) if args.interval else None
+        print(serialize.dumps(serialize.uniqueness_summary(res, att, iv)) if args.json
+              else uniqueness_text(res, att, iv, source=src))
     return 0
 
 

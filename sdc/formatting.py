@@ -6,7 +6,12 @@ import math
 
 import pandas as pd
 
+from sdc.attacker import AttackerRiskResult
 from sdc.closeness import TClosenessResult
+from sdc.household import HouseholdRiskResult
+from sdc.modrisk import ModelRiskResult
+from sdc.suda import SudaResult
+from sdc.uniqueness import PopulationUniquenessResult
 from sdc.inference import InferenceResult
 from sdc.kanonymity import KAnonymityResult
 from sdc.ldiversity import LDiversityResult
@@ -15,7 +20,7 @@ from sdc.snapshots import SnapshotResult
 
 __all__ = [
     "fmt_num", "fmt_pct", "render_table", "risk_text", "snapshots_text", "ldiversity_text", "tcloseness_text",
-    "inference_text",
+    "inference_text", "household_text", "suda_text", "modrisk_text", "uniqueness_text",
 ]
 
 
@@ -218,4 +223,87 @@ def inference_text(res: InferenceResult, *, source: str, top: int = 15) -> str:
     parts += ["", f"Most revealing (first {len(f)} of {len(res.findings)})",
               render_table(f, formats={"max_posterior": ".3f", "H(S|Z) bits": ".4f", "U(S|Z)": ".3f",
                                        f"% revealed (p>={res.min_posterior:g})": ".2f"})]
+    return "\n".join(parts)
+
+
+def household_text(h: HouseholdRiskResult) -> str:
+    return "\n".join([
+        "",
+        f"Household (hierarchical) risk, households from {h.household!r}",
+        _rows([
+            ("households", fmt_num(h.n_households)),
+            ("expected re-identifications", fmt_num(h.expected_reidentifications)),
+            ("household global risk", f"{fmt_num(h.global_risk, 6)} ({fmt_pct(h.global_risk_pct)})"),
+            ("highest household risk", fmt_num(h.max_risk)),
+        ]),
+    ])
+
+
+def suda_text(res: SudaResult, *, source: str) -> str:
+    parts = [
+        f"SUDA2: {source}",
+        _rows([
+            ("records", fmt_num(res.n_records)),
+            ("key variables", ", ".join(res.keys)),
+            ("mode / weights", f"{res.mode} / {'Elliot (M - k)!' if res.original_scores else 'IHSN'}"),
+            ("largest MSU size searched", fmt_num(res.max_size)),
+            ("records with an MSU (score > 0)", f"{fmt_num(res.n_records_with_msu)} "
+             f"({fmt_pct(100 * res.n_records_with_msu / res.n_records)})"),
+            ("SUDA score: sum / max", f"{fmt_num(res.score_sum)} / {fmt_num(res.score_max)}"),
+            (f"DIS-SUDA (sampling fraction {res.dis_fraction:g}): sum / max",
+             f"{fmt_num(res.dis_sum)} / {fmt_num(res.dis_max, 6)}"),
+        ]),
+        "",
+        "Contribution of each key variable (% of the total score)",
+        render_table(res.attribute_contributions, formats={"contribution": ".2f"}),
+        "",
+        "DIS-SUDA scores",
+        render_table(res.dis_table()),
+    ]
+    return "\n".join(parts)
+
+
+def modrisk_text(res: ModelRiskResult, *, source: str) -> str:
+    return "\n".join([
+        f"Model-based (log-linear) risk: {source}",
+        _rows([
+            ("model", f"{res.formula} (method {res.method})"),
+            ("cells in the table / kept", f"{fmt_num(len(res.cells))} / {fmt_num(res.n_cells_kept)}"),
+            ("converged", "yes" if res.converged else "NO"),
+            ("risk 1: sample uniques that are population unique", f"{res.gr1:.6f} ({res.gr1perc:.3f}%)"),
+            ("risk 2: expected correct matches of sample uniques", f"{res.gr2:.6f} ({res.gr2perc:.3f}%)"),
+        ]),
+    ])
+
+
+def uniqueness_text(res: PopulationUniquenessResult, attacker: AttackerRiskResult | None = None,
+                    interval=None, *, source: str) -> str:  # noqa: ANN001
+    est = res.to_frame()
+    parts = [
+        f"Population uniqueness: {source}",
+        _rows([
+            ("records / population size", f"{fmt_num(res.n_records)} / {fmt_num(res.population_size)} "
+             f"(sampling fraction {res.sampling_fraction:.4g})"),
+            ("key variables", ", ".join(res.keys)),
+            ("equivalence classes / sample uniques", f"{fmt_num(res.n_classes)} / {fmt_num(res.n_sample_uniques)} "
+             f"({fmt_pct(100 * res.sample_uniqueness)} of records)"),
+            ("estimated population uniques (Dankar et al.)",
+             f"{fmt_num(res.chosen, 1)} ({fmt_pct(100 * res.fraction_chosen)} of the population; {res.model})"),
+        ]),
+    ]
+    if interval is not None:
+        parts.append(f"  {interval.level:.0%} interval ({interval.method}): {interval.lower:,.1f} to {interval.upper:,.1f}")
+    parts += ["", "Estimators", render_table(est, formats={"population_uniques": ",.1f", "fraction_of_population": ".6f"})]
+    if attacker is not None:
+        t = attacker.threshold
+        parts += ["", f"Attacker models (F_j from the {attacker.population_source}; risk threshold {t:g})",
+                  _rows([
+                      ("prosecutor: records at risk / highest / average",
+                       f"{fmt_pct(100 * attacker.prosecutor_records_at_risk)} / {fmt_num(attacker.prosecutor_highest_risk)} "
+                       f"/ {fmt_num(attacker.prosecutor_average_risk)}"),
+                      ("journalist: records at risk / highest / average",
+                       f"{fmt_pct(100 * attacker.journalist_records_at_risk)} / {fmt_num(attacker.journalist_highest_risk)} "
+                       f"/ {fmt_num(attacker.journalist_average_risk)}"),
+                      ("marketer: expected share re-identified", fmt_num(attacker.marketer_risk)),
+                  ])]
     return "\n".join(parts)

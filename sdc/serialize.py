@@ -12,7 +12,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc.attacker import AttackerRiskResult
 from sdc.closeness import TClosenessResult
+from sdc.household import HouseholdRiskResult
+from sdc.modrisk import ModelRiskResult
+from sdc.suda import SudaResult
+from sdc.uniqueness import PopulationUniquenessResult
 from sdc.inference import InferenceResult
 from sdc.kanonymity import KAnonymityResult
 from sdc.ldiversity import LDiversityResult
@@ -21,7 +26,8 @@ from sdc.snapshots import SnapshotResult
 
 __all__ = [
     "jsonable", "dumps", "risk_summary", "snapshot_records", "frame_records", "ldiversity_summary",
-    "tcloseness_summary", "inference_records",
+    "tcloseness_summary", "inference_records", "household_fields", "suda_summary", "modrisk_summary",
+    "uniqueness_summary",
 ]
 
 
@@ -133,3 +139,57 @@ def inference_records(res: InferenceResult) -> list[dict[str, Any]]:
     for r in rows:
         r["variables"] = list(r["variables"])
     return rows
+
+
+def household_fields(h: HouseholdRiskResult) -> dict[str, Any]:
+    """The household figures ``sdc risk --household`` adds to its JSON."""
+    return jsonable({
+        "household": h.household, "n_households": h.n_households,
+        "hier_risk": h.global_risk, "hier_risk_pct": h.global_risk_pct,
+        "hier_expected_reidentifications": h.expected_reidentifications, "hier_max_risk": h.max_risk,
+    })
+
+
+def suda_summary(res: SudaResult) -> dict[str, Any]:
+    """The ``sdc suda --json`` object."""
+    return jsonable({
+        "n_records": res.n_records, "keys": list(res.keys), "mode": res.mode, "max_size": res.max_size,
+        "dis_fraction": res.dis_fraction, "original_scores": res.original_scores,
+        "score_sum": res.score_sum, "score_max": res.score_max, "n_records_with_msu": res.n_records_with_msu,
+        "dis_sum": res.dis_sum, "dis_max": res.dis_max,
+        "attribute_contributions": {r["variable"]: r["contribution"] for r in frame_records(res.attribute_contributions)},
+        "attribute_level_contributions": frame_records(res.attribute_level_contributions),
+        "dis_table": frame_records(res.dis_table()),
+    })
+
+
+def modrisk_summary(res: ModelRiskResult) -> dict[str, Any]:
+    """The ``sdc modrisk --json`` object."""
+    return jsonable({
+        "keys": list(res.keys), "method": res.method, "formula": res.formula, "bound": res.bound,
+        "gr1": res.gr1, "gr2": res.gr2, "gr1perc": res.gr1perc, "gr2perc": res.gr2perc,
+        "n_cells": len(res.cells), "n_cells_kept": res.n_cells_kept, "converged": res.converged,
+    })
+
+
+def uniqueness_summary(res: PopulationUniquenessResult, attacker: AttackerRiskResult | None = None,
+                       interval: Any = None) -> dict[str, Any]:
+    """The ``sdc uniqueness --json`` object: the four estimates, the chosen one, ARX-style risks."""
+    doc = {
+        "n_records": res.n_records, "keys": list(res.keys), "population_size": res.population_size,
+        "sampling_fraction": res.sampling_fraction, "variant": res.variant,
+        "n_classes": res.n_classes, "n_sample_uniques": res.n_sample_uniques,
+        "sample_uniqueness": res.sample_uniqueness,
+        "estimates": {m: {"population_uniques": getattr(res, m), "fraction": res.fraction(getattr(res, m))}
+                      for m in ("zayatz", "pitman", "snb")},
+        "chosen": {"model": res.model, "population_uniques": res.chosen, "fraction": res.fraction_chosen},
+        "pitman": {"theta": res.pitman_theta, "alpha": res.pitman_alpha},
+        "snb": {"K": res.snb_k, "alpha": res.snb_alpha, "beta": res.snb_beta},
+    }
+    if attacker is not None:
+        doc["attacker_models"] = {row.statistic: row.value for row in attacker.summary().itertuples()}
+        doc["attacker_models"]["threshold"] = attacker.threshold
+        doc["attacker_models"]["population_source"] = attacker.population_source
+    if interval is not None:
+        doc["interval"] = interval.to_dict()
+    return jsonable(doc)

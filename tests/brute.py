@@ -223,3 +223,75 @@ def delta(p: dict, q: dict) -> float:
     if any(p.get(v, 0.0) == 0 for v in q):
         return math.inf
     return max(abs(math.log(p[v] / q[v])) for v in q)
+
+
+# --------------------------------------------------------------------------------------
+# SUDA, household risk, Poisson-binomial
+# --------------------------------------------------------------------------------------
+def msus(df: pd.DataFrame, keys) -> list[list[tuple[int, ...]]]:
+    """For each record, its minimal sample uniques (tuples of key positions).
+
+    A set S is an MSU of record i when i is observed on S, no other record equals i on S
+    (a missing value equals nothing), and no proper subset of S has that property.
+    """
+    from itertools import combinations
+
+    X = _rows(df, keys)
+    n, K = len(X), len(keys)
+
+    def unique(i: int, S: tuple[int, ...]) -> bool:
+        if any(X[i][v] is None for v in S):
+            return False
+        for j in range(n):
+            if j != i and all(X[j][v] is not None and X[j][v] == X[i][v] for v in S):
+                return False
+        return True
+
+    out = []
+    for i in range(n):
+        found: list[tuple[int, ...]] = []
+        for size in range(1, K + 1):
+            for S in combinations(range(K), size):
+                if unique(i, S) and not any(set(T) <= set(S) for T in found):
+                    # minimal: every proper subset is non-unique (checked via the smaller MSUs found)
+                    if all(not unique(i, T) for r in range(1, size) for T in combinations(S, r)):
+                        found.append(S)
+        out.append(found)
+    return out
+
+
+def suda_scores(df: pd.DataFrame, keys, original: bool = True):
+    """SUDA scores and contribution shares from the brute-force MSUs (no dummy variables)."""
+    M = len(keys)
+    w = {k: (math.factorial(M - k) if original else (2 ** (M - k) - 1) / math.comb(M, k)) for k in range(1, M + 1)}
+    found = msus(df, keys)
+    score = np.array([sum(w[len(S)] for S in f) for f in found], dtype=float)
+    contrib = np.zeros((len(df), M))
+    for i, f in enumerate(found):
+        for S in f:
+            for v in S:
+                contrib[i, v] += w[len(S)]
+    with np.errstate(invalid="ignore"):
+        share = np.where(score[:, None] > 0, contrib / np.where(score > 0, score, 1)[:, None], 0.0)
+    return score, share
+
+
+def household(risks, households):
+    """1 - prod(1 - r) over each household, per record."""
+    out = np.empty(len(risks))
+    for h in set(households):
+        members = [i for i, x in enumerate(households) if x == h]
+        p = 1.0
+        for i in members:
+            p *= 1 - risks[i]
+        for i in members:
+            out[i] = 1 - p
+    return out
+
+
+def poisson_binomial_pmf(ps) -> np.ndarray:
+    """pmf of a sum of independent Bernoulli(p) by dynamic programming."""
+    pmf = np.array([1.0])
+    for p in ps:
+        pmf = np.concatenate([pmf * (1 - p), [0.0]]) + np.concatenate([[0.0], pmf * p])
+    return pmf

@@ -16,9 +16,11 @@ Peak memory of the native call is measured with ``tracemalloc`` (a separate run)
 reported against the size of the key and weight columns.
 
 ``--suite ldiversity`` times ``sdc.l_diversity(mode="sdcmicro")`` against sdcMicro's
-``ldiversity`` (one sensitive variable with ``--categories`` values), and ``--suite
-tcloseness`` times ``sdc.t_closeness`` (ordered EMD) per million records, with the number
-of classes reported. Results go to ``validation/results/benchmark[-suite].{csv,md}``.
+``ldiversity`` (one sensitive variable with ``--categories`` values), ``--suite
+tcloseness`` times ``sdc.t_closeness`` (ordered EMD) per million records, and ``--suite
+suda|household|modrisk`` time ``sdc.suda``, ``sdc.household_risk`` and ``sdc.model_risk``
+against sdcMicro's ``suda2``, ``measure_risk(hid =)`` and ``modRisk``. Results go to
+``validation/results/benchmark[-suite].{csv,md}``.
 """
 
 from __future__ import annotations
@@ -259,38 +261,58 @@ def _sensitive(df: pd.DataFrame, categories: int, seed: int) -> pd.DataFrame:
     return df.assign(s=rng.choice(categories, size=len(df), p=p).astype(np.int64) + 1)
 
 
+def _suite_call(suite: str, df: pd.DataFrame, keys: list[str]):  # noqa: ANN202
+    """(native call, R script, extra columns, R args, checksum of the native result, classes)."""
+    if suite == "ldiversity":
+        return (lambda: sdc.l_diversity(df, keys, "s", mode="sdcmicro"), "bench_ldiversity.R", {"s": "s"}, [],
+                lambda r: r.records["s_Distinct_Ldiversity"].sum(), lambda r: r.n_classes)
+    if suite == "tcloseness":
+        return (lambda: sdc.t_closeness(df, keys, "s", distance="ordered"), None, {}, [], None, lambda r: r.n_classes)
+    if suite == "suda":
+        return (lambda: sdc.suda(df, keys), "bench_toolbox.R", {}, ["suda2"], lambda r: r.score_sum,
+                lambda r: r.n_records_with_msu)
+    if suite == "household":
+        return (lambda: sdc.household_risk(df, keys, "hh", weights="w"), "bench_toolbox.R",
+                {"w": "w", "hh": "hh"}, ["household"], lambda r: r.expected_reidentifications,
+                lambda r: r.n_households)
+    return (lambda: sdc.model_risk(df, keys, weights="w"), "bench_toolbox.R", {"w": "w"}, ["modrisk"],
+            lambda r: r.gr1, lambda r: len(r.cells))
+
+
 def run_attribute(suite: str, sizes: list[int], key_counts: list[int], categories: int, repeat: int,
                   budget: float, with_r: bool) -> list[AttrRow]:
-    """l-diversity vs sdcMicro's ldiversity, or t-closeness alone, on the same kind of data."""
+    """One of the suites beyond the risk measures, native vs sdcMicro on the same data."""
     rows = []
     skip_r: set[int] = set()
     for n in sizes:
         for k in key_counts:
-            df = _sensitive(make_data(n, k, False, False, seed=n + 10 * k), categories, seed=n + k)
+            df = make_data(n, k, suite in ("household", "modrisk"), False, seed=n + 10 * k)
+            if suite in ("ldiversity", "tcloseness"):
+                df = _sensitive(df, categories, seed=n + k)
+            if suite == "household":
+                df["hh"] = np.repeat(np.arange(n), 3)[:n] // 1  # households of 3 consecutive records
             keys = [f"k{j + 1}" for j in range(k)]
+            call, script, extra, r_args, checksum, classes = _suite_call(suite, df, keys)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", SdcWarning)
-                if suite == "ldiversity":
-                    def call():  # noqa: ANN202
-                        return sdc.l_diversity(df, keys, "s", mode="sdcmicro")
-                else:
-                    def call():  # noqa: ANN202
-                        return sdc.t_closeness(df, keys, "s", distance="ordered")
                 res = call()
                 t_native = best_of(call, repeat)
                 peak = native_peak_mb(call)
             t_r, check, note, agree = math.nan, math.nan, "not run", "-"
-            if suite == "ldiversity" and with_r:
+            if script is not None and with_r:
                 if k in skip_r:
                     t_r, note = math.inf, f"not run: stopped at {budget:g} s at a smaller size"
                 else:
-                    t_r, check, _mem, note = run_r("bench_ldiversity.R", df, keys, {"s": "s"}, [], budget)
+                    t_r, check, _mem, note = run_r(script, df, keys, extra, r_args, budget)
                     if math.isinf(t_r):
                         skip_r.add(k)
                 if not math.isnan(check):
-                    agree = "yes" if check == res.records["s_Distinct_Ldiversity"].sum() else "NO"
+                    mine = float(checksum(res))
+                    agree = "yes" if abs(mine - check) <= 1e-6 * max(1.0, abs(check)) else f"NO ({mine} vs {check})"
+                elif not math.isnan(t_r) and not math.isinf(t_r):
+                    agree = "sdcMicro gave NaN"  # modRisk: see docs/sdcmicro-differences.md #25
             row = AttrRow(
-                suite=suite, n=n, keys=k, categories=categories, classes=res.n_classes, native_s=t_native,
+                suite=suite, n=n, keys=k, categories=categories, classes=int(classes(res)), native_s=t_native,
                 sdcmicro_s=t_r, sdcmicro_note=note,
                 speedup=(budget if math.isinf(t_r) else t_r) / t_native if not math.isnan(t_r) else math.nan,
                 native_s_per_million=t_native / (n / 1e6), native_peak_mb=peak, agree=agree)
@@ -303,15 +325,23 @@ def run_attribute(suite: str, sizes: list[int], key_counts: list[int], categorie
 
 def attribute_markdown(rows: list[AttrRow], meta: dict[str, str], budget: float) -> str:
     suite = rows[0].suite
-    what = ("`sdc.l_diversity(mode=\"sdcmicro\")` vs sdcMicro's `ldiversity` (one sensitive variable); "
-            "'agree': the sums of the distinct l-diversity column are equal" if suite == "ldiversity"
-            else "`sdc.t_closeness(distance=\"ordered\")` (sdcMicro has no t-closeness)")
+    what = {
+        "ldiversity": "`sdc.l_diversity(mode=\"sdcmicro\")` vs sdcMicro's `ldiversity` (one sensitive variable); "
+                      "'agree': the sums of the distinct l-diversity column are equal; 'classes': equivalence classes",
+        "tcloseness": "`sdc.t_closeness(distance=\"ordered\")` (sdcMicro has no t-closeness); 'classes': equivalence classes",
+        "suda": "`sdc.suda()` vs sdcMicro's `suda2()`; 'agree': equal sums of SUDA scores; 'classes': records with an MSU",
+        "household": "`sdc.household_risk()` vs sdcMicro's `measure_risk(hid =)` (weights, households of 3); "
+                     "'agree': household expected re-identifications to 1e-6; 'classes': households",
+        "modrisk": "`sdc.model_risk()` vs sdcMicro's `modRisk(method = \"default\")`, main effects; 'agree': gr1 to "
+                   "1e-6; 'classes': cells of the model's table",
+    }[suite]
     lines = [
         f"# Benchmark: {suite}", "",
         f"Run by `python -m validation.benchmark --suite {suite}` on {meta['date']}; {meta['machine']}.",
         "Versions: " + meta["versions"] + ".", "",
         f"{what}. Native: best of {meta['repeat']}; sdcMicro timed inside R, stopped at {budget:g} s. "
-        f"Sensitive variable with {rows[0].categories} categories (skewed); keys as in the risk benchmark.", "",
+        + (f"Sensitive variable with {rows[0].categories} categories (skewed); " if suite in ("ldiversity", "tcloseness") else "")
+        + "keys as in the risk benchmark.", "",
         "| records | keys | classes | native (s) | native s per 10^6 records | sdcMicro (s) | speed-up | native peak (MB) | agree |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|:---:|",
     ]
@@ -325,7 +355,8 @@ def attribute_markdown(rows: list[AttrRow], meta: dict[str, str], budget: float)
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--suite", choices=("risk", "ldiversity", "tcloseness"), default="risk")
+    ap.add_argument("--suite", choices=("risk", "ldiversity", "tcloseness", "suda", "household", "modrisk"),
+                    default="risk")
     ap.add_argument("--sizes", default="1e4,1e5,1e6,1e7")
     ap.add_argument("--keys", default="3,5,8")
     ap.add_argument("--categories", type=int, default=50, help="sensitive categories (ldiversity, tcloseness)")

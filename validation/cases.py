@@ -14,7 +14,8 @@ import pandas as pd
 
 __all__ = [
     "Case", "golden_cases", "sdcmicro_case", "sdcmicro_cases", "SDCMICRO_CASE_NAMES", "random_cases", "random_case",
-    "random_ldiversity_case", "random_ldiversity_cases",
+    "random_ldiversity_case", "random_ldiversity_cases", "random_suda_case", "random_suda_cases",
+    "random_modrisk_case", "random_modrisk_cases", "random_household_case", "random_household_cases",
 ]
 
 
@@ -210,6 +211,95 @@ def random_ldiversity_case(seed: int) -> Case:
         df[f"s{j + 1}"] = col
         sens.append(f"s{j + 1}")
     return Case(f"random-ldiv/{seed}", "random", df, base.keys, sensitive=tuple(sens))
+
+
+def random_suda_case(seed: int) -> Case:
+    """A small random dataset for SUDA2: 2 to 5 keys, 2 to 40 records, integer or string
+    keys over small alphabets (ties and uniques), missing values in a third of the cases.
+
+    (sdcMicro's suda2 fails on one record or one key; those cases are tested on their own.)"""
+    rng = np.random.default_rng(20_000 + seed)
+    n = int(rng.choice([2, rng.integers(3, 12), rng.integers(12, 41), rng.integers(12, 41)]))
+    k = int(rng.choice([2, 3, 3, 4, 5]))
+    na = float(rng.choice([0.0, 0.0, 0.15]))
+    cols = {}
+    for j in range(k):
+        card = int(rng.integers(1, 5))
+        codes = rng.integers(0, card, size=n)
+        if rng.random() < 0.3:
+            col = pd.Series(_WORDS[codes], dtype=object)
+            col[rng.random(n) < na] = None
+        else:
+            col = pd.Series(codes + 1, dtype="float64")
+            col[rng.random(n) < na] = np.nan
+        cols[f"v{j + 1}"] = col
+    df = pd.DataFrame(cols)
+    for c in df.columns:  # keep every key observed somewhere
+        if df[c].isna().all():
+            df.loc[0, c] = 1.0 if df[c].dtype != object else "north"
+    return Case(f"random-suda/{seed}", "random", df, tuple(df.columns))
+
+
+def random_suda_cases(n: int = 200, seed: int = 7000) -> list[Case]:
+    return [random_suda_case(seed + i) for i in range(n)]
+
+
+def random_modrisk_case(seed: int) -> Case:
+    """A random dataset for modRisk: 2 or 3 keys (strings, categoricals or integers, so
+    that both factor and linear terms occur), 8 to 80 records, missing key values in a
+    fifth of the cases, non-integer weights >= 1."""
+    rng = np.random.default_rng(30_000 + seed)
+    n = int(rng.integers(8, 81))
+    k = int(rng.choice([2, 3]))
+    cols = {}
+    for j in range(k):
+        card = int(rng.integers(2, 5))
+        codes = rng.integers(0, card, size=n)
+        kind = rng.choice(["str", "cat", "int"])
+        if kind == "int":
+            col = pd.Series(codes + 1, dtype="float64")
+        else:
+            col = pd.Series(_WORDS[codes], dtype=object)
+            if kind == "cat":
+                col = col.astype("category")
+        cols[f"m{j + 1}"] = col
+    df = pd.DataFrame(cols)
+    if rng.random() < 0.2:
+        c = f"m{int(rng.integers(1, k + 1))}"
+        rows = rng.random(n) < 0.1
+        rows[0] = False
+        df.loc[rows, c] = np.nan if df[c].dtype != object else None
+    df["w"] = np.round(rng.uniform(1.0, 120.0, size=n), 2)
+    return Case(f"random-modrisk/{seed}", "random", df, tuple(cols), "w")
+
+
+def random_household_case(seed: int) -> Case:
+    """:func:`random_case` with a household id (numeric ids, households of 1 to 6 records).
+
+    At least two records: sdcMicro's measure_risk fails with a household id on a single
+    record (documented, and tested on its own)."""
+    offset = 40_000
+    base = random_case(offset + seed)
+    while len(base.data) < 2:
+        offset += 1_000
+        base = random_case(offset + seed)
+    rng = np.random.default_rng(50_000 + seed)
+    df = base.data.copy()
+    n = len(df)
+    sizes = []
+    while sum(sizes) < n:
+        sizes.append(int(rng.integers(1, 7)))
+    hh = np.repeat(np.arange(len(sizes)), sizes)[:n]
+    df["hh"] = rng.permutation(hh).astype(np.int64) * 7 + 3  # ids that are not 0..k-1
+    return Case(f"random-household/{seed}", "random", df, base.keys, base.weights, household="hh")
+
+
+def random_household_cases(n: int = 200, seed: int = 0) -> list[Case]:
+    return [random_household_case(seed + i) for i in range(n)]
+
+
+def random_modrisk_cases(n: int = 200, seed: int = 9000) -> list[Case]:
+    return [random_modrisk_case(seed + i) for i in range(n)]
 
 
 def random_ldiversity_cases(n: int = 300, seed: int = 4052) -> list[Case]:

@@ -22,13 +22,16 @@ import pandas as pd
 
 import r_bridge
 import sdc
-from validation.cases import golden_cases, random_cases, random_ldiversity_cases, sdcmicro_case, sdcmicro_cases
+from validation.cases import (
+    golden_cases, random_cases, random_household_cases, random_ldiversity_cases, random_modrisk_cases, random_suda_cases,
+    sdcmicro_case, sdcmicro_cases,
+)
 from validation.compare import RTOL, RTOL_SUMS, Diff, compare_case, compare_ldiversity, summarise
 
 ALL = ("freqCalc", "measure_risk", "createSdcObj", "indivRisk_exact")
 
 
-def run(n_random: int) -> tuple[list[Diff], dict[str, float]]:
+def run(n_random: int, n_suda: int = 200) -> tuple[list[Diff], dict[str, float]]:
     diffs: list[Diff] = []
     timing: dict[str, float] = {}
     groups = [("golden", golden_cases(), ALL), ("sdcMicro datasets", sdcmicro_cases(), ALL),
@@ -47,6 +50,22 @@ def run(n_random: int) -> tuple[list[Diff], dict[str, float]]:
     for case in random_ldiversity_cases(n_random):
         diffs.extend(compare_ldiversity(case))
     timing["ldiversity"] = time.perf_counter() - t
+    t = time.perf_counter()
+    # SUDA2 (both weightings), household risk and modRisk.
+    for case in [replace(sdcmicro_case("testdata/7 keys"), dataset="testdata"),
+                 replace(sdcmicro_case("free1/5 keys/w"), dataset="free1"),
+                 replace(sdcmicro_case("testdata2/7 keys/w"), dataset="testdata2")] + random_suda_cases(n_suda):
+        diffs.extend(compare_case(case, ("suda2", "suda2_ihsn")))
+    timing["suda2"] = time.perf_counter() - t
+    t = time.perf_counter()
+    for case in [sdcmicro_case("testdata/5 keys/w/hid"), sdcmicro_case("testdata/7 keys/w")] + random_household_cases(n_suda):
+        diffs.extend(compare_case(case, ("household",)))
+    timing["household"] = time.perf_counter() - t
+    t = time.perf_counter()
+    td2 = sdcmicro_case("testdata2/7 keys/w")
+    for case in [replace(td2, name="testdata2/sex+water+roof", keys=("sex", "water", "roof"))] + random_modrisk_cases(n_suda):
+        diffs.extend(compare_case(case, ("modRisk",)))
+    timing["modRisk"] = time.perf_counter() - t
     t = time.perf_counter()
     # Snapshots: every subset of testdata's 5 keys, each checked against measure_risk.
     for case in (sdcmicro_case("testdata/5 keys"), sdcmicro_case("testdata/5 keys/w")):
@@ -83,13 +102,17 @@ def markdown(table: pd.DataFrame, vers: dict[str, str], n_random: int) -> str:
         f"(electcon, relat; c = 1, 2, 3) and {n_random} random datasets with one or two sensitive variables "
         "holding NA and sdcMicro's -999 code, compared with `l_diversity(mode=\"sdcmicro\")`. "
         f"Counts must agree exactly; risks to {RTOL:g} relative; weighted sums to {RTOL_SUMS:g}; "
-        "l-diversity entropy to 1e-12.",
+        "l-diversity entropy to 1e-12. SUDA2 (Elliot and IHSN weights), household risk (`measure_risk(hid=)`) "
+        "and modRisk (all five methods): sdcMicro's datasets and 200 random datasets each; SUDA scores exactly, "
+        "DIS and contributions to 1e-12, modRisk to 1e-6 (iterative fits).",
         "",
         head + body,
         "Deliberate differences (not compared; see `docs/sdcmicro-differences.md`): keys that are "
         "missing in every record and weights below 1 are refused by sdc; sdcMicro's exact risk "
         "formula is compared only where f_k <= 10; sdcMicro's stale recursive l-diversity of a "
-        "first class whose values are all the missing code is not compared.",
+        "first class whose values are all the missing code is not compared; SUDA2 contributions are not "
+        "compared where two items of different variables cover the same records (SUDA2 credits one of them); "
+        "sdcMicro's suda2 fails on one key or one record, and measure_risk(hid=) on one record.",
         "",
     ]
     return "\n".join(lines)

@@ -1,0 +1,386 @@
+"""SUDA2: special uniques, minimal sample uniques and the DIS-SUDA score.
+
+A set S of key variables is a *minimal sample unique* (MSU) of record i when i is observed
+on every variable of S, no other record has i's values on S, and no proper subset of S
+has that property (Elliot, Manning and Ford 2002; the SUDA2 search of Manning, Haglin and
+Keane 2008). A missing value matches nothing, so it can never be part of an MSU. Since a
+record unique on T is unique on every superset of T, S is minimal exactly when none of its
+subsets one variable smaller is unique; the search here evaluates every subset of the keys
+up to `max_size` with one grouped count each, level by level.
+
+The SUDA score of a record is the sum over its MSUs S of a weight w(|S|), with M the
+number of variables:
+
+* ``original_scores=True`` (Elliot et al.; sdcMicro's default): w(k) = (M - k)!;
+* ``original_scores=False`` (the older IHSN weighting): w(k) = (2^(M-k) - 1) / C(M, k).
+
+The DIS-SUDA score (Skinner and Elliot 2002, as implemented in SUDA2) turns scores into a
+probability of a correct match: with U sample uniques and P records in pairs (full
+patterns that occur exactly twice), f the sampling fraction (``dis_fraction``),
+Dis = U f / (U f + P (1 - f)), Q = 1 + (8 - M) / 20, AdjFactor = sum over records with a
+positive score of score^(-Q), and for a positive score
+
+    DIS_i = 1 / (1 + (U / Dis - U) / (score_i^Q * AdjFactor)),   0 otherwise.
+
+``mode="sdcmicro"`` (default) reproduces ``sdcMicro::suda2`` (5.8): with one or two keys
+it appends one or two constant dummy variables (counted in M); numeric values are
+truncated to integers (its C code stores them as ``int``); U is the number of records
+alone in their bucket of a 16-bit hash of the record's values (its C code misses the
+uniques that share a bucket), Dis, Q and U / Dis - U are computed in single precision,
+and U = 0 gives NaN. ``mode="correct"`` uses the keys as they are (no dummies, no
+truncation), the true number of sample uniques, and double precision (U / Dis - U is then
+P (1 - f) / f, never NaN). Both treat strings and categoricals as categories (sdcMicro's
+data-frame method turns character columns into missing values; its sdcMicroObj method
+uses factors).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from sdc._validation import check_fraction, check_frame, check_int, check_keys, check_number, check_option
+from sdc.exceptions import SdcWarning
+from sdc.keys import combine_codes
+
+__all__ = ["SudaResult", "suda", "SUDA_MODES", "DIS_INTERVALS"]
+
+SUDA_MODES = ("sdcmicro", "correct")
+DIS_INTERVALS = ("== 0", "(0.0, 0.1]", "(0.1, 0.2]", "(0.2, 0.3]", "(0.3, 0.4]", "(0.4, 0.5]", "(0.5, 0.6]",
+                 "(0.6, 0.7]", "> 0.7")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SudaResult:
+    """Result of :func:`suda`.
+
+    Attributes
+    ----------
+    keys : tuple of str
+    mode : {"sdcmicro", "correct"}
+    max_size : int
+        Largest MSU size searched.
+    n_variables : int
+        M, the number of variables in the weights and in Q (dummies included in sdcmicro mode).
+    dis_fraction : float
+    original_scores : bool
+    score : pandas.Series
+        SUDA score of each record (``suda_score``), indexed like the input.
+    dis_score : pandas.Series
+        DIS-SUDA score of each record (``dis_suda_score``).
+    msu_counts : pandas.DataFrame
+        Number of MSUs of each size per record (columns ``msu_1`` ... ``msu_<max_size>``).
+    contributions : pandas.DataFrame
+        Per record and key, the share of the score from MSUs containing the key
+        (``<key>_contribution``; sdcMicro's ``contributionPercent``, a fraction, and a row can
+        sum to more than 1).
+    attribute_contributions : pandas.DataFrame
+        ``variable``, ``contribution``: 100 * sum(contribution * score) / sum(score).
+    attribute_level_contributions : pandas.DataFrame
+        ``variable``, ``level``, ``contribution``: each level's share (in %) of its key's
+        total contribution.
+    n_uniques, n_pair_records : int
+        U and P as used in DIS (U as counted in the mode's way).
+    """
+
+    keys: tuple[str, ...]
+    mode: str
+    max_size: int
+    n_variables: int
+    dis_fraction: float
+    original_scores: bool
+    score: pd.Series = field(repr=False)
+    dis_score: pd.Series = field(repr=False)
+    msu_counts: pd.DataFrame = field(repr=False)
+    contributions: pd.DataFrame = field(repr=False)
+    attribute_contributions: pd.DataFrame = field(repr=False)
+    attribute_level_contributions: pd.DataFrame = field(repr=False)
+    n_uniques: int
+    n_pair_records: int
+
+    @property
+    def n_records(self) -> int:
+        return int(self.score.shape[0])
+
+    @property
+    def score_sum(self) -> float:
+        return float(self.score.sum())
+
+    @property
+    def score_max(self) -> float:
+        return float(self.score.max())
+
+    @property
+    def n_records_with_msu(self) -> int:
+        return int((self.score > 0).sum())
+
+    @property
+    def dis_sum(self) -> float:
+        return float(self.dis_score.sum())
+
+    @property
+    def dis_max(self) -> float:
+        return float(self.dis_score.max())
+
+    def dis_table(self) -> pd.DataFrame:
+        """Records per DIS-SUDA interval, as ``print(suda2)`` tabulates them."""
+        eps = np.finfo(float).eps
+        breaks = np.concatenate([[-1.0], np.arange(0, 0.8, 0.1)[:8] + eps, [np.inf]])
+        d = self.dis_score.to_numpy()
+        d = d[~np.isnan(d)]
+        idx = np.searchsorted(breaks, d, side="left") - 1  # intervals (a, b]
+        counts = np.bincount(idx, minlength=len(DIS_INTERVALS))[: len(DIS_INTERVALS)]
+        return pd.DataFrame({"interval": DIS_INTERVALS, "n_records": counts})
+
+    def to_frame(self) -> pd.DataFrame:
+        """Per record: contributions, ``suda_score``, ``dis_suda_score`` (sdcMicro's ``Res``)."""
+        return pd.concat([self.contributions, self.score, self.dis_score], axis=1)
+
+    def summary(self) -> pd.DataFrame:
+        rows = [
+            ("score_sum", self.score_sum, "sum of SUDA scores"),
+            ("score_max", self.score_max, "largest SUDA score"),
+            ("n_records_with_msu", self.n_records_with_msu, "records with at least one MSU (score > 0)"),
+            ("dis_sum", self.dis_sum, "sum of DIS-SUDA scores (expected correct matches)"),
+            ("dis_max", self.dis_max, "largest DIS-SUDA score"),
+        ]
+        return pd.DataFrame(rows, columns=["statistic", "value", "description"])
+
+
+def suda(
+    data: pd.DataFrame,
+    keys: str | Sequence[str],
+    *,
+    max_size: int | None = None,
+    dis_fraction: float = 0.01,
+    original_scores: bool = True,
+    mode: Literal["sdcmicro", "correct"] = "sdcmicro",
+    missing_value: float | None = -999,
+    progress: bool = False,
+) -> SudaResult:
+    """SUDA2 scores, DIS-SUDA scores and contributions of every record.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Microdata. Not modified.
+    keys : str or sequence of str
+        Key variables.
+    max_size : int, optional
+        Largest MSU size to search (default: all keys; sdcMicro always searches all).
+    dis_fraction : float in [0, 1), default 0.01
+        Sampling fraction for DIS-SUDA (sdcMicro's ``DisFraction``; 0 means 0.5, as there).
+    original_scores : bool, default True
+        Elliot's weights (M - k)!, or the IHSN weights (2^(M-k) - 1) / C(M, k).
+    mode : {"sdcmicro", "correct"}, default "sdcmicro"
+        See the module notes.
+    missing_value : float or None, default -999
+        Values equal to it are missing (sdcMicro's ``missing``); NaN always is.
+    progress : bool
+        Show a progress bar over the key subsets.
+
+    References
+    ----------
+    .. [1] Elliot, M. J., Manning, A. M. and Ford, R. W. (2002). A computational algorithm
+           for handling the special uniques problem. IJUFKS 10(5), 493-509.
+    .. [2] Manning, A. M., Haglin, D. J. and Keane, J. A. (2008). A recursive search
+           algorithm for statistical disclosure assessment. DMKD 16(2), 165-196.
+    .. [3] Skinner, C. J. and Elliot, M. J. (2002). A measure of disclosure risk for
+           microdata. JRSS B 64(4), 855-867.
+
+    Examples
+    --------
+    >>> import pandas as pd, sdc
+    >>> df = pd.DataFrame({"a": [2, 1, 1], "b": [0, 3, 0], "c": [0, 6, 0]})
+    >>> sdc.suda(df, ["a", "b", "c"]).score.tolist()
+    [2.0, 4.0, 2.0]
+    """
+    check_frame(data)
+    keys = check_keys(data, keys)
+    mode = check_option(mode, "mode", SUDA_MODES)
+    f = check_number(dis_fraction, "dis_fraction", low=0.0, high=1.0, high_open=True)
+    if not isinstance(original_scores, bool):
+        raise TypeError(f"`original_scores` must be True or False; got {original_scores!r}.")
+    if missing_value is not None:
+        missing_value = check_number(missing_value, "missing_value", low=-math.inf, high=math.inf)
+    n = len(data)
+    cols = [_codes(data[k], mode, missing_value) for k in keys]
+    n_dummies = (3 - len(keys)) if mode == "sdcmicro" and len(keys) <= 2 else 0
+    M = len(keys) + n_dummies
+    max_size = len(keys) if max_size is None else check_int(max_size, "max_size", min_value=1, max_value=len(keys))
+    weights = _weights(M, original_scores)
+
+    observed = [c >= 0 for c in cols]
+    cards = [int(c.max()) + 1 if c.size and c.max() >= 0 else 1 for c in cols]
+    counts = np.zeros((n, max_size), dtype=np.int64)
+    contrib = np.zeros((n, len(keys)))
+    previous: dict[tuple[int, ...], np.ndarray] = {(): np.full(n, n == 1)}  # unique on no variable
+    levels = range(1, max_size + 1)
+    if progress:
+        from tqdm.auto import tqdm
+
+        levels = tqdm(levels, desc="SUDA2 MSU sizes", unit="size")
+    for size in levels:
+        current: dict[tuple[int, ...], np.ndarray] = {}
+        for S in combinations(range(len(keys)), size):
+            obs = np.logical_and.reduce([observed[v] for v in S])
+            ids, n_ids = combine_codes([cols[v] for v in S], [cards[v] for v in S], n)
+            cnt = np.bincount(ids[obs], minlength=n_ids)
+            uniq = obs & (cnt[ids] == 1)
+            current[S] = uniq
+            msu = uniq.copy()
+            for v in S:
+                msu &= ~previous[tuple(u for u in S if u != v)]
+            if msu.any():
+                counts[msu, size - 1] += 1
+                for v in S:
+                    contrib[msu, v] += weights[size - 1]
+        previous = current
+    # Score: sum over sizes of (number of MSUs of that size) * w(size), in size order as sdcMicro adds.
+    score = np.zeros(n)
+    for k in range(max_size):
+        score += counts[:, k] * weights[k]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(score[:, None] > 0, contrib / score[:, None], 0.0)
+
+    full = _full_codes(data, keys, cols, mode, missing_value, n_dummies)
+    U, P = _uniques_and_pairs(full, mode)
+    dis = _dis(score, U, P, f, M, mode)
+
+    contributions = pd.DataFrame(share, index=data.index, columns=[f"{k}_contribution" for k in keys])
+    contribs = share * score[:, None]
+    total = score.sum()
+    attr = pd.DataFrame({"variable": list(keys),
+                         "contribution": 100.0 * contribs.sum(axis=0) / total if total > 0 else np.full(len(keys), np.nan)})
+    return SudaResult(
+        keys=keys, mode=mode, max_size=max_size, n_variables=M, dis_fraction=f, original_scores=original_scores,
+        score=pd.Series(score, index=data.index, name="suda_score"),
+        dis_score=pd.Series(dis, index=data.index, name="dis_suda_score"),
+        msu_counts=pd.DataFrame(counts, index=data.index, columns=[f"msu_{k + 1}" for k in range(max_size)]),
+        contributions=contributions,
+        attribute_contributions=attr,
+        attribute_level_contributions=_level_contributions(data, keys, contribs),
+        n_uniques=U, n_pair_records=P,
+    )
+
+
+def _codes(s: pd.Series, mode: str, missing_value: float | None) -> np.ndarray:
+    """Category codes (-1 = missing). sdcmicro mode truncates numbers to integers first."""
+    if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+        v = s.to_numpy(dtype="float64", na_value=np.nan)
+        miss = np.isnan(v) | (v == missing_value if missing_value is not None else False)
+        if mode == "sdcmicro":
+            t = np.trunc(np.where(miss, 0, v))
+            if (t != np.where(miss, 0, v)).any():
+                warnings.warn(f"key {s.name!r} has non-integer values; sdcMicro's suda2 truncates them to integers "
+                              "(mode='sdcmicro'). Use mode='correct' to keep them apart.", SdcWarning, stacklevel=4)
+            v = t
+        codes, _ = pd.factorize(np.where(miss, np.nan, v), use_na_sentinel=True)
+        return codes.astype(np.int64)
+    codes, _ = pd.factorize(s, use_na_sentinel=True)
+    return codes.astype(np.int64)
+
+
+def _weights(M: int, original: bool) -> list[float]:
+    """w(k) for k = 1..M, correctly rounded to double."""
+    out = []
+    for k in range(1, M + 1):
+        if original:
+            out.append(float(math.factorial(M - k)))
+        else:
+            out.append(float(Fraction(2 ** (M - k) - 1, math.comb(M, k))))
+    return out
+
+
+def _full_codes(data: pd.DataFrame, keys: tuple[str, ...], cols: list[np.ndarray], mode: str,
+                missing_value: float | None, n_dummies: int) -> list[np.ndarray]:
+    """Per-variable integer values as sdcMicro's C code sees them (missing = the missing code)."""
+    if mode != "sdcmicro":
+        return cols
+    out = []
+    miss = -999 if missing_value is None else int(missing_value)
+    for k, c in zip(keys, cols):
+        s = data[k]
+        if isinstance(s.dtype, pd.CategoricalDtype):
+            v = s.cat.codes.to_numpy().astype(np.int64) + 1  # R factor codes
+            v[s.isna().to_numpy()] = miss
+        elif pd.api.types.is_bool_dtype(s.dtype):
+            v = np.where(s.isna(), miss, s.fillna(False).astype(int)).astype(np.int64)
+        elif pd.api.types.is_numeric_dtype(s.dtype):
+            x = s.to_numpy(dtype="float64", na_value=np.nan)
+            v = np.where(np.isnan(x), miss, np.trunc(np.nan_to_num(x))).astype(np.int64)
+        else:  # strings: factor codes in sorted order, as the bridge and as.factor give them
+            na = s.isna().to_numpy()
+            sub, _ = pd.factorize(pd.Series(s.to_numpy(dtype=object)[~na]).astype(str), sort=True)
+            v = np.full(len(s), miss, dtype=np.int64)
+            v[~na] = sub + 1
+        out.append(v)
+    out.extend([np.ones(len(data), dtype=np.int64)] * n_dummies)
+    return out
+
+
+def _uniques_and_pairs(full: list[np.ndarray], mode: str) -> tuple[int, int]:
+    """U and P over the full patterns (missing counted as a value)."""
+    n = full[0].size
+    codes, cards = [], []
+    for c in full:  # every value, the missing code included, is a category here
+        cc, uniq = pd.factorize(c)
+        codes.append(cc)
+        cards.append(len(uniq))
+    ids, n_ids = combine_codes(codes, cards, n)
+    pattern_counts = np.bincount(ids, minlength=n_ids)
+    P = int(2 * (pattern_counts == 2).sum())
+    if mode != "sdcmicro":
+        return int((pattern_counts == 1).sum()), P
+    # sdcMicro's C code: a 16-bit rolling hash of the values; records alone in their bucket.
+    h = np.zeros(n, dtype=np.int64)
+    for v in full:
+        carry = (h & 0x8000) != 0
+        h = ((h << 1) & 0xFFFF)
+        h = (h + v) & 0xFFFF
+        h = (h + carry) & 0xFFFF
+    buckets = np.bincount(h, minlength=1 << 16)
+    return int((buckets == 1).sum()), P
+
+
+def _dis(score: np.ndarray, U: int, P: int, f: float, M: int, mode: str) -> np.ndarray:
+    pos = score > 0
+    dis = np.zeros(score.size)
+    if not pos.any():
+        return dis
+    if mode == "sdcmicro":
+        f32 = np.float32(f if f != 0 else 0.5)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            Dis = (np.float32(U) * f32) / (np.float32(U) * f32 + np.float32(P) * (np.float32(1.0) - f32))
+            X = float(np.float32(np.float32(U) / Dis) - np.float32(U))
+        Q = float(np.float32(1.0) + (np.float32(8.0) - np.float32(M)) / np.float32(20.0))
+    else:
+        ff = f if f != 0 else 0.5
+        X = P * (1 - ff) / ff
+        Q = 1.0 + (8.0 - M) / 20.0
+    powq = score[pos] ** Q
+    adj = float(np.sum(1.0 / powq))
+    dis[pos] = 1.0 / (1.0 + X / (powq * adj))
+    return dis
+
+
+def _level_contributions(data: pd.DataFrame, keys: tuple[str, ...], contribs: np.ndarray) -> pd.DataFrame:
+    """Each observed level's share (%) of its key's total contribution (sdcMicro's levels: sorted values)."""
+    rows = []
+    for j, k in enumerate(keys):
+        s = data[k]
+        total = contribs[:, j].sum()
+        codes, levels = pd.factorize(s, sort=True, use_na_sentinel=True)
+        sums = np.bincount(codes[codes >= 0], weights=contribs[codes >= 0, j], minlength=len(levels))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share = 100.0 * sums / total
+        rows.extend((k, lev, val) for lev, val in zip(levels, share))
+    return pd.DataFrame(rows, columns=["variable", "level", "contribution"])

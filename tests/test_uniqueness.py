@@ -1,0 +1,101 @@
+"""Population uniqueness: Zayatz, Pitman, SNB, Dankar; ARX's reference values where the data are available."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.special import comb, gammaln
+from scipy.stats import hypergeom
+
+import sdc
+from sdc.uniqueness import class_size_histogram, dankar, pitman, snb_expected, zayatz
+
+
+def test_zayatz_by_definition():
+    sizes = np.array([1, 1, 1, 2, 2, 3, 5])
+    i, c = class_size_histogram(sizes)
+    n, N = int(sizes.sum()), 150
+    h = lambda s: comb(s, 1) * comb(N - s, n - 1) / comb(N, n)  # noqa: E731
+    u = len(sizes)
+    p = (3 / u) * h(1) / sum((cnt / u) * h(s) for s, cnt in zip(i, c))
+    assert zayatz(i, c, n, N) == pytest.approx(3 * p / (n / N), rel=1e-12)
+    assert zayatz(i, c, n, n) == pytest.approx(3.0)  # a census: the sample uniques
+
+
+def test_pitman_solves_its_likelihood_equations():
+    rng = np.random.default_rng(4)
+    sizes = rng.zipf(1.8, size=400)
+    i, c = class_size_histogram(sizes)
+    n, u = int(sizes.sum()), len(sizes)
+    est, theta, alpha = pitman(i, c, n, 20 * n)
+    g1 = sum(1 / (theta + k * alpha) for k in range(1, u)) - sum(1 / (theta + k) for k in range(1, n))
+    g2 = sum(k / (theta + k * alpha) for k in range(1, u)) - sum(
+        cnt * sum(1 / (l - alpha) for l in range(1, int(s))) for s, cnt in zip(i, c))
+    assert abs(g1) < 1e-8 and abs(g2) < 1e-6
+    assert est == pytest.approx(math.exp(gammaln(theta + 1) - gammaln(theta + alpha) + alpha * math.log(20 * n)))
+
+
+@pytest.mark.parametrize(("K", "pi", "alpha", "beta"), [(1000, 0.1, 0.8, 0.3), (500, 0.3, 2.0, 0.6), (200, 0.05, 0.4, 0.1)])
+def test_snb_expected_counts_match_the_model_by_direct_summation(K, pi, alpha, beta):
+    # F - 1 ~ NegBin(alpha, beta), f | F ~ Binomial(F, pi): sum the series directly
+    m = np.arange(0, 4000)
+    logp = gammaln(m + alpha) - gammaln(alpha) - gammaln(m + 1) + alpha * np.log(beta) + m * np.log1p(-beta)
+    F = m + 1
+    p1 = np.exp(logp) * F * pi * (1 - pi) ** (F - 1)
+    p2 = np.exp(logp) * F * (F - 1) / 2 * pi ** 2 * (1 - pi) ** (F - 2)
+    e1, e2 = snb_expected(K, pi, alpha, beta, "paper")
+    assert e1 == pytest.approx(K * p1.sum(), rel=1e-9)
+    assert e2 == pytest.approx(K * p2.sum(), rel=1e-9)
+    # ARX's coding of E[c2] multiplies by (1 - d)^(alpha + 2): not the model
+    assert snb_expected(K, pi, alpha, beta, "arx")[1] != pytest.approx(K * p2.sum(), rel=1e-3)
+
+
+def test_dankar_rule():
+    assert dankar(5.0, 3.0, 4.0, c1=0, pi=0.05) == (0.0, "none")
+    assert dankar(5.0, 3.0, 4.0, c1=2, pi=0.05) == (3.0, "pitman")
+    assert dankar(5.0, math.nan, 4.0, c1=2, pi=0.05) == (5.0, "zayatz")
+    assert dankar(5.0, 3.0, 4.0, c1=2, pi=0.5) == (4.0, "snb")
+    assert dankar(5.0, 3.0, 6.0, c1=2, pi=0.5) == (5.0, "zayatz")
+    assert dankar(5.0, 3.0, math.nan, c1=2, pi=0.5) == (5.0, "zayatz")
+
+
+def test_population_uniqueness_result():
+    df = sdc.load_example()
+    r = sdc.population_uniqueness(df, ["age", "sex", "region"], sampling_fraction=0.05)
+    assert r.population_size == round(len(df) / 0.05) and r.model == "pitman"
+    assert 0 < r.chosen <= r.n_sample_uniques / r.sampling_fraction
+    assert list(r.to_frame()["estimator"]) == ["zayatz", "pitman", "snb", "dankar (pitman)"]
+    with pytest.raises(ValueError, match="exactly one of"):
+        sdc.population_uniqueness(df, ["age"], population_size=10**6, sampling_fraction=0.1)
+    with pytest.raises(ValueError, match="`population_size` must be an integer >= 4125"):
+        sdc.population_uniqueness(df, ["age"], population_size=100)
+
+
+def _adult() -> pd.DataFrame | None:
+    """ARX's Adult test data, when a copy is available (SDC_ARX_ADULT or a fetched ARX snapshot)."""
+    candidates = [os.environ.get("SDC_ARX_ADULT", ""), "/tmp/adult.csv"]
+    for c in candidates:
+        if c and Path(c).exists():
+            return pd.read_csv(c, sep=";", dtype=str)
+    return None
+
+
+ARX = {0.1: 0.27684993883653597, 0.2: 0.3577099234829125, 0.01: 0.1446083531167384, 1.0: 0.5142895033485844}
+
+
+@pytest.mark.parametrize("fraction", sorted(ARX))
+def test_arx_reference_values(fraction):
+    df = _adult()
+    if df is None:
+        pytest.skip("ARX's data/adult.csv is not available (set SDC_ARX_ADULT to its path)")
+    r = sdc.population_uniqueness(df, list(df.columns), sampling_fraction=fraction, variant="arx")
+    # ARX's TestRiskMetrics compares four significant digits; we agree to ~1e-10
+    assert r.fraction_chosen == pytest.approx(ARX[fraction], rel=1e-9)
+    if fraction == 0.2:
+        paper = sdc.population_uniqueness(df, list(df.columns), sampling_fraction=fraction)
+        assert paper.model == "snb" and paper.fraction_chosen < ARX[fraction]  # documented difference
