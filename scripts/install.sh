@@ -6,6 +6,8 @@
 #   2. sdcMicro (and prettydoc, which it imports) from CRAN.
 #   3. A venv at .venv (with --system-site-packages) holding sdc installed editable.
 #
+# Options: --with-browser also installs Debian's chromium, which the tests use to render the
+# HTML report (./quickstart.sh test passes it).
 # Environment: SDC_SKIP_R=1 skips steps 1's R part and step 2 (the sdcMicro tests then skip);
 # SDC_CRAN sets the CRAN mirror (default https://cloud.r-project.org).
 set -euo pipefail
@@ -15,7 +17,7 @@ cd "$root"
 log() { printf '[install] %s\n' "$*" >&2; }
 
 py_debs=(python3 python3-venv python3-pip python3-setuptools python3-wheel
-  python3-numpy python3-pandas python3-scipy python3-statsmodels python3-matplotlib
+  python3-packaging python3-numpy python3-pandas python3-scipy python3-statsmodels python3-matplotlib
   python3-pytest python3-hypothesis python3-jinja2 python3-openpyxl python3-yaml python3-tqdm
   python3-rpy2)
 r_debs=(r-base-dev r-cran-car r-cran-cardata r-cran-rmarkdown r-cran-knitr r-cran-data.table
@@ -24,6 +26,12 @@ r_debs=(r-base-dev r-cran-car r-cran-cardata r-cran-rmarkdown r-cran-knitr r-cra
   r-cran-laeken r-cran-httr r-cran-jsonlite)
 debs=("${py_debs[@]}")
 [ "${SDC_SKIP_R:-0}" = 1 ] || debs+=("${r_debs[@]}")
+for arg in "$@"; do
+  case "$arg" in
+    --with-browser) debs+=(chromium) ;;
+    *) log "unknown option: $arg"; exit 2 ;;
+  esac
+done
 
 # --- 1. Debian packages --------------------------------------------------------------------
 missing=()
@@ -62,18 +70,22 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ ! -x .venv/bin/sdc 
   .venv/bin/pip install --quiet --no-index --no-build-isolation --no-deps -e . >/dev/null
   .venv/bin/python - <<'PY'
 # pip ran with --no-deps (no index to resolve from): check the declared dependencies are satisfied.
-import importlib.metadata as md, re, sys
+import importlib.metadata as md, sys
+from packaging.requirements import Requirement
 missing = []
-for req in md.requires("sdc") or []:
-    if "extra ==" in req:
-        continue
-    name = re.split(r"[ <>=!~;\[]", req, maxsplit=1)[0]
+for text in md.requires("sdc") or []:
+    req = Requirement(text)
+    if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+        continue  # an extra, or not for this Python
     try:
-        md.version(name)
+        have = md.version(req.name)
     except md.PackageNotFoundError:
-        missing.append(req)
+        missing.append(f"{req} (not installed)")
+        continue
+    if not req.specifier.contains(have, prereleases=True):
+        missing.append(f"{req} (have {have})")
 if missing:
-    sys.exit("[install] missing Python dependencies: " + ", ".join(missing))
+    sys.exit("[install] unsatisfied Python dependencies: " + ", ".join(missing))
 PY
   touch "$stamp"
 fi

@@ -5,16 +5,20 @@ snapshots over key subsets, SUDA2, log-linear model risk, prosecutor/journalist/
 risk, population uniqueness, intervals), attribute disclosure (l-diversity, t-closeness,
 beta-likeness, delta-disclosure, inference of sensitive values), computed natively with
 pandas/numpy/scipy/statsmodels and cross-validated against R's sdcMicro through
-:mod:`r_bridge`.
+:mod:`r_bridge`; and the audited run over all of them (:func:`assess`, :func:`write_report`,
+``sdc assess``).
 """
 
 from __future__ import annotations
 
+from sdc.assess import Assessment, assess
 from sdc.attacker import AttackerRiskResult, attacker_risk
 from sdc.binning import Binning, bin_column
 from sdc.closeness import (
     BetaLikenessResult, DeltaDisclosureResult, TClosenessResult, beta_likeness, delta_disclosure, t_closeness,
 )
+from sdc.combine import combine_domains
+from sdc.config import ConfigError, RunConfig, load_config
 from sdc.datasets import load_example
 from sdc.exceptions import DataFileError, DegenerateDataWarning, SdcWarning
 from sdc.frequencies import FrequencyResult, frequencies
@@ -28,6 +32,7 @@ from sdc.snapshots import SnapshotResult, key_subset_snapshots
 from sdc.suda import SudaResult, suda
 from sdc.uncertainty import Interval, jackknife_interval, reidentification_interval
 from sdc.uniqueness import PopulationUniquenessResult, population_uniqueness
+from sdc.report import write_report  # noqa: E402  (after the measures it renders)
 
 __version__ = "0.1.0"
 
@@ -45,6 +50,7 @@ __all__ = [
     "household_risk", "HouseholdRiskResult", "suda", "SudaResult", "model_risk", "ModelRiskResult",
     "attacker_risk", "AttackerRiskResult", "population_uniqueness", "PopulationUniquenessResult",
     "reidentification_interval", "jackknife_interval", "Interval",
+    "assess", "Assessment", "load_config", "RunConfig", "ConfigError", "write_report", "combine_domains",
     "load_example",
     "SdcWarning", "DegenerateDataWarning", "DataFileError",
 ]

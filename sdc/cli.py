@@ -1,8 +1,10 @@
 """The ``sdc`` command line.
 
-Subcommands: ``risk`` (k-anonymity profile and re-identification risk), ``snapshots`` (the
-same over every subset of the keys), ``ldiversity``, ``tcloseness`` and ``inference``
-(attribute disclosure), and ``example`` (the bundled example data).
+Subcommands: ``assess`` (every configured measure, written as a report folder; see
+:mod:`sdc.cli_assess`), ``risk`` (k-anonymity profile and re-identification risk),
+``snapshots`` (the same over every subset of the keys), ``ldiversity``, ``tcloseness`` and
+``inference`` (attribute disclosure), ``suda``, ``modrisk`` and ``uniqueness`` (the risk
+toolbox), ``combine`` (join per-domain files) and ``example`` (the bundled example data).
 Errors print one line, ``sdc: error: ...``, on stderr and exit with status 2; warnings
 print ``sdc: warning: ...`` on stderr. ``--json`` output goes to stdout alone.
 """
@@ -10,6 +12,7 @@ print ``sdc: warning: ...`` on stderr. ``--json`` output goes to stdout alone.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import warnings
 from collections.abc import Sequence
@@ -155,22 +158,48 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     p.add_argument("--threshold", type=int, default=5, help="k (default 5)")
     p.add_argument("--save", metavar="PATH", help="also write the example data as CSV to PATH")
+    p.add_argument("--save-config", metavar="PATH",
+                   help="also write the example's assessment config (sdc assess --config PATH) to PATH")
+    from sdc.cli_assess import add_parsers
+
+    add_parsers(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(argv)
     with warnings.catch_warnings():
         warnings.simplefilter("always", SdcWarning)
         warnings.showwarning = _show_warning  # type: ignore[assignment]
         try:
+            if args.command == "assess":
+                from sdc.cli_assess import run_assess
+
+                return run_assess(args, argv)
+            if args.command == "combine":
+                from sdc.cli_assess import run_combine
+
+                return run_combine(args)
             return _dispatch(args)
-        except (ValueError, TypeError, DataFileError, OSError) as exc:
+        except (ValueError, TypeError, DataFileError, OSError, RuntimeError) as exc:
             print(f"sdc: error: {_one_line(exc)}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             print("sdc: interrupted", file=sys.stderr)
             return 130
+
+
+def _save_example_config(path: str, data_path: str | None) -> None:
+    """The example's config, pointing at the bundled data (or at the copy written by --save)."""
+    from sdc._files import atomic_write
+    from sdc.datasets import example_config_path
+
+    text = Path(example_config_path()).read_text(encoding="utf-8")
+    target = str(Path(data_path).resolve()) if data_path else example_path()
+    text = text.replace('path = "health_survey.csv"', f"path = {json.dumps(target)}", 1)
+    atomic_write(path, text)
+    print(f"Example config written to {path}; run: sdc assess --config {path}", file=sys.stderr)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -195,6 +224,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.save:
             Path(args.save).parent.mkdir(parents=True, exist_ok=True)
             data.to_csv(args.save, index=False)
+        if args.save_config:
+            _save_example_config(args.save_config, args.save)
         keys = list(EXAMPLE_ROLES["keys"])  # type: ignore[arg-type]
         opts = dict(weights=EXAMPLE_ROLES["weights"], missing="wildcard", alpha=1.0, method="approx")
         k = args.threshold

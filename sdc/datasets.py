@@ -11,7 +11,7 @@ from importlib import resources
 
 import pandas as pd
 
-__all__ = ["load_example", "EXAMPLE_ROLES", "example_path"]
+__all__ = ["load_example", "EXAMPLE_ROLES", "example_path", "example_config_path"]
 
 #: The roles an SDC specialist would give the example's columns.
 EXAMPLE_ROLES: dict[str, object] = {
@@ -26,6 +26,11 @@ EXAMPLE_ROLES: dict[str, object] = {
 def example_path() -> str:
     """Path of the example CSV inside the installed package."""
     return str(resources.files("sdc").joinpath("data", "health_survey.csv"))
+
+
+def example_config_path() -> str:
+    """Path of the example's assessment configuration (what ``sdc assess`` runs by default)."""
+    return str(resources.files("sdc").joinpath("data", "example.toml"))
 
 
 def load_example() -> pd.DataFrame:

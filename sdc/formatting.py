@@ -19,20 +19,25 @@ from sdc.risk import IndividualRiskResult
 from sdc.snapshots import SnapshotResult
 
 __all__ = [
-    "fmt_num", "fmt_pct", "render_table", "risk_text", "snapshots_text", "ldiversity_text", "tcloseness_text",
+    "fmt_num", "fmt_pct", "format_cell", "render_table", "risk_text", "snapshots_text", "ldiversity_text",
+    "tcloseness_text",
     "inference_text", "household_text", "suda_text", "modrisk_text", "uniqueness_text",
 ]
 
 
 def fmt_num(x: float | int | None, digits: int = 4) -> str:
-    """Integers with thousands separators; floats to `digits` significant decimals."""
+    """Integers with thousands separators; floats to `digits` decimals (`digits` significant digits below 1)."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "NA"
     if isinstance(x, int) or float(x).is_integer() and abs(x) < 1e15:
         return f"{int(x):,}"
     v = float(x)
-    if v != 0 and abs(v) < 10 ** -digits:
+    if v != 0 and abs(v) < 1e-6:
         return f"{v:.{digits - 1}e}"
+    if v != 0 and abs(v) < 1:
+        # Below 1 keep `digits` significant digits: 0.009977 must not print as 0.01.
+        decimals = digits - 1 - math.floor(math.log10(abs(v)))
+        return f"{v:.{decimals}f}".rstrip("0").rstrip(".")
     return f"{v:,.{digits}f}".rstrip("0").rstrip(".")
 
 
@@ -47,7 +52,7 @@ def render_table(df: pd.DataFrame, *, indent: str = "  ", formats: dict[str, str
     """
     cols = [str(c) for c in df.columns]
     fmts = [(formats or {}).get(c) for c in cols]
-    cells = [[_cell(v, f) for v, f in zip(row, fmts)] for row in df.itertuples(index=False, name=None)]
+    cells = [[format_cell(v, f) for v, f in zip(row, fmts)] for row in df.itertuples(index=False, name=None)]
     numeric = [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(cols)]
 
@@ -59,7 +64,7 @@ def render_table(df: pd.DataFrame, *, indent: str = "  ", formats: dict[str, str
     return "\n".join(out)
 
 
-def _cell(v: object, spec: str | None = None) -> str:
+def format_cell(v: object, spec: str | None = None) -> str:
     if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
         return "NA"
     if spec is not None:

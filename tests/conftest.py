@@ -3,11 +3,15 @@
 Tests marked ``sdcmicro`` need R and sdcMicro through r_bridge. Without them they skip
 with the reason, unless ``SDC_REQUIRE_SDCMICRO=1`` (set by ``.ci/run``): then they fail,
 so CI cannot pass without running the cross-validation.
+
+Tests marked ``browser`` render the HTML report in headless Chromium (Debian's ``chromium``
+package). Without it they skip, unless ``SDC_REQUIRE_BROWSER=1`` (also set by ``.ci/run``).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -29,8 +33,25 @@ def _sdcmicro_available(request: pytest.FixtureRequest) -> None:
     if r_bridge.is_available():
         return
     reason = f"sdcMicro cross-validation needs R and sdcMicro: {r_bridge.unavailable_reason()}"
-    if os.environ.get("SDC_REQUIRE_SDCMICRO", "") not in ("", "0"):
+    if _required("SDC_REQUIRE_SDCMICRO"):
         pytest.fail(f"{reason} (required here: SDC_REQUIRE_SDCMICRO=1)", pytrace=False)
+    pytest.skip(reason)
+
+
+def _required(var: str) -> bool:
+    return os.environ.get(var, "") not in ("", "0")
+
+
+@pytest.fixture
+def chromium() -> str:
+    """Path of a headless-capable Chromium; skips (or fails where required) without one."""
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    reason = "the HTML report check needs Chromium (Debian: apt-get install chromium; scripts/install.sh --with-browser)"
+    if _required("SDC_REQUIRE_BROWSER"):
+        pytest.fail(f"{reason} (required here: SDC_REQUIRE_BROWSER=1)", pytrace=False)
     pytest.skip(reason)
 
 

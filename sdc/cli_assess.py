@@ -1,0 +1,199 @@
+"""The ``sdc assess`` and ``sdc combine`` commands (the run-and-report side of the CLI).
+
+``sdc assess [DATA] [--config FILE] [flags] [--out DIR]`` runs every configured measure and
+writes the report folder (:mod:`sdc.report`). With neither DATA nor ``--config`` it assesses
+the bundled example with ``sdc/data/example.toml``. Flags override the config file key by
+key. ``sdc combine`` joins per-domain files into one analysis file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_parsers", "run_assess", "run_combine"]
+
+#: Exit status of ``sdc assess --fail-on-risk`` when a measure fails its threshold.
+EXIT_RISK = 3
+
+
+def _csv_list(text: str) -> list[str]:
+    from sdc.cli import _csv_list as parse
+
+    return parse(text)
+
+
+def _scenario(text: str) -> dict[str, Any]:
+    name, sep, keys = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=KEY1,KEY2,..., got {text!r}")
+    return {"name": name.strip(), "keys": _csv_list(keys)}
+
+
+def _domain(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip() or not value.strip():
+        raise argparse.ArgumentTypeError(f"expected DOMAIN=VALUE, got {text!r}")
+    return name.strip(), value.strip()
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``assess`` and ``combine`` to the ``sdc`` subcommands."""
+    from sdc.cli import _bins
+    from sdc.closeness import DISTANCES
+    from sdc.config import FORMATS, MEASURES
+
+    p = sub.add_parser("assess", help="run every configured measure and write the report folder",
+                       description="Assess DATA (or the bundled example) and write an audit-ready report folder.")
+    p.add_argument("data", metavar="DATA", nargs="?",
+                   help="data file (CSV, Stata, SAS); default: the config's, or the bundled example")
+    p.add_argument("--config", metavar="FILE", help="run configuration (TOML, or YAML with .yaml/.yml)")
+    p.add_argument("--out", metavar="DIR", default="sdc-report", help="report folder (default: ./sdc-report)")
+    g = p.add_argument_group("roles (override the config)")
+    g.add_argument("--keys", type=_csv_list, help="categorical key variables, comma-separated")
+    g.add_argument("--continuous-keys", type=_csv_list, help="continuous key variables (banded with --bins)")
+    g.add_argument("--bins", action="append", type=_bins, metavar="COL=EDGES",
+                   help="bins of a continuous key: age=0,18,65,inf or age=quantiles:5 (repeatable)")
+    g.add_argument("--scenario", action="append", type=_scenario, metavar="NAME=K1,K2",
+                   help="a key-variable scenario (repeatable); default: one scenario with every key")
+    g.add_argument("--weights", help="sampling-weight column")
+    g.add_argument("--household", help="household id column")
+    g.add_argument("--sensitive", type=_csv_list, help="sensitive variables, comma-separated")
+    g.add_argument("--id", help="record id column (shown in the per-record files)")
+    g.add_argument("--sep", help="CSV delimiter (default: detected)")
+    g = p.add_argument_group("thresholds and options (override the config)")
+    g.add_argument("--k", type=int, help="k of k-anonymity (default 3)")
+    g.add_argument("--l", type=int, help="l of l-diversity (default 2)")
+    g.add_argument("--t", type=float, help="t of t-closeness (default 0.2)")
+    g.add_argument("--risk-threshold", type=float, help="individual-risk threshold (default 0.1)")
+    g.add_argument("--max-global-risk", type=float, help="maximum acceptable global risk (default 0.01)")
+    g.add_argument("--missing", choices=("wildcard", "category"), help="missing key values (default wildcard)")
+    g.add_argument("--alpha", type=float, help="sdcMicro's alpha for wildcard matches (default 1)")
+    g.add_argument("--distance", choices=DISTANCES, help="t-closeness distance (default ordered)")
+    g.add_argument("--measures", type=_csv_list, help=f"measures to run (default all): {', '.join(MEASURES)}")
+    g.add_argument("--population-size", type=int, help="population size for population-uniqueness estimates")
+    g.add_argument("--sampling-fraction", type=float, help="or the sampling fraction")
+    g.add_argument("--formats", type=_csv_list, help=f"outputs (default all): {', '.join(FORMATS)}")
+    g = p.add_argument_group("run")
+    g.add_argument("--cross-check", action="store_true",
+                   help="also compute the measures with R's sdcMicro (rpy2) and add the agreement table")
+    g.add_argument("--fail-on-risk", action="store_true",
+                   help=f"exit with status {EXIT_RISK} when a measure fails its threshold (for pipelines)")
+    g.add_argument("--json", action="store_true", help="print report.json on stdout (no progress bars)")
+
+    p = sub.add_parser("combine", help="join per-domain files (e.g. CDISC DM, VS, LB) into one analysis file",
+                       description="Join per-domain CSV files by subject id; columns become DOMAIN__COLUMN.")
+    p.add_argument("domains", metavar="DOMAIN=FILE", nargs="+", type=_domain,
+                   help="domain files in join order; the first defines the subjects")
+    p.add_argument("--subject-id", required=True, help="the subject id column, in every domain (e.g. USUBJID)")
+    p.add_argument("--long", action="append", type=_domain, metavar="DOMAIN=TESTCOL",
+                   help="a long-format domain and its test-name column, pivoted to one column per test (repeatable)")
+    p.add_argument("--value-column", help="value column of long domains (default <DOMAIN>STRESN, STRESC or ORRES)")
+    p.add_argument("--sep", help="CSV delimiter of the inputs (default: detected)")
+    p.add_argument("--out", required=True, metavar="FILE", help="the joined CSV file to write")
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any] | list[Any]]:
+    o: dict[str, Any] = {"data": {}, "variables": {}, "thresholds": {}, "options": {}, "output": {}}
+    if args.data:
+        o["data"]["path"] = str(Path(args.data))
+    for flag, sec, key in (("sep", "data", "sep"), ("id", "data", "id"), ("keys", "variables", "categorical_keys"),
+                           ("continuous_keys", "variables", "continuous_keys"), ("weights", "variables", "weights"),
+                           ("household", "variables", "household"), ("sensitive", "variables", "sensitive"),
+                           ("k", "thresholds", "k"), ("l", "thresholds", "l"), ("t", "thresholds", "t"),
+                           ("risk_threshold", "thresholds", "risk"),
+                           ("max_global_risk", "thresholds", "max_global_risk"), ("missing", "options", "missing"),
+                           ("alpha", "options", "alpha"), ("distance", "options", "distance"),
+                           ("measures", "options", "measures"), ("population_size", "options", "population_size"),
+                           ("sampling_fraction", "options", "sampling_fraction"), ("formats", "output", "formats")):
+        v = getattr(args, flag)
+        if v is not None:
+            o[sec][key] = v
+    if args.bins:
+        o["bins"] = dict(args.bins)
+    if args.scenario:
+        o["scenarios"] = args.scenario
+    return {k: v for k, v in o.items() if v}
+
+
+def run_assess(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from sdc import serialize
+    from sdc.assess import assess
+    from sdc.config import load_config
+    from sdc.datasets import example_config_path
+    from sdc.report import write_report
+    from sdc.report.jsonout import report_document
+
+    config = args.config
+    if config is None and args.data is None:
+        config = example_config_path()  # the README's main command: the bundled example
+    elif config is None and not (args.keys or args.continuous_keys or args.scenario):
+        raise ValueError("give the key variables (--keys, --continuous-keys or --scenario) or a --config file.")
+    cfg = load_config(config, _overrides(args))
+    if config is not None and args.config is None:
+        from dataclasses import replace
+
+        cfg = replace(cfg, source="bundled example (sdc/data/example.toml)")
+    progress = not args.json and sys.stderr.isatty()
+    command = "sdc " + shlex.join(argv)
+    result = assess(cfg, command=command, progress=progress, cross_check=args.cross_check, now=_fixed_time())
+    folder = write_report(result, args.out)
+    fails = [v for v in result.verdicts if v.verdict == "fail"]
+    if args.json:
+        print(serialize.dumps(report_document(folder.report, dict.fromkeys(folder.files, ""))))
+    else:
+        _print_summary(result, folder)
+    return EXIT_RISK if (args.fail_on_risk and fails) else 0
+
+
+def _fixed_time():  # noqa: ANN202
+    """The run time, or SOURCE_DATE_EPOCH's when set (the reproducible-builds convention)."""
+    from datetime import datetime, timezone
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch:
+        try:
+            return datetime.fromtimestamp(int(epoch), tz=timezone.utc)
+        except ValueError:
+            raise ValueError(f"SOURCE_DATE_EPOCH must be whole seconds since 1970; got {epoch!r}.") from None
+    return None
+
+
+def _print_summary(result, folder) -> None:  # noqa: ANN001
+    from sdc.formatting import render_table
+    from sdc.report.content import _headline
+
+    import pandas as pd
+
+    print(f"Assessed {len(result.data):,} records ({result.config.source}).")
+    for r in result.scenarios:
+        print(_headline(r, result))
+    verdicts = pd.DataFrame([v.__dict__ for v in result.verdicts])
+    print()
+    print(render_table(verdicts[["scenario", "measure", "value", "threshold", "verdict"]]))
+    print()
+    if result.cross_check is not None:
+        ok = bool(result.cross_check["agree"].all())
+        print(f"Cross-check with sdcMicro: {len(result.cross_check)} measures, "
+              + ("all agree." if ok else "DISAGREEMENTS; see the report."))
+    print(f"Report: {folder.path / 'report.html'} ({len(folder.files)} files in {folder.path}/)")
+
+
+def run_combine(args: argparse.Namespace) -> int:
+    from sdc._files import atomic_write, csv_text
+    from sdc.combine import combine_domains
+
+    domains = dict(args.domains)
+    if len(domains) != len(args.domains):
+        raise ValueError("each domain may be named once.")
+    df = combine_domains(domains, args.subject_id, long=dict(args.long or []), value_column=args.value_column,
+                         sep=args.sep)
+    atomic_write(args.out, csv_text(df))
+    print(f"Joined {len(domains)} domains ({', '.join(domains)}): {len(df):,} subjects x {df.shape[1]} columns "
+          f"-> {args.out}")
+    return 0

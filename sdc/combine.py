@@ -1,0 +1,114 @@
+"""Joining the per-domain files of one study into one analysis file (``sdc combine``).
+
+Clinical data arrive in domains (CDISC SDTM: DM demographics, VS vital signs, LB laboratory,
+SC subject characteristics, ...), each keyed by a subject id. :func:`combine_domains` joins
+them into one record per subject, prefixing every column with its domain (``DM__AGE``) so
+that names never clash and their origin stays visible.
+
+* A *wide* domain must have one row per subject; duplicated subject ids are an ambiguous
+  join and are refused, naming the domain and an example id.
+* A *long* domain (one row per subject and test, e.g. LB with ``LBTESTCD``) is pivoted by
+  its test-name column: one column per test (``LB__GLUC``), from the value column (by
+  default the domain's ``<DOMAIN>STRESN``, ``<DOMAIN>STRESC`` or ``<DOMAIN>ORRES``, the first
+  that exists). Two rows for the same subject and test are refused.
+
+The first domain defines the subjects (a left join), so a subject missing from another
+domain gets missing values there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import pandas as pd
+
+from sdc.exceptions import DataFileError
+from sdc.io import read_data
+
+__all__ = ["combine_domains"]
+
+
+def combine_domains(
+    domains: Mapping[str, str | Path | pd.DataFrame],
+    subject_id: str,
+    *,
+    long: Mapping[str, str] | None = None,
+    value_column: str | None = None,
+    sep: str | None = None,
+) -> pd.DataFrame:
+    """One row per subject from several domain files or frames.
+
+    Parameters
+    ----------
+    domains : mapping of domain name to a path or a DataFrame
+        In join order; the first defines the subjects.
+    subject_id : str
+        The subject id column, present in every domain (``USUBJID`` in SDTM).
+    long : mapping of domain name to its test-name column, optional
+        Domains in long format, pivoted to one column per test.
+    value_column : str, optional
+        The value column of the long domains (default: see the module notes).
+    sep : str, optional
+        CSV delimiter (default: detected).
+
+    Examples
+    --------
+    >>> import pandas as pd, sdc
+    >>> dm = pd.DataFrame({"USUBJID": ["a", "b"], "AGE": [30, 41]})
+    >>> lb = pd.DataFrame({"USUBJID": ["a", "a", "b"], "LBTESTCD": ["GLUC", "HGB", "GLUC"],
+    ...                    "LBSTRESN": [5.1, 13.0, 6.2]})
+    >>> sdc.combine_domains({"DM": dm, "LB": lb}, "USUBJID", long={"LB": "LBTESTCD"}).columns.tolist()
+    ['USUBJID', 'DM__AGE', 'LB__GLUC', 'LB__HGB']
+    """
+    if not domains:
+        raise ValueError("`domains` must name at least one domain.")
+    long = dict(long or {})
+    unknown = [d for d in long if d not in domains]
+    if unknown:
+        raise ValueError(f"`long` names domains that are not in `domains`: {', '.join(map(repr, unknown))}.")
+    out: pd.DataFrame | None = None
+    for name, source in domains.items():
+        df = source.copy() if isinstance(source, pd.DataFrame) else read_data(source, sep=sep)
+        where = f"domain {name!r}" + ("" if isinstance(source, pd.DataFrame) else f" ('{source}')")
+        if subject_id not in df.columns:
+            raise DataFileError(f"{where} has no subject id column {subject_id!r}.")
+        if df[subject_id].isna().any():
+            raise DataFileError(f"{where} has records without a subject id ({subject_id!r}).")
+        if name in long:
+            df = _pivot(df, name, subject_id, long[name], value_column, where)
+        else:
+            dup = df[subject_id][df[subject_id].duplicated()]
+            if len(dup):
+                raise DataFileError(
+                    f"{where} has {dup.nunique()} subject id(s) on more than one row (e.g. {dup.iloc[0]!r}): "
+                    f"a one-row-per-subject join would be ambiguous. If it is a long-format domain, give its "
+                    f"test-name column (--long {name}=COLUMN)."
+                )
+            df = df.rename(columns={c: f"{name}__{c}" for c in df.columns if c != subject_id})
+        out = df if out is None else out.merge(df, on=subject_id, how="left", validate="one_to_one")
+    assert out is not None
+    return out.reset_index(drop=True)
+
+
+def _pivot(df: pd.DataFrame, name: str, subject_id: str, test: str, value: str | None, where: str) -> pd.DataFrame:
+    if test not in df.columns:
+        raise DataFileError(f"{where} has no test-name column {test!r}.")
+    if value is None:
+        for cand in (f"{name}STRESN", f"{name}STRESC", f"{name}ORRES"):
+            if cand in df.columns:
+                value = cand
+                break
+        else:
+            raise DataFileError(f"{where}: no value column found ({name}STRESN, {name}STRESC or {name}ORRES); "
+                                "give --value-column.")
+    elif value not in df.columns:
+        raise DataFileError(f"{where} has no value column {value!r}.")
+    dup = df.duplicated([subject_id, test])
+    if dup.any():
+        row = df[dup].iloc[0]
+        raise DataFileError(f"{where} has more than one {row[test]!r} result for subject {row[subject_id]!r}; "
+                            "pivoting one value per subject and test would be ambiguous.")
+    wide = df.pivot(index=subject_id, columns=test, values=value)
+    wide.columns = [f"{name}__{c}" for c in wide.columns]
+    return wide.reset_index()

@@ -1,0 +1,37 @@
+"""Spreadsheet safety: text that a spreadsheet would run as a formula is neutralised.
+
+A cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return can be taken as a
+formula by Excel or LibreOffice ("CSV injection", OWASP). In every CSV and XLSX the report
+writes, such a *text* cell gets a leading apostrophe, which spreadsheets show as text.
+Numbers are left alone: ``-0.5`` stored as a number is a value, not a formula.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+__all__ = ["DANGEROUS_PREFIXES", "neutralise", "safe_frame"]
+
+DANGEROUS_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(value: object) -> object:
+    """`value` with an apostrophe in front when it is text starting with a dangerous character.
+
+    >>> neutralise("=HYPERLINK(1)"), neutralise("-12 mg"), neutralise(-12), neutralise("ok")
+    ("'=HYPERLINK(1)", "'-12 mg", -12, 'ok')
+    """
+    if isinstance(value, str) and value.startswith(DANGEROUS_PREFIXES):
+        return "'" + value
+    return value
+
+
+def safe_frame(df: pd.DataFrame) -> pd.DataFrame:
+    """A copy of `df` with every text cell and column name neutralised (numbers untouched)."""
+    out = df.copy()
+    for col in out.columns:
+        s = out[col]
+        if s.dtype == object or isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(s.dtype):
+            out[col] = s.astype(object).map(neutralise)
+    out.columns = [neutralise(str(c)) for c in out.columns]
+    return out

@@ -1,0 +1,207 @@
+"""``sdc assess`` and ``sdc combine`` end to end: defaults, flags, config, errors, exit codes, progress."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sdc.cli import main
+from sdc.report import MARKER
+
+from tests.test_assess import TOY
+from tests.test_combine import DM, LB, VS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def toy_csv(tmp_path: Path) -> Path:
+    p = tmp_path / "toy.csv"
+    TOY.to_csv(p, index=False)
+    return p
+
+
+TOY_FLAGS = ["--keys", "sex,region", "--continuous-keys", "age", "--bins", "age=0,40,inf", "--sensitive", "diag",
+             "--id", "sid", "--household", "hh", "--k", "3", "--l", "2", "--t", "0.5", "--risk-threshold", "0.4"]
+
+
+def test_default_run_assesses_the_bundled_example(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "rep"
+    assert main(["assess", "--out", str(out)]) == 0
+    stdout = capsys.readouterr().out
+    assert "Assessed 4,125 records (bundled example" in stdout and f"Report: {out / 'report.html'}" in stdout
+    assert "Scenario 'demographics + marital status'" in stdout
+    assert (out / MARKER).exists() and (out / "report.xlsx").exists() and (out / "plots").is_dir()
+    doc = json.loads((out / "report.json").read_text())
+    assert doc["provenance"]["command"] == f"sdc assess --out {out}"
+    assert len(doc["provenance"]["input_sha256"]) == 1
+
+
+def test_flags_only_run(toy_csv: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "r"
+    assert main(["assess", str(toy_csv), *TOY_FLAGS, "--formats", "json,csv", "--out", str(out)]) == 0
+    low = pd.read_csv(out / "records_at_risk_k3.csv")
+    assert low["sid"].tolist() == ["p7", "p8", "p9", "p10"]
+    doc = json.loads((out / "report.json").read_text())
+    assert doc["config"]["source"] == "flags"
+    assert doc["scenarios"][0]["risk"]["expected_reidentifications"] == pytest.approx(5.0)
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        [MARKER, "config.toml", "report.json", "records.csv", "records_at_risk_k3.csv",
+         "records_at_risk_l2_diag.csv", "records_at_risk_t0.5_diag.csv"])
+
+
+def test_json_mode_prints_the_document_and_nothing_else(toy_csv: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)  # even on a terminal
+    assert main(["assess", str(toy_csv), *TOY_FLAGS, "--json", "--out", str(tmp_path / "r")]) == 0
+    cap = capsys.readouterr()
+    doc = json.loads(cap.out)
+    assert doc["schema_version"] == 1 and cap.err == ""
+
+
+def test_progress_bars_on_a_terminal_only(toy_csv: Path, tmp_path: Path, capsys: pytest.CaptureFixture,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert main(["assess", str(toy_csv), *TOY_FLAGS, "--out", str(tmp_path / "r")]) == 0
+    err = capsys.readouterr().err
+    assert "key subsets" in err or "SUDA" in err or "jackknife" in err, err
+    # not a terminal (a pipe, as under cron or Airflow): quiet
+    proc = subprocess.run([sys.executable, "-m", "sdc", "assess", str(toy_csv), *TOY_FLAGS, "--out",
+                           str(tmp_path / "r2")], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+
+
+def test_config_file_with_flag_overrides(toy_csv: Path, tmp_path: Path) -> None:
+    cfg = tmp_path / "run.toml"
+    cfg.write_text(f"""
+[data]
+path = "{toy_csv.name}"
+id = "sid"
+[variables]
+categorical_keys = ["sex", "region"]
+continuous_keys = ["age"]
+sensitive = ["diag"]
+[bins]
+age = [0, 40, inf]
+[thresholds]
+k = 3
+[options]
+measures = ["k_anonymity", "risk", "ldiversity"]
+[output]
+formats = ["csv", "json"]
+""")
+    out = tmp_path / "r"
+    assert main(["assess", "--config", str(cfg), "--k", "2", "--out", str(out)]) == 0
+    assert (out / "records_at_risk_k2.csv").exists() and not (out / "records_at_risk_k3.csv").exists()
+    doc = json.loads((out / "report.json").read_text())
+    assert doc["config"]["source"] == str(cfg) and doc["config"]["thresholds"]["k"] == 2
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--config", "{cfg}"], "sdc: error: config [thresholds].k: must lie in [1, 1e+09]; got 0."),
+    (["{data}"], "sdc: error: give the key variables (--keys, --continuous-keys or --scenario) or a --config file."),
+    (["{data}", "--keys", "sex,regoin"], "regoin"),
+    (["{data}", "--keys", "sex", "--measures", "risk,magic"], "[options].measures: must be one of"),
+    (["{data}", "--keys", "sex", "--bins", "age=0,x"], "bin edges must be numbers"),
+])
+def test_errors_are_one_line_with_status_2(args: list[str], message: str, toy_csv: Path, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture) -> None:
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(f'[data]\npath = "{toy_csv}"\n[variables]\ncategorical_keys = ["sex"]\n[thresholds]\nk = 0\n')
+    argv = ["assess"] + [a.format(cfg=cfg, data=toy_csv) for a in args] + ["--out", str(tmp_path / "r")]
+    try:
+        status = main(argv)
+    except SystemExit as exc:  # argparse's own usage errors
+        status = exc.code
+    assert status == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err
+    assert not (tmp_path / "r").exists()  # nothing half-written
+
+
+def test_fail_on_risk_exit_status(toy_csv: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    base = ["assess", str(toy_csv), *TOY_FLAGS, "--formats", "json"]
+    assert main([*base, "--out", str(tmp_path / "a")]) == 0
+    assert main([*base, "--fail-on-risk", "--out", str(tmp_path / "b")]) == 3
+    assert (tmp_path / "b" / "report.json").exists()  # the report is still written
+
+
+def test_out_refuses_a_foreign_folder(toy_csv: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.txt").write_text("keep")
+    assert main(["assess", str(toy_csv), *TOY_FLAGS, "--out", str(tmp_path / "docs")]) == 2
+    assert "not an sdc report folder" in capsys.readouterr().err
+    assert (tmp_path / "docs" / "a.txt").read_text() == "keep"
+
+
+def test_example_save_config_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    cfg = tmp_path / "my-run.toml"
+    assert main(["example", "--save", str(tmp_path / "survey.csv"), "--save-config", str(cfg)]) == 0
+    assert str((tmp_path / "survey.csv").resolve()) in cfg.read_text()
+    assert main(["assess", "--config", str(cfg), "--formats", "json", "--out", str(tmp_path / "r")]) == 0
+    doc = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert doc["provenance"]["input_files"] == [str((tmp_path / "survey.csv").resolve())]
+
+
+def test_combine_cli(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    for name, df in (("dm", DM), ("vs", VS), ("lb", LB)):
+        df.to_csv(tmp_path / f"{name}.csv", index=False)
+    out = tmp_path / "study.csv"
+    argv = ["combine", f"DM={tmp_path / 'dm.csv'}", f"VS={tmp_path / 'vs.csv'}", f"LB={tmp_path / 'lb.csv'}",
+            "--subject-id", "USUBJID", "--long", "LB=LBTESTCD", "--out", str(out)]
+    assert main(argv) == 0
+    joined = pd.read_csv(out)
+    assert joined.columns.tolist() == ["USUBJID", "DM__AGE", "DM__SEX", "VS__HEIGHT", "LB__GLUC", "LB__HGB"]
+    assert "Joined 3 domains (DM, VS, LB): 3 subjects x 6 columns" in capsys.readouterr().out
+    # an ambiguous join is refused and the previous output is left as it was
+    before = out.read_bytes()
+    pd.concat([VS, VS]).to_csv(tmp_path / "vs.csv", index=False)
+    assert main(argv) == 2
+    assert "domain 'VS'" in capsys.readouterr().err and out.read_bytes() == before
+
+
+def test_assess_a_combined_study_from_config(tmp_path: Path) -> None:
+    for name, df in (("dm", DM), ("vs", VS), ("lb", LB)):
+        df.to_csv(tmp_path / f"{name}.csv", index=False)
+    (tmp_path / "study.toml").write_text("""
+[data]
+domains = { DM = "dm.csv", VS = "vs.csv", LB = "lb.csv" }
+subject_id = "USUBJID"
+long = { LB = "LBTESTCD" }
+id = "USUBJID"
+[variables]
+categorical_keys = ["DM__SEX"]
+continuous_keys = ["DM__AGE"]
+[bins]
+DM__AGE = [0, 50, inf]
+[options]
+measures = ["k_anonymity", "risk"]
+[output]
+formats = ["json"]
+""")
+    assert main(["assess", "--config", str(tmp_path / "study.toml"), "--out", str(tmp_path / "r")]) == 0
+    doc = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert doc["scenarios"][0]["risk"]["n_records"] == 3
+    assert len(doc["provenance"]["input_sha256"]) == 3
+
+
+def test_python_dash_m_and_console_script_agree(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("sdc")
+    if not exe.exists():
+        pytest.skip("the sdc console script is not installed next to this Python")
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1767225600"}
+    a = subprocess.run([sys.executable, "-m", "sdc", "assess", "--formats", "json", "--out", str(tmp_path / "a")],
+                       capture_output=True, text=True, env=env, cwd=tmp_path)
+    b = subprocess.run([str(exe), "assess", "--formats", "json", "--out", str(tmp_path / "b")],
+                       capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert a.returncode == b.returncode == 0, a.stderr + b.stderr
+    ja, jb = (json.loads((tmp_path / x / "report.json").read_text()) for x in "ab")
+    assert ja["generated_utc"] == jb["generated_utc"] == "2026-01-01 00:00:00 UTC"  # SOURCE_DATE_EPOCH
+    assert ja["scenarios"] == jb["scenarios"]

@@ -1,0 +1,96 @@
+"""Joining per-domain files (sdc combine): prefixes, pivoting, and refusing ambiguous joins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sdc.combine import combine_domains
+from sdc.exceptions import DataFileError
+
+DM = pd.DataFrame({"USUBJID": ["S1", "S2", "S3"], "AGE": [34, 51, 67], "SEX": ["F", "M", "F"]})
+VS = pd.DataFrame({"USUBJID": ["S2", "S1"], "HEIGHT": [181.0, 165.5]})
+LB = pd.DataFrame({"USUBJID": ["S1", "S1", "S2", "S3", "S3"],
+                   "LBTESTCD": ["GLUC", "HGB", "GLUC", "GLUC", "HGB"],
+                   "LBSTRESN": [5.1, 13.2, 6.0, 4.8, 12.1],
+                   "LBORRES": ["5.1", "13.2", "6.0", "4.8", "12.1"]})
+
+
+def test_wide_and_long_domains_join_by_subject() -> None:
+    out = combine_domains({"DM": DM, "VS": VS, "LB": LB}, "USUBJID", long={"LB": "LBTESTCD"})
+    assert out.columns.tolist() == ["USUBJID", "DM__AGE", "DM__SEX", "VS__HEIGHT", "LB__GLUC", "LB__HGB"]
+    assert out["USUBJID"].tolist() == ["S1", "S2", "S3"]  # the first domain's subjects, in its order
+    assert out["VS__HEIGHT"].tolist()[:2] == [165.5, 181.0] and np.isnan(out["VS__HEIGHT"].iloc[2])
+    assert out["LB__GLUC"].tolist() == [5.1, 6.0, 4.8]
+    assert np.isnan(out.loc[1, "LB__HGB"])  # S2 had no HGB result
+    # LBSTRESN (standardised numeric) is preferred over LBORRES by default
+    assert out["LB__HGB"].dtype.kind == "f"
+
+
+def test_value_column_can_be_chosen() -> None:
+    out = combine_domains({"DM": DM, "LB": LB}, "USUBJID", long={"LB": "LBTESTCD"}, value_column="LBORRES")
+    assert out["LB__GLUC"].tolist() == ["5.1", "6.0", "4.8"]
+
+
+def test_inputs_are_not_changed() -> None:
+    before = (DM.copy(), LB.copy())
+    combine_domains({"DM": DM, "LB": LB}, "USUBJID", long={"LB": "LBTESTCD"})
+    pd.testing.assert_frame_equal(DM, before[0])
+    pd.testing.assert_frame_equal(LB, before[1])
+
+
+def test_duplicate_subjects_in_a_wide_domain_are_refused() -> None:
+    vs = pd.concat([VS, VS.iloc[[0]]])
+    with pytest.raises(DataFileError, match=r"domain 'VS' has 1 subject id\(s\) on more than one row \(e\.g\. 'S2'\)"
+                                            r".*ambiguous.*--long VS=COLUMN"):
+        combine_domains({"DM": DM, "VS": vs}, "USUBJID")
+
+
+def test_two_results_for_one_test_are_refused() -> None:
+    lb = pd.concat([LB, LB.iloc[[2]]])
+    with pytest.raises(DataFileError, match=r"more than one 'GLUC' result for subject 'S2'"):
+        combine_domains({"DM": DM, "LB": lb}, "USUBJID", long={"LB": "LBTESTCD"})
+
+
+@pytest.mark.parametrize("domains, kwargs, message", [
+    ({"DM": DM, "VS": VS.rename(columns={"USUBJID": "ID"})}, {}, r"domain 'VS' has no subject id column 'USUBJID'"),
+    ({"DM": DM.assign(USUBJID=["S1", None, "S3"])}, {}, r"domain 'DM' has records without a subject id"),
+    ({"DM": DM, "LB": LB}, {"long": {"LB": "TEST"}}, r"domain 'LB' has no test-name column 'TEST'"),
+    ({"DM": DM, "LB": LB.drop(columns=["LBSTRESN", "LBORRES"])}, {"long": {"LB": "LBTESTCD"}},
+     r"no value column found \(LBSTRESN, LBSTRESC or LBORRES\)"),
+    ({"DM": DM, "LB": LB}, {"long": {"LB": "LBTESTCD"}, "value_column": "X"}, r"has no value column 'X'"),
+    ({"DM": DM}, {"long": {"LB": "LBTESTCD"}}, r"`long` names domains that are not in `domains`: 'LB'"),
+    ({}, {}, r"at least one domain"),
+])
+def test_errors_name_the_domain_and_column(domains: dict, kwargs: dict, message: str) -> None:
+    with pytest.raises((DataFileError, ValueError), match=message):
+        combine_domains(domains, "USUBJID", **kwargs)
+
+
+def test_files_are_read_and_named_in_errors(tmp_path: Path) -> None:
+    DM.to_csv(tmp_path / "dm.csv", index=False)
+    pd.concat([VS, VS]).to_csv(tmp_path / "vs.csv", index=False)
+    with pytest.raises(DataFileError, match=r"domain 'VS' \('.*vs\.csv'\)"):
+        combine_domains({"DM": tmp_path / "dm.csv", "VS": tmp_path / "vs.csv"}, "USUBJID")
+
+
+@given(n=st.integers(1, 12), tests=st.lists(st.sampled_from(["A", "B", "C"]), min_size=1, max_size=3, unique=True),
+       seed=st.integers(0, 2**16))
+def test_pivot_matches_a_dictionary_reference(n: int, tests: list[str], seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    subjects = [f"s{i}" for i in range(n)]
+    rows = [(s, t, float(rng.integers(0, 100))) for s in subjects for t in tests if rng.random() < 0.7]
+    lb = pd.DataFrame(rows, columns=["ID", "LBTESTCD", "LBSTRESN"])
+    dm = pd.DataFrame({"ID": subjects, "X": rng.integers(0, 5, n)})
+    out = combine_domains({"DM": dm, "LB": lb}, "ID", long={"LB": "LBTESTCD"})
+    ref = {(s, t): v for s, t, v in rows}
+    assert out["ID"].tolist() == subjects
+    for t in sorted({t for _, t, _ in rows}):
+        got = out[f"LB__{t}"].tolist()
+        want = [ref.get((s, t), np.nan) for s in subjects]
+        assert [g if g == g else None for g in got] == [w if w == w else None for w in want]

@@ -1,0 +1,261 @@
+"""The report folder: fixed file names, per-record files, reproducible bytes, spreadsheet safety,
+atomic replacement."""
+
+from __future__ import annotations
+
+import hashlib
+from html import unescape
+import io
+import json
+import zipfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sdc
+from sdc.assess import assess
+from sdc.config import from_mapping, load_config
+from sdc.datasets import example_config_path
+from sdc.report import MARKER, write_report
+from sdc.report.safety import neutralise, safe_frame
+
+from tests.test_assess import TOY, toy_config
+
+T1 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+T2 = datetime(2027, 6, 7, 8, 9, 10, tzinfo=timezone.utc)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def example_assessment():
+    return assess(load_config(example_config_path()), now=T1)
+
+
+@pytest.fixture(scope="module")
+def toy_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("toy") / "report"
+    write_report(assess(toy_config(), TOY.copy(), now=T1), out)
+    return out
+
+
+def test_fixed_file_names(toy_folder: Path) -> None:
+    names = set(_files(toy_folder))
+    assert names == {
+        MARKER, "report.html", "report.md", "summary.txt", "report.json", "report.xlsx", "config.toml",
+        "records.csv", "records_at_risk_k3.csv", "records_at_risk_l2_diag.csv", "records_at_risk_t0.5_diag.csv",
+        "plots/risk_distribution.png", "plots/class_sizes.png", "plots/risk_by_key_subset.png",
+        "plots/cumulative_risk.png", "plots/ldiversity_distribution.png", "plots/tcloseness_distribution.png",
+    }
+
+
+def test_records_at_risk_files_hold_the_hand_computed_records(toy_folder: Path) -> None:
+    k = pd.read_csv(toy_folder / "records_at_risk_k3.csv")
+    assert k.columns.tolist() == ["record", "sid", "scenario", "sex", "region", "age", "class", "fk", "risk"]
+    assert k["record"].tolist() == [7, 8, 9, 10] and k["sid"].tolist() == ["p7", "p8", "p9", "p10"]
+    assert k["fk"].tolist() == [1, 2, 2, 1] and k["risk"].tolist() == [1.0, 0.5, 0.5, 1.0]
+    assert k["age"].tolist() == ["40--inf", "0--40", "0--40", "40--inf"]  # as assessed (banded)
+    ld = pd.read_csv(toy_folder / "records_at_risk_l2_diag.csv")
+    assert ld["record"].tolist() == [4, 5, 6, 7, 10] and set(ld["l_distinct"]) == {1}
+    assert ld["class_size"].tolist() == [3, 3, 3, 1, 1]
+    t = pd.read_csv(toy_folder / "records_at_risk_t0.5_diag.csv")
+    assert t["record"].tolist() == [7, 8, 9]
+    np.testing.assert_allclose(t["t"], [0.8, 0.6, 0.6])
+
+
+def test_joined_record_table_has_every_measure_and_flag(toy_folder: Path) -> None:
+    rec = pd.read_csv(toy_folder / "records.csv")
+    assert len(rec) == 10
+    assert rec["fk"].tolist() == [3, 3, 3, 3, 3, 3, 1, 2, 2, 1]
+    assert rec["flag_k3"].tolist() == [False] * 6 + [True] * 4
+    assert rec["flag_risk"].sum() == 4 and rec["flag_l2_diag"].sum() == 5 and rec["flag_t_diag"].sum() == 3
+    assert {"household_risk", "flag_household_risk", "suda_score", "dis_suda_score", "flag_suda",
+            "l_distinct_diag", "t_diag", "diag"} <= set(rec.columns)
+
+
+def test_json_is_complete_and_versioned(toy_folder: Path) -> None:
+    doc = json.loads((toy_folder / "report.json").read_text())
+    assert doc["schema_version"] == 1 and doc["generator"] == f"sdc {sdc.__version__}"
+    assert doc["generated_utc"] == "2026-01-02 03:04:05 UTC"
+    assert doc["config"]["thresholds"]["k"] == 3
+    assert doc["scenarios"][0]["risk"]["expected_reidentifications"] == pytest.approx(5.0)
+    assert [v["verdict"] for v in doc["verdicts"] if v["measure"] == "3-anonymity"] == ["fail"]
+    assert {"input", "variables", "verdicts", "s1 profile", "s1 risk", "ldiversity", "tcloseness", "files",
+            "provenance"} <= set(doc["tables"])
+    assert set(doc["files"]) >= {"report.html", "records.csv"}
+    assert any("Spreadsheet safety" in n for n in doc["notes"])
+
+
+def test_xlsx_has_one_sheet_per_table(toy_folder: Path) -> None:
+    import openpyxl
+
+    doc = json.loads((toy_folder / "report.json").read_text())
+    wb = openpyxl.load_workbook(toy_folder / "report.xlsx")
+    assert wb.sheetnames[0] == "Contents"
+    assert len(wb.sheetnames) == 1 + len(doc["tables"])
+    ws = wb["s1 risk"]
+    assert ws["A1"].value == "Individual and global risk"
+
+
+def test_text_outputs_carry_the_same_content(toy_folder: Path) -> None:
+    md = (toy_folder / "report.md").read_text()
+    txt = (toy_folder / "summary.txt").read_text()
+    html = unescape((toy_folder / "report.html").read_text())
+    for heading in ("Input", "Verdicts", "k-anonymity — scenario 'all keys'", "l-diversity", "t-closeness",
+                    "Small-count levels", "How to reproduce", "Files in this folder"):
+        assert heading in md and heading in txt and heading in html
+    assert "Spreadsheet safety" in md and "Spreadsheet safety" in txt and "Spreadsheet safety" in html
+    assert "![Distribution of individual re-identification risk" in md
+
+
+def test_same_input_same_bytes_except_the_timestamp_line(example_assessment, tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    a1 = example_assessment
+    a2 = replace(a1, provenance={**a1.provenance, "generated_utc": T2.strftime("%Y-%m-%d %H:%M:%S UTC")})
+    a3 = assess(load_config(example_config_path()), now=T1)  # recomputed from scratch
+    write_report(a1, tmp_path / "one")
+    write_report(a2, tmp_path / "two")
+    write_report(a3, tmp_path / "three")
+    one, two, three = _files(tmp_path / "one"), _files(tmp_path / "two"), _files(tmp_path / "three")
+    assert one == three  # same results, same time: byte-identical, xlsx and png included
+    assert one.keys() == two.keys()
+    for name in one:
+        if one[name] == two[name]:
+            continue
+        if name == "report.xlsx":
+            assert _xlsx_cells(one[name]) ^ _xlsx_cells(two[name]) == {
+                ("Contents", "A2", "Generated 2026-01-02 03:04:05 UTC"),
+                ("Contents", "A2", "Generated 2027-06-07 08:09:10 UTC")}
+            continue
+        diff = [(x, y) for x, y in zip(one[name].decode().splitlines(), two[name].decode().splitlines()) if x != y]
+        assert len(diff) == 1 and "2026-01-02 03:04:05 UTC" in diff[0][0], (name, diff)
+    assert {n for n in one if one[n] != two[n]} == {"report.html", "report.md", "summary.txt", "report.json",
+                                                    "report.xlsx"}
+
+
+def _xlsx_cells(data: bytes) -> set[tuple[str, str, object]]:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    return {(ws.title, c.coordinate, c.value) for ws in wb for row in ws.iter_rows() for c in row
+            if c.value is not None}
+
+
+DANGER = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rx"]
+
+
+def test_spreadsheet_safety_in_csv_and_xlsx(tmp_path: Path) -> None:
+    import openpyxl
+
+    df = pd.DataFrame({"id": DANGER + ["ok1", "ok2"], "key": ["=a", "=a", "b", "b", "-c", "-c", "d", "d"],
+                       "num": [-1.5, 2, -3, 4, 5, 6, 7, 8], "sens": ["=x", "y", "+z", "y", "y", "y", "y", "y"]})
+    cfg = from_mapping({"data": {"path": "d.csv", "id": "id"},
+                        "variables": {"categorical_keys": ["key"], "sensitive": ["sens"]},
+                        "thresholds": {"k": 3}, "options": {"measures": ["k_anonymity", "risk", "ldiversity"]}})
+    out = tmp_path / "r"
+    write_report(assess(cfg, df, now=T1), out)
+    raw = (out / "records.csv").read_bytes()
+    assert raw.count(b"\r\n") == 9 and b"\"'\rx\"" in raw  # RFC 4180: CRLF rows; a CR inside a field is quoted
+    rec = pd.read_csv(out / "records.csv", keep_default_na=False)
+    assert rec["id"].tolist()[:6] == ["'" + d for d in DANGER]
+    assert rec["key"].tolist()[:5] == ["'=a", "'=a", "b", "b", "'-c"]
+    assert rec["sens"].tolist()[:3] == ["'=x", "y", "'+z"]
+    low = pd.read_csv(out / "records_at_risk_k3.csv", keep_default_na=False)
+    assert all(not str(v).startswith(("=", "+", "-", "@")) for col in low for v in low[col] if isinstance(v, str))
+    # every text cell in every sheet is safe; numbers stay numbers
+    wb = openpyxl.load_workbook(out / "report.xlsx")
+    for ws in wb:
+        for row in ws.iter_rows():
+            for c in row:
+                if isinstance(c.value, str):
+                    assert not c.value.startswith(("=", "+", "-", "@", "\t", "\r")), (ws.title, c.coordinate)
+    cells = _xlsx_cells((out / "report.xlsx").read_bytes())
+    assert any(v == "'=a" for _, _, v in cells)
+
+
+def test_neutralise_leaves_numbers_and_plain_text() -> None:
+    assert neutralise(-1.5) == -1.5 and neutralise("a-b") == "a-b" and neutralise("") == ""
+    df = pd.DataFrame({"=c": ["=1", "x"], "n": [-1, 2]})
+    out = safe_frame(df)
+    assert out.columns.tolist() == ["'=c", "n"] and out["'=c"].tolist() == ["'=1", "x"]
+    assert out["n"].tolist() == [-1, 2]
+    assert df.columns.tolist() == ["=c", "n"]  # the caller's frame is unchanged
+
+
+def test_an_existing_report_is_replaced_whole_or_not_at_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "report"
+    a = assess(toy_config(), TOY.copy(), now=T1)
+    write_report(a, out)
+    before = _files(out)
+
+    import sdc.report.xlsx as xlsx
+
+    def boom(report):  # noqa: ANN001, ANN202
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(xlsx, "render_xlsx", boom)
+    b = assess(toy_config(k=2), TOY.copy(), now=T2)
+    with pytest.raises(RuntimeError, match="disk full"):
+        write_report(b, out)
+    assert _files(out) == before  # untouched
+    assert [p.name for p in tmp_path.iterdir()] == ["report"]  # no temporary folder left behind
+    monkeypatch.undo()
+    write_report(b, out)  # a successful run replaces it whole
+    assert "records_at_risk_k2.csv" in _files(out) and "records_at_risk_k3.csv" not in _files(out)
+
+
+def test_a_folder_that_is_not_a_report_is_never_replaced(tmp_path: Path) -> None:
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "thesis.tex").write_text("precious")
+    with pytest.raises(FileExistsError, match="not an sdc report folder"):
+        write_report(assess(toy_config(), TOY.copy()), out)
+    assert (out / "thesis.tex").read_text() == "precious" and len(list(out.iterdir())) == 1
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(FileExistsError, match="is a file"):
+        write_report(assess(toy_config(), TOY.copy()), f)
+
+
+def test_formats_subset(tmp_path: Path) -> None:
+    write_report(assess(toy_config(), TOY.copy()), tmp_path / "r", formats=("json", "csv"))
+    names = set(_files(tmp_path / "r"))
+    assert "report.json" in names and "records.csv" in names and "config.toml" in names
+    assert not {"report.html", "report.xlsx", "report.md"} & names and not any(n.startswith("plots/") for n in names)
+    with pytest.raises(ValueError, match="unknown report format 'pdf'"):
+        write_report(assess(toy_config(), TOY.copy()), tmp_path / "s", formats=("pdf",))
+
+
+def test_config_toml_reruns_the_same_assessment(toy_folder: Path, tmp_path: Path) -> None:
+    TOY.to_csv(tmp_path / "toy.csv", index=False)
+    text = (toy_folder / "config.toml").read_text().replace('path = "toy.csv"', f'path = "{tmp_path / "toy.csv"}"')
+    (tmp_path / "run.toml").write_text(text)
+    again = assess(load_config(tmp_path / "run.toml"), now=T1)
+    write_report(again, tmp_path / "again")
+    old = json.loads((toy_folder / "report.json").read_text())
+    new = json.loads((tmp_path / "again" / "report.json").read_text())
+    assert new["verdicts"] == old["verdicts"] and new["scenarios"] == old["scenarios"]
+
+
+def test_checksum_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "toy.csv"
+    TOY.to_csv(path, index=False)
+    cfg = from_mapping({"data": {"path": str(path)}, "variables": {"categorical_keys": ["sex"]},
+                        "options": {"measures": ["k_anonymity", "risk"]}})
+    a = assess(cfg)
+    assert a.provenance["input_sha256"] == {str(path): hashlib.sha256(path.read_bytes()).hexdigest()}
+    write_report(a, tmp_path / "r")
+    assert hashlib.sha256(path.read_bytes()).hexdigest() in (tmp_path / "r" / "report.html").read_text()
+
+
+def test_xlsx_zip_entries_have_fixed_dates(toy_folder: Path) -> None:
+    z = zipfile.ZipFile(toy_folder / "report.xlsx")
+    assert {i.date_time for i in z.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+    core = z.read("docProps/core.xml").decode()
+    assert "2026-01-02T03:04:05Z" in core

@@ -1,0 +1,49 @@
+"""``sdc assess --cross-check``: the report's measures recomputed by sdcMicro agree, and say so."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+import r_bridge
+from sdc.assess import assess
+from sdc.cli import main
+from sdc.config import load_config
+from sdc.datasets import example_config_path
+from sdc.report import write_report
+
+
+@pytest.mark.sdcmicro
+def test_cross_check_of_the_example_agrees(tmp_path: Path) -> None:
+    a = assess(load_config(example_config_path()), cross_check=True, now=datetime(2026, 1, 1, tzinfo=timezone.utc))
+    t = a.cross_check
+    assert set(t["scenario"]) == {"demographics", "demographics + marital status"}
+    measures = set(t["measure"])
+    assert {"measure_risk: risk", "freqCalc: Fk", "measure_risk(hid): hier_risk", "ldiversity: Distinct_Ldiversity",
+            "suda2: score"} <= measures
+    assert bool(t["agree"].all()), t[~t["agree"]]
+    assert {"R", "sdcMicro"} <= set(a.provenance["r_versions"])
+    write_report(a, tmp_path / "r")
+    doc = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert "cross-check" in doc["tables"] and "sdcMicro version (cross-check)" in (tmp_path / "r" / "summary.txt"
+                                                                                     ).read_text()
+    assert "All agree." in (tmp_path / "r" / "report.md").read_text()
+
+
+@pytest.mark.sdcmicro
+def test_cross_check_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["assess", "--cross-check", "--formats", "json", "--out", str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out
+    assert "Cross-check with sdcMicro:" in out and "measures, all agree." in out
+
+
+def test_cross_check_without_r_says_why(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture) -> None:
+    monkeypatch.setattr(r_bridge, "is_available", lambda: False)
+    monkeypatch.setattr(r_bridge, "unavailable_reason", lambda: "R is not installed")
+    assert main(["assess", "--cross-check", "--formats", "json", "--out", str(tmp_path / "r")]) == 2
+    assert "sdc: error: --cross-check needs R and sdcMicro: R is not installed" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
