@@ -116,6 +116,14 @@ def reidentification_interval(risk: IndividualRiskResult, *, level: float = 0.95
                     standard_error=sd)
 
 
+def _as_codes(s: pd.Series) -> pd.Categorical:
+    """The column as a categorical of its integer codes: the same classes, missing values kept."""
+    from sdc.keys import factorize_column
+
+    codes, card = factorize_column(s)
+    return pd.Categorical.from_codes(codes.astype(np.int64), categories=np.arange(max(card, 1)))
+
+
 def jackknife_interval(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -197,11 +205,14 @@ def jackknife_interval(
 
             it = tqdm(it, desc="jackknife replicates", unit="replicate")
         wname = "__sdc_jackknife_weight__"
+        # The replicates only need the partition of the keys: categorical codes (missing kept
+        # missing) are counted without hashing the original values again G times.
+        coded = pd.DataFrame({k: _as_codes(data[k]) for k in keys}, index=data.index)
         for g in it:
             keep = group != g
-            frame = data.loc[keep, list(keys)].copy()
+            frame = coded.loc[keep]
             if w is not None:
-                frame[wname] = w[keep] * G / (G - 1)
+                frame = frame.assign(**{wname: w[keep] * G / (G - 1)})
             reps[g] = compute(frame, wname if w is not None else None)
     se = math.sqrt((G - 1) / G * float(((reps - reps.mean()) ** 2).sum()))
     z = stats.t.ppf(1 - (1 - level) / 2, df=G - 1)

@@ -259,3 +259,25 @@ def test_xlsx_zip_entries_have_fixed_dates(toy_folder: Path) -> None:
     assert {i.date_time for i in z.infolist()} == {(1980, 1, 1, 0, 0, 0)}
     core = z.read("docProps/core.xml").decode()
     assert "2026-01-02T03:04:05Z" in core
+
+
+def test_no_record_at_risk_gives_a_header_only_file(tmp_path: Path) -> None:
+    write_report(assess(toy_config(k=1, l=1, t=1.0), TOY.copy()), tmp_path / "r", formats=("csv",))
+    for name in ("records_at_risk_k1.csv", "records_at_risk_l1_diag.csv", "records_at_risk_t1_diag.csv"):
+        lines = (tmp_path / "r" / name).read_text().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("record,sid,scenario,"), (name, lines)
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_cells = st.one_of(st.none(), st.sampled_from(["=1", "+a", "-b", "@c", "\tx", "\ry", "ok", "a=b", ""]),
+                   st.text(max_size=4))
+
+
+@given(st.lists(_cells, min_size=1, max_size=30), st.booleans())
+def test_safe_frame_matches_a_per_cell_reference(values: list, categorical: bool) -> None:
+    s = pd.Series(values, dtype="category" if categorical else object)
+    got = safe_frame(pd.DataFrame({"x": s}))["x"].tolist()
+    want = [None if v is None else neutralise(v) for v in values]
+    assert [None if (isinstance(g, float) and np.isnan(g)) else g for g in got] == want

@@ -38,6 +38,7 @@ class Diff:
     max_rel_diff: float
     agree: bool
     exact: bool           # compared for exact equality
+    rtol: float | None = None  # the relative tolerance otherwise
 
     def explain(self) -> str:
         return (f"{self.measure} on {self.case}: max abs diff {self.max_abs_diff:.3g}, "
@@ -49,7 +50,8 @@ def _diff(measure: str, case: Case, ours: object, theirs: object, *, rtol: float
     a = np.atleast_1d(np.asarray(ours, dtype=np.float64))
     b = np.atleast_1d(np.asarray(theirs, dtype=np.float64))
     if a.shape != b.shape:
-        return Diff(measure, case.name, case.dataset, max(a.size, b.size), math.inf, math.inf, False, rtol is None)
+        return Diff(measure, case.name, case.dataset, max(a.size, b.size), math.inf, math.inf, False, rtol is None,
+                    rtol)
     both_nan = np.isnan(a) & np.isnan(b)
     one_nan = np.isnan(a) ^ np.isnan(b)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -60,7 +62,7 @@ def _diff(measure: str, case: Case, ours: object, theirs: object, *, rtol: float
     max_abs = float(absd.max()) if absd.size else 0.0
     max_rel = float(reld.max()) if reld.size else 0.0
     agree = max_abs == 0.0 if rtol is None else bool((reld <= rtol).all())
-    return Diff(measure, case.name, case.dataset, int(a.size), max_abs, max_rel, agree, rtol is None)
+    return Diff(measure, case.name, case.dataset, int(a.size), max_abs, max_rel, agree, rtol is None, rtol)
 
 
 def _quiet(fn, *args, **kwargs):  # noqa: ANN001, ANN202
@@ -277,11 +279,10 @@ def compare_case(case: Case, which: tuple[str, ...] = ("freqCalc", "measure_risk
 def summarise(diffs: list[Diff]) -> pd.DataFrame:
     """One row per (measure, dataset): cases, max abs diff, max rel diff, all agree."""
     df = pd.DataFrame([d.__dict__ for d in diffs])
+    df["rtol"] = df["rtol"].astype(float)  # None (exact comparisons) becomes NaN
     g = df.groupby(["measure", "dataset"], sort=False)
     out = g.agg(cases=("case", "nunique"), values=("n_values", "sum"), max_abs_diff=("max_abs_diff", "max"),
-                max_rel_diff=("max_rel_diff", "max"), agree=("agree", "all"), exact=("exact", "all")).reset_index()
-    out["tolerance"] = np.where(out["exact"], "exact", "")
-    out.loc[~out["exact"], "tolerance"] = [
-        f"rel {RTOL_SUMS:g}" if ": Fk" in m else "rel 1e-12" if "Entropy" in m else f"rel {RTOL:g}"
-        for m in out.loc[~out["exact"], "measure"]]
-    return out.drop(columns="exact")
+                max_rel_diff=("max_rel_diff", "max"), agree=("agree", "all"), exact=("exact", "all"),
+                rtol=("rtol", "max")).reset_index()
+    out["tolerance"] = ["exact" if ex else f"rel {rt:g}" for ex, rt in zip(out["exact"], out["rtol"])]
+    return out.drop(columns=["exact", "rtol"])

@@ -95,7 +95,7 @@ def record_tables(a: Assessment) -> RecordTables:
         t["risk"] = r.risk.risk.to_numpy()[rows]
         parts.append(t)
     name = f"records_at_risk_k{thr.k}.csv"
-    files[name] = pd.concat(parts, ignore_index=True)
+    files[name] = _stack(parts)
     desc[name] = f"records with sample frequency fk < {thr.k}"
 
     # l-diversity and t-closeness, per sensitive variable
@@ -122,6 +122,13 @@ def record_tables(a: Assessment) -> RecordTables:
     return RecordTables(files=files, descriptions=desc)
 
 
+def _stack(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """Concatenate the scenarios' rows; empty parts are left out (pandas >= 2.1 warns about
+    their dtypes), but the columns are kept when every part is empty."""
+    kept = [p for p in parts if len(p)] or parts[:1]
+    return pd.concat(kept, ignore_index=True)
+
+
 def _at_risk(a: Assessment, classes: dict, all_keys: list[str], values: dict[str, dict[str, np.ndarray]],
              mask: dict[str, np.ndarray], extra: dict[str, dict[str, object]]) -> pd.DataFrame | None:
     """Per scenario (by name), the records where `mask` holds, with class, class size, the
@@ -141,7 +148,7 @@ def _at_risk(a: Assessment, classes: dict, all_keys: list[str], values: dict[str
         for col, v in values[name].items():
             t[col] = v[rows]
         parts.append(t)
-    return pd.concat(parts, ignore_index=True) if parts else None
+    return _stack(parts) if parts else None
 
 
 def _joined(a: Assessment, classes: dict) -> pd.DataFrame:

@@ -8,6 +8,7 @@ Numbers are left alone: ``-0.5`` stored as a number is a value, not a formula.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 __all__ = ["DANGEROUS_PREFIXES", "neutralise", "safe_frame"]
@@ -32,6 +33,13 @@ def safe_frame(df: pd.DataFrame) -> pd.DataFrame:
     for col in out.columns:
         s = out[col]
         if s.dtype == object or isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(s.dtype):
-            out[col] = s.astype(object).map(neutralise)
+            # Neutralise the distinct values, not every cell: hashing is fast, Python per cell is not.
+            codes, uniques = pd.factorize(s, use_na_sentinel=True)
+            fixed = np.array([neutralise(u) for u in uniques], dtype=object)
+            if any(a is not b for a, b in zip(fixed, uniques)):
+                values = np.empty(len(s), dtype=object)
+                values[:] = fixed[np.maximum(codes, 0)] if len(fixed) else None
+                values[codes < 0] = s.to_numpy(dtype=object)[codes < 0]  # missing stays as it was
+                out[col] = pd.Series(values, index=s.index, name=s.name)
     out.columns = [neutralise(str(c)) for c in out.columns]
     return out
