@@ -314,7 +314,8 @@ def _cross_check(a: Assessment, progress: bool) -> tuple[pd.DataFrame, dict[str,
     """Every scenario's measures computed again through sdcMicro (r_bridge), with the agreement.
 
     The data are those the report assessed: continuous keys and sensitive variables binned
-    as configured, so the agreement is about the numbers in the report.
+    as configured, and with ``missing = "category"`` missing key values recoded to a level
+    of their own, so the agreement is about the numbers in the report.
     """
     import r_bridge
     from validation.cases import Case
@@ -324,6 +325,13 @@ def _cross_check(a: Assessment, progress: bool) -> tuple[pd.DataFrame, dict[str,
         raise RuntimeError(f"--cross-check needs R and sdcMicro: {r_bridge.unavailable_reason()}")
     cfg = a.config
     frame, _ = apply_binning(a.assessed, dict(cfg.sensitive_bins))
+    if cfg.missing == "category":
+        # sdcMicro always applies its wildcard rule; a missing key value that is its own
+        # category is, for sdcMicro, one more level.
+        for k in dict.fromkeys(k for r in a.scenarios for k in r.scenario.keys):
+            miss = frame[k].isna()
+            if miss.any():
+                frame[k] = frame[k].astype(object).where(~miss, "(missing)").map(str)
     which = ["freqCalc", "measure_risk", "createSdcObj"]
     if cfg.household and ("household" in cfg.measures or "risk" in cfg.measures):
         which.append("household")

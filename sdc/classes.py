@@ -134,13 +134,20 @@ def dominant_values(cl: Cells, s: Sensitive, miss_code: int = -2) -> tuple[np.nd
     of the class's observed values; code `miss_code` counts as missing. None/NaN without values."""
     obs = (cl.code >= 0) & (cl.code != miss_code)
     cls, code, cnt = cl.cls[obs], cl.code[obs], cl.count[obs]
-    order = np.lexsort((code, -cnt, cls))  # per class: highest count, then smallest value
-    cls_o = cls[order]
-    first = np.flatnonzero(np.r_[True, cls_o[1:] != cls_o[:-1]]) if cls_o.size else np.empty(0, dtype=np.int64)
     dom = np.full(cl.n_classes, None, dtype=object)
     share = np.full(cl.n_classes, np.nan)
+    if cls.size == 0:
+        return dom, share
+    # Cells are sorted by class, then value: the first cell of a class holding the class's
+    # largest count is the dominant value (ties go to the smallest value), with no sort.
+    starts = np.flatnonzero(np.r_[True, cls[1:] != cls[:-1]])
+    top = np.maximum.reduceat(cnt, starts)
+    g = cls[starts]
+    best = np.zeros(cl.n_classes, dtype=cnt.dtype)
+    best[g] = top
+    hit = np.flatnonzero(cnt == best[cls])
+    first = hit[np.r_[True, cls[hit][1:] != cls[hit][:-1]]]
     total = np.bincount(cls, weights=cnt, minlength=cl.n_classes)
-    g = cls_o[first]
-    dom[g] = s.values[code[order][first]]
-    share[g] = cnt[order][first] / total[g]
+    dom[g] = s.values[code[first]]
+    share[g] = cnt[first] / total[g]
     return dom, share

@@ -173,3 +173,21 @@ def test_modes_agree_without_missing_sensitive_values(case):
     a = sdc.l_diversity(df, keys, "s")
     b = sdc.l_diversity(df, keys, "s", mode="sdcmicro")
     assert_allclose(_rec(a, "s"), _rec(b, "s"), rtol=1e-12)
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([1, 2, 3, 5, -999, NAN])), min_size=1, max_size=40))
+def test_dominant_value_matches_a_brute_force(rows):
+    # per class: the most frequent observed value (not NaN, not -999), ties to the smallest,
+    # and its share of the class's observed values
+    df = pd.DataFrame(rows, columns=["k", "s"])
+    r = sdc.l_diversity(df, ["k"], "s")
+    got = r.classes.set_index("k")[["s_dominant", "s_dominant_share"]]
+    for k, grp in df.groupby("k"):
+        obs = grp["s"][grp["s"].notna() & (grp["s"] != -999)]
+        dom, share = got.loc[k]
+        if obs.empty:
+            assert dom is None and np.isnan(share)
+            continue
+        counts = obs.value_counts()
+        want = min(v for v, n in counts.items() if n == counts.max())
+        assert dom == want and share == pytest.approx(counts.max() / len(obs))

@@ -13,7 +13,9 @@ values (5% per key), it times:
   packing, ``pandas.factorize`` of the packed keys and ``numpy.bincount`` for f_k and F_k.
 
 Peak memory of the native call is measured with ``tracemalloc`` (a separate run) and
-reported against the size of the key and weight columns.
+reported against the size of the key and weight columns. ``--weights no|yes`` and ``--na
+no|yes`` restrict the risk suite to some of the four combinations (for a long sdcMicro budget
+on one case, e.g. ``--sizes 1e7 --keys 8 --weights no --na yes --r-budget 600``).
 
 ``--suite ldiversity`` times ``sdc.l_diversity(mode="sdcmicro")`` against sdcMicro's
 ``ldiversity`` (one sensitive variable with ``--categories`` values), ``--suite
@@ -155,13 +157,14 @@ def run_sdcmicro(df: pd.DataFrame, keys: list[str], weighted: bool, budget: floa
     return run_r("bench_measure_risk.R", df, keys, {"w": "w"} if weighted else {}, ["1" if weighted else "0"], budget)
 
 
-def run(sizes: list[int], key_counts: list[int], repeat: int, budget: float, with_r: bool) -> list[Row]:
+def run(sizes: list[int], key_counts: list[int], repeat: int, budget: float, with_r: bool,
+        weight_options: tuple[bool, ...] = (False, True), missing_options: tuple[bool, ...] = (False, True)) -> list[Row]:
     rows = []
     skip_r: set[tuple] = set()  # (keys, weighted, missing) that already hit the budget at a smaller n
     for n in sizes:
         for k in key_counts:
-            for weighted in (False, True):
-                for missing in (False, True):
+            for weighted in weight_options:
+                for missing in missing_options:
                     df = make_data(n, k, weighted, missing, seed=n + 10 * k + 2 * weighted + missing)
                     keys = [f"k{j + 1}" for j in range(k)]
                     w = "w" if weighted else None
@@ -363,6 +366,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--r-budget", type=float, default=600.0, help="seconds before sdcMicro is stopped")
     ap.add_argument("--no-r", action="store_true", help="native and baseline only")
+    ap.add_argument("--weights", choices=("both", "no", "yes"), default="both", help="risk suite: weighted runs")
+    ap.add_argument("--na", choices=("both", "no", "yes"), default="both", help="risk suite: runs with missing keys")
     ap.add_argument("--out", default=str(HERE / "results"))
     args = ap.parse_args(argv)
     sizes = [int(float(x)) for x in args.sizes.split(",")]
@@ -380,7 +385,8 @@ def main(argv: list[str] | None = None) -> int:
         "repeat": str(args.repeat),
     }
     if args.suite == "risk":
-        rows = run(sizes, key_counts, args.repeat, args.r_budget, with_r)
+        pick = {"both": (False, True), "no": (False,), "yes": (True,)}
+        rows = run(sizes, key_counts, args.repeat, args.r_budget, with_r, pick[args.weights], pick[args.na])
         stem, md = "benchmark", markdown(rows, meta, args.r_budget)
     else:
         rows = run_attribute(args.suite, sizes, key_counts, args.categories, args.repeat, args.r_budget, with_r)
