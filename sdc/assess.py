@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import platform
-import sys
 import warnings
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,6 +22,7 @@ import pandas as pd
 from sdc._validation import check_columns
 from sdc.attacker import AttackerRiskResult, attacker_risk
 from sdc.binning import Binning, apply_binning
+from sdc.classes import sensitive_kind
 from sdc.closeness import TClosenessResult, t_closeness
 from sdc.config import RunConfig, Scenario
 from sdc.exceptions import SdcWarning
@@ -238,27 +237,28 @@ def _scenario(cfg: RunConfig, work: pd.DataFrame, sc: Scenario, opts: dict[str, 
         kw["ldiversity"] = l_diversity(work, keys, list(cfg.sensitive), l=thr.l, c=thr.c, mode=cfg.ldiversity_mode,
                                        sensitive_bins=dict(cfg.sensitive_bins) or None)
     if "tcloseness" in measures:
-        tc = {}
-        for s in cfg.sensitive:
-            sens = work[s]
-            ordered = (pd.api.types.is_numeric_dtype(sens.dtype) and not pd.api.types.is_bool_dtype(sens.dtype)) or (
-                isinstance(sens.dtype, pd.CategoricalDtype) and sens.cat.ordered)
-            dist = cfg.distance
-            if dist in ("ordered", "wasserstein") and not ordered:
-                dist = "equal"  # an unordered variable has no order to measure distance along
-            elif dist == "wasserstein" and isinstance(sens.dtype, pd.CategoricalDtype):
-                dist = "ordered"
-            tc[s] = t_closeness(work, keys, s, distance=dist, t=thr.t)
-        kw["tcloseness"] = tc
+        kw["tcloseness"] = {s: t_closeness(work, keys, s, distance=_distance_for(work[s], cfg.distance), t=thr.t)
+                            for s in cfg.sensitive}
     if "suda" in measures:
         kw["suda"] = suda(work, keys, mode=cfg.suda_mode, progress=progress)
-    if "uniqueness" in measures and (cfg.population_size or cfg.sampling_fraction):
-        kw["uniqueness"] = population_uniqueness(work, keys, population_size=cfg.population_size,
-                                                 sampling_fraction=cfg.sampling_fraction)
-        kw["attacker"] = attacker_risk(work, keys, threshold=thr.risk, weights=cfg.weights)
-    elif "uniqueness" in measures:
+    if "uniqueness" in measures:
+        if cfg.population_size or cfg.sampling_fraction:
+            kw["uniqueness"] = population_uniqueness(work, keys, population_size=cfg.population_size,
+                                                     sampling_fraction=cfg.sampling_fraction)
         kw["attacker"] = attacker_risk(work, keys, threshold=thr.risk, weights=cfg.weights)
     return ScenarioResult(scenario=sc, profile=prof, risk=risk, intervals=intervals, **kw)
+
+
+def _distance_for(sens: pd.Series, preferred: str) -> str:
+    """The configured t-closeness distance, or the one this variable allows: an unordered
+    variable has no order to measure along (equal distance), and a categorical has no raw
+    units for Wasserstein (ordered EMD over its categories)."""
+    _, ordered = sensitive_kind(sens)
+    if preferred in ("ordered", "wasserstein") and not ordered:
+        return "equal"
+    if preferred == "wasserstein" and isinstance(sens.dtype, pd.CategoricalDtype):
+        return "ordered"
+    return preferred
 
 
 def _small_counts(work: pd.DataFrame, keys: tuple[str, ...], below: int) -> pd.DataFrame:

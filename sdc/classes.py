@@ -19,7 +19,7 @@ import pandas as pd
 from sdc.keys import EncodedKeys, encode_keys, factorize_column, first_occurrence
 
 __all__ = [
-    "Classes", "equivalence_classes", "Sensitive", "encode_sensitive", "Cells", "cells", "dominant_values",
+    "Classes", "equivalence_classes", "Sensitive", "encode_sensitive", "sensitive_kind", "Cells", "cells", "dominant_values",
 ]
 
 
@@ -81,21 +81,30 @@ class Sensitive:
         return int(self.values.size)
 
 
+def sensitive_kind(s: pd.Series) -> tuple[bool, bool]:
+    """``(numeric, ordered)`` of a sensitive column: numbers (not booleans) are ordered; a
+    categorical is numeric when its categories are, and ordered when it says so."""
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        return pd.api.types.is_numeric_dtype(s.cat.categories.dtype), bool(s.cat.ordered)
+    numeric = pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+    return numeric, numeric
+
+
 def encode_sensitive(data: pd.DataFrame, name: str) -> Sensitive:
     """Codes of a sensitive column, in value order."""
     s = data[name]
+    numeric, ordered = sensitive_kind(s)
     if isinstance(s.dtype, pd.CategoricalDtype):
         codes, _ = factorize_column(s)
         return Sensitive(name=name, codes=codes.astype(np.int64), values=np.asarray(s.cat.categories),
-                         numeric=pd.api.types.is_numeric_dtype(s.cat.categories.dtype), ordered=bool(s.cat.ordered))
-    numeric = pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+                         numeric=numeric, ordered=ordered)
     try:
         codes, uniq = pd.factorize(s, sort=True, use_na_sentinel=True)
     except TypeError:  # mixed types cannot be sorted: order them by their text
         text = s.astype(object).where(s.notna(), None).map(lambda v: None if v is None else str(v))
         codes, uniq = pd.factorize(text, sort=True, use_na_sentinel=True)
     return Sensitive(name=name, codes=codes.astype(np.int64), values=np.asarray(uniq), numeric=numeric,
-                     ordered=numeric)
+                     ordered=ordered)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -16,16 +16,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from sdc.cli import _bins, _csv_list
+
 __all__ = ["add_parsers", "run_assess", "run_combine"]
 
 #: Exit status of ``sdc assess --fail-on-risk`` when a measure fails its threshold.
 EXIT_RISK = 3
-
-
-def _csv_list(text: str) -> list[str]:
-    from sdc.cli import _csv_list as parse
-
-    return parse(text)
 
 
 def _scenario(text: str) -> dict[str, Any]:
@@ -44,7 +40,6 @@ def _domain(text: str) -> tuple[str, str]:
 
 def add_parsers(sub: Any) -> None:
     """Add ``assess`` and ``combine`` to the ``sdc`` subcommands."""
-    from sdc.cli import _bins
     from sdc.closeness import DISTANCES
     from sdc.config import FORMATS, MEASURES
 
@@ -166,13 +161,13 @@ def _fixed_time():  # noqa: ANN202
 
 def _print_summary(result, folder) -> None:  # noqa: ANN001
     from sdc.formatting import render_table
-    from sdc.report.content import _headline
+    from sdc.report.content import headline
 
     import pandas as pd
 
     print(f"Assessed {len(result.data):,} records ({result.config.source}).")
     for r in result.scenarios:
-        print(_headline(r, result))
+        print(headline(r, result))
     verdicts = pd.DataFrame([v.__dict__ for v in result.verdicts])
     print()
     print(render_table(verdicts[["scenario", "measure", "value", "threshold", "verdict"]]))

@@ -358,8 +358,9 @@ def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | N
         p = Path(path)
         raw = read_config_file(p)
         source = str(p)
-        data = dict(raw.get("data", {})) if isinstance(raw.get("data", {}), Mapping) else raw["data"]
-        if isinstance(data, dict):
+        data = raw.get("data")
+        if isinstance(data, Mapping):  # anything else is reported by from_mapping
+            data = dict(data)
             base = p.parent
             if isinstance(data.get("path"), str) and not Path(data["path"]).is_absolute():
                 data["path"] = str(base / data["path"])

@@ -35,6 +35,7 @@ Without missing sensitive values and with one sensitive variable, the two modes 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -191,7 +192,7 @@ def l_diversity(
     encoded = [encode_sensitive(work, s) for s in sens]
     # sdcMicro's processing order matters only for classes without any category (stale
     # recursive values), so it is computed only if one occurs.
-    key_order = _Lazy(lambda: _key_order(work, classes)) if mode == "sdcmicro" else None
+    key_order = functools.cache(lambda: _key_order(work, classes)) if mode == "sdcmicro" else None
 
     per_class: dict[str, np.ndarray] = {}
     record_cols: dict[str, np.ndarray] = {}
@@ -248,7 +249,7 @@ def _missing_code(s: Sensitive, missing_value: float | None) -> int:
 
 
 def _class_values(cl: Cells, classes: Classes, miss_code: int, c: float, mode: str,
-                  key_order: _Lazy | None = None) -> dict[str, np.ndarray]:
+                  key_order: Callable[[], np.ndarray] | None = None) -> dict[str, np.ndarray]:
     """Per class: observed count, distinct, entropy and recursive l-diversity.
 
     `key_order` (sdcmicro mode) is the order in which sdcMicro processes the classes."""
@@ -334,18 +335,6 @@ def _recursive(cls: np.ndarray, count: np.ndarray, G: int, c: float, dtype: type
         alive[k:] = False
     out[multi] = rank
     return out
-
-
-class _Lazy:
-    """A value computed on first use (then kept)."""
-
-    def __init__(self, make: Callable[[], np.ndarray]):
-        self._make, self._value = make, None
-
-    def __call__(self) -> np.ndarray:
-        if self._value is None:
-            self._value = self._make()
-        return self._value
 
 
 def _key_order(data: pd.DataFrame, classes: Classes) -> np.ndarray:

@@ -27,7 +27,7 @@ from sdc.snapshots import SnapshotResult
 __all__ = [
     "jsonable", "dumps", "risk_summary", "snapshot_records", "frame_records", "ldiversity_summary",
     "tcloseness_summary", "inference_records", "household_fields", "suda_summary", "modrisk_summary",
-    "uniqueness_summary",
+    "uniqueness_summary", "attacker_models",
 ]
 
 
@@ -172,6 +172,13 @@ def modrisk_summary(res: ModelRiskResult) -> dict[str, Any]:
     })
 
 
+def attacker_models(res: AttackerRiskResult) -> dict[str, Any]:
+    """Prosecutor, journalist and marketer figures, the threshold and where F_j came from."""
+    doc = {row.statistic: row.value for row in res.summary().itertuples()}
+    doc.update(threshold=res.threshold, population_source=res.population_source)
+    return jsonable(doc)
+
+
 def uniqueness_summary(res: PopulationUniquenessResult, attacker: AttackerRiskResult | None = None,
                        interval: Any = None) -> dict[str, Any]:
     """The ``sdc uniqueness --json`` object: the four estimates, the chosen one, ARX-style risks."""
@@ -187,9 +194,7 @@ def uniqueness_summary(res: PopulationUniquenessResult, attacker: AttackerRiskRe
         "snb": {"K": res.snb_k, "alpha": res.snb_alpha, "beta": res.snb_beta},
     }
     if attacker is not None:
-        doc["attacker_models"] = {row.statistic: row.value for row in attacker.summary().itertuples()}
-        doc["attacker_models"]["threshold"] = attacker.threshold
-        doc["attacker_models"]["population_source"] = attacker.population_source
+        doc["attacker_models"] = attacker_models(attacker)
     if interval is not None:
         doc["interval"] = interval.to_dict()
     return jsonable(doc)

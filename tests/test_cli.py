@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import sdc
-from sdc.cli import main
+from tests.helpers import run_cli as run
 
 RISK_FIELDS = ["n_records", "keys", "weights", "threshold", "n_classes", "n_unique", "pct_unique",
                "n_k_lt_threshold", "pct_k_lt_threshold", "n_k_le_threshold", "pct_k_le_threshold", "min_k",
@@ -28,11 +28,6 @@ def csv(tmp_path):
     df.to_csv(p, sep=";", index=False)
     return p, df
 
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_risk_json_has_the_contract_fields_and_matches_the_api(capsys, csv):
@@ -99,11 +94,7 @@ def test_snapshots_subsets_and_table(capsys, csv):
 def test_errors_are_one_line_on_stderr(capsys, csv, argv, message):
     path, _ = csv
     argv = [a.replace("{path}", str(path)) for a in argv]
-    try:
-        code = main(argv)
-    except SystemExit as exc:  # argparse usage errors exit from inside the parser
-        code = exc.code
-    out, err = capsys.readouterr()
+    code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert message in err
     assert len(err.strip().splitlines()) == 1, err

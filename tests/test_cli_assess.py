@@ -14,6 +14,7 @@ import pytest
 from sdc.cli import main
 from sdc.report import MARKER
 
+from tests.helpers import run_cli
 from tests.test_assess import TOY
 from tests.test_combine import DM, LB, VS
 
@@ -116,12 +117,8 @@ def test_errors_are_one_line_with_status_2(args: list[str], message: str, toy_cs
     cfg = tmp_path / "bad.toml"
     cfg.write_text(f'[data]\npath = "{toy_csv}"\n[variables]\ncategorical_keys = ["sex"]\n[thresholds]\nk = 0\n')
     argv = ["assess"] + [a.format(cfg=cfg, data=toy_csv) for a in args] + ["--out", str(tmp_path / "r")]
-    try:
-        status = main(argv)
-    except SystemExit as exc:  # argparse's own usage errors
-        status = exc.code
+    status, _, err = run_cli(capsys, *argv)
     assert status == 2
-    err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1, err
     assert not (tmp_path / "r").exists()  # nothing half-written
 

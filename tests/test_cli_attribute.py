@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sdc.cli import main
+from tests.helpers import run_cli as run
 
 
 @pytest.fixture
@@ -25,14 +25,6 @@ def path(tmp_path):
     df.to_csv(p, index=False)
     return str(p)
 
-
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_ldiversity_json(capsys, path):

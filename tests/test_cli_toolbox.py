@@ -7,7 +7,7 @@ import json
 import pytest
 
 import sdc
-from sdc.cli import main
+from tests.helpers import run_cli as run
 
 
 @pytest.fixture(scope="module")
@@ -16,14 +16,6 @@ def example(tmp_path_factory):
     sdc.load_example().to_csv(p, index=False)
     return str(p)
 
-
-def run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_suda_json(capsys, example):

@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import sdc
 from sdc.assess import assess
@@ -267,9 +269,6 @@ def test_no_record_at_risk_gives_a_header_only_file(tmp_path: Path) -> None:
         lines = (tmp_path / "r" / name).read_text().splitlines()
         assert len(lines) == 1 and lines[0].startswith("record,sid,scenario,"), (name, lines)
 
-
-from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 _cells = st.one_of(st.none(), st.sampled_from(["=1", "+a", "-b", "@c", "\tx", "\ry", "ok", "a=b", ""]),
                    st.text(max_size=4))

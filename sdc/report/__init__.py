@@ -46,8 +46,7 @@ class ReportFolder:
     report: Report
 
 
-def _file_list(a: Assessment, formats: tuple[str, ...], record_desc: dict[str, str], figures: dict[str, bytes]
-               ) -> dict[str, str]:
+def _file_list(formats: tuple[str, ...], record_desc: dict[str, str], figures: dict[str, bytes]) -> dict[str, str]:
     files = {}
     if "html" in formats:
         files["report.html"] = "the report, self-contained (figures embedded)"
@@ -99,7 +98,7 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
     _check_target(out)
     records = record_tables(a)
     figs = make_figures(a) if ("html" in formats or "png" in formats) else {}
-    files = _file_list(a, formats, records.descriptions, figs)
+    files = _file_list(formats, records.descriptions, figs)
     report = build_report(a, files=files)
     png_files = "png" in formats
 

@@ -15,7 +15,7 @@ import pandas as pd
 from sdc.assess import Assessment, ScenarioResult
 from sdc.formatting import fmt_num, fmt_pct
 
-__all__ = ["Table", "Section", "Report", "build_report", "SAFETY_NOTE", "FIGURES"]
+__all__ = ["Table", "Section", "Report", "build_report", "headline", "SAFETY_NOTE", "FIGURES"]
 
 SAFETY_NOTE = ("Spreadsheet safety: in the CSV and XLSX files, a text cell that starts with =, +, -, @, a tab or a "
                "carriage return is prefixed with an apostrophe (') so that spreadsheet programs show it as text "
@@ -165,7 +165,7 @@ def _scenario_sections(r: ScenarioResult, a: Assessment, index: int) -> list[Sec
     return out
 
 
-def _headline(r: ScenarioResult, a: Assessment) -> str:
+def headline(r: ScenarioResult, a: Assessment) -> str:
     """One sentence per scenario with the numbers an auditor looks at first."""
     p, risk, k = r.profile, r.risk, a.config.thresholds.k
     verdicts = [v.verdict for v in a.verdicts if v.scenario == r.scenario.name]
@@ -223,7 +223,7 @@ def build_report(a: Assessment, *, files: Mapping[str, str] | None = None,
     sections.append(s)
 
     s = Section("verdicts", "Verdicts", ["Each measure against its threshold: pass, fail, or information only."]
-                + [_headline(r, a) for r in a.scenarios])
+                + [headline(r, a) for r in a.scenarios])
     s.tables.append(Table("verdicts", "Verdict per measure",
                           pd.DataFrame([v.__dict__ for v in a.verdicts])))
     sections.append(s)

@@ -26,7 +26,7 @@ import json
 from typing import Any
 
 from sdc.report.content import Report
-from sdc.serialize import (frame_records, household_fields, inference_records, jsonable, ldiversity_summary,
+from sdc.serialize import (attacker_models, frame_records, household_fields, inference_records, jsonable, ldiversity_summary,
                            risk_summary, suda_summary, tcloseness_summary, uniqueness_summary)
 
 __all__ = ["SCHEMA_VERSION", "report_document", "render_json"]
@@ -55,10 +55,10 @@ def report_document(report: Report, files: dict[str, str]) -> dict[str, Any]:
             doc["tcloseness"] = {s: tcloseness_summary(tc) for s, tc in r.tcloseness.items()}
         if r.suda is not None:
             doc["suda"] = suda_summary(r.suda)
-        if r.uniqueness is not None or r.attacker is not None:
-            doc["uniqueness"] = (uniqueness_summary(r.uniqueness, r.attacker) if r.uniqueness is not None
-                                 else {"attacker_models": {row.statistic: row.value
-                                                           for row in r.attacker.summary().itertuples()}})
+        if r.uniqueness is not None:
+            doc["uniqueness"] = uniqueness_summary(r.uniqueness, r.attacker)
+        elif r.attacker is not None:
+            doc["uniqueness"] = {"attacker_models": attacker_models(r.attacker)}
         scenarios.append(doc)
     tables = {}
     for s in report.sections:

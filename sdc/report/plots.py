@@ -113,7 +113,7 @@ def _cumulative_risk(a: Assessment) -> bytes:
     return _png(fig)
 
 
-def _per_class_hist(a: Assessment, values: dict[str, np.ndarray], threshold: float, xlabel: str, title: str,
+def _per_class_hist(values: dict[str, np.ndarray], threshold: float, xlabel: str, title: str,
                     integer: bool) -> bytes | None:
     if not values:
         return None
@@ -141,14 +141,14 @@ def _ldiversity(a: Assessment) -> bytes | None:
     if ld is None:
         return None
     vals = {s: ld.classes[f"{s}_distinct"].to_numpy(dtype=float) for s in ld.sensitive}
-    return _per_class_hist(a, vals, a.config.thresholds.l, "distinct values of the sensitive variable in the class",
+    return _per_class_hist(vals, a.config.thresholds.l, "distinct values of the sensitive variable in the class",
                            f"Distinct l-diversity across classes; red: below l = {a.config.thresholds.l}", integer=True)
 
 
 def _tcloseness(a: Assessment) -> bytes | None:
     tc = a.primary.tcloseness
     vals = {f"{s} ({r.distance})": r.classes["distance"].to_numpy(dtype=float) for s, r in tc.items()}
-    return _per_class_hist(a, vals, a.config.thresholds.t, "distance of the class's distribution from the file's",
+    return _per_class_hist(vals, a.config.thresholds.t, "distance of the class's distribution from the file's",
                            f"t-closeness across classes; dashed: t = {a.config.thresholds.t:g}", integer=False)
 
 

@@ -59,8 +59,10 @@ def _base(a: Assessment) -> pd.DataFrame:
     return base
 
 
-def _with_keys(a: Assessment, r: ScenarioResult, rows: np.ndarray, all_keys: list[str]) -> pd.DataFrame:
-    out = _base(a).iloc[rows].reset_index(drop=True)
+def _with_keys(base: pd.DataFrame, a: Assessment, r: ScenarioResult, rows: np.ndarray, all_keys: list[str]
+               ) -> pd.DataFrame:
+    """`base` (record number and id) at `rows`, with the scenario and its key values as assessed."""
+    out = base.iloc[rows].reset_index(drop=True)
     out.insert(len(out.columns), "scenario", r.scenario.name)
     for k in all_keys:
         if k in r.scenario.keys:
@@ -78,6 +80,7 @@ def record_tables(a: Assessment) -> RecordTables:
     """Build the at-risk files and the joined per-record table of an assessment."""
     thr = a.config.thresholds
     all_keys = list(dict.fromkeys(k for r in a.scenarios for k in r.scenario.keys))
+    base = _base(a)
     classes = {r.scenario.name: equivalence_classes(a.assessed, r.scenario.keys) for r in a.scenarios}
     files: dict[str, pd.DataFrame] = {}
     desc: dict[str, str] = {}
@@ -87,7 +90,7 @@ def record_tables(a: Assessment) -> RecordTables:
     for r in a.scenarios:
         fk = r.risk.sample_frequency.to_numpy()
         rows = np.flatnonzero(fk < thr.k)
-        t = _with_keys(a, r, rows, all_keys)
+        t = _with_keys(base, a, r, rows, all_keys)
         t["class"] = classes[r.scenario.name].ids[rows]
         t["fk"] = fk[rows]
         if a.config.weights:
@@ -102,7 +105,7 @@ def record_tables(a: Assessment) -> RecordTables:
     for s in a.config.sensitive:
         lvals = {r.scenario.name: r.ldiversity.records[f"{s}_Distinct_Ldiversity"].to_numpy()
                  for r in a.scenarios if r.ldiversity is not None}
-        table = _at_risk(a, classes, all_keys, {n: {"l_distinct": v} for n, v in lvals.items()},
+        table = _at_risk(base, a, classes, all_keys, {n: {"l_distinct": v} for n, v in lvals.items()},
                          {n: v < thr.l for n, v in lvals.items()}, {})
         if table is not None:
             name = f"records_at_risk_l{thr.l}_{slug(s)}.csv"
@@ -110,14 +113,14 @@ def record_tables(a: Assessment) -> RecordTables:
             desc[name] = f"records in classes with fewer than {thr.l} distinct values of {s}"
         tcs = {r.scenario.name: r.tcloseness[s] for r in a.scenarios if s in r.tcloseness}
         tvals = {n: tc.records.to_numpy() for n, tc in tcs.items()}
-        table = _at_risk(a, classes, all_keys, {n: {"t": v} for n, v in tvals.items()},
+        table = _at_risk(base, a, classes, all_keys, {n: {"t": v} for n, v in tvals.items()},
                          {n: v > thr.t for n, v in tvals.items()}, {"distance": {n: tc.distance for n, tc in tcs.items()}})
         if table is not None:
             name = f"records_at_risk_t{_num(thr.t)}_{slug(s)}.csv"
             files[name] = table
             desc[name] = f"records in classes whose {s} distribution is farther than t = {thr.t:g} from the file's"
 
-    files["records.csv"] = _joined(a, classes)
+    files["records.csv"] = _joined(base, a, classes)
     desc["records.csv"] = "every record with every per-record measure and a flag per model"
     return RecordTables(files=files, descriptions=desc)
 
@@ -129,7 +132,7 @@ def _stack(parts: list[pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(kept, ignore_index=True)
 
 
-def _at_risk(a: Assessment, classes: dict, all_keys: list[str], values: dict[str, dict[str, np.ndarray]],
+def _at_risk(base: pd.DataFrame, a: Assessment, classes: dict, all_keys: list[str], values: dict[str, dict[str, np.ndarray]],
              mask: dict[str, np.ndarray], extra: dict[str, dict[str, object]]) -> pd.DataFrame | None:
     """Per scenario (by name), the records where `mask` holds, with class, class size, the
     scenario's constant `extra` columns and the measure's `values`; None when no scenario has it."""
@@ -139,7 +142,7 @@ def _at_risk(a: Assessment, classes: dict, all_keys: list[str], values: dict[str
         if name not in values:
             continue
         rows = np.flatnonzero(mask[name])
-        t = _with_keys(a, r, rows, all_keys)
+        t = _with_keys(base, a, r, rows, all_keys)
         cl = classes[name]
         t["class"] = cl.ids[rows]
         t["class_size"] = cl.sizes[cl.ids[rows]]
@@ -151,11 +154,11 @@ def _at_risk(a: Assessment, classes: dict, all_keys: list[str], values: dict[str
     return _stack(parts) if parts else None
 
 
-def _joined(a: Assessment, classes: dict) -> pd.DataFrame:
+def _joined(base: pd.DataFrame, a: Assessment, classes: dict) -> pd.DataFrame:
     """One row per record: key and sensitive values, then each scenario's measures and flags."""
     thr = a.config.thresholds
     cfg = a.config
-    out = _base(a)
+    out = base.copy()
     for k in dict.fromkeys(k for r in a.scenarios for k in r.scenario.keys):
         out[k] = a.assessed[k].to_numpy()
     for s in cfg.sensitive:

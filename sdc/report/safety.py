@@ -35,10 +35,9 @@ def safe_frame(df: pd.DataFrame) -> pd.DataFrame:
         if s.dtype == object or isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(s.dtype):
             # Neutralise the distinct values, not every cell: hashing is fast, Python per cell is not.
             codes, uniques = pd.factorize(s, use_na_sentinel=True)
-            fixed = np.array([neutralise(u) for u in uniques], dtype=object)
-            if any(a is not b for a, b in zip(fixed, uniques)):
-                values = np.empty(len(s), dtype=object)
-                values[:] = fixed[np.maximum(codes, 0)] if len(fixed) else None
+            if any(isinstance(u, str) and u.startswith(DANGEROUS_PREFIXES) for u in uniques):
+                fixed = np.array([neutralise(u) for u in uniques], dtype=object)
+                values = fixed[np.maximum(codes, 0)]
                 values[codes < 0] = s.to_numpy(dtype=object)[codes < 0]  # missing stays as it was
                 out[col] = pd.Series(values, index=s.index, name=s.name)
     out.columns = [neutralise(str(c)) for c in out.columns]

@@ -15,6 +15,7 @@ import zipfile
 from datetime import datetime
 
 import numpy as np
+import pandas as pd
 
 from sdc.report.content import SAFETY_NOTE, Report
 from sdc.report.safety import neutralise
@@ -38,7 +39,7 @@ def _sheet_name(key: str, used: set[str]) -> str:
 def _value(v: object) -> object:
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-    if v is None or v is np.nan:
+    if v is None or v is pd.NA or v is pd.NaT:
         return None
     if isinstance(v, (bool, np.bool_)):
         return bool(v)
@@ -47,13 +48,6 @@ def _value(v: object) -> object:
     if isinstance(v, (float, np.floating)):
         f = float(v)
         return None if math.isnan(f) else (str(f) if math.isinf(f) else f)
-    try:
-        import pandas as pd
-
-        if v is pd.NA or v is pd.NaT:
-            return None
-    except ImportError:  # pragma: no cover
-        pass
     if isinstance(v, (tuple, list)):
         v = " + ".join(map(str, v))
     return neutralise(ILLEGAL_CHARACTERS_RE.sub("", str(v)))
