@@ -160,17 +160,27 @@ def _fixed_time():  # noqa: ANN202
 
 
 def _print_summary(result, folder) -> None:  # noqa: ANN001
+    """Per scenario: the headline, then each measure's statistic, value, bound and verdict."""
+    import pandas as pd
+
     from sdc.formatting import render_table
     from sdc.report.content import headline
 
-    import pandas as pd
-
     print(f"Assessed {len(result.data):,} records ({result.config.source}).")
-    for r in result.scenarios:
-        print(headline(r, result))
     verdicts = pd.DataFrame([v.__dict__ for v in result.verdicts])
-    print()
-    print(render_table(verdicts[["scenario", "measure", "value", "threshold", "verdict"]]))
+    # A bare number as threshold means "must equal it"; information-only rows have none.
+    verdicts["passes if"] = [("-" if t == "info" else t if t.startswith(("<", ">")) else f"= {t}")
+                             for t in verdicts["threshold"]]
+    cols = ["measure", "statistic", "value", "passes if", "verdict"]
+    for r in result.scenarios:
+        print()
+        print(headline(r, result))
+        print(render_table(verdicts.loc[verdicts["scenario"] == r.scenario.name, cols]))
+    rest = verdicts[~verdicts["scenario"].isin([r.scenario.name for r in result.scenarios])]
+    if len(rest):
+        print()
+        print("Across the file (sensitive variables inferred from released ones):")
+        print(render_table(rest[cols]))
     print()
     if result.cross_check is not None:
         ok = bool(result.cross_check["agree"].all())
