@@ -11,30 +11,30 @@ pandas/numpy/scipy/statsmodels and cross-validated against R's sdcMicro through
 
 from __future__ import annotations
 
-from sdc.assess import Assessment, assess
-from sdc.attacker import AttackerRiskResult, attacker_risk
-from sdc.binning import Binning, bin_column
-from sdc.closeness import (
+from sdc._version import __version__
+from sdc.workflow.assess import Assessment, assess
+from sdc.risk.attacker import AttackerRiskResult, attacker_risk
+from sdc.core.binning import Binning, bin_column
+from sdc.attribute.closeness import (
     BetaLikenessResult, DeltaDisclosureResult, TClosenessResult, beta_likeness, delta_disclosure, t_closeness,
 )
-from sdc.combine import combine_domains
-from sdc.config import ConfigError, RunConfig, load_config
+from sdc.workflow.combine import combine_domains
+from sdc.workflow.config import ConfigError, RunConfig, load_config
 from sdc.datasets import load_example
 from sdc.exceptions import DataFileError, DegenerateDataWarning, SdcWarning
-from sdc.frequencies import FrequencyResult, frequencies
-from sdc.household import HouseholdRiskResult, household_risk
-from sdc.inference import HomogeneityResult, InferenceResult, homogeneity, inference_risk
-from sdc.kanonymity import KAnonymityResult, k_anonymity
-from sdc.ldiversity import LDiversityResult, l_diversity
-from sdc.modrisk import ModelRiskResult, model_risk
-from sdc.risk import IndividualRiskResult, individual_risk
-from sdc.snapshots import SnapshotResult, key_subset_snapshots
-from sdc.suda import SudaResult, suda
-from sdc.uncertainty import Interval, jackknife_interval, reidentification_interval
-from sdc.uniqueness import PopulationUniquenessResult, population_uniqueness
+from sdc.core.frequencies import FrequencyResult, frequencies
+from sdc.risk.household import HouseholdRiskResult, household_risk
+from sdc.attribute.inference import HomogeneityResult, InferenceResult, homogeneity, inference_risk
+from sdc.risk.kanonymity import KAnonymityResult, k_anonymity
+from sdc.attribute.ldiversity import LDiversityResult, l_diversity
+from sdc.risk.model import ModelRiskResult, model_risk
+from sdc.risk.individual import IndividualRiskResult, individual_risk
+from sdc.risk.snapshots import SnapshotResult, key_subset_snapshots
+from sdc.risk.suda import SudaResult, suda
+from sdc.risk.uncertainty import Interval, jackknife_interval, reidentification_interval
+from sdc.risk.uniqueness import PopulationUniquenessResult, population_uniqueness
 from sdc.report import write_report  # noqa: E402  (after the measures it renders)
 
-__version__ = "0.1.0"
 
 __all__ = [
     "__version__",

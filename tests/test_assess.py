@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sdc.assess import assess
-from sdc.config import ConfigError, from_mapping
+from sdc.workflow.assess import assess
+from sdc.workflow.config import ConfigError, from_mapping
 
 TOY = pd.DataFrame({
     "sid": [f"p{i}" for i in range(1, 11)],

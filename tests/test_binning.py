@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sdc.binning import apply_binning, bin_column
+from sdc.core.binning import apply_binning, bin_column
 
 
 def test_edges_are_left_closed_and_the_last_bin_is_closed():

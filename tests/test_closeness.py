@@ -144,7 +144,7 @@ def test_invariant_to_row_order_and_bounded(case, rnd):
 
 def test_many_classes_in_blocks():
     # more classes than one dense block holds, to exercise the block loop
-    import sdc.closeness as cl
+    import sdc.attribute.closeness as cl
 
     rng = np.random.default_rng(3)
     df = pd.DataFrame({"k": rng.integers(0, 5000, size=20000), "s": rng.integers(0, 7, size=20000)})

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sdc.combine import combine_domains
+from sdc.workflow.combine import combine_domains
 from sdc.exceptions import DataFileError
 
 DM = pd.DataFrame({"USUBJID": ["S1", "S2", "S3"], "AGE": [34, 51, 67], "SEX": ["F", "M", "F"]})

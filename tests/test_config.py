@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sdc.config import (FORMATS, MEASURES, ConfigError, RunConfig, Scenario, _toml_module, from_mapping, load_config,
+from sdc.workflow.config import (FORMATS, MEASURES, ConfigError, RunConfig, Scenario, _toml_module, from_mapping, load_config,
                         read_config_file, to_toml)
 from sdc.datasets import example_config_path
 

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import sdc
-from sdc.risk import pattern_risk
+from sdc.risk.individual import pattern_risk
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.DegenerateDataWarning")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sdc.keys import combine_codes, encode_keys, factorize_column, first_occurrence
+from sdc.core.keys import combine_codes, encode_keys, factorize_column, first_occurrence
 
 
 def test_factorize_marks_every_kind_of_missing():

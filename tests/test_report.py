@@ -18,8 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import sdc
-from sdc.assess import assess
-from sdc.config import from_mapping, load_config
+from sdc.workflow.assess import assess
+from sdc.workflow.config import from_mapping, load_config
 from sdc.datasets import example_config_path
 from sdc.report import MARKER, write_report
 from sdc.report.safety import neutralise, safe_frame

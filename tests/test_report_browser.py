@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sdc.assess import assess
-from sdc.config import load_config
+from sdc.workflow.assess import assess
+from sdc.workflow.config import load_config
 from sdc.datasets import example_config_path
 from sdc.report import write_report
 from validation.browser import render

@@ -14,7 +14,7 @@ from numpy.testing import assert_allclose
 
 import sdc
 from sdc.exceptions import SdcWarning
-from sdc.risk import pattern_risk
+from sdc.risk.individual import pattern_risk
 from tests import brute
 from tests.strategies import microdata
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import r_bridge
-from sdc.assess import assess
+from sdc.workflow.assess import assess
 from sdc.cli import main
-from sdc.config import load_config
+from sdc.workflow.config import load_config
 from sdc.datasets import example_config_path
 from sdc.report import write_report
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 
 import sdc
-from sdc.snapshots import SNAPSHOT_COLUMNS
+from sdc.risk.snapshots import SNAPSHOT_COLUMNS
 from tests.strategies import microdata
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.DegenerateDataWarning")

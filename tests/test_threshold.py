@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sdc.threshold import global_threshold
+from sdc.risk.threshold import global_threshold
 from tests import brute
 
 
@@ -87,7 +87,7 @@ def test_duplicated_values_across_patterns_are_one_level():
 @given(st.lists(st.sampled_from([1.0, 0.5, 1 / 3, 0.25, 0.2, 0.1, 1 / 7, 0.05, 0.0, 0.013, 0.0007]), min_size=1,
                 max_size=60), st.sampled_from([0.001, 0.01, 0.05, 0.1, 0.2, 0.5]), st.integers(0, 3))
 def test_histogram_path_matches_record_loop(risks, g, seed):
-    import sdc.threshold as th
+    import sdc.risk.threshold as th
 
     old = th._HISTOGRAM_FROM
     th._HISTOGRAM_FROM = 0

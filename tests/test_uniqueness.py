@@ -13,7 +13,7 @@ from scipy.special import comb, gammaln
 from scipy.stats import hypergeom
 
 import sdc
-from sdc.uniqueness import class_size_histogram, dankar, pitman, snb_expected, zayatz
+from sdc.risk.uniqueness import class_size_histogram, dankar, pitman, snb_expected, zayatz
 
 
 def test_zayatz_by_definition():

@@ -68,8 +68,8 @@ def _main() -> int:
     import shutil
     from datetime import datetime, timezone
 
-    from sdc.assess import assess
-    from sdc.config import load_config
+    from sdc.workflow.assess import assess
+    from sdc.workflow.config import load_config
     from sdc.datasets import example_config_path
     from sdc.report import write_report
 

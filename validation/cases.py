@@ -12,6 +12,8 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from sdc.workflow.crosscheck import Case
+
 __all__ = [
     "Case", "golden_cases", "sdcmicro_case", "sdcmicro_cases", "SDCMICRO_CASE_NAMES", "random_cases", "random_case",
     "random_ldiversity_case", "random_ldiversity_cases", "random_suda_case", "random_suda_cases",
@@ -19,22 +21,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Case:
-    """One dataset and its roles (sdcMicro's names in comments)."""
-
-    name: str                      # unique, e.g. "testdata/5 keys/w"
-    dataset: str                   # group for the summary table, e.g. "testdata"
-    data: pd.DataFrame = field(repr=False)
-    keys: tuple[str, ...]          # keyVars
-    weights: str | None = None     # w / weightVar
-    household: str | None = None   # hid / hhId
-    alpha: float = 1.0             # createSdcObj(alpha=)
-    sensitive: tuple[str, ...] = ()  # ldiv_index
-
-    @property
-    def has_missing_keys(self) -> bool:
-        return bool(self.data[list(self.keys)].isna().to_numpy().any())
 
 
 # --------------------------------------------------------------------------------------

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sdc._files import csv_text, default_mode
-from sdc.assess import Assessment
-from sdc.config import FORMATS, to_toml
+from sdc.workflow.assess import Assessment
+from sdc.workflow.config import FORMATS, to_toml
 from sdc.report.content import FIGURES, Report, build_report
 from sdc.report.records import record_tables
 from sdc.report.safety import safe_frame

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from sdc.assess import Assessment, ScenarioResult
-from sdc.formatting import fmt_num, fmt_pct
+from sdc.workflow.assess import Assessment, ScenarioResult
+from sdc.report.formatting import fmt_num, fmt_pct
 
 __all__ = ["Table", "Section", "Report", "build_report", "headline", "SAFETY_NOTE", "FIGURES"]
 

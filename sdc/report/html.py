@@ -11,7 +11,7 @@ import html
 
 import pandas as pd
 
-from sdc.formatting import format_cell
+from sdc.report.formatting import format_cell
 from sdc.report.content import FIGURES, Report, Table
 
 __all__ = ["render_html"]

@@ -25,8 +25,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from sdc._version import __version__
 from sdc.report.content import Report
-from sdc.serialize import (attacker_models, frame_records, household_fields, inference_records, jsonable, ldiversity_summary,
+from sdc.report.serialize import (attacker_models, frame_records, household_fields, inference_records, jsonable, ldiversity_summary,
                            risk_summary, suda_summary, tcloseness_summary, uniqueness_summary)
 
 __all__ = ["SCHEMA_VERSION", "report_document", "render_json"]
@@ -36,8 +37,6 @@ SCHEMA_VERSION = 1
 
 def report_document(report: Report, files: dict[str, str]) -> dict[str, Any]:
     """The report as one JSON-ready object."""
-    import sdc
-
     a = report.assessment
     prov = {k: v for k, v in a.provenance.items() if k != "generated_utc"}
     scenarios = []
@@ -67,7 +66,7 @@ def report_document(report: Report, files: dict[str, str]) -> dict[str, Any]:
                              "columns": [str(c) for c in t.frame.columns], "rows": frame_records(t.frame)}
     return jsonable({
         "schema_version": SCHEMA_VERSION,
-        "generator": f"sdc {sdc.__version__}",
+        "generator": f"sdc {__version__}",
         "title": report.title,
         "generated_utc": report.generated,
         "provenance": prov,

@@ -12,7 +12,7 @@ import io
 
 import numpy as np
 
-from sdc.assess import Assessment
+from sdc.workflow.assess import Assessment
 
 __all__ = ["figures"]
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from sdc.assess import Assessment, ScenarioResult
-from sdc.classes import equivalence_classes
+from sdc.workflow.assess import Assessment, ScenarioResult
+from sdc.core.classes import equivalence_classes
 
 __all__ = ["RecordTables", "record_tables", "slug"]
 

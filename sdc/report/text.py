@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sdc.formatting import format_cell, render_table
+from sdc.report.formatting import format_cell, render_table
 from sdc.report.content import FIGURES, Report
 
 __all__ = ["render_markdown", "render_text"]

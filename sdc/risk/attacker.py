@@ -27,8 +27,8 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_columns, check_fraction, check_frame, check_keys, check_weights
-from sdc.classes import equivalence_classes
-from sdc.keys import combine_codes, factorize_column
+from sdc.core.classes import equivalence_classes
+from sdc.core.keys import combine_codes, factorize_column
 
 __all__ = ["AttackerRiskResult", "attacker_risk"]
 

@@ -20,22 +20,23 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_columns
-from sdc.attacker import AttackerRiskResult, attacker_risk
-from sdc.binning import Binning, apply_binning
-from sdc.classes import sensitive_kind
-from sdc.closeness import TClosenessResult, t_closeness
-from sdc.config import RunConfig, Scenario
+from sdc._version import __version__
+from sdc.risk.attacker import AttackerRiskResult, attacker_risk
+from sdc.core.binning import Binning, apply_binning
+from sdc.core.classes import sensitive_kind
+from sdc.attribute.closeness import TClosenessResult, t_closeness
+from sdc.workflow.config import RunConfig, Scenario
 from sdc.exceptions import SdcWarning
-from sdc.household import HouseholdRiskResult, household_risk
-from sdc.inference import InferenceResult, inference_risk
+from sdc.risk.household import HouseholdRiskResult, household_risk
+from sdc.attribute.inference import InferenceResult, inference_risk
 from sdc.io import read_data
-from sdc.kanonymity import KAnonymityResult, k_anonymity
-from sdc.ldiversity import LDiversityResult, l_diversity
-from sdc.risk import IndividualRiskResult, individual_risk
-from sdc.snapshots import SnapshotResult, key_subset_snapshots
-from sdc.suda import SudaResult, suda
-from sdc.uncertainty import Interval, jackknife_interval, reidentification_interval
-from sdc.uniqueness import PopulationUniquenessResult, population_uniqueness
+from sdc.risk.kanonymity import KAnonymityResult, k_anonymity
+from sdc.attribute.ldiversity import LDiversityResult, l_diversity
+from sdc.risk.individual import IndividualRiskResult, individual_risk
+from sdc.risk.snapshots import SnapshotResult, key_subset_snapshots
+from sdc.risk.suda import SudaResult, suda
+from sdc.risk.uncertainty import Interval, jackknife_interval, reidentification_interval
+from sdc.risk.uniqueness import PopulationUniquenessResult, population_uniqueness
 
 __all__ = ["Assessment", "ScenarioResult", "assess", "Verdict"]
 
@@ -106,9 +107,7 @@ def _versions() -> dict[str, str]:
     import scipy
     import statsmodels
 
-    import sdc
-
-    return {"sdc": sdc.__version__, "python": platform.python_version(), "numpy": np.__version__,
+    return {"sdc": __version__, "python": platform.python_version(), "numpy": np.__version__,
             "pandas": pd.__version__, "scipy": scipy.__version__, "statsmodels": statsmodels.__version__,
             "matplotlib": matplotlib.__version__}
 
@@ -116,7 +115,7 @@ def _versions() -> dict[str, str]:
 def load_input(cfg: RunConfig) -> tuple[pd.DataFrame, list[str]]:
     """The data of a run and the files it came from."""
     if cfg.domains:
-        from sdc.combine import combine_domains
+        from sdc.workflow.combine import combine_domains
 
         df = combine_domains(cfg.domains, cfg.subject_id or "", long=cfg.long_domains, value_column=cfg.value_column,
                              sep=cfg.sep)
@@ -135,7 +134,7 @@ def assess(
     cross_check: bool = False,
     now: datetime | None = None,
 ) -> Assessment:
-    """Run every configured measure (see :mod:`sdc.config`) and collect the results.
+    """Run every configured measure (see :mod:`sdc.workflow.config`) and collect the results.
 
     Parameters
     ----------
@@ -194,7 +193,9 @@ def assess(
         notes=tuple(notes),
     )
     if cross_check:
-        table, r_versions = _cross_check(result, progress)
+        from sdc.workflow.crosscheck import cross_check as run_cross_check
+
+        table, r_versions = run_cross_check(result, progress)
         result = replace(result, cross_check=table, provenance={**result.provenance, "r_versions": r_versions})
     return result
 
@@ -308,50 +309,3 @@ def _verdicts(cfg: RunConfig, results: list[ScenarioResult], inference: dict[str
         det = inf.deterministic
         add("all", f"inference ({s})", "variables or pairs that determine it", len(det), "0", len(det) == 0)
     return out
-
-
-def _cross_check(a: Assessment, progress: bool) -> tuple[pd.DataFrame, dict[str, str]]:
-    """Every scenario's measures computed again through sdcMicro (r_bridge), with the agreement.
-
-    The data are those the report assessed: continuous keys and sensitive variables binned
-    as configured, and with ``missing = "category"`` missing key values recoded to a level
-    of their own, so the agreement is about the numbers in the report.
-    """
-    import r_bridge
-    from validation.cases import Case
-    from validation.compare import compare_case, summarise
-
-    if not r_bridge.is_available():
-        raise RuntimeError(f"--cross-check needs R and sdcMicro: {r_bridge.unavailable_reason()}")
-    cfg = a.config
-    frame, _ = apply_binning(a.assessed, dict(cfg.sensitive_bins))
-    if cfg.missing == "category":
-        # sdcMicro always applies its wildcard rule; a missing key value that is its own
-        # category is, for sdcMicro, one more level.
-        for k in dict.fromkeys(k for r in a.scenarios for k in r.scenario.keys):
-            miss = frame[k].isna()
-            if miss.any():
-                frame[k] = frame[k].astype(object).where(~miss, "(missing)").map(str)
-    which = ["freqCalc", "measure_risk", "createSdcObj"]
-    if cfg.household and ("household" in cfg.measures or "risk" in cfg.measures):
-        which.append("household")
-    if cfg.sensitive and "ldiversity" in cfg.measures:
-        which.append("ldiversity")
-    if "suda" in cfg.measures:
-        which.append("suda2")
-    steps = [(sc, w) for sc in a.scenarios for w in which]
-    if progress:
-        from tqdm.auto import tqdm
-
-        steps = tqdm(steps, desc="cross-check with sdcMicro", unit="measure")
-    diffs: dict[str, list] = {}
-    for r, w in steps:
-        case = Case(name=r.scenario.name, dataset=r.scenario.name, data=frame, keys=r.scenario.keys,
-                    weights=cfg.weights, household=cfg.household, alpha=cfg.alpha, sensitive=cfg.sensitive)
-        diffs.setdefault(r.scenario.name, []).extend(compare_case(case, (w,)))
-    tables = []
-    for name, d in diffs.items():
-        t = summarise(d).drop(columns=["dataset", "cases"])
-        t.insert(0, "scenario", name)
-        tables.append(t)
-    return pd.concat(tables, ignore_index=True), r_bridge.versions()

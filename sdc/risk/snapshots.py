@@ -17,10 +17,10 @@ import pandas as pd
 from sdc._validation import (
     check_columns, check_fraction, check_frame, check_int, check_keys, check_option, check_weights,
 )
-from sdc.frequencies import MISSING_RULES, MissingRule, pattern_frequencies
-from sdc.kanonymity import class_counts
-from sdc.keys import EncodedKeys, encode_keys
-from sdc.risk import RISK_METHODS, pattern_risk
+from sdc.core.frequencies import MISSING_RULES, MissingRule, pattern_frequencies
+from sdc.risk.kanonymity import class_counts
+from sdc.core.keys import EncodedKeys, encode_keys
+from sdc.risk.individual import RISK_METHODS, pattern_risk
 
 __all__ = ["SnapshotResult", "key_subset_snapshots", "SNAPSHOT_COLUMNS"]
 

@@ -3,7 +3,7 @@
 Attribute disclosure asks what a record's class reveals about its sensitive value, so it
 needs a *partition* of the records: classes are the distinct key patterns with a missing
 key value counted as a value of its own (sdcMicro's ``ldiversity`` does the same; the
-wildcard rule of :mod:`sdc.frequencies` does not partition records).
+wildcard rule of :mod:`sdc.core.frequencies` does not partition records).
 
 The table is kept sparse: one cell per (class, sensitive value) that occurs, sorted by
 class and then by value, so that every measure is a few vectorised passes over cells.
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sdc.keys import EncodedKeys, encode_keys, factorize_column, first_occurrence
+from sdc.core.keys import EncodedKeys, encode_keys, factorize_column, first_occurrence
 
 __all__ = [
     "Classes", "equivalence_classes", "Sensitive", "encode_sensitive", "sensitive_kind", "Cells", "cells", "dominant_values",

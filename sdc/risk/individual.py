@@ -25,9 +25,9 @@ from scipy.special import hyp2f1
 from sdc._validation import check_fraction, check_frame, check_keys, check_number, check_option, check_weights
 from sdc._stats import mad
 from sdc.exceptions import SdcWarning
-from sdc.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, pattern_frequencies, warn_if_degenerate
-from sdc.keys import encode_keys
-from sdc.threshold import global_threshold
+from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, pattern_frequencies, warn_if_degenerate
+from sdc.core.keys import encode_keys
+from sdc.risk.threshold import global_threshold
 
 __all__ = ["IndividualRiskResult", "individual_risk", "pattern_risk", "RISK_METHODS"]
 

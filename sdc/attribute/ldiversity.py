@@ -44,8 +44,8 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_columns, check_frame, check_int, check_keys, check_number, check_option
-from sdc.binning import Binning, BinSpec, apply_binning
-from sdc.classes import Cells, Classes, Sensitive, cells, dominant_values, encode_sensitive, equivalence_classes
+from sdc.core.binning import Binning, BinSpec, apply_binning
+from sdc.core.classes import Cells, Classes, Sensitive, cells, dominant_values, encode_sensitive, equivalence_classes
 
 __all__ = ["LDiversityResult", "l_diversity", "LDIVERSITY_MODES"]
 
@@ -145,7 +145,7 @@ def l_diversity(
     missing_value : float or None, default -999
         Sensitive values equal to it are missing (sdcMicro's ``missing``).
     key_bins, sensitive_bins : mapping, optional
-        Bins for continuous keys / sensitive variables (see :mod:`sdc.binning`); sensitive
+        Bins for continuous keys / sensitive variables (see :mod:`sdc.core.binning`); sensitive
         bins apply to this assessment only.
 
     Returns

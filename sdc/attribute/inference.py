@@ -32,8 +32,8 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_keys
-from sdc.classes import cells, dominant_values, encode_sensitive, equivalence_classes
-from sdc.keys import encode_keys
+from sdc.core.classes import cells, dominant_values, encode_sensitive, equivalence_classes
+from sdc.core.keys import encode_keys
 
 __all__ = ["InferenceResult", "inference_risk", "HomogeneityResult", "homogeneity", "FINDING_COLUMNS"]
 

@@ -49,7 +49,7 @@ import pandas as pd
 
 from sdc._validation import check_fraction, check_frame, check_int, check_keys, check_number, check_option
 from sdc.exceptions import SdcWarning
-from sdc.keys import combine_codes
+from sdc.core.keys import combine_codes
 
 __all__ = ["SudaResult", "suda", "SUDA_MODES", "DIS_INTERVALS"]
 

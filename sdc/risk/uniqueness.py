@@ -48,7 +48,7 @@ from scipy.special import gammaln
 from scipy.stats import hypergeom
 
 from sdc._validation import check_fraction, check_frame, check_int, check_keys, check_option
-from sdc.classes import equivalence_classes
+from sdc.core.classes import equivalence_classes
 from sdc.exceptions import SdcWarning
 
 __all__ = [

@@ -35,8 +35,8 @@ import pandas as pd
 from scipy import stats
 
 from sdc._validation import check_fraction, check_frame, check_int, check_keys, check_option, check_weights
-from sdc.household import check_household
-from sdc.risk import IndividualRiskResult, individual_risk
+from sdc.risk.household import check_household
+from sdc.risk.individual import IndividualRiskResult, individual_risk
 
 __all__ = ["Interval", "reidentification_interval", "jackknife_interval", "JACKKNIFE_STATISTICS"]
 
@@ -118,7 +118,7 @@ def reidentification_interval(risk: IndividualRiskResult, *, level: float = 0.95
 
 def _as_codes(s: pd.Series) -> pd.Categorical:
     """The column as a categorical of its integer codes: the same classes, missing values kept."""
-    from sdc.keys import factorize_column
+    from sdc.core.keys import factorize_column
 
     codes, card = factorize_column(s)
     return pd.Categorical.from_codes(codes.astype(np.int64), categories=np.arange(max(card, 1)))
@@ -179,7 +179,7 @@ def jackknife_interval(
 
     def compute(frame: pd.DataFrame, wcol: str | None) -> float:
         if statistic == "population_uniques":
-            from sdc.uniqueness import population_uniqueness
+            from sdc.risk.uniqueness import population_uniqueness
 
             return population_uniqueness(frame, keys, population_size=population_size).chosen
         # Expected re-identifications are n times the mean risk: a replicate's mean risk is

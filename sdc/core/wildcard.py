@@ -1,6 +1,6 @@
 """sdcMicro's asymmetric wildcard rule for missing key values, computed per pattern.
 
-The rule (stated in :mod:`sdc.frequencies`) makes a record's frequency depend on every
+The rule (stated in :mod:`sdc.core.frequencies`) makes a record's frequency depend on every
 *compatible* pattern: two patterns are compatible when they agree wherever both are
 observed. sdcMicro evaluates it with one R loop iteration per partial pattern, each
 scanning every other pattern. Here the patterns are grouped by *missingness mask* (the
@@ -25,7 +25,7 @@ from collections import defaultdict
 import numpy as np
 import pandas as pd
 
-from sdc.keys import EncodedKeys, combine_codes, first_occurrence
+from sdc.core.keys import EncodedKeys, combine_codes, first_occurrence
 
 __all__ = ["wildcard_frequencies"]
 

@@ -33,8 +33,8 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_columns, check_frame, check_keys, check_number, check_option
-from sdc.binning import Binning, BinSpec, apply_binning
-from sdc.classes import Classes, Sensitive, cells, encode_sensitive, equivalence_classes
+from sdc.core.binning import Binning, BinSpec, apply_binning
+from sdc.core.classes import Classes, Sensitive, cells, encode_sensitive, equivalence_classes
 
 __all__ = [
     "TClosenessResult", "t_closeness", "DISTANCES",
@@ -192,7 +192,7 @@ def t_closeness(
     t : float >= 0, default 0.2
         The bound for the counts above t.
     key_bins : mapping, optional
-        Bins for continuous keys (:mod:`sdc.binning`).
+        Bins for continuous keys (:mod:`sdc.core.binning`).
 
     References
     ----------

@@ -1,7 +1,7 @@
 """The ``sdc`` command line.
 
 Subcommands: ``assess`` (every configured measure, written as a report folder; see
-:mod:`sdc.cli_assess`), ``risk`` (k-anonymity profile and re-identification risk),
+:mod:`sdc.cli.assess`), ``risk`` (k-anonymity profile and re-identification risk),
 ``snapshots`` (the same over every subset of the keys), ``ldiversity``, ``tcloseness`` and
 ``inference`` (attribute disclosure), ``suda``, ``modrisk`` and ``uniqueness`` (the risk
 toolbox), ``combine`` (join per-domain files) and ``example`` (the bundled example data).
@@ -12,60 +12,36 @@ print ``sdc: warning: ...`` on stderr. ``--json`` output goes to stdout alone.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+from sdc.cli._args import Parser, bins, csv_list, one_line
 from sdc.datasets import EXAMPLE_ROLES, example_path
 from sdc.exceptions import DataFileError, SdcWarning
-from sdc.frequencies import MISSING_RULES
-from sdc.closeness import DISTANCES
+from sdc.core.frequencies import MISSING_RULES
+from sdc.attribute.closeness import DISTANCES
 from sdc.io import read_data
-from sdc.ldiversity import LDIVERSITY_MODES
-from sdc.modrisk import MODRISK_METHODS
-from sdc.risk import RISK_METHODS
-from sdc.suda import SUDA_MODES
+from sdc.attribute.ldiversity import LDIVERSITY_MODES
+from sdc.risk.model import MODRISK_METHODS
+from sdc.risk.individual import RISK_METHODS
+from sdc.risk.suda import SUDA_MODES
 
-__all__ = ["main"]
+__all__ = ["main", "COMMAND_MODULES"]
 
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr (no usage dump)."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
-
-
-def _csv_list(text: str) -> list[str]:
-    items = [t.strip() for t in text.split(",")]
-    if not all(items):
-        raise argparse.ArgumentTypeError(f"expected comma-separated column names, got {text!r}")
-    return items
-
-
-def _bins(text: str) -> tuple[str, object]:
-    """``col=0,18,65,inf`` (edges) or ``col=quantiles:4``."""
-    name, sep, spec = text.partition("=")
-    if not sep or not name.strip() or not spec.strip():
-        raise argparse.ArgumentTypeError(f"expected COLUMN=EDGES or COLUMN=quantiles:Q, got {text!r}")
-    spec = spec.strip()
-    if spec.startswith("quantiles:"):
-        try:
-            return name.strip(), {"quantiles": int(spec.split(":", 1)[1])}
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected quantiles:<integer>, got {spec!r}") from None
-    try:
-        return name.strip(), [float(x) for x in spec.split(",")]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"bin edges must be numbers (inf allowed), got {spec!r}") from None
+#: Modules that add subcommands. Each has ``add_parsers(sub)``, which adds its parsers with
+#: ``set_defaults(run=fn)``, ``fn(args, argv) -> int`` the exit status. A new command is one
+#: module here and one line in this tuple.
+COMMAND_MODULES: tuple[str, ...] = ("sdc.cli.assess",)
 
 
 def _data_args(p: argparse.ArgumentParser, *, keys: bool = True) -> None:
     p.add_argument("data", metavar="DATA", help="CSV (delimiter detected), Stata .dta or SAS .sas7bdat/.xpt file")
     if keys:
-        p.add_argument("--keys", required=True, type=_csv_list, help="key variables, comma-separated")
+        p.add_argument("--keys", required=True, type=csv_list, help="key variables, comma-separated")
     p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
 
@@ -73,7 +49,7 @@ def _data_args(p: argparse.ArgumentParser, *, keys: bool = True) -> None:
 def _common(p: argparse.ArgumentParser, *, data: bool = True) -> None:
     if data:
         p.add_argument("data", metavar="DATA", help="CSV (delimiter detected), Stata .dta or SAS .sas7bdat/.xpt file")
-        p.add_argument("--keys", required=True, type=_csv_list, help="key variables, comma-separated")
+        p.add_argument("--keys", required=True, type=csv_list, help="key variables, comma-separated")
         p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
     p.add_argument("--weights", help="sampling-weight column (default: none, the data are the population)")
     p.add_argument("--threshold", type=int, default=None, help="k for the counts of records with fk < k / fk <= k (default 3)")
@@ -85,11 +61,11 @@ def _common(p: argparse.ArgumentParser, *, data: bool = True) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from sdc import __version__
+    from sdc._version import __version__
 
-    parser = _Parser(prog="sdc", description="Statistical disclosure control: re-identification risk of microdata.")
+    parser = Parser(prog="sdc", description="Statistical disclosure control: re-identification risk of microdata.")
     parser.add_argument("--version", action="version", version=f"sdc {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
     p = sub.add_parser("risk", help="k-anonymity profile, individual and global risk")
@@ -104,14 +80,14 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("ldiversity", help="distinct, entropy and recursive l-diversity of sensitive variables")
     _data_args(p)
-    p.add_argument("--sensitive", required=True, type=_csv_list, help="sensitive variable(s), comma-separated")
+    p.add_argument("--sensitive", required=True, type=csv_list, help="sensitive variable(s), comma-separated")
     p.add_argument("--l", type=int, default=2, help="threshold l (default 2)")
     p.add_argument("--c", type=float, default=2.0, help="constant of recursive (c, l)-diversity (default 2)")
     p.add_argument("--mode", choices=LDIVERSITY_MODES, default="correct",
                    help="'correct' (missing sensitive values left out; default) or 'sdcmicro' (reproduce sdcMicro)")
-    p.add_argument("--bins", type=_bins, action="append", default=[], metavar="COL=EDGES",
+    p.add_argument("--bins", type=bins, action="append", default=[], metavar="COL=EDGES",
                    help="bin a key, e.g. age=0,18,40,65,inf or age=quantiles:5 (repeatable)")
-    p.add_argument("--sensitive-bins", type=_bins, action="append", default=[], metavar="COL=EDGES",
+    p.add_argument("--sensitive-bins", type=bins, action="append", default=[], metavar="COL=EDGES",
                    help="bin a sensitive variable for this check (repeatable)")
 
     p = sub.add_parser("tcloseness", help="distance of each class's sensitive distribution to the file's")
@@ -119,13 +95,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--sensitive", required=True, help="the sensitive variable")
     p.add_argument("--distance", choices=DISTANCES, default="ordered", help="distance (default ordered EMD)")
     p.add_argument("--t", type=float, default=0.2, help="threshold t (default 0.2)")
-    p.add_argument("--bins", type=_bins, action="append", default=[], metavar="COL=EDGES",
+    p.add_argument("--bins", type=bins, action="append", default=[], metavar="COL=EDGES",
                    help="bin a key, e.g. age=0,18,40,65,inf (repeatable)")
 
     p = sub.add_parser("inference", help="variables and pairs that reveal a sensitive variable")
     _data_args(p, keys=False)
     p.add_argument("--sensitive", required=True, help="the sensitive variable")
-    p.add_argument("--candidates", type=_csv_list, help="variables to test (default: every other column with few values)")
+    p.add_argument("--candidates", type=csv_list, help="variables to test (default: every other column with few values)")
     p.add_argument("--min-posterior", type=float, default=0.95, help="posterior for 'revealed' (default 0.95)")
     p.add_argument("--min-count", type=int, default=2, help="ignore levels with fewer records (default 2)")
     p.add_argument("--no-pairs", action="store_true", help="single variables only")
@@ -160,9 +136,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="PATH", help="also write the example data as CSV to PATH")
     p.add_argument("--save-config", metavar="PATH",
                    help="also write the example's assessment config (sdc assess --config PATH) to PATH")
-    from sdc.cli_assess import add_parsers
-
-    add_parsers(sub)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_parsers(sub)
     return parser
 
 
@@ -173,17 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.simplefilter("always", SdcWarning)
         warnings.showwarning = _show_warning  # type: ignore[assignment]
         try:
-            if args.command == "assess":
-                from sdc.cli_assess import run_assess
-
-                return run_assess(args, argv)
-            if args.command == "combine":
-                from sdc.cli_assess import run_combine
-
-                return run_combine(args)
+            run = getattr(args, "run", None)
+            if run is not None:
+                return run(args, argv)
             return _dispatch(args)
         except (ValueError, TypeError, DataFileError, OSError, RuntimeError) as exc:
-            print(f"sdc: error: {_one_line(exc)}", file=sys.stderr)
+            print(f"sdc: error: {one_line(exc)}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             print("sdc: interrupted", file=sys.stderr)
@@ -202,22 +172,17 @@ def _save_example_config(path: str, data_path: str | None) -> None:
     print(f"Example config written to {path}; run: sdc assess --config {path}", file=sys.stderr)
 
 
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return " ".join(text.split())
-
-
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
-    print(f"sdc: warning: {_one_line(Warning(str(message)))}", file=sys.stderr)
+    print(f"sdc: warning: {one_line(Warning(str(message)))}", file=sys.stderr)
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    from sdc import serialize
-    from sdc.formatting import household_text, risk_text, snapshots_text
-    from sdc.household import household_risk
-    from sdc.kanonymity import k_anonymity
-    from sdc.risk import individual_risk
-    from sdc.snapshots import key_subset_snapshots
+    from sdc.report import serialize
+    from sdc.report.formatting import household_text, risk_text, snapshots_text
+    from sdc.risk.household import household_risk
+    from sdc.risk.kanonymity import k_anonymity
+    from sdc.risk.individual import individual_risk
+    from sdc.risk.snapshots import key_subset_snapshots
 
     if args.command == "example":
         data = read_data(example_path())
@@ -266,7 +231,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "snapshots":
         subsets = None
         if args.subsets:
-            subsets = [_csv_list(part) for part in args.subsets.split(";") if part.strip()]
+            subsets = [csv_list(part) for part in args.subsets.split(";") if part.strip()]
         snap = key_subset_snapshots(
             data, args.keys, subsets=subsets, threshold=k, progress=not args.json and sys.stderr.isatty(), **opts
         )
@@ -280,11 +245,11 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def _attribute(args: argparse.Namespace, data) -> int:  # noqa: ANN001
     """The attribute-disclosure commands."""
-    from sdc import serialize
-    from sdc.closeness import t_closeness
-    from sdc.formatting import inference_text, ldiversity_text, tcloseness_text
-    from sdc.inference import inference_risk
-    from sdc.ldiversity import l_diversity
+    from sdc.report import serialize
+    from sdc.attribute.closeness import t_closeness
+    from sdc.report.formatting import inference_text, ldiversity_text, tcloseness_text
+    from sdc.attribute.inference import inference_risk
+    from sdc.attribute.ldiversity import l_diversity
 
     src = str(args.data)
     if args.command == "ldiversity":
@@ -304,27 +269,27 @@ def _attribute(args: argparse.Namespace, data) -> int:  # noqa: ANN001
 
 def _toolbox(args: argparse.Namespace, data) -> int:  # noqa: ANN001
     """suda, modrisk, uniqueness."""
-    from sdc import serialize
-    from sdc.formatting import modrisk_text, suda_text, uniqueness_text
+    from sdc.report import serialize
+    from sdc.report.formatting import modrisk_text, suda_text, uniqueness_text
 
     src = str(args.data)
     show_progress = not args.json and sys.stderr.isatty()
     if args.command == "suda":
-        from sdc.suda import suda
+        from sdc.risk.suda import suda
 
         res = suda(data, args.keys, max_size=args.max_size, dis_fraction=args.dis_fraction,
                    original_scores=not args.ihsn_scores, mode=args.mode, progress=show_progress)
         print(serialize.dumps(serialize.suda_summary(res)) if args.json else suda_text(res, source=src))
     elif args.command == "modrisk":
-        from sdc.modrisk import model_risk
+        from sdc.risk.model import model_risk
 
         res = model_risk(data, args.keys, weights=args.weights, method=args.method, formula=args.formula,
                          bound=args.bound)
         print(serialize.dumps(serialize.modrisk_summary(res)) if args.json else modrisk_text(res, source=src))
     else:
-        from sdc.attacker import attacker_risk
-        from sdc.uncertainty import jackknife_interval
-        from sdc.uniqueness import population_uniqueness
+        from sdc.risk.attacker import attacker_risk
+        from sdc.risk.uncertainty import jackknife_interval
+        from sdc.risk.uniqueness import population_uniqueness
 
         res = population_uniqueness(data, args.keys, population_size=args.population_size,
                                     sampling_fraction=args.sampling_fraction, variant=args.variant)

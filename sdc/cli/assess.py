@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sdc.cli import _bins, _csv_list
+from sdc.cli._args import bins, csv_list
 
 __all__ = ["add_parsers", "run_assess", "run_combine"]
 
@@ -28,7 +28,7 @@ def _scenario(text: str) -> dict[str, Any]:
     name, sep, keys = text.partition("=")
     if not sep or not name.strip():
         raise argparse.ArgumentTypeError(f"expected NAME=KEY1,KEY2,..., got {text!r}")
-    return {"name": name.strip(), "keys": _csv_list(keys)}
+    return {"name": name.strip(), "keys": csv_list(keys)}
 
 
 def _domain(text: str) -> tuple[str, str]:
@@ -40,8 +40,8 @@ def _domain(text: str) -> tuple[str, str]:
 
 def add_parsers(sub: Any) -> None:
     """Add ``assess`` and ``combine`` to the ``sdc`` subcommands."""
-    from sdc.closeness import DISTANCES
-    from sdc.config import FORMATS, MEASURES
+    from sdc.attribute.closeness import DISTANCES
+    from sdc.workflow.config import FORMATS, MEASURES
 
     p = sub.add_parser("assess", help="run every configured measure and write the report folder",
                        description="Assess DATA (or the bundled example) and write an audit-ready report folder.")
@@ -50,15 +50,15 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--config", metavar="FILE", help="run configuration (TOML, or YAML with .yaml/.yml)")
     p.add_argument("--out", metavar="DIR", default="sdc-report", help="report folder (default: ./sdc-report)")
     g = p.add_argument_group("roles (override the config)")
-    g.add_argument("--keys", type=_csv_list, help="categorical key variables, comma-separated")
-    g.add_argument("--continuous-keys", type=_csv_list, help="continuous key variables (banded with --bins)")
-    g.add_argument("--bins", action="append", type=_bins, metavar="COL=EDGES",
+    g.add_argument("--keys", type=csv_list, help="categorical key variables, comma-separated")
+    g.add_argument("--continuous-keys", type=csv_list, help="continuous key variables (banded with --bins)")
+    g.add_argument("--bins", action="append", type=bins, metavar="COL=EDGES",
                    help="bins of a continuous key: age=0,18,65,inf or age=quantiles:5 (repeatable)")
     g.add_argument("--scenario", action="append", type=_scenario, metavar="NAME=K1,K2",
                    help="a key-variable scenario (repeatable); default: one scenario with every key")
     g.add_argument("--weights", help="sampling-weight column")
     g.add_argument("--household", help="household id column")
-    g.add_argument("--sensitive", type=_csv_list, help="sensitive variables, comma-separated")
+    g.add_argument("--sensitive", type=csv_list, help="sensitive variables, comma-separated")
     g.add_argument("--id", help="record id column (shown in the per-record files)")
     g.add_argument("--sep", help="CSV delimiter (default: detected)")
     g = p.add_argument_group("thresholds and options (override the config)")
@@ -70,16 +70,17 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--missing", choices=("wildcard", "category"), help="missing key values (default wildcard)")
     g.add_argument("--alpha", type=float, help="sdcMicro's alpha for wildcard matches (default 1)")
     g.add_argument("--distance", choices=DISTANCES, help="t-closeness distance (default ordered)")
-    g.add_argument("--measures", type=_csv_list, help=f"measures to run (default all): {', '.join(MEASURES)}")
+    g.add_argument("--measures", type=csv_list, help=f"measures to run (default all): {', '.join(MEASURES)}")
     g.add_argument("--population-size", type=int, help="population size for population-uniqueness estimates")
     g.add_argument("--sampling-fraction", type=float, help="or the sampling fraction")
-    g.add_argument("--formats", type=_csv_list, help=f"outputs (default all): {', '.join(FORMATS)}")
+    g.add_argument("--formats", type=csv_list, help=f"outputs (default all): {', '.join(FORMATS)}")
     g = p.add_argument_group("run")
     g.add_argument("--cross-check", action="store_true",
                    help="also compute the measures with R's sdcMicro (rpy2) and add the agreement table")
     g.add_argument("--fail-on-risk", action="store_true",
                    help=f"exit with status {EXIT_RISK} when a measure fails its threshold (for pipelines)")
     g.add_argument("--json", action="store_true", help="print report.json on stdout (no progress bars)")
+    p.set_defaults(run=run_assess)
 
     p = sub.add_parser("combine", help="join per-domain files (e.g. CDISC DM, VS, LB) into one analysis file",
                        description="Join per-domain CSV files by subject id; columns become DOMAIN__COLUMN.")
@@ -91,6 +92,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--value-column", help="value column of long domains (default <DOMAIN>STRESN, STRESC or ORRES)")
     p.add_argument("--sep", help="CSV delimiter of the inputs (default: detected)")
     p.add_argument("--out", required=True, metavar="FILE", help="the joined CSV file to write")
+    p.set_defaults(run=lambda args, argv: run_combine(args))
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any] | list[Any]]:
@@ -117,9 +119,9 @@ def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any] | list[Any]
 
 
 def run_assess(args: argparse.Namespace, argv: Sequence[str]) -> int:
-    from sdc import serialize
-    from sdc.assess import assess
-    from sdc.config import load_config
+    from sdc.report import serialize
+    from sdc.workflow.assess import assess
+    from sdc.workflow.config import load_config
     from sdc.datasets import example_config_path
     from sdc.report import write_report
     from sdc.report.jsonout import report_document
@@ -163,7 +165,7 @@ def _print_summary(result, folder) -> None:  # noqa: ANN001
     """Per scenario: the headline, then each measure's statistic, value, bound and verdict."""
     import pandas as pd
 
-    from sdc.formatting import render_table
+    from sdc.report.formatting import render_table
     from sdc.report.content import headline
 
     print(f"Assessed {len(result.data):,} records ({result.config.source}).")
@@ -191,7 +193,7 @@ def _print_summary(result, folder) -> None:  # noqa: ANN001
 
 def run_combine(args: argparse.Namespace) -> int:
     from sdc._files import atomic_write, csv_text
-    from sdc.combine import combine_domains
+    from sdc.workflow.combine import combine_domains
 
     domains = dict(args.domains)
     if len(domains) != len(args.domains):

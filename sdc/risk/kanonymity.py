@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_fraction, check_frame, check_int, check_keys, check_option, check_weights
-from sdc.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, pattern_frequencies, warn_if_degenerate
+from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, pattern_frequencies, warn_if_degenerate
 from sdc._stats import weighted_median
-from sdc.keys import EncodedKeys, encode_keys, first_occurrence
-from sdc.risk import RISK_METHODS, pattern_risk
+from sdc.core.keys import EncodedKeys, encode_keys, first_occurrence
+from sdc.risk.individual import RISK_METHODS, pattern_risk
 
 __all__ = ["KAnonymityResult", "k_anonymity"]
 

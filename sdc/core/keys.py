@@ -4,7 +4,7 @@ Every measure starts here: each key column is factorised once to integer codes (
 values get code -1), and the per-record codes are combined into one *pattern id* per
 record. A pattern is a distinct combination of key values, with a missing value treated
 as a value of its own at this stage; how missing values then *match* other values (as
-sdcMicro's wildcard, or as their own category) is decided in :mod:`sdc.frequencies`.
+sdcMicro's wildcard, or as their own category) is decided in :mod:`sdc.core.frequencies`.
 
 Equality is exact equality of values: two doubles are the same category only when they
 are equal, and strings are compared as strings (no coercion between ``1`` and ``"1"``).

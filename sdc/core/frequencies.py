@@ -35,8 +35,8 @@ import pandas as pd
 
 from sdc.exceptions import DegenerateDataWarning
 from sdc._validation import check_fraction, check_frame, check_keys, check_option, check_weights
-from sdc.keys import EncodedKeys, encode_keys
-from sdc.wildcard import wildcard_frequencies
+from sdc.core.keys import EncodedKeys, encode_keys
+from sdc.core.wildcard import wildcard_frequencies
 
 __all__ = ["FrequencyResult", "frequencies", "MISSING_RULES", "PatternFrequencies", "warn_if_degenerate"]
 

@@ -12,17 +12,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc.attacker import AttackerRiskResult
-from sdc.closeness import TClosenessResult
-from sdc.household import HouseholdRiskResult
-from sdc.modrisk import ModelRiskResult
-from sdc.suda import SudaResult
-from sdc.uniqueness import PopulationUniquenessResult
-from sdc.inference import InferenceResult
-from sdc.kanonymity import KAnonymityResult
-from sdc.ldiversity import LDiversityResult
-from sdc.risk import IndividualRiskResult
-from sdc.snapshots import SnapshotResult
+from sdc.risk.attacker import AttackerRiskResult
+from sdc.attribute.closeness import TClosenessResult
+from sdc.risk.household import HouseholdRiskResult
+from sdc.risk.model import ModelRiskResult
+from sdc.risk.suda import SudaResult
+from sdc.risk.uniqueness import PopulationUniquenessResult
+from sdc.attribute.inference import InferenceResult
+from sdc.risk.kanonymity import KAnonymityResult
+from sdc.attribute.ldiversity import LDiversityResult
+from sdc.risk.individual import IndividualRiskResult
+from sdc.risk.snapshots import SnapshotResult
 
 __all__ = [
     "jsonable", "dumps", "risk_summary", "snapshot_records", "frame_records", "ldiversity_summary",

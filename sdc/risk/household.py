@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_columns, check_frame
-from sdc.frequencies import MissingRule
-from sdc.risk import IndividualRiskResult, individual_risk
+from sdc.core.frequencies import MissingRule
+from sdc.risk.individual import IndividualRiskResult, individual_risk
 
 __all__ = ["HouseholdRiskResult", "household_risk", "check_household"]
 
