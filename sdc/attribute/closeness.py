@@ -34,6 +34,7 @@ import pandas as pd
 
 from sdc._validation import check_columns, check_frame, check_keys, check_number, check_option
 from sdc.core.binning import Binning, BinSpec, apply_binning
+from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.core.classes import Classes, Sensitive, cells, encode_sensitive, equivalence_classes
 
 __all__ = [
@@ -57,7 +58,8 @@ class _Prepared:
 
 def _prepare(data: pd.DataFrame, keys, sensitive: str, key_bins) -> _Prepared:  # noqa: ANN001
     check_frame(data)
-    keys = check_keys(data, keys)
+    kc = keys if isinstance(keys, KeyClasses) else None
+    keys = resolve_keys(data, keys).keys if kc is not None else check_keys(data, keys)
     (s_name,) = check_columns(data, [sensitive], role="sensitive")
     if s_name in keys:
         raise ValueError(f"`sensitive` variable {s_name!r} may not also be a key.")
@@ -66,7 +68,7 @@ def _prepare(data: pd.DataFrame, keys, sensitive: str, key_bins) -> _Prepared:  
         if extra:
             raise ValueError(f"`key_bins` names columns that are not keys: {', '.join(map(repr, extra))}.")
     work, binning = apply_binning(data, key_bins)
-    classes = equivalence_classes(work, keys)
+    classes = kc.classes if kc is not None and not key_bins else equivalence_classes(work, keys)
     sens = encode_sensitive(work, s_name)
     observed = sens.codes >= 0
     if not observed.any():

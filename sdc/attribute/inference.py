@@ -33,7 +33,7 @@ import pandas as pd
 
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_keys
 from sdc.core.classes import cells, dominant_values, encode_sensitive, equivalence_classes
-from sdc.core.keys import encode_keys
+from sdc.core.keys import dense_ids, encode_keys
 
 __all__ = ["InferenceResult", "inference_risk", "HomogeneityResult", "homogeneity", "FINDING_COLUMNS"]
 
@@ -165,8 +165,7 @@ def inference_risk(
 def _finding(variables: tuple[str, ...], z: np.ndarray, s: np.ndarray, m: int, min_posterior: float,
              min_count: int, h_s: float) -> dict[str, object]:
     """The inference measures of S from one variable or pair, with level ids `z`."""
-    zid, _ = pd.factorize(z, sort=False)
-    nz = int(zid.max()) + 1
+    zid, nz = dense_ids(z)
     n_z = np.bincount(zid, minlength=nz)
     kept = n_z[zid] >= min_count
     cell = zid[kept] * m + s[kept]

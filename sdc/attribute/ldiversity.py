@@ -45,7 +45,11 @@ import pandas as pd
 
 from sdc._validation import check_columns, check_frame, check_int, check_keys, check_number, check_option
 from sdc.core.binning import Binning, BinSpec, apply_binning
-from sdc.core.classes import Cells, Classes, Sensitive, cells, dominant_values, encode_sensitive, equivalence_classes
+from sdc.core.scenario import KeyClasses, resolve_keys
+from sdc.core.classes import (
+    Cells, Classes, Sensitive, cells, dominant_values, encode_sensitive, equivalence_classes,
+    key_order as classes_in_key_order,
+)
 
 __all__ = ["LDiversityResult", "l_diversity", "LDIVERSITY_MODES"]
 
@@ -167,7 +171,8 @@ def l_diversity(
     [2.0, 2.0, 2.0, 1.0, 1.0]
     """
     check_frame(data)
-    keys = check_keys(data, keys)
+    kc = keys if isinstance(keys, KeyClasses) else None
+    keys = resolve_keys(data, keys).keys if kc is not None else check_keys(data, keys)
     sens = check_columns(data, sensitive, role="sensitive")
     both = [s for s in sens if s in keys]
     if both:
@@ -188,11 +193,11 @@ def l_diversity(
                                  f"{', '.join(map(repr, extra))}.")
     work, rec_k = apply_binning(data, key_bins)
     work, rec_s = apply_binning(work, sensitive_bins)
-    classes = equivalence_classes(work, keys)
+    classes = kc.classes if kc is not None and not key_bins else equivalence_classes(work, keys)
     encoded = [encode_sensitive(work, s) for s in sens]
     # sdcMicro's processing order matters only for classes without any category (stale
     # recursive values), so it is computed only if one occurs.
-    key_order = functools.cache(lambda: _key_order(work, classes)) if mode == "sdcmicro" else None
+    key_order = functools.cache(lambda: classes_in_key_order(work, classes)) if mode == "sdcmicro" else None
 
     per_class: dict[str, np.ndarray] = {}
     record_cols: dict[str, np.ndarray] = {}
@@ -335,30 +340,6 @@ def _recursive(cls: np.ndarray, count: np.ndarray, G: int, c: float, dtype: type
         alive[k:] = False
     out[multi] = rank
     return out
-
-
-def _key_order(data: pd.DataFrame, classes: Classes) -> np.ndarray:
-    """Classes in sdcMicro's processing order: sorted by key values, missing last (R's
-    ``order(..., na.last = TRUE)``). Strings sort by code point here; R sorts factor levels
-    in its locale's collation, so the order can differ for string keys."""
-    kv = classes.key_values(data)
-    if not classes.keys:
-        return np.arange(classes.n_classes)
-    # One order-preserving integer per class (mixed radix, first key most significant), sorted
-    # once: much faster than a lexsort over K columns. When the radix would overflow, the
-    # packed prefix is replaced by its dense rank, which keeps the order.
-    packed = np.zeros(classes.n_classes, dtype=np.int64)
-    radix = 1
-    for k in classes.keys:
-        codes, uniq = pd.factorize(kv[k], sort=True, use_na_sentinel=True)
-        base = len(uniq) + 1
-        if radix * base >= 1 << 62:
-            uniq_packed, packed = np.unique(packed, return_inverse=True)
-            packed = packed.astype(np.int64)
-            radix = len(uniq_packed)
-        packed = packed * base + np.where(codes < 0, len(uniq), codes)  # missing sorts last
-        radix *= base
-    return np.argsort(packed, kind="stable")
 
 
 def _carry_forward(values: np.ndarray, order: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ import pandas as pd
 from sdc.core.keys import EncodedKeys, encode_keys, factorize_column, first_occurrence
 
 __all__ = [
-    "Classes", "equivalence_classes", "Sensitive", "encode_sensitive", "sensitive_kind", "Cells", "cells", "dominant_values",
+    "Classes", "equivalence_classes", "key_order", "Sensitive", "encode_sensitive", "sensitive_kind", "Cells", "cells", "dominant_values",
 ]
 
 
@@ -42,6 +42,30 @@ class Classes:
         """Key values of the given classes (all by default), one row each."""
         rows = self.first if classes is None else self.first[classes]
         return data.iloc[rows][list(self.keys)].reset_index(drop=True)
+
+
+def key_order(data: pd.DataFrame, classes: Classes) -> np.ndarray:
+    """Classes in sdcMicro's processing order: sorted by key values, missing last (R's
+    ``order(..., na.last = TRUE)``). Strings sort by code point here; R sorts factor levels
+    in its locale's collation, so the order can differ for string keys."""
+    kv = classes.key_values(data)
+    if not classes.keys:
+        return np.arange(classes.n_classes)
+    # One order-preserving integer per class (mixed radix, first key most significant), sorted
+    # once: much faster than a lexsort over K columns. When the radix would overflow, the
+    # packed prefix is replaced by its dense rank, which keeps the order.
+    packed = np.zeros(classes.n_classes, dtype=np.int64)
+    radix = 1
+    for k in classes.keys:
+        codes, uniq = pd.factorize(kv[k], sort=True, use_na_sentinel=True)
+        base = len(uniq) + 1
+        if radix * base >= 1 << 62:
+            uniq_packed, packed = np.unique(packed, return_inverse=True)
+            packed = packed.astype(np.int64)
+            radix = len(uniq_packed)
+        packed = packed * base + np.where(codes < 0, len(uniq), codes)  # missing sorts last
+        radix *= base
+    return np.argsort(packed, kind="stable")
 
 
 def equivalence_classes(data: pd.DataFrame, keys: tuple[str, ...], enc: EncodedKeys | None = None) -> Classes:

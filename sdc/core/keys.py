@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-__all__ = ["EncodedKeys", "encode_keys", "factorize_column", "first_occurrence"]
+__all__ = ["EncodedKeys", "encode_keys", "factorize_column", "first_occurrence", "column_levels", "dense_ids",
+           "truncated_codes", "r_integer_codes"]
 
 # Mixed-radix products above this bound could overflow int64; we then re-factorise.
 _MAX_RADIX = np.iinfo(np.int64).max // 4
@@ -42,6 +43,59 @@ def factorize_column(s: pd.Series) -> tuple[np.ndarray, int]:
         return s.cat.codes.to_numpy(), len(s.cat.categories)
     codes, uniques = pd.factorize(s, sort=False, use_na_sentinel=True)
     return _compact(codes, len(uniques)), len(uniques)
+
+
+def column_levels(s: pd.Series | np.ndarray, *, sort: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of a column (-1 = missing, int64) and its distinct values (sorted by default)."""
+    codes, levels = pd.factorize(s, sort=sort, use_na_sentinel=True)
+    return codes.astype(np.int64, copy=False), np.asarray(levels)
+
+
+def dense_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """Ids 0..m-1 of an array's values, numbered by first appearance, and m."""
+    ids, uniq = pd.factorize(values, sort=False)
+    return ids.astype(np.int64, copy=False), len(uniq)
+
+
+def truncated_codes(s: pd.Series, *, missing_value: float | None = None, truncate: bool = False
+                    ) -> tuple[np.ndarray, bool]:
+    """Codes of a key (-1 = missing) with an extra missing code and optional truncation.
+
+    Numbers equal to `missing_value` count as missing (sdcMicro's ``-999`` convention);
+    with `truncate` numbers are cut to integers first, as sdcMicro's C code reads keys.
+    Returns the codes and whether truncation merged distinct values.
+    """
+    if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+        v = s.to_numpy(dtype="float64", na_value=np.nan)
+        miss = np.isnan(v) | (v == missing_value if missing_value is not None else False)
+        merged = False
+        if truncate:
+            t = np.trunc(np.where(miss, 0, v))
+            merged = bool((t != np.where(miss, 0, v)).any())
+            v = t
+        codes, _ = pd.factorize(np.where(miss, np.nan, v), use_na_sentinel=True)
+        return codes.astype(np.int64), merged
+    codes, _ = pd.factorize(s, use_na_sentinel=True)
+    return codes.astype(np.int64), False
+
+
+def r_integer_codes(s: pd.Series, missing_code: int) -> np.ndarray:
+    """A key's values as R's integer view of it: factor codes (1-based; strings as sorted
+    factor levels), booleans 0/1, numbers truncated to integers; missing -> `missing_code`."""
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        v = s.cat.codes.to_numpy().astype(np.int64) + 1
+        v[s.isna().to_numpy()] = missing_code
+        return v
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return np.where(s.isna(), missing_code, s.fillna(False).astype(int)).astype(np.int64)
+    if pd.api.types.is_numeric_dtype(s.dtype):
+        x = s.to_numpy(dtype="float64", na_value=np.nan)
+        return np.where(np.isnan(x), missing_code, np.trunc(np.nan_to_num(x))).astype(np.int64)
+    na = s.isna().to_numpy()
+    sub, _ = pd.factorize(pd.Series(s.to_numpy(dtype=object)[~na]).astype(str), sort=True)
+    v = np.full(len(s), missing_code, dtype=np.int64)
+    v[~na] = sub + 1
+    return v
 
 
 def combine_codes(columns: list[np.ndarray], cardinalities: list[int], n_records: int) -> tuple[np.ndarray, int]:

@@ -24,7 +24,6 @@ import numpy as np
 import pandas as pd
 
 from sdc.workflow.assess import Assessment, ScenarioResult
-from sdc.core.classes import equivalence_classes
 
 __all__ = ["RecordTables", "record_tables", "slug"]
 
@@ -81,7 +80,7 @@ def record_tables(a: Assessment) -> RecordTables:
     thr = a.config.thresholds
     all_keys = list(dict.fromkeys(k for r in a.scenarios for k in r.scenario.keys))
     base = _base(a)
-    classes = {r.scenario.name: equivalence_classes(a.assessed, r.scenario.keys) for r in a.scenarios}
+    classes = {r.scenario.name: r.key_classes.classes for r in a.scenarios}  # computed once, by the assessment
     files: dict[str, pd.DataFrame] = {}
     desc: dict[str, str] = {}
 

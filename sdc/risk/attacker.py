@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns, check_fraction, check_frame, check_keys, check_weights
-from sdc.core.classes import equivalence_classes
+from sdc._validation import check_columns, check_fraction, check_frame, check_weights
+from sdc.core.scenario import resolve_keys
 from sdc.core.keys import combine_codes, factorize_column
 
 __all__ = ["AttackerRiskResult", "attacker_risk"]
@@ -106,10 +106,11 @@ def attacker_risk(
            biomedical data. AMIA Annu Symp Proc 2014, 984-993.
     """
     check_frame(data)
-    keys = check_keys(data, keys)
+    kc = resolve_keys(data, keys)
+    keys = kc.keys
     t = check_fraction(threshold, "threshold")
     w = check_weights(data, weights)
-    classes = equivalence_classes(data, keys)
+    classes = kc.classes
     f = classes.sizes.astype(np.float64)
     n = float(f.sum())
     if population is not None:

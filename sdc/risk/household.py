@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_columns, check_frame
+from sdc.core.keys import dense_ids
 from sdc.core.frequencies import MissingRule
 from sdc.risk.individual import IndividualRiskResult, individual_risk
 
@@ -94,8 +95,7 @@ def check_household(data: pd.DataFrame, household: str) -> np.ndarray:
         if len(kinds) > 1:
             raise ValueError(f"household id column {col!r} mixes types ({', '.join(sorted(kinds))}); "
                              "use one type for all ids.")
-    codes, _ = pd.factorize(s, sort=False)
-    return codes
+    return dense_ids(s.to_numpy())[0]
 
 
 def household_risk(

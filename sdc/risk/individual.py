@@ -22,12 +22,12 @@ import numpy as np
 import pandas as pd
 from scipy.special import hyp2f1
 
-from sdc._validation import check_fraction, check_frame, check_keys, check_number, check_option, check_weights
+from sdc._validation import check_fraction, check_frame, check_number, check_option, check_weights
 from sdc._stats import mad
 from sdc.exceptions import SdcWarning
-from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, pattern_frequencies, warn_if_degenerate
-from sdc.core.keys import encode_keys
+from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, warn_if_degenerate
 from sdc.risk.threshold import global_threshold
+from sdc.core.scenario import resolve_keys
 
 __all__ = ["IndividualRiskResult", "individual_risk", "pattern_risk", "RISK_METHODS"]
 
@@ -268,14 +268,14 @@ def individual_risk(
     ([0.5, 0.5, 1.0], 2.0)
     """
     check_frame(data)
-    keys = check_keys(data, keys)
+    kc = resolve_keys(data, keys)
+    keys = kc.keys
     method = check_option(method, "method", RISK_METHODS)
     missing = check_option(missing, "missing", MISSING_RULES)
     alpha = check_fraction(alpha, "alpha")
     g = check_number(max_global_risk, "max_global_risk", low=0, high=1, low_open=True, high_open=True)
     w = check_weights(data, weights)
-    enc = encode_keys(data, keys)
-    pf = pattern_frequencies(enc, w, missing=missing, alpha=alpha)
+    pf = kc.frequencies(w, weights=weights, missing=missing, alpha=alpha)
     warn_if_degenerate(pf, stacklevel=3)
     return risk_from_frequencies(
         pf, index=data.index, keys=keys, weights=weights, method=method,

@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_fraction, check_frame, check_int, check_keys, check_option, check_weights
-from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, pattern_frequencies, warn_if_degenerate
+from sdc._validation import check_fraction, check_frame, check_int, check_option, check_weights
+from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, warn_if_degenerate
 from sdc._stats import weighted_median
-from sdc.core.keys import EncodedKeys, encode_keys, first_occurrence
+from sdc.core.keys import EncodedKeys, first_occurrence
 from sdc.risk.individual import RISK_METHODS, pattern_risk
+from sdc.core.scenario import resolve_keys
 
 __all__ = ["KAnonymityResult", "k_anonymity"]
 
@@ -166,15 +167,16 @@ def k_anonymity(
     (3, 2, 2, 1.0)
     """
     check_frame(data)
-    keys = check_keys(data, keys)
+    kc = resolve_keys(data, keys)
+    keys = kc.keys
     k = check_int(k, "k", min_value=1)
     top = check_int(top, "top", min_value=0)
     missing = check_option(missing, "missing", MISSING_RULES)
     method = check_option(method, "method", RISK_METHODS)
     alpha = check_fraction(alpha, "alpha")
     w = check_weights(data, weights)
-    enc = encode_keys(data, keys)
-    pf = pattern_frequencies(enc, w, missing=missing, alpha=alpha)
+    enc = kc.encoded
+    pf = kc.frequencies(w, weights=weights, missing=missing, alpha=alpha)
     warn_if_degenerate(pf, stacklevel=3)
     return profile_from_frequencies(
         data, enc, pf, k=k, weights=weights, missing=missing, alpha=alpha, method=method, top=top

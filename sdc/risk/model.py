@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_columns, check_frame, check_number, check_option, check_weights
+from sdc.core.keys import column_levels
 from sdc.exceptions import SdcWarning
 
 __all__ = ["ModelRiskResult", "model_risk", "MODRISK_METHODS"]
@@ -208,7 +209,7 @@ def _grid(data: pd.DataFrame, keys: Sequence[str], w: np.ndarray) -> pd.DataFram
     weight sums and inverse-weight sums of the records in it."""
     codes, levels = [], []
     for k in keys:
-        c, u = pd.factorize(data[k], sort=True, use_na_sentinel=True)
+        c, u = column_levels(data[k], sort=True)
         has_na = bool((c < 0).any())
         c = np.where(c < 0, len(u), c)  # missing: a level of its own, last
         codes.append(c)
@@ -278,9 +279,47 @@ def _fit(cells: pd.DataFrame, keys: Sequence[str], formula: str, method: str) ->
         fitted[rows] = res.fittedvalues.to_numpy()
         return fitted, bool(res.converged)
     except PerfectSeparationError:
-        # statsmodels stops when the fit reproduces the response to 1e-8; R returns that fit.
-        fitted[rows] = model.endog
-        return fitted, True
+        # statsmodels < 0.14 stops once the fit reproduces the response to 1e-8 (a saturated
+        # model, e.g. ~ a*b*c). R's glm, like statsmodels >= 0.14, keeps iterating until the
+        # deviance settles, so a cell with response 0 ends with a small positive fitted value
+        # (kept, with risk near 1), not 0 (dropped): finish the fit as R does.
+        mu, converged = _irls_poisson(model.exog, model.endog, kw.get("offset"))
+        fitted[rows] = mu
+        return fitted, converged
+
+
+def _irls_poisson(x: np.ndarray, y: np.ndarray, offset: object = None, *, maxit: int = 25,
+                  epsilon: float = 1e-8) -> tuple[np.ndarray, bool]:
+    """Fitted values of a Poisson log-linear GLM by R's ``glm.fit`` iteration.
+
+    Start from mu = y + 0.1; each step regresses the working response
+    z = eta - offset + (y - mu) / mu on `x` with weights mu (least squares, so aliased
+    columns do not matter for the fitted values); stop when
+    |dev - dev_old| / (|dev| + 0.1) < `epsilon` or after `maxit` steps (R's defaults).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    off = np.zeros(len(y)) if offset is None else np.asarray(offset, dtype=np.float64)
+
+    def deviance(mu: np.ndarray) -> float:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(y > 0, y * np.log(y / mu), 0.0)
+        return float(2.0 * np.sum(t - (y - mu)))
+
+    mu = y + 0.1
+    eta = np.log(mu)
+    dev_old = deviance(mu)
+    for _ in range(maxit):
+        z = eta - off + (y - mu) / mu
+        sw = np.sqrt(mu)
+        beta = np.linalg.lstsq(x * sw[:, None], z * sw, rcond=None)[0]
+        eta = x @ beta + off
+        mu = np.exp(eta)
+        dev = deviance(mu)
+        if abs(dev - dev_old) / (abs(dev) + 0.1) < epsilon:
+            return mu, True
+        dev_old = dev
+    return mu, False
 
 
 def _r_poisson():  # noqa: ANN202
@@ -304,7 +343,7 @@ def _independence(cells: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
     n = c[complete].sum()
     fitted = np.ones(len(cells))
     for k in keys:
-        codes, _ = pd.factorize(cells[k], use_na_sentinel=True)
+        codes, _ = column_levels(cells[k], sort=False)
         margin = np.bincount(codes[complete], weights=c[complete], minlength=codes.max() + 1)
         fitted *= np.where(codes >= 0, margin[np.maximum(codes, 0)], 0.0)
     fitted = fitted / n ** (len(keys) - 1)

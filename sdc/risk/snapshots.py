@@ -19,8 +19,9 @@ from sdc._validation import (
 )
 from sdc.core.frequencies import MISSING_RULES, MissingRule, pattern_frequencies
 from sdc.risk.kanonymity import class_counts
-from sdc.core.keys import EncodedKeys, encode_keys
+from sdc.core.keys import EncodedKeys
 from sdc.risk.individual import RISK_METHODS, pattern_risk
+from sdc.core.scenario import resolve_keys
 
 __all__ = ["SnapshotResult", "key_subset_snapshots", "SNAPSHOT_COLUMNS"]
 
@@ -98,14 +99,15 @@ def key_subset_snapshots(
     SnapshotResult
     """
     check_frame(data)
-    keys = check_keys(data, keys)
+    kc = resolve_keys(data, keys)
+    keys = kc.keys
     threshold = check_int(threshold, "threshold", min_value=1)
     missing = check_option(missing, "missing", MISSING_RULES)
     method = check_option(method, "method", RISK_METHODS)
     alpha = check_fraction(alpha, "alpha")
     w = check_weights(data, weights)
     chosen = _subset_positions(data, keys, subsets)
-    enc = encode_keys(data, keys)
+    enc = kc.encoded
     iterator: Iterable[tuple[int, ...]] = chosen
     if progress:
         from tqdm.auto import tqdm

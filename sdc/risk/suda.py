@@ -48,8 +48,9 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_fraction, check_frame, check_int, check_keys, check_number, check_option
+from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.exceptions import SdcWarning
-from sdc.core.keys import combine_codes
+from sdc.core.keys import column_levels, combine_codes, dense_ids, r_integer_codes, truncated_codes
 
 __all__ = ["SudaResult", "suda", "SUDA_MODES", "DIS_INTERVALS"]
 
@@ -204,7 +205,8 @@ def suda(
     [2.0, 4.0, 2.0]
     """
     check_frame(data)
-    keys = check_keys(data, keys)
+    kc = keys if isinstance(keys, KeyClasses) else None
+    keys = resolve_keys(data, keys).keys if kc is not None else check_keys(data, keys)
     mode = check_option(mode, "mode", SUDA_MODES)
     f = check_number(dis_fraction, "dis_fraction", low=0.0, high=1.0, high_open=True)
     if not isinstance(original_scores, bool):
@@ -212,7 +214,10 @@ def suda(
     if missing_value is not None:
         missing_value = check_number(missing_value, "missing_value", low=-math.inf, high=math.inf)
     n = len(data)
-    cols = [_codes(data[k], mode, missing_value) for k in keys]
+    if kc is not None and mode != "sdcmicro" and missing_value is None:
+        cols = [c.astype(np.int64) for c in kc.encoded.codes]  # the scenario's codes, as they are
+    else:
+        cols = [_codes(data[k], mode, missing_value) for k in keys]
     n_dummies = (3 - len(keys)) if mode == "sdcmicro" and len(keys) <= 2 else 0
     M = len(keys) + n_dummies
     max_size = len(keys) if max_size is None else check_int(max_size, "max_size", min_value=1, max_value=len(keys))
@@ -274,19 +279,11 @@ def suda(
 
 def _codes(s: pd.Series, mode: str, missing_value: float | None) -> np.ndarray:
     """Category codes (-1 = missing). sdcmicro mode truncates numbers to integers first."""
-    if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
-        v = s.to_numpy(dtype="float64", na_value=np.nan)
-        miss = np.isnan(v) | (v == missing_value if missing_value is not None else False)
-        if mode == "sdcmicro":
-            t = np.trunc(np.where(miss, 0, v))
-            if (t != np.where(miss, 0, v)).any():
-                warnings.warn(f"key {s.name!r} has non-integer values; sdcMicro's suda2 truncates them to integers "
-                              "(mode='sdcmicro'). Use mode='correct' to keep them apart.", SdcWarning, stacklevel=4)
-            v = t
-        codes, _ = pd.factorize(np.where(miss, np.nan, v), use_na_sentinel=True)
-        return codes.astype(np.int64)
-    codes, _ = pd.factorize(s, use_na_sentinel=True)
-    return codes.astype(np.int64)
+    codes, merged = truncated_codes(s, missing_value=missing_value, truncate=mode == "sdcmicro")
+    if merged:
+        warnings.warn(f"key {s.name!r} has non-integer values; sdcMicro's suda2 truncates them to integers "
+                      "(mode='sdcmicro'). Use mode='correct' to keep them apart.", SdcWarning, stacklevel=4)
+    return codes
 
 
 def _weights(M: int, original: bool) -> list[float]:
@@ -307,22 +304,9 @@ def _full_codes(data: pd.DataFrame, keys: tuple[str, ...], cols: list[np.ndarray
         return cols
     out = []
     miss = -999 if missing_value is None else int(missing_value)
-    for k, c in zip(keys, cols):
-        s = data[k]
-        if isinstance(s.dtype, pd.CategoricalDtype):
-            v = s.cat.codes.to_numpy().astype(np.int64) + 1  # R factor codes
-            v[s.isna().to_numpy()] = miss
-        elif pd.api.types.is_bool_dtype(s.dtype):
-            v = np.where(s.isna(), miss, s.fillna(False).astype(int)).astype(np.int64)
-        elif pd.api.types.is_numeric_dtype(s.dtype):
-            x = s.to_numpy(dtype="float64", na_value=np.nan)
-            v = np.where(np.isnan(x), miss, np.trunc(np.nan_to_num(x))).astype(np.int64)
-        else:  # strings: factor codes in sorted order, as the bridge and as.factor give them
-            na = s.isna().to_numpy()
-            sub, _ = pd.factorize(pd.Series(s.to_numpy(dtype=object)[~na]).astype(str), sort=True)
-            v = np.full(len(s), miss, dtype=np.int64)
-            v[~na] = sub + 1
-        out.append(v)
+    for k in keys:
+        # strings as sorted factor codes, as the bridge and as.factor give them
+        out.append(r_integer_codes(data[k], miss))
     out.extend([np.ones(len(data), dtype=np.int64)] * n_dummies)
     return out
 
@@ -332,9 +316,9 @@ def _uniques_and_pairs(full: list[np.ndarray], mode: str) -> tuple[int, int]:
     n = full[0].size
     codes, cards = [], []
     for c in full:  # every value, the missing code included, is a category here
-        cc, uniq = pd.factorize(c)
+        cc, m = dense_ids(c)
         codes.append(cc)
-        cards.append(len(uniq))
+        cards.append(m)
     ids, n_ids = combine_codes(codes, cards, n)
     pattern_counts = np.bincount(ids, minlength=n_ids)
     P = int(2 * (pattern_counts == 2).sum())
@@ -378,7 +362,7 @@ def _level_contributions(data: pd.DataFrame, keys: tuple[str, ...], contribs: np
     for j, k in enumerate(keys):
         s = data[k]
         total = contribs[:, j].sum()
-        codes, levels = pd.factorize(s, sort=True, use_na_sentinel=True)
+        codes, levels = column_levels(s, sort=True)
         sums = np.bincount(codes[codes >= 0], weights=contribs[codes >= 0, j], minlength=len(levels))
         with np.errstate(invalid="ignore", divide="ignore"):
             share = 100.0 * sums / total

@@ -47,8 +47,8 @@ from scipy import optimize
 from scipy.special import gammaln
 from scipy.stats import hypergeom
 
-from sdc._validation import check_fraction, check_frame, check_int, check_keys, check_option
-from sdc.core.classes import equivalence_classes
+from sdc._validation import check_fraction, check_frame, check_int, check_option
+from sdc.core.scenario import resolve_keys
 from sdc.exceptions import SdcWarning
 
 __all__ = [
@@ -287,7 +287,8 @@ def population_uniqueness(
            re-identification risk of clinical data sets. BMC Med Inform Decis Mak 12, 66.
     """
     check_frame(data)
-    keys = check_keys(data, keys)
+    kc = resolve_keys(data, keys)
+    keys = kc.keys
     variant = check_option(variant, "variant", VARIANTS)
     n = len(data)
     if (population_size is None) == (sampling_fraction is None):
@@ -297,7 +298,7 @@ def population_uniqueness(
     else:
         f = check_fraction(sampling_fraction, "sampling_fraction", closed="right")
         N = int(round(n / f))
-    classes = equivalence_classes(data, keys)
+    classes = kc.classes
     i, c = class_size_histogram(classes.sizes)
     c1 = float(c[i == 1].sum())
     pi = n / N

@@ -24,6 +24,7 @@ from sdc._version import __version__
 from sdc.risk.attacker import AttackerRiskResult, attacker_risk
 from sdc.core.binning import Binning, apply_binning
 from sdc.core.classes import sensitive_kind
+from sdc.core.scenario import KeyClasses, key_classes
 from sdc.attribute.closeness import TClosenessResult, t_closeness
 from sdc.workflow.config import RunConfig, Scenario
 from sdc.exceptions import SdcWarning
@@ -58,6 +59,7 @@ class ScenarioResult:
     """The measures of one key scenario."""
 
     scenario: Scenario
+    key_classes: KeyClasses = field(repr=False)
     profile: KAnonymityResult
     risk: IndividualRiskResult
     household: HouseholdRiskResult | None = None
@@ -103,13 +105,17 @@ def _sha256(paths: list[str]) -> dict[str, str]:
 
 
 def _versions() -> dict[str, str]:
-    import matplotlib
-    import scipy
-    import statsmodels
+    from importlib.metadata import PackageNotFoundError, version
+
+    def installed(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "not installed"
 
     return {"sdc": __version__, "python": platform.python_version(), "numpy": np.__version__,
-            "pandas": pd.__version__, "scipy": scipy.__version__, "statsmodels": statsmodels.__version__,
-            "matplotlib": matplotlib.__version__}
+            "pandas": pd.__version__, "scipy": installed("scipy"), "statsmodels": installed("statsmodels"),
+            "matplotlib": installed("matplotlib")}
 
 
 def load_input(cfg: RunConfig) -> tuple[pd.DataFrame, list[str]]:
@@ -223,31 +229,32 @@ def _scenario(cfg: RunConfig, work: pd.DataFrame, sc: Scenario, opts: dict[str, 
               progress: bool) -> ScenarioResult:
     thr = cfg.thresholds
     keys = list(sc.keys)
-    prof = k_anonymity(work, keys, k=thr.k, top=10, **opts)
-    risk = individual_risk(work, keys, max_global_risk=thr.max_global_risk, **opts)
+    kc = key_classes(work, keys)  # encoded once; every measure below reads it
+    prof = k_anonymity(work, kc, k=thr.k, top=10, **opts)
+    risk = individual_risk(work, kc, max_global_risk=thr.max_global_risk, **opts)
     kw: dict[str, Any] = {}
     intervals = {"reidentifications": reidentification_interval(risk)}
     if cfg.weights:
         intervals["expected_reidentifications"] = jackknife_interval(
             work, keys, weights=cfg.weights, household=cfg.household, groups=30, rng=0, progress=progress)
     if cfg.household and ("household" in measures or "risk" in measures):
-        kw["household"] = household_risk(work, keys, cfg.household, **opts)
+        kw["household"] = household_risk(work, kc, cfg.household, **opts)
     if "snapshots" in measures:
-        kw["snapshots"] = key_subset_snapshots(work, keys, threshold=thr.k, progress=progress, **opts)
+        kw["snapshots"] = key_subset_snapshots(work, kc, threshold=thr.k, progress=progress, **opts)
     if "ldiversity" in measures and cfg.sensitive:
-        kw["ldiversity"] = l_diversity(work, keys, list(cfg.sensitive), l=thr.l, c=thr.c, mode=cfg.ldiversity_mode,
+        kw["ldiversity"] = l_diversity(work, kc, list(cfg.sensitive), l=thr.l, c=thr.c, mode=cfg.ldiversity_mode,
                                        sensitive_bins=dict(cfg.sensitive_bins) or None)
     if "tcloseness" in measures:
-        kw["tcloseness"] = {s: t_closeness(work, keys, s, distance=_distance_for(work[s], cfg.distance), t=thr.t)
+        kw["tcloseness"] = {s: t_closeness(work, kc, s, distance=_distance_for(work[s], cfg.distance), t=thr.t)
                             for s in cfg.sensitive}
     if "suda" in measures:
-        kw["suda"] = suda(work, keys, mode=cfg.suda_mode, progress=progress)
+        kw["suda"] = suda(work, kc, mode=cfg.suda_mode, progress=progress)
     if "uniqueness" in measures:
         if cfg.population_size or cfg.sampling_fraction:
-            kw["uniqueness"] = population_uniqueness(work, keys, population_size=cfg.population_size,
+            kw["uniqueness"] = population_uniqueness(work, kc, population_size=cfg.population_size,
                                                      sampling_fraction=cfg.sampling_fraction)
-        kw["attacker"] = attacker_risk(work, keys, threshold=thr.risk, weights=cfg.weights)
-    return ScenarioResult(scenario=sc, profile=prof, risk=risk, intervals=intervals, **kw)
+        kw["attacker"] = attacker_risk(work, kc, threshold=thr.risk, weights=cfg.weights)
+    return ScenarioResult(scenario=sc, key_classes=kc, profile=prof, risk=risk, intervals=intervals, **kw)
 
 
 def _distance_for(sens: pd.Series, preferred: str) -> str:

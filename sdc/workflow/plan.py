@@ -1,0 +1,635 @@
+"""The protection plan of ``sdc protect`` and ``sdc sweep``: which methods, in which order, with
+which parameters, validated before anything runs.
+
+A plan is a TOML (or YAML) file of ``[[steps]]``, each naming a protection ``method`` of
+:mod:`sdc.protect` and its parameters exactly as the Python function takes them::
+
+    [plan]
+    seed = 20240611                 # every random step's seed derives from it (optional)
+    # config = "run.toml"           # the assessment to repeat on the released file (optional)
+
+    [[steps]]
+    method = "global_recode"
+    variables = ["age"]
+    width = 10
+
+    [[steps]]
+    method = "local_suppression"
+    keys = ["age", "sex", "region"]
+    k = 3
+
+    [[steps]]
+    method = "pram"
+    variables = ["marital_status"]
+    pd = 0.8
+    seed = 7                        # a step may fix its own seed
+
+The plan may also carry the sections of an assessment configuration (``[variables]``,
+``[bins]``, ``[[scenarios]]``, ``[thresholds]``, ``[options]``, ``[output]``, and ``sep``/``id``
+in ``[data]``; see :mod:`sdc.workflow.config`): they say how the original and the released file
+are assessed. A sweep plan (``sdc sweep``) gives, in a step, ``grid = { parameter = [values] }``
+for the parameters to vary, and a ``[sweep]`` section (see :mod:`sdc.workflow.sweep`).
+
+The method table (:func:`method_table`) is built from the functions' signatures: the
+parameters a step may give are the function's keyword parameters, so the plan cannot drift
+from the code. :func:`check_plan` validates a plan against the data before any step runs;
+each error is one line naming the step (number and method), the parameter and the value.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import math
+import pkgutil
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sdc.workflow.config import ConfigError, _toml_key, _toml_module, _toml_value
+
+__all__ = ["Plan", "Step", "MethodSpec", "PlanError", "METHOD_NAMES", "method_table", "load_plan",
+           "plan_from_mapping", "check_plan", "step_seed", "plan_to_toml", "flags_plan", "ASSESS_SECTIONS",
+           "read_plan_file"]
+
+#: The protection methods a plan may name, in the order they are usually applied.
+METHOD_NAMES = ("global_recode", "top_bottom_code", "local_suppression", "microaggregation", "pram", "add_noise",
+                "rank_swap", "pseudonymise")
+
+#: Parameters that would carry a secret: a plan names where the secret is (a file or an
+#: environment variable), never the secret itself, because the resolved plan is written out.
+SECRET_PARAMETERS = ("key", "secret", "password")
+
+#: Sections of an assessment configuration that a plan may carry.
+ASSESS_SECTIONS = ("data", "variables", "bins", "sensitive_bins", "scenarios", "thresholds", "options", "output")
+_PLAN_SECTIONS = ("plan", "steps", "sweep") + ASSESS_SECTIONS
+_PLAN_KEYS = {"seed", "config"}
+_SEED_NAMES = ("seed",)
+
+
+class PlanError(ConfigError):
+    """An invalid plan; the message names the step, the parameter and the value."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a plan.
+
+    Attributes
+    ----------
+    number : int
+        1-based position in the plan (what error messages and the log call it).
+    method : str
+        The protection method (a name in :data:`METHOD_NAMES`).
+    parameters : dict
+        The method's arguments as the plan gives them, the variables argument included; never
+        a secret (a key is named by ``key_file`` or ``key_env``).
+    seed : int or None
+        The seed the plan gives this step; None derives it from the plan's seed.
+    grid : dict
+        For a sweep: parameter -> the values to try.
+    """
+
+    number: int
+    method: str
+    parameters: Mapping[str, Any]
+    seed: int | None = None
+    grid: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return f"step {self.number} ({self.method})"
+
+    def variables(self, spec: MethodSpec | None = None) -> tuple[str, ...]:
+        """The columns this step treats (its variables argument)."""
+        names = (spec.variables_param,) if spec is not None and spec.variables_param else ("variables", "keys")
+        for n in names:
+            v = self.parameters.get(n)
+            if v is not None:
+                return (v,) if isinstance(v, str) else tuple(v)
+        return ()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A validated protection plan (not yet checked against the data: see :func:`check_plan`).
+
+    Attributes
+    ----------
+    steps : tuple of Step
+    seed : int or None
+        The plan's seed; None until a run draws one (the run records the seed it used).
+    assessment : dict
+        Assessment-configuration sections carried by the plan (raw, validated when used).
+    config_path : str or None
+        ``[plan].config``: an assessment configuration file (resolved against the plan's folder).
+    sweep : dict
+        The ``[sweep]`` section of a sweep plan (raw).
+    source : str
+        The plan file, or ``"flags"``.
+    """
+
+    steps: tuple[Step, ...]
+    seed: int | None = None
+    assessment: Mapping[str, Any] = field(default_factory=dict)
+    config_path: str | None = None
+    sweep: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "flags"
+
+    def with_seed(self) -> Plan:
+        """This plan, with a freshly drawn seed if it has none."""
+        return self if self.seed is not None else replace(self, seed=secrets.randbits(63))
+
+
+# ---------------------------------------------------------------------------------------------
+# The method table, from the functions' signatures
+
+@dataclass(frozen=True)
+class MethodSpec:
+    """What a plan may give a protection method, read from its signature.
+
+    Attributes
+    ----------
+    name : str
+    function : callable
+        ``function(data, variables, **parameters) -> ProtectionResult``.
+    variables_param : str
+        The name of its variables argument (``"variables"`` or ``"keys"``).
+    parameters : tuple of str
+        The keyword parameters a step may give (the seed excluded).
+    required : tuple of str
+        Those without a default.
+    defaults : dict
+        The defaults of the others.
+    seeded : bool
+        The method takes a ``seed`` (its random steps are seeded).
+    """
+
+    name: str
+    function: Callable[..., Any] = field(repr=False)
+    variables_param: str
+    parameters: tuple[str, ...]
+    required: tuple[str, ...]
+    defaults: Mapping[str, Any] = field(repr=False)
+    seeded: bool
+
+    @property
+    def allowed(self) -> tuple[str, ...]:
+        """Every parameter name a step may use, in signature order."""
+        return (self.variables_param, *self.parameters) + (("seed",) if self.seeded else ())
+
+
+def _spec(name: str, fn: Callable[..., Any]) -> MethodSpec:
+    params = [p for p in inspect.signature(fn).parameters.values()
+              if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if len(params) < 2 or params[1].kind is params[1].KEYWORD_ONLY:
+        raise TypeError(f"protection method {name} must take (data, variables, ...).")
+    rest = params[2:]
+    kw = tuple(p.name for p in rest if p.name not in _SEED_NAMES)
+    required = tuple(p.name for p in rest if p.default is p.empty and p.name not in _SEED_NAMES)
+    if params[1].default is params[1].empty:
+        required = (params[1].name, *required)
+    defaults = {p.name: p.default for p in rest if p.default is not p.empty}
+    return MethodSpec(name=name, function=fn, variables_param=params[1].name, parameters=kw, required=required,
+                      defaults=defaults, seeded=any(p.name in _SEED_NAMES for p in rest))
+
+
+def method_table() -> dict[str, MethodSpec]:
+    """The protection methods available now, by name (read from :mod:`sdc.protect`).
+
+    A method is found as an attribute of :mod:`sdc.protect` or of one of its modules; a name
+    of :data:`METHOD_NAMES` that no module defines yet is simply absent from the table.
+    """
+    import sdc.protect as pkg
+
+    found: dict[str, Callable[..., Any]] = {}
+    for name in METHOD_NAMES:
+        fn = getattr(pkg, name, None)
+        if callable(fn):
+            found[name] = fn
+    if len(found) < len(METHOD_NAMES):
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+            mod = importlib.import_module(f"{pkg.__name__}.{info.name}")
+            for name in METHOD_NAMES:
+                fn = getattr(mod, name, None)
+                if name not in found and inspect.isfunction(fn) and fn.__module__ == mod.__name__:
+                    found[name] = fn
+    return {name: _spec(name, found[name]) for name in METHOD_NAMES if name in found}
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a plan
+
+def _err(where: str, what: str) -> PlanError:
+    return PlanError(f"plan {where}: {what}")
+
+
+def read_plan_file(path: str | Path) -> dict[str, Any]:
+    """The parsed plan file (TOML, or YAML with .yaml/.yml), not yet validated."""
+    p = Path(path)
+    if not p.exists():
+        raise PlanError(f"plan file '{p}' does not exist.")
+    if p.is_dir():
+        raise PlanError(f"plan file '{p}' is a folder.")
+    text = p.read_text(encoding="utf-8")
+    try:
+        if p.suffix.lower() in (".yaml", ".yml"):
+            import yaml
+
+            raw = yaml.safe_load(text) or {}
+        else:
+            raw = _toml_module().loads(text)
+    except ConfigError:
+        raise
+    except Exception as exc:  # a parse error: say where
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise PlanError(f"plan file '{p}' could not be parsed: {first}") from None
+    if not isinstance(raw, dict):
+        raise PlanError(f"plan file '{p}' must hold a table of sections ([plan], [[steps]], ...).")
+    return raw
+
+
+def load_plan(path: str | Path | None = None, extra_steps: Sequence[Mapping[str, Any]] = (),
+              *, seed: int | None = None) -> Plan:
+    """Read and validate a plan file; `extra_steps` (from command-line flags) are appended, and
+    `seed` replaces the plan's seed. Relative paths in the plan (``[plan].config``, key files)
+    are relative to the plan file."""
+    raw: dict[str, Any] = {}
+    source, base = "flags", None
+    if path is not None:
+        raw = read_plan_file(path)
+        source, base = str(path), Path(path).parent
+    if extra_steps:
+        steps = raw.get("steps", [])
+        if not isinstance(steps, list):
+            raise _err("[[steps]]", "must be a list of tables, each with `method` and its parameters.")
+        raw["steps"] = [*steps, *extra_steps]
+    if seed is not None:
+        raw["plan"] = {**(raw.get("plan") or {}), "seed": seed}
+    return plan_from_mapping(raw, source=source, base_dir=base)
+
+
+def _seed(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2 ** 63:
+        raise _err(where, f"must be a whole number from 0 to 2^63 - 1; got {value!r}.")
+    return int(value)
+
+
+_PATH_PARAMETERS = ("key_file",)
+
+
+def plan_from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", base_dir: str | Path | None = None,
+                      methods: Mapping[str, MethodSpec] | None = None, sweep: bool = False) -> Plan:
+    """Validate a parsed plan (a mapping of sections) into a :class:`Plan`.
+
+    Checks everything that does not need the data: the sections, each step's method, its
+    parameter names (against the method's signature), the required ones, secrets, seeds,
+    and the value rules of :func:`check_values`.
+    """
+    if not isinstance(raw, Mapping):
+        raise _err("file", "must be a table of sections ([plan], [[steps]], ...).")
+    unknown = [s for s in raw if s not in _PLAN_SECTIONS]
+    if unknown:
+        raise _err(f"section [{unknown[0]}]", f"is not known; allowed: {', '.join(_PLAN_SECTIONS)}.")
+    head = raw.get("plan", {})
+    if not isinstance(head, Mapping):
+        raise _err("[plan]", "must be a table (seed, config).")
+    extra = [k for k in head if k not in _PLAN_KEYS]
+    if extra:
+        raise _err(f"[plan].{extra[0]}", f"is not a known key; allowed: {', '.join(sorted(_PLAN_KEYS))}.")
+    seed = _seed(head["seed"], "[plan].seed") if head.get("seed") is not None else None
+    config_path = head.get("config")
+    if config_path is not None:
+        if not isinstance(config_path, str) or not config_path:
+            raise _err("[plan].config", f"must be a file path; got {config_path!r}.")
+        if base_dir is not None and not Path(config_path).is_absolute():
+            config_path = str(Path(base_dir) / config_path)
+    assessment = {s: raw[s] for s in ASSESS_SECTIONS if s in raw}
+    if config_path is not None and set(assessment) - {"data", "output"}:
+        raise _err("[plan].config", "give either an assessment config file or its sections in the plan, not both.")
+    data_sec = assessment.get("data", {})
+    if isinstance(data_sec, Mapping) and ({"path", "domains"} & set(data_sec)):
+        raise _err("[data]", "a plan does not name the data file: give it on the command line (sdc protect DATA).")
+    sweep_sec = raw.get("sweep", {})
+    if not isinstance(sweep_sec, Mapping):
+        raise _err("[sweep]", "must be a table.")
+    if sweep_sec and not sweep:
+        raise _err("[sweep]", "belongs in a sweep plan (sdc sweep), not in a protection plan.")
+
+    steps_raw = raw.get("steps", [])
+    if isinstance(steps_raw, Mapping) or isinstance(steps_raw, str) or not isinstance(steps_raw, Sequence):
+        raise _err("[[steps]]", "must be a list of tables, each with `method` and its parameters.")
+    if not steps_raw:
+        raise _err("[[steps]]", "is empty: give at least one step (method and its parameters).")
+    table = method_table() if methods is None else methods
+    steps = [_step(i + 1, s, table, base_dir, sweep=sweep) for i, s in enumerate(steps_raw)]
+    return Plan(steps=tuple(steps), seed=seed, assessment=assessment, config_path=config_path, sweep=dict(sweep_sec),
+                source=source)
+
+
+def _step(number: int, body: Any, table: Mapping[str, MethodSpec], base_dir: str | Path | None, *,
+          sweep: bool) -> Step:
+    where = f"step {number}"
+    if not isinstance(body, Mapping):
+        raise _err(where, f"must be a table with `method` and its parameters; got {body!r}.")
+    method = body.get("method")
+    if method is None:
+        raise _err(where, "has no `method`; allowed: " + ", ".join(table) + ".")
+    if method not in table:
+        missing = method in METHOD_NAMES
+        raise _err(f"{where} ({method})" if isinstance(method, str) else where,
+                   ("is not available in this version of sdc" if missing else f"unknown method {method!r}")
+                   + f"; available: {', '.join(table) or 'none'}.")
+    spec = table[method]
+    where = f"step {number} ({method})"
+    params = {k: v for k, v in body.items() if k not in ("method", "seed", "grid")}
+    grid_raw = body.get("grid", {})
+    if grid_raw and not sweep:
+        raise _err(where, "`grid` belongs in a sweep plan (sdc sweep); a protection plan gives one value.")
+    if not isinstance(grid_raw, Mapping):
+        raise _err(f"{where}: parameter `grid`", f"must be a table of parameter = [values]; got {grid_raw!r}.")
+    for name in [*params, *grid_raw]:
+        if name in SECRET_PARAMETERS:
+            raise _err(where, f"parameter `{name}`: a plan never holds a secret (the resolved plan is written out); "
+                              "name a file (key_file) or an environment variable (key_env) instead.")
+        if name not in spec.allowed or (name == "seed"):
+            raise _err(where, f"unknown parameter `{name}`; allowed: {', '.join(p for p in spec.allowed if p != 'seed')}"
+                              + (", seed" if spec.seeded else "") + ".")
+    both = set(params) & set(grid_raw)
+    if both:
+        raise _err(where, f"parameter `{sorted(both)[0]}` is given both as a value and in `grid`.")
+    grid: dict[str, tuple[Any, ...]] = {}
+    for name, values in grid_raw.items():
+        if isinstance(values, (str, Mapping)) or not isinstance(values, Sequence) or not values:
+            raise _err(where, f"grid parameter `{name}` must be a non-empty list of values; got {values!r}.")
+        grid[name] = tuple(values)
+    have = set(params) | set(grid)
+    lacking = [p for p in spec.required if p not in have]
+    if lacking:
+        raise _err(where, f"parameter `{lacking[0]}` is required.")
+    if "seed" in body and body["seed"] is not None:
+        if not spec.seeded:
+            raise _err(where, f"parameter `seed`: {method} has no random step; got {body['seed']!r}.")
+        seed = _seed(body["seed"], f"{where}: parameter `seed`")
+    else:
+        seed = None
+    for name in _PATH_PARAMETERS:
+        v = params.get(name)
+        if isinstance(v, str) and v and base_dir is not None and not Path(v).is_absolute():
+            params[name] = str(Path(base_dir) / v)
+    step = Step(number=number, method=method, parameters=params, seed=seed, grid=grid)
+    for values in _grid_points(step):
+        check_values(step.method, {**params, **values}, where)
+    return step
+
+
+def _grid_points(step: Step) -> list[dict[str, Any]]:
+    """Every combination of the step's grid values (one empty point without a grid)."""
+    points: list[dict[str, Any]] = [{}]
+    for name, values in step.grid.items():
+        points = [{**p, name: v} for p in points for v in values]
+    return points
+
+
+# ---------------------------------------------------------------------------------------------
+# Value rules that need no data
+
+def _bad(where: str, name: str, what: str, value: Any) -> PlanError:
+    return _err(where, f"parameter `{name}` {what}; got {value!r}.")
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _as_edge(v: Any) -> Any:
+    if isinstance(v, str) and v.strip().lower() in ("inf", "+inf", "-inf"):
+        return float(v)
+    return v
+
+
+#: Parameters holding a probability, by method (each must lie in [0, 1]).
+PROBABILITIES = {"pram": ("pd", "alpha", "p", "flip", "probability", "flip_probability")}
+#: Parameters holding a group size or a k of k-anonymity (an integer >= 2).
+GROUP_SIZES = {"local_suppression": ("k",), "microaggregation": ("k",)}
+#: Parameters holding bin edges (numbers, strictly increasing).
+EDGES = {"global_recode": ("breaks", "edges", "bins")}
+#: Parameters holding a positive width or base.
+POSITIVE = {"global_recode": ("width", "base"), "rank_swap": ("p",), "add_noise": ("noise",)}
+#: The (bottom, top) bound pairs: top may not lie below bottom.
+BOUNDS = {"top_bottom_code": (("bottom", "top"), ("lower", "upper"), ("bottom_value", "top_value"))}
+
+
+def check_values(method: str, params: Mapping[str, Any], where: str) -> None:
+    """The plan's value rules: k >= 2, probabilities in [0, 1], increasing breaks, top >= bottom,
+    positive widths. The method checks the rest itself when it runs (the error then names
+    the step as well)."""
+    for name in GROUP_SIZES.get(method, ()):
+        v = params.get(name)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 2):
+            raise _bad(where, name, "must be a whole number >= 2", v)
+    for name in PROBABILITIES.get(method, ()):
+        v = params.get(name)
+        vals = list(v.values()) if isinstance(v, Mapping) else ([v] if v is not None else [])
+        for x in vals:
+            if not _is_number(x) or not 0 <= float(x) <= 1:
+                raise _bad(where, name, "must be a probability in [0, 1]", v)
+    for name in EDGES.get(method, ()):
+        v = params.get(name)
+        if v is None or isinstance(v, Mapping):
+            continue
+        if isinstance(v, str) or not isinstance(v, Sequence) or len(v) < 2:
+            raise _bad(where, name, "must be a list of at least two numbers", v)
+        edges = [_as_edge(x) for x in v]
+        if not all(_is_number(x) and not (isinstance(x, float) and math.isnan(x)) for x in edges):
+            raise _bad(where, name, "must hold numbers (inf allowed)", v)
+        if any(b <= a for a, b in zip(edges, edges[1:])):
+            raise _bad(where, name, "must increase strictly", v)
+    for name in POSITIVE.get(method, ()):
+        v = params.get(name)
+        if v is not None and (not _is_number(v) or not float(v) > 0 or math.isinf(float(v))):
+            raise _bad(where, name, "must be a positive number", v)
+    for low, high in BOUNDS.get(method, ()):
+        lo, hi = params.get(low), params.get(high)
+        if _is_number(lo) and _is_number(hi) and float(hi) < float(lo):
+            raise _err(where, f"parameter `{high}` ({hi!r}) lies below `{low}` ({lo!r}).")
+
+
+# ---------------------------------------------------------------------------------------------
+# Checks against the data
+
+#: Methods whose variables must be numeric.
+NUMERIC_METHODS = ("top_bottom_code", "microaggregation", "add_noise", "rank_swap")
+#: global_recode parameters that band numbers (the variables must then be numeric).
+NUMERIC_RECODE = ("width", "breaks", "edges", "base", "log", "round_to", "digits")
+
+
+def _numeric(s: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+
+
+def _needs_numbers(step: Step) -> bool:
+    if step.method in NUMERIC_METHODS:
+        return True
+    if step.method == "global_recode":
+        given = set(step.parameters) | set(step.grid)
+        return any(p in given for p in NUMERIC_RECODE) and step.parameters.get("unit") is None
+    return False
+
+
+def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodSpec] | None = None) -> None:
+    """Check a plan against the data before any step runs: every variable a step names exists
+    (in the data as the earlier steps leave it), numeric methods get numeric columns, and a
+    key file exists and is not empty. Raises :class:`PlanError` naming the step."""
+    table = method_table() if methods is None else methods
+    columns = list(data.columns)
+    for step in plan.steps:
+        spec = table[step.method]
+        where = step.label
+        names = step.variables(spec)
+        for name in names:
+            if not isinstance(name, str):
+                raise _err(where, f"parameter `{spec.variables_param}` must hold column names; got {name!r}.")
+        unknown = [v for v in names if v not in columns]
+        if unknown:
+            from sdc._validation import _suggest
+
+            raise _err(where, f"parameter `{spec.variables_param}` names a column that is not in the data"
+                              + (" (an earlier step dropped it)" if unknown[0] in data.columns else "")
+                              + f": {unknown[0]!r}{_suggest(unknown[0], columns)}.")
+        for name in ("weights", "strata", "importance_column"):
+            col = step.parameters.get(name)
+            cols = [col] if isinstance(col, str) else (list(col) if isinstance(col, (list, tuple)) else [])
+            bad = [c for c in cols if isinstance(c, str) and c not in columns]
+            if bad and name != "importance_column":
+                raise _err(where, f"parameter `{name}` names a column that is not in the data: {bad[0]!r}.")
+        if _needs_numbers(step):
+            text = [v for v in names if v in data.columns and not _numeric(data[v])]
+            if text:
+                raise _err(where, f"parameter `{spec.variables_param}`: {step.method} needs numeric columns; "
+                                  f"{text[0]!r} holds text ({data[text[0]].dtype}).")
+        key_file = step.parameters.get("key_file")
+        if key_file is not None:
+            p = Path(str(key_file))
+            if not p.is_file():
+                raise _err(where, f"parameter `key_file`: no such file: {str(key_file)!r}.")
+            if p.stat().st_size == 0 or not p.read_bytes().strip():
+                raise _err(where, f"parameter `key_file`: the key file is empty: {str(key_file)!r}.")
+        drop = step.parameters.get("drop")
+        if step.method == "pseudonymise" and drop:
+            dropped = [drop] if isinstance(drop, str) else list(drop)
+            unknown = [c for c in dropped if c not in columns]
+            if unknown:
+                raise _err(where, f"parameter `drop` names a column that is not in the data: {unknown[0]!r}.")
+            columns = [c for c in columns if c not in dropped]
+
+
+# ---------------------------------------------------------------------------------------------
+# Seeds
+
+def step_seed(plan_seed: int, step_number: int) -> int:
+    """The seed of a step that gives none: drawn from the plan's seed and the step's number
+    with numpy's ``SeedSequence`` (independent streams for different steps; the same plan
+    seed always gives the same step seeds)."""
+    state = np.random.SeedSequence(int(plan_seed), spawn_key=(int(step_number),)).generate_state(1, np.uint64)
+    return int(state[0] >> np.uint64(1))
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing the resolved plan
+
+def plan_to_toml(plan: Plan, *, seeds: Mapping[int, int | None] | None = None,
+                 assessment_toml: str | None = None, header: str | None = None) -> str:
+    """The plan as TOML that :func:`load_plan` reads back to the same run: the plan's seed, each
+    step's parameters and (from `seeds`, step number -> seed) the seed it used, and the
+    assessment configuration (`assessment_toml`, the output of :func:`sdc.workflow.config.to_toml`
+    without its [data].path)."""
+    lines = [header or "# sdc protect plan (written by sdc; rerun with: sdc protect DATA --plan plan.toml --out DIR)",
+             ""]
+    head = []
+    if plan.seed is not None:
+        head.append(f"seed = {int(plan.seed)}")
+    if plan.config_path and assessment_toml is None:
+        head.append(f"config = {_toml_value(plan.config_path)}")
+    if head:
+        lines += ["[plan]", *head, ""]
+    if plan.sweep:
+        lines += ["[sweep]"] + [f"{_toml_key(k)} = {_toml_value(_plain(v))}" for k, v in plan.sweep.items()] + [""]
+    for step in plan.steps:
+        lines.append("[[steps]]")
+        lines.append(f"method = {_toml_value(step.method)}")
+        for k, v in step.parameters.items():
+            if v is not None:
+                lines.append(f"{_toml_key(k)} = {_toml_value(_plain(v))}")
+        seed = (seeds or {}).get(step.number, step.seed)
+        if seed is not None:
+            lines.append(f"seed = {int(seed)}")
+        if step.grid:
+            lines.append("grid = " + _toml_value({k: [_plain(x) for x in v] for k, v in step.grid.items()}))
+        lines.append("")
+    if assessment_toml:
+        body = [ln for ln in assessment_toml.splitlines() if not ln.startswith("# sdc assess configuration")]
+        lines += ["# How the original and the released file are assessed (sdc assess configuration sections).",
+                  *body]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, Mapping):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+# ---------------------------------------------------------------------------------------------
+# Steps from command-line flags (the common case without a plan file)
+
+def flags_plan(*, recode: Sequence[tuple[str, Any]] = (), top_code: Sequence[tuple[str, float]] = (),
+               pram: Sequence[tuple[str, float]] = (), keys: Sequence[str] | None = None, k: int | None = None,
+               pseudonymise: Sequence[str] = (), key_file: str | None = None, key_env: str | None = None,
+               drop: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Plan steps for the flags of ``sdc protect``, in a fixed order: recoding, top coding, PRAM,
+    local suppression to k-anonymity, pseudonymisation (and dropping of direct identifiers).
+
+    `recode` holds (column, width) or (column, [edges]); `pram` (column, pd) pairs (sdcMicro's
+    invariant PRAM with that probability of keeping a value); `top_code` (column, top bound).
+    """
+    table = method_table()
+    steps: list[dict[str, Any]] = []
+
+    def var_param(method: str) -> str:
+        return table[method].variables_param if method in table else "variables"
+
+    for col, spec in recode:
+        if isinstance(spec, (list, tuple)):
+            steps.append({"method": "global_recode", var_param("global_recode"): [col], "breaks": list(spec)})
+        else:
+            steps.append({"method": "global_recode", var_param("global_recode"): [col], "width": spec})
+    for col, top in top_code:
+        steps.append({"method": "top_bottom_code", var_param("top_bottom_code"): [col], "top": top})
+    for col, p in pram:
+        steps.append({"method": "pram", var_param("pram"): [col], "pd": p})
+    if k is not None:
+        if not keys:
+            raise PlanError("plan: --k needs the key variables (--keys) to make them k-anonymous.")
+        steps.append({"method": "local_suppression", var_param("local_suppression"): list(keys), "k": k})
+    if pseudonymise or drop:
+        step: dict[str, Any] = {"method": "pseudonymise", var_param("pseudonymise"): list(pseudonymise)}
+        if key_file is not None:
+            step["key_file"] = key_file
+        if key_env is not None:
+            step["key_env"] = key_env
+        if drop:
+            step["drop"] = list(drop)
+        steps.append(step)
+    elif key_file is not None or key_env is not None:
+        raise PlanError("plan: --key-file/--key-env are for --pseudonymise.")
+    return steps

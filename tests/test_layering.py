@@ -1,0 +1,304 @@
+"""The import rules of the package, checked on the source (docs/design.md, "Layers").
+
+Every module of ``sdc`` and ``r_bridge`` is parsed; each import (at module level or inside a
+function) is checked against the rules below, and a failure names the file, the line and the
+import. The rules keep the data's way one-directional: base -> core -> wings (measures and
+methods) -> workflow -> report -> cli.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Modules at the top of ``sdc`` that every layer may import.
+BASE = {"sdc._validation", "sdc._stats", "sdc.exceptions", "sdc._version", "sdc.io", "sdc.datasets", "sdc._files"}
+
+#: The wings (measures and methods) and the wings each may import, besides core and base.
+#: Kept acyclic: a wing only imports wings listed before it.
+WINGS: dict[str, set[str]] = {
+    "risk": set(),
+    "attribute": set(),
+    "protect": {"risk", "attribute"},
+    "utility": {"risk", "attribute", "protect"},
+    "identify": {"risk", "attribute", "protect", "utility"},
+    "attacks": {"risk", "attribute", "protect", "utility"},
+}
+
+#: Third-party libraries with one home each (prefixes of the importing module).
+OPTIONAL_HOMES: dict[str, tuple[str, ...]] = {
+    "dask": ("sdc.core._dask",),
+    "distributed": ("sdc.core._dask",),
+    "statsmodels": ("sdc.risk.model", "sdc.utility"),
+    "matplotlib": ("sdc.report.",),
+    "openpyxl": ("sdc.report.xlsx", "sdc.io"),
+    "rpy2": ("r_bridge",),
+}
+
+#: Calls that factorise or group key columns: only ``sdc.core`` may make them. Each other use
+#: is listed with the reason it is not about key columns.
+GROUPING = re.compile(r"\bpd\.factorize\(|\.groupby\(|\bfactorize\(")
+GROUPING_ALLOWED: dict[str, str] = {
+    "sdc.report.safety": "factorises cell strings of a table to neutralise each distinct one once",
+    "sdc.workflow.crosscheck": "groups the comparison rows by measure for the summary table",
+    "sdc.workflow.combine": "checks one subject-id column of a domain file for duplicates",
+}
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str      # the importing module, dotted
+    path: Path
+    line: int
+    target: str      # the imported module, dotted (for "from x import y": x, and x.y)
+    names: tuple[str, ...]
+    in_function: bool
+
+    def where(self) -> str:
+        names = f" ({', '.join(self.names)})" if self.names else ""
+        return f"{self.path.relative_to(ROOT)}:{self.line}: imports {self.target}{names}"
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> list[Import]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    mod = _module_name(path)
+    out: list[Import] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            fn = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+            if isinstance(child, ast.Import):
+                for a in child.names:
+                    out.append(Import(mod, path, child.lineno, a.name, (), in_function))
+            elif isinstance(child, ast.ImportFrom):
+                if child.level:  # relative: resolve against the package
+                    base = mod.split(".")[: -child.level + (1 if path.name == "__init__.py" else 0) or None]
+                    target = ".".join(base + ([child.module] if child.module else []))
+                else:
+                    target = child.module or ""
+                out.append(Import(mod, path, child.lineno, target, tuple(a.name for a in child.names), in_function))
+            visit(child, fn)
+
+    visit(tree, False)
+    return out
+
+
+def _sources(package: str) -> list[Path]:
+    return sorted(p for p in (ROOT / package).rglob("*.py") if "__pycache__" not in p.parts)
+
+
+SDC = _sources("sdc")
+R_BRIDGE = _sources("r_bridge")
+
+
+def _layer(module: str) -> str:
+    """``base``, ``face``, ``core``, a wing's name, ``workflow``, ``report`` or ``cli``."""
+    if module == "sdc":
+        return "face"
+    if module in BASE or module == "sdc.__main__":
+        return "base"
+    return module.split(".")[1]
+
+
+def _targets(imp: Import) -> list[str]:
+    """The sdc modules an import reaches (``from sdc.report import serialize`` reaches both)."""
+    if not imp.target.startswith("sdc"):
+        return [imp.target]
+    return [imp.target] + [f"{imp.target}.{n}" for n in imp.names if n != "*"]
+
+
+def _violations(paths: list[Path], rule) -> list[str]:  # noqa: ANN001
+    bad = []
+    for p in paths:
+        for imp in _imports(p):
+            msg = rule(imp)
+            if msg:
+                bad.append(f"{imp.where()}: {msg}")
+    return bad
+
+
+def _check(paths: list[Path], rule) -> None:  # noqa: ANN001
+    bad = _violations(paths, rule)
+    assert not bad, "\n".join(bad)
+
+
+def _is_module(dotted: str) -> bool:
+    rel = Path(*dotted.split("."))
+    return (ROOT / rel).with_suffix(".py").exists() or (ROOT / rel / "__init__.py").exists()
+
+
+def _reached(imp: Import) -> list[str]:
+    """The sdc modules (files or packages) the import reaches."""
+    return [t for t in _targets(imp) if t.startswith("sdc") and _is_module(t)]
+
+
+# --- rule 1: the harness and R stay outside the library ------------------------------------
+
+def rule_no_validation(imp: Import) -> str | None:
+    if imp.target == "validation" or imp.target.startswith("validation."):
+        return "sdc never imports the validation harness"
+    return None
+
+
+def rule_r_bridge(imp: Import) -> str | None:
+    if imp.target.split(".")[0] != "r_bridge" or imp.module.startswith("r_bridge"):
+        return None
+    if imp.module != "sdc.workflow.crosscheck":
+        return "only sdc.workflow.crosscheck imports r_bridge"
+    if not imp.in_function:
+        return "r_bridge is imported lazily, inside a function (R is optional)"
+    return None
+
+
+def rule_r_bridge_standalone(imp: Import) -> str | None:
+    if imp.target == "sdc" or imp.target.startswith("sdc."):
+        return "r_bridge never imports sdc"
+    return None
+
+
+# --- rule 2: no inner module imports the package face ---------------------------------------
+
+def rule_no_face(imp: Import) -> str | None:
+    if imp.module == "sdc":
+        return None
+    if imp.target == "sdc":
+        # "from sdc import x" is fine only when x is a subpackage or module, not the face's API
+        if not imp.names or any(not _is_module(f"sdc.{n}") for n in imp.names):
+            return "inner modules import from the module that defines a name, never the package face"
+    return None
+
+
+# --- rules 3 to 8: layers --------------------------------------------------------------------
+
+def rule_layers(imp: Import) -> str | None:
+    src = _layer(imp.module)
+    if src in ("face", "base") and imp.module != "sdc.__main__":
+        if src == "base":
+            for t in _reached(imp):
+                if _layer(t) not in ("base",):
+                    return "base modules import only other base modules"
+        return None
+    for t in _reached(imp):
+        dst = _layer(t)
+        if dst in ("base", "face") and t != "sdc":
+            continue
+        if src == "core" and dst != "core":
+            return "core imports only base modules and core"
+        if src in WINGS and dst != src and dst not in {"core"} | WINGS[src]:
+            return f"the {src} wing imports only base, core and the wings {sorted(WINGS[src]) or 'none'}"
+        if src == "report" and dst == "core":
+            return "report never computes: it reads results, never core"
+        if src == "report" and dst in WINGS:
+            bad = [n for n in imp.names if not (n.endswith("Result") or n.isupper() or n == "Interval")]
+            if bad or not imp.names:
+                return f"report imports only result types from the measures (not {', '.join(bad) or 'a module'})"
+        if src == "workflow" and dst in ("report", "cli"):
+            return "workflow never imports report or cli"
+        if src == "cli" and dst == "core" and not (imp.names and all(n.isupper() for n in imp.names)):
+            return "cli computes nothing: it imports only constants (the allowed options) from core"
+    return None
+
+
+def rule_optional_homes(imp: Import) -> str | None:
+    top = imp.target.split(".")[0]
+    homes = OPTIONAL_HOMES.get(top)
+    if homes is None or any(imp.module == h.rstrip(".") or imp.module.startswith(h) for h in homes):
+        return None
+    return f"{top} has one home: {', '.join(homes)}"
+
+
+@pytest.mark.parametrize("rule", [rule_no_validation, rule_r_bridge, rule_no_face, rule_layers, rule_optional_homes],
+                         ids=lambda r: r.__name__)
+def test_sdc_imports_follow_the_rules(rule) -> None:  # noqa: ANN001
+    _check(SDC, rule)
+
+
+def test_r_bridge_never_imports_sdc() -> None:
+    _check(R_BRIDGE, rule_r_bridge_standalone)
+
+
+def test_only_core_groups_key_columns() -> None:
+    bad = []
+    for p in SDC:
+        mod = _module_name(p)
+        if mod.startswith("sdc.core") or mod in GROUPING_ALLOWED:
+            continue
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if GROUPING.search(code) and not code.lstrip().startswith((">>>", "...")):
+                bad.append(f"{p.relative_to(ROOT)}:{i}: {line.strip()}")
+    assert not bad, "only sdc.core factorises or groups key columns:\n" + "\n".join(bad)
+
+
+def test_no_import_cycles() -> None:
+    graph: dict[str, set[str]] = {}
+    for p in SDC:
+        mod = _module_name(p)
+        graph.setdefault(mod, set())
+        for imp in _imports(p):
+            if imp.in_function:
+                continue
+            for t in _reached(imp):
+                if t != mod and not mod.startswith(t + "."):  # a package's own __init__ is not a cycle
+                    graph[mod].add(t)
+    seen: dict[str, int] = {}
+    stack: list[str] = []
+
+    def dfs(m: str) -> list[str] | None:
+        seen[m] = 1
+        stack.append(m)
+        for n in sorted(graph.get(m, ())):
+            if seen.get(n) == 1:
+                return stack[stack.index(n):] + [n]
+            if n not in seen:
+                cyc = dfs(n)
+                if cyc:
+                    return cyc
+        stack.pop()
+        seen[m] = 2
+        return None
+
+    for m in sorted(graph):
+        if m not in seen:
+            cyc = dfs(m)
+            assert cyc is None, "import cycle: " + " -> ".join(cyc)
+
+
+def test_the_rules_catch_a_violation(tmp_path: Path) -> None:
+    # negative controls: each rule fires on a made-up import
+    def imp(module: str, target: str, names: tuple[str, ...] = (), in_function: bool = False) -> Import:
+        return Import(module, ROOT / "sdc" / "x.py", 1, target, names, in_function)
+
+    assert rule_no_validation(imp("sdc.workflow.assess", "validation.compare"))
+    assert rule_r_bridge(imp("sdc.workflow.assess", "r_bridge", in_function=True))
+    assert rule_r_bridge(imp("sdc.workflow.crosscheck", "r_bridge"))
+    assert rule_r_bridge(imp("sdc.workflow.crosscheck", "r_bridge", in_function=True)) is None
+    assert rule_no_face(imp("sdc.risk.suda", "sdc"))
+    assert rule_no_face(imp("sdc.risk.suda", "sdc", ("__version__",)))
+    assert rule_no_face(imp("sdc.cli.main", "sdc", ("report",))) is None
+    assert rule_layers(imp("sdc.core.keys", "sdc.risk.individual", ("individual_risk",)))
+    assert rule_layers(imp("sdc.risk.suda", "sdc.workflow.assess", ("assess",)))
+    assert rule_layers(imp("sdc.risk.suda", "sdc.attribute.ldiversity", ("l_diversity",)))
+    assert rule_layers(imp("sdc.protect.pram", "sdc.risk.individual", ("individual_risk",))) is None
+    assert rule_layers(imp("sdc.report.records", "sdc.core.classes", ("equivalence_classes",)))
+    assert rule_layers(imp("sdc.report.formatting", "sdc.risk.suda", ("SudaResult",))) is None
+    assert rule_layers(imp("sdc.report.formatting", "sdc.risk.suda", ("suda",)))
+    assert rule_layers(imp("sdc.cli.main", "sdc.core.frequencies", ("frequencies",)))
+    assert rule_layers(imp("sdc.cli.main", "sdc.core.frequencies", ("MISSING_RULES",))) is None
+    assert rule_layers(imp("sdc.workflow.assess", "sdc.report.content", ("build_report",)))
+    assert rule_optional_homes(imp("sdc.risk.suda", "matplotlib.pyplot"))
+    assert rule_optional_homes(imp("sdc.report.plots", "matplotlib.figure")) is None
