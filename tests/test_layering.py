@@ -59,6 +59,7 @@ class Import:
     target: str      # the imported module, dotted (for "from x import y": x, and x.y)
     names: tuple[str, ...]
     in_function: bool
+    type_only: bool = False  # under ``if TYPE_CHECKING:``: no import at run time
 
     def where(self) -> str:
         names = f" ({', '.join(self.names)})" if self.names else ""
@@ -78,20 +79,22 @@ def _imports(path: Path) -> list[Import]:
     mod = _module_name(path)
     out: list[Import] = []
 
-    def visit(node: ast.AST, in_function: bool) -> None:
+    def visit(node: ast.AST, in_function: bool, type_only: bool = False) -> None:
         for child in ast.iter_child_nodes(node):
             fn = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
+            typed = type_only or (isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test))
             if isinstance(child, ast.Import):
                 for a in child.names:
-                    out.append(Import(mod, path, child.lineno, a.name, (), in_function))
+                    out.append(Import(mod, path, child.lineno, a.name, (), in_function, type_only))
             elif isinstance(child, ast.ImportFrom):
                 if child.level:  # relative: resolve against the package
                     base = mod.split(".")[: -child.level + (1 if path.name == "__init__.py" else 0) or None]
                     target = ".".join(base + ([child.module] if child.module else []))
                 else:
                     target = child.module or ""
-                out.append(Import(mod, path, child.lineno, target, tuple(a.name for a in child.names), in_function))
-            visit(child, fn)
+                out.append(Import(mod, path, child.lineno, target, tuple(a.name for a in child.names), in_function,
+                                  type_only))
+            visit(child, fn, typed)
 
     visit(tree, False)
     return out
@@ -250,7 +253,7 @@ def test_no_import_cycles() -> None:
         mod = _module_name(p)
         graph.setdefault(mod, set())
         for imp in _imports(p):
-            if imp.in_function:
+            if imp.in_function or imp.type_only:
                 continue
             for t in _reached(imp):
                 if t != mod and not mod.startswith(t + "."):  # a package's own __init__ is not a cycle

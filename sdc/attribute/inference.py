@@ -33,7 +33,7 @@ import pandas as pd
 
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_keys
 from sdc.core.classes import cells, dominant_values, encode_sensitive, equivalence_classes
-from sdc.core.keys import dense_ids, encode_keys
+from sdc.core.keys import dense_ids, encode_keys, sparse_counts
 
 __all__ = ["InferenceResult", "inference_risk", "HomogeneityResult", "homogeneity", "FINDING_COLUMNS"]
 
@@ -113,8 +113,9 @@ def inference_risk(
     >>> import pandas as pd, sdc
     >>> df = pd.DataFrame({"arm": ["A", "A", "B", "B"], "flag": [1, 1, 0, 0], "sex": ["f", "m", "f", "m"]})
     >>> r = sdc.inference_risk(df, "flag")
-    >>> r.findings[["variables", "deterministic"]].iloc[0].tolist()
-    [('arm',), True]
+    >>> top = r.findings.iloc[0]
+    >>> top["variables"], bool(top["deterministic"])
+    (('arm',), True)
     """
     check_frame(data)
     (s_name,) = check_columns(data, [sensitive], role="sensitive")
@@ -169,14 +170,14 @@ def _finding(variables: tuple[str, ...], z: np.ndarray, s: np.ndarray, m: int, m
     n_z = np.bincount(zid, minlength=nz)
     kept = n_z[zid] >= min_count
     cell = zid[kept] * m + s[kept]
-    ids, cnt = np.unique(cell, return_counts=True)
+    ids, cnt = sparse_counts(cell, nz * m)
     zc = ids // m
     post = cnt / n_z[zc]
     n = s.size
     n_kept = int(kept.sum())
     h = float(-(cnt * np.log2(post)).sum() / n_kept) if n_kept else float("nan")
     revealed = int(cnt[post >= min_posterior].sum())
-    n_levels = int(np.unique(zc).size)
+    n_levels = int(np.count_nonzero(np.bincount(zc, minlength=nz))) if zc.size else 0
     return {
         "variables": variables,
         "sensitive": None,

@@ -48,7 +48,7 @@ from sdc.core.binning import Binning, BinSpec, apply_binning
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.core.classes import (
     Cells, Classes, Sensitive, cells, dominant_values, encode_sensitive, equivalence_classes,
-    key_order as classes_in_key_order,
+    key_order as classes_in_key_order, refine_classes,
 )
 
 __all__ = ["LDiversityResult", "l_diversity", "LDIVERSITY_MODES"]
@@ -381,10 +381,9 @@ def _multi(data: pd.DataFrame, keys: tuple[str, ...], encoded: list[Sensitive], 
     G = classes.n_classes
     ent = np.full(G, np.inf)
     rec = np.full(G, np.inf)
-    names = [s.name for s in encoded]
     for s in encoded:
-        others = tuple(n for n in names if n != s.name)
-        sub = equivalence_classes(data, keys + others)
+        others = [(o.name, o.codes, o.n_values) for o in encoded if o.name != s.name]
+        sub = refine_classes(classes, others)  # classes x the other sensitive values
         parent = classes.ids[sub.first]  # each sub-class lies inside one class
         vals = _class_values(cells(sub, s), sub, _missing_code(s, missing_value), c, "correct")
         for acc, v in ((ent, vals["entropy"]), (rec, vals["recursive"])):

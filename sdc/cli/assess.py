@@ -41,7 +41,7 @@ def _domain(text: str) -> tuple[str, str]:
 def add_parsers(sub: Any) -> None:
     """Add ``assess`` and ``combine`` to the ``sdc`` subcommands."""
     from sdc.attribute.closeness import DISTANCES
-    from sdc.workflow.config import FORMATS, MEASURES
+    from sdc.workflow.config import FORMATS, MEASURES, OPTIONAL_MEASURES
 
     p = sub.add_parser("assess", help="run every configured measure and write the report folder",
                        description="Assess DATA (or the bundled example) and write an audit-ready report folder.")
@@ -70,7 +70,8 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--missing", choices=("wildcard", "category"), help="missing key values (default wildcard)")
     g.add_argument("--alpha", type=float, help="sdcMicro's alpha for wildcard matches (default 1)")
     g.add_argument("--distance", choices=DISTANCES, help="t-closeness distance (default ordered)")
-    g.add_argument("--measures", type=csv_list, help=f"measures to run (default all): {', '.join(MEASURES)}")
+    g.add_argument("--measures", type=csv_list, help=f"measures to run (default all of: {', '.join(MEASURES)}; "
+                   f"also available: {', '.join(OPTIONAL_MEASURES)})")
     g.add_argument("--population-size", type=int, help="population size for population-uniqueness estimates")
     g.add_argument("--sampling-fraction", type=float, help="or the sampling fraction")
     g.add_argument("--formats", type=csv_list, help=f"outputs (default all): {', '.join(FORMATS)}")

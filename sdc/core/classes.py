@@ -11,15 +11,16 @@ class and then by value, so that every measure is a few vectorised passes over c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from sdc.core.keys import EncodedKeys, encode_keys, factorize_column, first_occurrence
+from sdc.core.keys import EncodedKeys, combine_codes, encode_keys, factorize_column, first_occurrence
 
 __all__ = [
-    "Classes", "equivalence_classes", "key_order", "Sensitive", "encode_sensitive", "sensitive_kind", "Cells", "cells", "dominant_values",
+    "Classes", "equivalence_classes", "key_order", "refine_classes", "Sensitive", "encode_sensitive", "sensitive_kind", "Cells", "cells", "dominant_values",
 ]
 
 
@@ -81,6 +82,21 @@ def equivalence_classes(data: pd.DataFrame, keys: tuple[str, ...], enc: EncodedK
         keys=tuple(keys), ids=ids, n_classes=int(occupied.size),
         sizes=np.bincount(ids, minlength=occupied.size), first=first_all[occupied[order]],
     )
+
+
+def refine_classes(classes: Classes, extra: Sequence[tuple[str, np.ndarray, int]]) -> Classes:
+    """The classes split further by more columns, given as ``(name, codes, n_values)`` with
+    code -1 for missing (a value of its own): the same partition, numbered the same way, as
+    :func:`equivalence_classes` over the keys and those columns, without encoding the keys
+    again."""
+    n = classes.ids.shape[0]
+    codes = [classes.ids] + [c for _, c, _ in extra]
+    cards = [classes.n_classes] + [m for _, _, m in extra]
+    pattern, n_ids = combine_codes(codes, cards, n)
+    names = classes.keys + tuple(name for name, _, _ in extra)
+    enc = EncodedKeys(keys=names, codes=tuple(codes), cardinalities=tuple(cards), pattern=pattern, n_ids=n_ids,
+                      index=pd.RangeIndex(n))
+    return equivalence_classes(None, names, enc)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["EncodedKeys", "encode_keys", "factorize_column", "first_occurrence", "column_levels", "dense_ids",
-           "truncated_codes", "r_integer_codes"]
+           "truncated_codes", "r_integer_codes", "sparse_counts"]
 
 # Mixed-radix products above this bound could overflow int64; we then re-factorise.
 _MAX_RADIX = np.iinfo(np.int64).max // 4
@@ -55,6 +55,16 @@ def dense_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
     """Ids 0..m-1 of an array's values, numbered by first appearance, and m."""
     ids, uniq = pd.factorize(values, sort=False)
     return ids.astype(np.int64, copy=False), len(uniq)
+
+
+def sparse_counts(ids: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of non-negative `ids` (sorted) below `space`, with their counts:
+    one ``bincount`` when the space is small, a sort otherwise."""
+    if space <= 4 * ids.size + 1024:
+        counts = np.bincount(ids, minlength=space)
+        nz = np.flatnonzero(counts)
+        return nz, counts[nz]
+    return np.unique(ids, return_counts=True)
 
 
 def truncated_codes(s: pd.Series, *, missing_value: float | None = None, truncate: bool = False

@@ -75,6 +75,21 @@ class KeyClasses:
             self._cache["classes"] = equivalence_classes(None, self.keys, self.encoded)  # type: ignore[arg-type]
         return self._cache["classes"]
 
+    def restrict(self, mask: np.ndarray) -> KeyClasses:
+        """The key classes of the records where `mask` holds, from the same codes (nothing is
+        factorised again): for replicates and subsamples."""
+        enc = self.encoded
+        # The pattern ids stay valid for a subset (some ids then go unused, which counting allows).
+        return KeyClasses(keys=self.keys, encoded=EncodedKeys(
+            keys=enc.keys, codes=tuple(c[mask] for c in enc.codes), cardinalities=enc.cardinalities,
+            pattern=enc.pattern[mask], n_ids=enc.n_ids, index=enc.index[mask]))
+
+    def release_frequencies(self) -> None:
+        """Drop the cached frequencies (the measures that needed them are done); the encoding
+        and the partition stay, for the per-record views."""
+        for key in [k for k in self._cache if isinstance(k, tuple) and k[0] == "frequencies"]:
+            del self._cache[key]
+
     def fits(self, data: pd.DataFrame) -> bool:
         """Whether these classes were made from a frame with `data`'s records (same index)."""
         idx = self.encoded.index

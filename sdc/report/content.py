@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from sdc.workflow.assess import Assessment, ScenarioResult
+from sdc.workflow.registry import SCENARIO_MEASURES
 from sdc.report.formatting import fmt_num, fmt_pct
 
 __all__ = ["Table", "Section", "Report", "build_report", "headline", "SAFETY_NOTE", "FIGURES"]
@@ -139,28 +140,18 @@ def _scenario_sections(r: ScenarioResult, a: Assessment, index: int) -> list[Sec
     if index == 0:
         sec.figures += ["risk_distribution", "cumulative_risk"]
     out.append(sec)
-    if r.snapshots is not None:
-        s = Section(f"{tag}-snap", f"Risk by subset of the key variables — scenario '{name}'",
-                    [f"Every non-empty subset of {keys}; k = {thr.k}."])
-        s.tables.append(Table(f"{tag} snapshots", "Snapshots over key subsets", r.snapshots.to_frame()))
+    for m in SCENARIO_MEASURES:  # every registered measure with a section of its own
+        res = m.result(r)
+        if res is None or m.title is None:
+            continue
+        paras = []
+        if m.paragraph is not None:
+            template, values = m.paragraph
+            paras.append(template.format(**values(a.config, res)))
+        s = Section(f"{tag}-{m.key}", f"{m.title} — scenario '{name}'", paras)
+        s.tables.extend(Table(f"{tag} {t.key}", t.title, t.frame(res)) for t in m.tables)
         if index == 0:
-            s.figures.append("risk_by_key_subset")
-        out.append(s)
-    if r.suda is not None:
-        su = r.suda
-        s = Section(f"{tag}-suda", f"SUDA2 special uniques — scenario '{name}'",
-                    [f"Mode {su.mode}; DIS-SUDA sampling fraction {su.dis_fraction:g}."])
-        s.tables.append(Table(f"{tag} suda", "SUDA2 summary", su.summary()[["statistic", "value", "description"]]))
-        s.tables.append(Table(f"{tag} suda contrib", "Contribution of each key (% of the total score)",
-                              su.attribute_contributions))
-        s.tables.append(Table(f"{tag} dis table", "DIS-SUDA scores", su.dis_table()))
-        out.append(s)
-    if r.uniqueness is not None:
-        u = r.uniqueness
-        s = Section(f"{tag}-uniq", f"Population uniqueness — scenario '{name}'",
-                    [f"Population size {u.population_size:,} (sampling fraction {u.sampling_fraction:.4g}); "
-                     f"Dankar et al.'s rule chose {u.model}."])
-        s.tables.append(Table(f"{tag} uniqueness", "Estimated population uniques", u.to_frame()))
+            s.figures.extend(m.figures)
         out.append(s)
     return out
 

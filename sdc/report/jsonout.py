@@ -27,8 +27,9 @@ from typing import Any
 
 from sdc._version import __version__
 from sdc.report.content import Report
-from sdc.report.serialize import (attacker_models, frame_records, household_fields, inference_records, jsonable, ldiversity_summary,
-                           risk_summary, suda_summary, tcloseness_summary, uniqueness_summary)
+from sdc.report import serialize
+from sdc.report.serialize import frame_records, inference_records, jsonable, risk_summary
+from sdc.workflow.registry import SCENARIO_MEASURES, ScenarioMeasure
 
 __all__ = ["SCHEMA_VERSION", "report_document", "render_json"]
 
@@ -44,20 +45,10 @@ def report_document(report: Report, files: dict[str, str]) -> dict[str, Any]:
         doc: dict[str, Any] = {"name": r.scenario.name, "keys": list(r.scenario.keys),
                                "risk": risk_summary(r.profile, r.risk),
                                "intervals": {k: iv.to_dict() for k, iv in r.intervals.items()}}
-        if r.household is not None:
-            doc["household"] = household_fields(r.household)
-        if r.snapshots is not None:
-            doc["snapshots"] = frame_records(r.snapshots.to_frame())
-        if r.ldiversity is not None:
-            doc["ldiversity"] = ldiversity_summary(r.ldiversity)
-        if r.tcloseness:
-            doc["tcloseness"] = {s: tcloseness_summary(tc) for s, tc in r.tcloseness.items()}
-        if r.suda is not None:
-            doc["suda"] = suda_summary(r.suda)
-        if r.uniqueness is not None:
-            doc["uniqueness"] = uniqueness_summary(r.uniqueness, r.attacker)
-        elif r.attacker is not None:
-            doc["uniqueness"] = {"attacker_models": attacker_models(r.attacker)}
+        for m in SCENARIO_MEASURES:
+            value = _measure_json(m, r)
+            if value is not None:
+                doc[m.field] = value
         scenarios.append(doc)
     tables = {}
     for s in report.sections:
@@ -78,6 +69,21 @@ def report_document(report: Report, files: dict[str, str]) -> dict[str, Any]:
         "files": files,
         "notes": [p for s in report.sections if s.key == "notes" for p in s.paragraphs],
     })
+
+
+def _measure_json(m: ScenarioMeasure, r: Any) -> Any:
+    """A registered measure's JSON object in a scenario (None: it has none there)."""
+    if m.json is None:
+        return None
+    args = m.json_of(r) if m.json_of is not None else (m.result(r),)
+    if all(x is None for x in args):
+        return None
+    if m.json == "summary":
+        s = args[0].summary()
+        if hasattr(s, "columns") and {"statistic", "value"} <= set(s.columns):
+            return jsonable(dict(zip(s["statistic"], s["value"])))
+        return jsonable(s)
+    return getattr(serialize, m.json)(*args)
 
 
 def render_json(report: Report, files: dict[str, str]) -> str:

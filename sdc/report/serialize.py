@@ -100,6 +100,11 @@ def snapshot_records(snap: SnapshotResult) -> list[dict[str, Any]]:
     return rows
 
 
+def snapshot_table(snap: SnapshotResult) -> list[dict[str, Any]]:
+    """The snapshots as report.json holds them: the table's rows."""
+    return frame_records(snap.to_frame())
+
+
 def ldiversity_summary(res: LDiversityResult, *, top: int = 10) -> dict[str, Any]:
     """The ``sdc ldiversity --json`` object: per sensitive variable, the figures below l."""
     per = {}
@@ -131,6 +136,11 @@ def tcloseness_summary(res: TClosenessResult, *, top: int = 10) -> dict[str, Any
         "binning": [b.to_dict() for b in res.binning],
         "classes_above_t": frame_records(above),
     })
+
+
+def tcloseness_summaries(res: dict[str, TClosenessResult]) -> dict[str, Any]:
+    """t-closeness of every sensitive variable, by name."""
+    return {s: tcloseness_summary(tc) for s, tc in res.items()}
 
 
 def inference_records(res: InferenceResult) -> list[dict[str, Any]]:
@@ -177,6 +187,15 @@ def attacker_models(res: AttackerRiskResult) -> dict[str, Any]:
     doc = {row.statistic: row.value for row in res.summary().itertuples()}
     doc.update(threshold=res.threshold, population_source=res.population_source)
     return jsonable(doc)
+
+
+def uniqueness_with_attacker(res: PopulationUniquenessResult | None, attacker: AttackerRiskResult | None
+                             ) -> dict[str, Any]:
+    """report.json's ``uniqueness``: the estimates when a population size was given, and the
+    attacker models."""
+    if res is None:
+        return {"attacker_models": attacker_models(attacker)}
+    return uniqueness_summary(res, attacker)
 
 
 def uniqueness_summary(res: PopulationUniquenessResult, attacker: AttackerRiskResult | None = None,

@@ -283,6 +283,13 @@ def individual_risk(
     )
 
 
+def expected_reidentifications(pf: PatternFrequencies, *, weighted: bool, method: str = "approx") -> float:
+    """ER = sum over patterns of risk x records: the figure of :func:`risk_from_frequencies`
+    alone, for replicates that need nothing else."""
+    occ = pf.occupied
+    return float(np.dot(pattern_risk(pf.fk[occ], pf.Fk[occ], weighted=weighted, method=method), pf.counts[occ]))
+
+
 def risk_from_frequencies(
     pf: PatternFrequencies, *, index: pd.Index, keys: tuple[str, ...], weights: str | None,
     method: str, missing: str, alpha: float, max_global_risk: float, stacklevel: int = 2,

@@ -214,10 +214,11 @@ def suda(
     if missing_value is not None:
         missing_value = check_number(missing_value, "missing_value", low=-math.inf, high=math.inf)
     n = len(data)
-    if kc is not None and mode != "sdcmicro" and missing_value is None:
-        cols = [c.astype(np.int64) for c in kc.encoded.codes]  # the scenario's codes, as they are
-    else:
-        cols = [_codes(data[k], mode, missing_value) for k in keys]
+    # The scenario's codes serve wherever suda2 reads a key as categories: always for text,
+    # and for numbers unless sdcMicro's truncation or a missing-value code applies.
+    cols = [kc.encoded.codes[j].astype(np.int64)
+            if kc is not None and (not _is_number(data[k]) or (mode != "sdcmicro" and missing_value is None))
+            else _codes(data[k], mode, missing_value) for j, k in enumerate(keys)]
     n_dummies = (3 - len(keys)) if mode == "sdcmicro" and len(keys) <= 2 else 0
     M = len(keys) + n_dummies
     max_size = len(keys) if max_size is None else check_int(max_size, "max_size", min_value=1, max_value=len(keys))
@@ -275,6 +276,10 @@ def suda(
         attribute_level_contributions=_level_contributions(data, keys, contribs),
         n_uniques=U, n_pair_records=P,
     )
+
+
+def _is_number(s: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
 
 
 def _codes(s: pd.Series, mode: str, missing_value: float | None) -> np.ndarray:

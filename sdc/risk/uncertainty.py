@@ -34,9 +34,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from sdc._validation import check_fraction, check_frame, check_int, check_keys, check_option, check_weights
+from sdc._validation import check_fraction, check_frame, check_int, check_option, check_weights
+from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.risk.household import check_household
-from sdc.risk.individual import IndividualRiskResult, individual_risk
+from sdc.core.frequencies import pattern_frequencies
+from sdc.risk.individual import IndividualRiskResult, expected_reidentifications, individual_risk
 
 __all__ = ["Interval", "reidentification_interval", "jackknife_interval", "JACKKNIFE_STATISTICS"]
 
@@ -116,14 +118,6 @@ def reidentification_interval(risk: IndividualRiskResult, *, level: float = 0.95
                     standard_error=sd)
 
 
-def _as_codes(s: pd.Series) -> pd.Categorical:
-    """The column as a categorical of its integer codes: the same classes, missing values kept."""
-    from sdc.core.keys import factorize_column
-
-    codes, card = factorize_column(s)
-    return pd.Categorical.from_codes(codes.astype(np.int64), categories=np.arange(max(card, 1)))
-
-
 def jackknife_interval(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -160,7 +154,7 @@ def jackknife_interval(
            17(4), 521-526.
     """
     check_frame(data)
-    keys = check_keys(data, keys)
+    kc = resolve_keys(data, keys)
     statistic = check_option(statistic, "statistic", JACKKNIFE_STATISTICS)
     G = check_int(groups, "groups", min_value=2)
     level = check_fraction(level, "level", closed="neither")
@@ -177,14 +171,19 @@ def jackknife_interval(
 
     n = len(data)
 
-    def compute(frame: pd.DataFrame, wcol: str | None) -> float:
+    def compute(frame: pd.DataFrame, classes: KeyClasses, wcol: str | None) -> float:
         if statistic == "population_uniques":
             from sdc.risk.uniqueness import population_uniqueness
 
-            return population_uniqueness(frame, keys, population_size=population_size).chosen
+            return population_uniqueness(frame, classes, population_size=population_size).chosen
         # Expected re-identifications are n times the mean risk: a replicate's mean risk is
         # scaled to the full sample's n, so that replicates estimate the same quantity.
-        g = individual_risk(frame, keys, weights=wcol).global_risk
+        if classes is kc:
+            g = individual_risk(frame, classes, weights=wcol).global_risk
+        else:  # a replicate: its weights derive from checked ones, and only ER is needed
+            w_rep = frame[wcol].to_numpy() if wcol is not None else None
+            pf = pattern_frequencies(classes.encoded, w_rep, missing="wildcard", alpha=1.0)
+            g = expected_reidentifications(pf, weighted=wcol is not None) / classes.n_records
         return g * n if statistic == "expected_reidentifications" else g
 
     import warnings
@@ -193,7 +192,7 @@ def jackknife_interval(
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SdcWarning)
-        estimate = compute(data, weights)
+        estimate = compute(data, kc, weights)
         if w is None and statistic != "population_uniques":
             return Interval(statistic=statistic, estimate=estimate, lower=estimate, upper=estimate, level=level,
                             method="none: without weights the file is the population (no sampling error)",
@@ -205,15 +204,13 @@ def jackknife_interval(
 
             it = tqdm(it, desc="jackknife replicates", unit="replicate")
         wname = "__sdc_jackknife_weight__"
-        # The replicates only need the partition of the keys: categorical codes (missing kept
-        # missing) are counted without hashing the original values again G times.
-        coded = pd.DataFrame({k: _as_codes(data[k]) for k in keys}, index=data.index)
+        # The replicates reuse the keys' codes (restricted to the kept records): nothing is
+        # hashed again G times, and the frame holds only the replicate weights.
         for g in it:
             keep = group != g
-            frame = coded.loc[keep]
-            if w is not None:
-                frame = frame.assign(**{wname: w[keep] * G / (G - 1)})
-            reps[g] = compute(frame, wname if w is not None else None)
+            sub = kc.restrict(keep)
+            frame = pd.DataFrame({wname: w[keep] * G / (G - 1)} if w is not None else {}, index=sub.index)
+            reps[g] = compute(frame, sub, wname if w is not None else None)
     se = math.sqrt((G - 1) / G * float(((reps - reps.mean()) ** 2).sum()))
     z = stats.t.ppf(1 - (1 - level) / 2, df=G - 1)
     return Interval(statistic=statistic, estimate=estimate, lower=estimate - z * se, upper=estimate + z * se,

@@ -21,23 +21,23 @@ import pandas as pd
 
 from sdc._validation import check_columns
 from sdc._version import __version__
-from sdc.risk.attacker import AttackerRiskResult, attacker_risk
-from sdc.core.binning import Binning, apply_binning
-from sdc.core.classes import sensitive_kind
-from sdc.core.scenario import KeyClasses, key_classes
-from sdc.attribute.closeness import TClosenessResult, t_closeness
-from sdc.workflow.config import RunConfig, Scenario
-from sdc.exceptions import SdcWarning
-from sdc.risk.household import HouseholdRiskResult, household_risk
+from sdc.attribute.closeness import TClosenessResult
 from sdc.attribute.inference import InferenceResult, inference_risk
+from sdc.attribute.ldiversity import LDiversityResult
+from sdc.core.binning import Binning, apply_binning
+from sdc.core.scenario import KeyClasses, key_classes
+from sdc.exceptions import SdcWarning
 from sdc.io import read_data
-from sdc.risk.kanonymity import KAnonymityResult, k_anonymity
-from sdc.attribute.ldiversity import LDiversityResult, l_diversity
+from sdc.risk.attacker import AttackerRiskResult
+from sdc.risk.household import HouseholdRiskResult
 from sdc.risk.individual import IndividualRiskResult, individual_risk
-from sdc.risk.snapshots import SnapshotResult, key_subset_snapshots
-from sdc.risk.suda import SudaResult, suda
+from sdc.risk.kanonymity import KAnonymityResult, k_anonymity
+from sdc.risk.snapshots import SnapshotResult
+from sdc.risk.suda import SudaResult
 from sdc.risk.uncertainty import Interval, jackknife_interval, reidentification_interval
-from sdc.risk.uniqueness import PopulationUniquenessResult, population_uniqueness
+from sdc.risk.uniqueness import PopulationUniquenessResult
+from sdc.workflow.config import RunConfig, Scenario
+from sdc.workflow.registry import SCENARIO_MEASURES, Context
 
 __all__ = ["Assessment", "ScenarioResult", "assess", "Verdict"]
 
@@ -70,6 +70,7 @@ class ScenarioResult:
     uniqueness: PopulationUniquenessResult | None = None
     attacker: AttackerRiskResult | None = None
     intervals: dict[str, Interval] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # results of measures registered later, by field
 
 
 @dataclass(frozen=True)
@@ -232,41 +233,20 @@ def _scenario(cfg: RunConfig, work: pd.DataFrame, sc: Scenario, opts: dict[str, 
     kc = key_classes(work, keys)  # encoded once; every measure below reads it
     prof = k_anonymity(work, kc, k=thr.k, top=10, **opts)
     risk = individual_risk(work, kc, max_global_risk=thr.max_global_risk, **opts)
-    kw: dict[str, Any] = {}
     intervals = {"reidentifications": reidentification_interval(risk)}
     if cfg.weights:
         intervals["expected_reidentifications"] = jackknife_interval(
-            work, keys, weights=cfg.weights, household=cfg.household, groups=30, rng=0, progress=progress)
-    if cfg.household and ("household" in measures or "risk" in measures):
-        kw["household"] = household_risk(work, kc, cfg.household, **opts)
-    if "snapshots" in measures:
-        kw["snapshots"] = key_subset_snapshots(work, kc, threshold=thr.k, progress=progress, **opts)
-    if "ldiversity" in measures and cfg.sensitive:
-        kw["ldiversity"] = l_diversity(work, kc, list(cfg.sensitive), l=thr.l, c=thr.c, mode=cfg.ldiversity_mode,
-                                       sensitive_bins=dict(cfg.sensitive_bins) or None)
-    if "tcloseness" in measures:
-        kw["tcloseness"] = {s: t_closeness(work, kc, s, distance=_distance_for(work[s], cfg.distance), t=thr.t)
-                            for s in cfg.sensitive}
-    if "suda" in measures:
-        kw["suda"] = suda(work, kc, mode=cfg.suda_mode, progress=progress)
-    if "uniqueness" in measures:
-        if cfg.population_size or cfg.sampling_fraction:
-            kw["uniqueness"] = population_uniqueness(work, kc, population_size=cfg.population_size,
-                                                     sampling_fraction=cfg.sampling_fraction)
-        kw["attacker"] = attacker_risk(work, kc, threshold=thr.risk, weights=cfg.weights)
-    return ScenarioResult(scenario=sc, key_classes=kc, profile=prof, risk=risk, intervals=intervals, **kw)
-
-
-def _distance_for(sens: pd.Series, preferred: str) -> str:
-    """The configured t-closeness distance, or the one this variable allows: an unordered
-    variable has no order to measure along (equal distance), and a categorical has no raw
-    units for Wasserstein (ordered EMD over its categories)."""
-    _, ordered = sensitive_kind(sens)
-    if preferred in ("ordered", "wasserstein") and not ordered:
-        return "equal"
-    if preferred == "wasserstein" and isinstance(sens.dtype, pd.CategoricalDtype):
-        return "ordered"
-    return preferred
+            work, kc, weights=cfg.weights, household=cfg.household, groups=30, rng=0, progress=progress)
+    ctx = Context(cfg=cfg, work=work, scenario=sc, key_classes=kc, opts=opts, progress=progress)
+    kw: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for m in SCENARIO_MEASURES:
+        if m.name in measures and m.wanted(cfg):
+            res = m.run(ctx)
+            if res is not None:
+                (extra if m.extra else kw)[m.field] = res
+    kc.release_frequencies()
+    return ScenarioResult(scenario=sc, key_classes=kc, profile=prof, risk=risk, intervals=intervals, extra=extra, **kw)
 
 
 def _small_counts(work: pd.DataFrame, keys: tuple[str, ...], below: int) -> pd.DataFrame:
@@ -297,21 +277,11 @@ def _verdicts(cfg: RunConfig, results: list[ScenarioResult], inference: dict[str
         add(n, "individual risk", f"records with risk > {thr.risk:g}", above, "0", above == 0)
         add(n, "global risk", "expected re-identifications / n", r.risk.global_risk, f"<= {thr.max_global_risk:g}",
             r.risk.global_risk <= thr.max_global_risk)
-        if r.household is not None:
-            add(n, "household risk", "household global risk", r.household.global_risk, f"<= {thr.max_global_risk:g}",
-                r.household.global_risk <= thr.max_global_risk)
-        if r.ldiversity is not None:
-            for row in r.ldiversity.by_sensitive.itertuples(index=False):
-                add(n, f"{thr.l}-diversity ({row.sensitive})", "records in classes with distinct l < l",
-                    row.n_records_below_l, "0", row.n_records_below_l == 0)
-        for s, tc in r.tcloseness.items():
-            add(n, f"t-closeness ({s}, {tc.distance})", f"records in classes with distance > {thr.t:g}",
-                tc.n_records_above_t, "0", tc.n_records_above_t == 0)
-        if r.suda is not None:
-            add(n, "SUDA2", "records with a minimal sample unique", r.suda.n_records_with_msu, "info", None)
-        if r.uniqueness is not None:
-            add(n, "population uniqueness", "estimated population uniques / N", r.uniqueness.fraction_chosen, "info",
-                None)
+        for m in SCENARIO_MEASURES:
+            res = m.result(r)
+            if res is not None:
+                for c in m.checks(cfg, res):
+                    add(n, c.measure, c.statistic, c.value, c.threshold, c.ok)
     for s, inf in inference.items():
         det = inf.deterministic
         add("all", f"inference ({s})", "variables or pairs that determine it", len(det), "0", len(det) == 0)
