@@ -202,3 +202,11 @@ def test_python_dash_m_and_console_script_agree(tmp_path: Path) -> None:
     ja, jb = (json.loads((tmp_path / x / "report.json").read_text()) for x in "ab")
     assert ja["generated_utc"] == jb["generated_utc"] == "2026-01-01 00:00:00 UTC"  # SOURCE_DATE_EPOCH
     assert ja["scenarios"] == jb["scenarios"]
+
+
+def test_library_errors_name_the_flag_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # the library names its argument (`out`); the command line says which flag that is
+    (tmp_path / "f").write_text("x")
+    assert main(["assess", "--formats", "json", "--out", str(tmp_path / "f")]) == 2
+    err = capsys.readouterr().err
+    assert f"sdc: error: --out '{tmp_path / 'f'}' is a file, not a folder." in err and "`out`" not in err

@@ -47,7 +47,7 @@ def test_inputs_are_not_changed() -> None:
 def test_duplicate_subjects_in_a_wide_domain_are_refused() -> None:
     vs = pd.concat([VS, VS.iloc[[0]]])
     with pytest.raises(DataFileError, match=r"domain 'VS' has 1 subject id\(s\) on more than one row \(e\.g\. 'S2'\)"
-                                            r".*ambiguous.*--long VS=COLUMN"):
+                                            r".*ambiguous.*`long` VS=COLUMN"):
         combine_domains({"DM": DM, "VS": vs}, "USUBJID")
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import re
 
-__all__ = ["Parser", "bins", "csv_list", "one_line"]
+__all__ = ["Parser", "bins", "csv_list", "one_line", "flag_names"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -41,3 +42,16 @@ def bins(text: str) -> tuple[str, object]:
 def one_line(exc: BaseException) -> str:
     text = str(exc).strip() or type(exc).__name__
     return " ".join(text.split())
+
+
+def flag_names(parser: argparse.ArgumentParser, args: argparse.Namespace, text: str) -> str:
+    """A library message in the command line's words: each backticked argument name that the
+    command has as an option becomes that option (`cross_check` -> --cross-check)."""
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    command = sub.choices.get(getattr(args, "command", None) or "") if sub is not None else None
+    options = {}
+    for action in (command or parser)._actions:
+        longs = [o for o in action.option_strings if o.startswith("--")]
+        if longs:
+            options[action.dest] = longs[0]
+    return re.sub(r"`([A-Za-z_][A-Za-z0-9_]*)`", lambda m: options.get(m.group(1), m.group(0)), text)

@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from sdc.cli._args import Parser, bins, csv_list, one_line
+from sdc.cli._args import Parser, bins, csv_list, flag_names, one_line
 from sdc.datasets import EXAMPLE_ROLES, example_path
 from sdc.exceptions import DataFileError, SdcWarning
 from sdc.core.frequencies import MISSING_RULES
@@ -35,7 +35,8 @@ __all__ = ["main", "COMMAND_MODULES"]
 #: Modules that add subcommands. Each has ``add_parsers(sub)``, which adds its parsers with
 #: ``set_defaults(run=fn)``, ``fn(args, argv) -> int`` the exit status. A new command is one
 #: module here and one line in this tuple.
-COMMAND_MODULES: tuple[str, ...] = ("sdc.cli.assess",)
+COMMAND_MODULES: tuple[str, ...] = ("sdc.cli.assess", "sdc.cli.identify", "sdc.cli.attack", "sdc.cli.protect",
+                                     "sdc.cli.compare", "sdc.cli.sweep", "sdc.cli.search")
 
 
 def _data_args(p: argparse.ArgumentParser, *, keys: bool = True) -> None:
@@ -143,7 +144,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     with warnings.catch_warnings():
         warnings.simplefilter("always", SdcWarning)
         warnings.showwarning = _show_warning  # type: ignore[assignment]
@@ -153,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run(args, argv)
             return _dispatch(args)
         except (ValueError, TypeError, DataFileError, OSError, RuntimeError) as exc:
-            print(f"sdc: error: {one_line(exc)}", file=sys.stderr)
+            print(f"sdc: error: {flag_names(parser, args, one_line(exc))}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             print("sdc: interrupted", file=sys.stderr)

@@ -140,10 +140,10 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
 
 def _check_target(out: Path) -> None:
     if out.exists() and not out.is_dir():
-        raise FileExistsError(f"--out '{out}' is a file, not a folder.")
+        raise FileExistsError(f"`out` '{out}' is a file, not a folder.")
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
         raise FileExistsError(
-            f"--out '{out}' exists and is not an sdc report folder (no {MARKER} file): choose another folder or "
+            f"`out` '{out}' exists and is not an sdc report folder (no {MARKER} file): choose another folder or "
             "empty it; sdc only replaces folders it wrote.")
 
 

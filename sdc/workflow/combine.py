@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sdc._validation import plain
 from sdc.exceptions import DataFileError
 from sdc.io import read_data
 
@@ -81,9 +82,9 @@ def combine_domains(
             dup = df[subject_id][df[subject_id].duplicated()]
             if len(dup):
                 raise DataFileError(
-                    f"{where} has {dup.nunique()} subject id(s) on more than one row (e.g. {dup.iloc[0]!r}): "
+                    f"{where} has {dup.nunique()} subject id(s) on more than one row (e.g. {plain(dup.iloc[0])!r}): "
                     f"a one-row-per-subject join would be ambiguous. If it is a long-format domain, give its "
-                    f"test-name column (--long {name}=COLUMN)."
+                    f"test-name column (`long` {name}=COLUMN)."
                 )
             df = df.rename(columns={c: f"{name}__{c}" for c in df.columns if c != subject_id})
         out = df if out is None else out.merge(df, on=subject_id, how="left", validate="one_to_one")
@@ -107,7 +108,7 @@ def _pivot(df: pd.DataFrame, name: str, subject_id: str, test: str, value: str |
     dup = df.duplicated([subject_id, test])
     if dup.any():
         row = df[dup].iloc[0]
-        raise DataFileError(f"{where} has more than one {row[test]!r} result for subject {row[subject_id]!r}; "
+        raise DataFileError(f"{where} has more than one {plain(row[test])!r} result for subject {plain(row[subject_id])!r}; "
                             "pivoting one value per subject and test would be ambiguous.")
     wide = df.pivot(index=subject_id, columns=test, values=value)
     wide.columns = [f"{name}__{c}" for c in wide.columns]
