@@ -13,6 +13,16 @@ from r_bridge.sdcmicro import (
     DATASETS, FreqCalc, MeasureRisk, SdcObjRisk, Suda2, create_sdc_obj, freq_calc, indiv_risk, ldiversity,
     load_dataset, measure_risk, mod_risk, suda2,
 )
+from r_bridge.protection import (
+    AddNoise, Pram, PramDraws, PramStrata, add_noise, global_recode, group_and_rename, hmac_sha256, pram, pram_draws,
+    pram_strata, pram_with_matrix, rank_swap, top_bot_coding,
+)
+from r_bridge.utility import DUTILITY_METHODS, SdcObjUtility, d_utility, d_utility_all, sdc_obj_utility
+from r_bridge.attacks import d_risk, d_risk_rmd, record_linkage
+from r_bridge.suppression import (
+    LocalSuppression, local_suppression, local_suppression_sdcobj, microaggregation, time_local_suppression,
+    time_microaggregation,
+)
 
 __all__ = [
     "is_available", "unavailable_reason", "versions",
@@ -21,4 +31,10 @@ __all__ = [
     "DATASETS",
     "Suda2",
     "FreqCalc", "MeasureRisk", "SdcObjRisk",
+    "global_recode", "group_and_rename", "top_bot_coding", "pram", "pram_draws", "pram_with_matrix", "pram_strata", "add_noise",
+    "rank_swap", "hmac_sha256", "Pram", "PramDraws", "PramStrata", "AddNoise",
+    "d_utility", "d_utility_all", "sdc_obj_utility", "SdcObjUtility", "DUTILITY_METHODS",
+    "d_risk", "d_risk_rmd", "record_linkage",
+    "local_suppression", "local_suppression_sdcobj", "microaggregation", "LocalSuppression",
+    "time_local_suppression", "time_microaggregation",
 ]

@@ -30,8 +30,10 @@ def _start() -> tuple[Any, str | None]:
     # R prints nothing of its own through us: helpers capture messages and warnings.
     callbacks.consolewrite_print = lambda s: None
     callbacks.consolewrite_warnerror = lambda s: None
-    ok = ro.r('requireNamespace("sdcMicro", quietly = TRUE)')[0]
-    if not ok:
+    # isTRUE(): a visible value. rpy2 >= 3.5.12 returns None for an invisible top-level
+    # result, and requireNamespace() returns its value invisibly.
+    ok = ro.r('isTRUE(requireNamespace("sdcMicro", quietly = TRUE))')
+    if ok is None or not ok[0]:
         return None, f"R is installed but the sdcMicro package is not; {_INSTALL_HINT}"
     code = resources.files("r_bridge").joinpath("_helpers.R").read_text(encoding="utf-8")
     env = ro.r("new.env()")
@@ -60,13 +62,25 @@ def session() -> Any:
 @lru_cache(maxsize=1)
 def versions() -> dict[str, str]:
     """Versions of R, sdcMicro, data.table and rpy2, as strings."""
-    import rpy2
-
     env = session()
     v = env["versions"]()
     out = {str(k): str(v.rx2(k)[0]) for k in v.names}
-    out["rpy2"] = rpy2.__version__
+    out["rpy2"] = _rpy2_version()
     return out
+
+
+def _rpy2_version() -> str:
+    """rpy2's version from its installed metadata (rpy2 3.6 has no ``rpy2.__version__``)."""
+    import importlib.metadata as md
+
+    for dist in ("rpy2", "rpy2-robjects", "rpy2-rinterface"):  # 3.6 ships as split distributions
+        try:
+            return md.version(dist)
+        except md.PackageNotFoundError:
+            continue
+    import rpy2
+
+    return str(getattr(rpy2, "__version__", "unknown"))
 
 
 def call(name: str, *args: Any, **kwargs: Any) -> Any:

@@ -7,7 +7,8 @@
 #   3. A venv at .venv (with --system-site-packages) holding sdc installed editable.
 #
 # Options: --with-browser also installs Debian's chromium, which the tests use to render the
-# HTML report (./quickstart.sh test passes it).
+# HTML report (./quickstart.sh test passes it); --print-packages prints the Debian packages it
+# would install (one line) and exits.
 # Environment: SDC_SKIP_R=1 skips steps 1's R part and step 2 (the sdcMicro tests then skip);
 # SDC_CRAN sets the CRAN mirror (default https://cloud.r-project.org).
 set -euo pipefail
@@ -18,20 +19,23 @@ log() { printf '[install] %s\n' "$*" >&2; }
 
 py_debs=(python3 python3-venv python3-pip python3-setuptools python3-wheel
   python3-packaging python3-numpy python3-pandas python3-scipy python3-statsmodels python3-matplotlib
-  python3-pytest python3-hypothesis python3-jinja2 python3-openpyxl python3-yaml python3-tqdm
-  python3-rpy2)
-r_debs=(r-base-dev r-cran-car r-cran-cardata r-cran-rmarkdown r-cran-knitr r-cran-data.table
+  python3-pytest python3-hypothesis python3-jinja2 python3-openpyxl python3-yaml python3-tqdm)
+# python3-rpy2 depends on R (r-base-core), so it belongs to the R part that SDC_SKIP_R=1 skips.
+r_debs=(python3-rpy2 r-base-dev r-cran-car r-cran-cardata r-cran-rmarkdown r-cran-knitr r-cran-data.table
   r-cran-xtable r-cran-robustbase r-cran-cluster r-cran-mass r-cran-e1071 r-cran-rcpp
   r-cran-ggplot2 r-cran-shiny r-cran-haven r-cran-rhandsontable r-cran-dt r-cran-vim
-  r-cran-laeken r-cran-httr r-cran-jsonlite)
+  r-cran-laeken r-cran-httr r-cran-jsonlite r-cran-clue)
 debs=("${py_debs[@]}")
 [ "${SDC_SKIP_R:-0}" = 1 ] || debs+=("${r_debs[@]}")
+print_only=0
 for arg in "$@"; do
   case "$arg" in
     --with-browser) debs+=(chromium) ;;
+    --print-packages) print_only=1 ;;
     *) log "unknown option: $arg"; exit 2 ;;
   esac
 done
+if [ $print_only = 1 ]; then echo "${debs[*]}"; exit 0; fi
 
 # --- 1. Debian packages --------------------------------------------------------------------
 missing=()

@@ -33,7 +33,38 @@ from sdc.risk.snapshots import SnapshotResult, key_subset_snapshots
 from sdc.risk.suda import SudaResult, suda
 from sdc.risk.uncertainty import Interval, jackknife_interval, reidentification_interval
 from sdc.risk.uniqueness import PopulationUniquenessResult, population_uniqueness
+from sdc.utility import (
+    AssociationResult, DiscernibilityResult, EigenSimilarityResult, IL1sResult, InformationLossResult, MarginalResult,
+    NonUniformEntropyResult, SuppressionResult, UtilitySummary, ValidityResult, analysis_validity, association_change,
+    discernibility, eigen_similarity, il1s, information_loss, marginal_change, non_uniform_entropy, suppression,
+    utility_summary,
+)
+from sdc.attacks import (  # noqa: E402
+    AnonymeterResult, DistanceRiskResult, LinkageResult, RecordLinkageResult, RmdRiskResult, SkewnessResult,
+    distance_risk, distance_risk_rmd, draw_external, inference_attack, linkability_attack, linkage_attack,
+    record_linkage, simulate_linkage_attack, singling_out_attack, skewness_attack, split_control,
+)
+from sdc.identify import GDistinctResult, IdentificationResult, SafeHarborChecklist, g_distinct, identify, safe_harbor
+from sdc.identify.search import GeneralisationResult, generalisation_search
+from sdc.identify.qi_search import SubsetSearchResult, qi_dimension_search, transformation_search
+from sdc.identify.hierarchy import (
+    Hierarchy, date_hierarchy, interval_hierarchy, mapping_hierarchy, prefix_hierarchy, read_hierarchy,
+)
+from sdc.protect._result import ProtectionResult
+from sdc.protect.noise import add_noise
+from sdc.protect.pram import pram
+from sdc.protect.pseudonym import pseudonymise
+from sdc.protect.recode import global_recode, top_bottom_code
+from sdc.protect.swap import rank_swap
+from sdc.protect.suppression import local_suppression
+from sdc.protect.microaggregation import microaggregation
 from sdc.report import write_report  # noqa: E402  (after the measures it renders)
+from sdc.workflow.compare import Comparison, compare  # noqa: E402
+from sdc.workflow.protect import ProtectionRun, protect_data  # noqa: E402
+from sdc.workflow.sweep import SweepResult, sweep  # noqa: E402
+from sdc.report.compare import write_comparison  # noqa: E402
+from sdc.report.protection import write_protection  # noqa: E402
+from sdc.report.sweep import write_sweep  # noqa: E402
 
 
 __all__ = [
@@ -52,5 +83,21 @@ __all__ = [
     "reidentification_interval", "jackknife_interval", "Interval",
     "assess", "Assessment", "load_config", "RunConfig", "ConfigError", "write_report", "combine_domains",
     "load_example",
+    "protect_data", "ProtectionRun", "write_protection", "compare", "Comparison", "write_comparison",
+    "sweep", "SweepResult", "write_sweep",
+    "global_recode", "top_bottom_code", "pram", "add_noise", "rank_swap", "pseudonymise", "ProtectionResult",
+    "local_suppression", "microaggregation",
+    "identify", "IdentificationResult", "g_distinct", "GDistinctResult", "safe_harbor", "SafeHarborChecklist",
+    "generalisation_search", "GeneralisationResult", "qi_dimension_search", "transformation_search",
+    "SubsetSearchResult", "Hierarchy", "read_hierarchy", "interval_hierarchy", "prefix_hierarchy", "date_hierarchy",
+    "mapping_hierarchy",
+    "information_loss", "InformationLossResult", "il1s", "IL1sResult", "eigen_similarity", "EigenSimilarityResult",
+    "non_uniform_entropy", "NonUniformEntropyResult", "discernibility", "DiscernibilityResult",
+    "suppression", "SuppressionResult", "association_change", "AssociationResult", "marginal_change", "MarginalResult",
+    "analysis_validity", "ValidityResult", "utility_summary", "UtilitySummary",
+    "linkage_attack", "simulate_linkage_attack", "draw_external", "LinkageResult",
+    "distance_risk", "DistanceRiskResult", "distance_risk_rmd", "RmdRiskResult", "record_linkage", "RecordLinkageResult",
+    "singling_out_attack", "linkability_attack", "inference_attack", "split_control", "AnonymeterResult",
+    "skewness_attack", "SkewnessResult",
     "SdcWarning", "DegenerateDataWarning", "DataFileError",
 ]

@@ -23,7 +23,26 @@ __all__ = [
     "check_fraction",
     "check_option",
     "check_keys",
+    "plain",
+    "dtype_name",
 ]
+
+
+def plain(value: object) -> object:
+    """`value` with a numpy scalar turned into the Python one, for messages.
+
+    numpy 2 writes ``np.float64(0.5)`` and ``np.int64(3)`` where a reader expects ``0.5``
+    and ``3``; format ``{plain(v)!r}`` reads the same on every numpy.
+    """
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def dtype_name(dtype: object) -> str:
+    """A column's kind for messages, the same on every pandas: ``"text"`` for strings (pandas < 3
+    stores them as ``object``, pandas 3 as ``str``), else ``"dtype <name>"``."""
+    if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
+        return "text"
+    return f"dtype {dtype}"
 
 
 def check_frame(data: object, name: str = "data") -> pd.DataFrame:
@@ -88,7 +107,7 @@ def check_keys(data: pd.DataFrame, keys: object) -> tuple[str, ...]:
             if bad.any():
                 i = int(np.argmax(bad))
                 raise ValueError(
-                    f"key variable {c!r} has a non-finite value {v[i]!r} at index {s.index[i]!r}; "
+                    f"key variable {c!r} has a non-finite value {plain(v[i])!r} at index {plain(s.index[i])!r}; "
                     "recode it or set it to missing."
                 )
     return cols
@@ -104,14 +123,14 @@ def check_weights(data: pd.DataFrame, weights: str | None, *, min_value: float =
     if weights is None:
         return None
     if not isinstance(weights, str):
-        raise TypeError(f"`weights` must be a column name (str) or None; got {weights!r}.")
+        raise TypeError(f"`weights` must be a column name (str) or None; got {plain(weights)!r}.")
     (col,) = check_columns(data, [weights], role="weights")
     s = data[col]
     if s.dtype == bool or not (pd.api.types.is_numeric_dtype(s)):
         bad = _first_non_numeric(s)
         raise ValueError(
-            f"weight column {col!r} must be numeric; got dtype {s.dtype}"
-            + (f" with value {bad!r}" if bad is not None else "")
+            f"weight column {col!r} must be numeric; got {dtype_name(s.dtype)}"
+            + (f" with value {plain(bad)!r}" if bad is not None else "")
             + "."
         )
     w = s.to_numpy(dtype="float64", na_value=np.nan)
@@ -133,31 +152,31 @@ def _check_finite_positive(w: np.ndarray, s: pd.Series, col: str, min_value: flo
     if bad.any():
         raise ValueError(
             f"weight column {col!r} has {int(bad.sum())} missing value(s), first at index "
-            f"{s.index[np.argmax(bad)]!r}; every record needs a weight."
+            f"{plain(s.index[np.argmax(bad)])!r}; every record needs a weight."
         )
     bad = ~np.isfinite(w)
     if bad.any():
         i = int(np.argmax(bad))
-        raise ValueError(f"weight column {col!r} has a non-finite value {w[i]!r} at index {s.index[i]!r}.")
+        raise ValueError(f"weight column {col!r} has a non-finite value {plain(w[i])!r} at index {plain(s.index[i])!r}.")
     bad = w <= 0
     if bad.any():
         i = int(np.argmax(bad))
         raise ValueError(
-            f"weight column {col!r} must be positive; got {w[i]!r} at index {s.index[i]!r}."
+            f"weight column {col!r} must be positive; got {plain(w[i])!r} at index {plain(s.index[i])!r}."
         )
     bad = w < min_value
     if bad.any():
         i = int(np.argmax(bad))
         raise ValueError(
             f"weight column {col!r} must be >= {min_value:g} (a sampling weight is an inverse "
-            f"inclusion probability); got {w[i]!r} at index {s.index[i]!r}."
+            f"inclusion probability); got {plain(w[i])!r} at index {plain(s.index[i])!r}."
         )
 
 
 def check_int(value: object, name: str, *, min_value: int | None = None, max_value: int | None = None) -> int:
     """An integer (bool refused) within optional bounds."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"`{name}` must be an integer; got {value!r}.")
+        raise TypeError(f"`{name}` must be an integer; got {plain(value)!r}.")
     v = int(value)
     if min_value is not None and v < min_value:
         raise ValueError(f"`{name}` must be an integer >= {min_value}; got {v}.")
@@ -172,13 +191,13 @@ def check_number(
 ) -> float:
     """A real number in the interval between `low` and `high` (finite unless `finite=False`)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"`{name}` must be a number; got {value!r}.")
+        raise TypeError(f"`{name}` must be a number; got {plain(value)!r}.")
     v = float(value)
     lo_ok = v > low if low_open else v >= low
     hi_ok = v < high if high_open else v <= high
     if math.isnan(v) or (finite and math.isinf(v)) or not (lo_ok and hi_ok):
         interval = ("(" if low_open else "[") + f"{low:g}, {high:g}" + (")" if high_open else "]")
-        raise ValueError(f"`{name}` must lie in {interval}; got {value!r}.")
+        raise ValueError(f"`{name}` must lie in {interval}; got {plain(value)!r}.")
     return v
 
 
@@ -193,5 +212,5 @@ def check_fraction(value: object, name: str, *, closed: str = "both") -> float:
 def check_option(value: object, name: str, options: Sequence[str]) -> str:
     """One of a fixed set of strings."""
     if not isinstance(value, str) or value not in options:
-        raise ValueError(f"`{name}` must be one of {', '.join(map(repr, options))}; got {value!r}.")
+        raise ValueError(f"`{name}` must be one of {', '.join(map(repr, options))}; got {plain(value)!r}.")
     return value

@@ -68,12 +68,16 @@ def test_hand_computed_measures(toy_result) -> None:
 
 
 def test_verdicts(toy_result) -> None:
+    # the statistics are sentences a reader understands (issue 11, item 15: no code names)
     v = {(x.measure, x.statistic): (x.value, x.verdict) for x in toy_result.verdicts}
-    assert v[("3-anonymity", "records with fk < k")] == (4, "fail")
-    assert v[("individual risk", "records with risk > 0.4")] == (4, "fail")
-    assert v[("global risk", "expected re-identifications / n")] == (pytest.approx(0.5), "fail")
-    assert v[("2-diversity (diag)", "records in classes with distinct l < l")] == (5, "fail")
-    assert v[("t-closeness (diag, equal)", "records in classes with distance > 0.5")] == (3, "fail")
+    assert v[("3-anonymity", "records in classes of fewer than 3 records (fk < 3)")] == (4, "fail")
+    assert v[("individual risk", "records with a re-identification risk above 0.4")] == (4, "fail")
+    assert v[("global risk", "expected re-identifications as a share of the records")] == (pytest.approx(0.5), "fail")
+    assert v[("2-diversity (diag)", "records in classes with fewer than 2 distinct values of diag")] == (5, "fail")
+    assert v[("t-closeness (diag, equal)", "records in classes whose diag distribution is farther than t = 0.5 from "
+              "the file's (equal distance)")] == (3, "fail")
+    shares = {x.measure: x.share for x in toy_result.verdicts}
+    assert shares["3-anonymity"] == pytest.approx(0.4) and shares["2-diversity (diag)"] == pytest.approx(0.5)
 
 
 def test_passing_thresholds_pass() -> None:

@@ -64,6 +64,40 @@ def test_versions():
 
 
 @pytest.mark.sdcmicro
+def test_rpy2_version_comes_from_metadata_not_the_module():
+    # rpy2 3.6 has no rpy2.__version__
+    import importlib.metadata as md
+
+    from r_bridge._session import _rpy2_version
+
+    assert _rpy2_version() == md.version("rpy2")
+
+
+@pytest.mark.sdcmicro
+def test_bridge_starts_when_invisible_results_come_back_as_none(monkeypatch):
+    # rpy2 >= 3.5.12: rpy2.robjects.r("...") returns None when R's result is invisible
+    # (requireNamespace()'s is). Emulate that on any rpy2 and start the bridge afresh.
+    import rpy2.robjects as ro
+
+    from r_bridge import _session
+
+    real = ro.r
+
+    class InvisibleAsNone:
+        def __call__(self, code: str):  # noqa: ANN204
+            out = real(f"withVisible({{{code}}})")
+            return out.rx2("value") if out.rx2("visible")[0] else None
+
+        def __getattr__(self, name: str):  # noqa: ANN204
+            return getattr(real, name)
+
+    monkeypatch.setattr(ro, "r", InvisibleAsNone())
+    assert ro.r("x <- 1") is None  # the emulation does what rpy2 >= 3.5.12 does
+    env, reason = _session._start.__wrapped__()
+    assert reason is None and env is not None
+
+
+@pytest.mark.sdcmicro
 def test_round_trip_keeps_names_types_and_missing_values():
     from r_bridge._session import session
     from r_bridge.convert import from_r_frame, to_r_frame

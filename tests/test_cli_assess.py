@@ -134,7 +134,7 @@ def test_out_refuses_a_foreign_folder(toy_csv: Path, tmp_path: Path, capsys: pyt
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.txt").write_text("keep")
     assert main(["assess", str(toy_csv), *TOY_FLAGS, "--out", str(tmp_path / "docs")]) == 2
-    assert "not an sdc report folder" in capsys.readouterr().err
+    assert "not a folder written by sdc" in capsys.readouterr().err
     assert (tmp_path / "docs" / "a.txt").read_text() == "keep"
 
 

@@ -76,8 +76,8 @@ def test_inference_json_sorted(capsys, path):
     (["ldiversity", "{p}", "--keys", "age", "--sensitive", "dx", "--bins", "age"], "expected COLUMN=EDGES"),
     (["ldiversity", "{p}", "--keys", "age", "--sensitive", "dx", "--bins", "age=0,10"], "outside the bin edges"),
     (["tcloseness", "{p}", "--keys", "age", "--sensitive", "dx"], "needs a numeric or ordered categorical"),
-    (["tcloseness", "{p}", "--keys", "age", "--sensitive", "chol", "--t", "-1"], "`t` must lie in"),
-    (["inference", "{p}", "--sensitive", "flag", "--min-posterior", "2"], "`min_posterior` must lie in"),
+    (["tcloseness", "{p}", "--keys", "age", "--sensitive", "chol", "--t", "-1"], "--t must lie in"),
+    (["inference", "{p}", "--sensitive", "flag", "--min-posterior", "2"], "--min-posterior must lie in"),
 ])
 def test_errors_one_line(capsys, path, argv, message):
     code, out, err = run(capsys, *[a.replace("{p}", path) for a in argv])

@@ -63,9 +63,9 @@ def test_uniqueness_json(capsys, example):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["uniqueness", "{p}", "--keys", "age"], "one of the arguments --population-size --sampling-fraction is required"),
-    (["uniqueness", "{p}", "--keys", "age", "--sampling-fraction", "2"], "`sampling_fraction` must lie in (0, 1]"),
+    (["uniqueness", "{p}", "--keys", "age", "--sampling-fraction", "2"], "--sampling-fraction must lie in (0, 1]"),
     (["modrisk", "{p}", "--keys", "age", "--method", "IPF", "--formula", "~ age*sex"], "cannot fit models with interactions"),
-    (["suda", "{p}", "--keys", "age", "--max-size", "3"], "`max_size` must be an integer <= 1"),
+    (["suda", "{p}", "--keys", "age", "--max-size", "3"], "--max-size must be an integer <= 1"),
     (["risk", "{p}", "--keys", "age", "--household", "household"], "did you mean 'household_id'"),
 ])
 def test_errors_one_line(capsys, example, argv, message):

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import sdc
@@ -216,7 +216,7 @@ def test_a_folder_that_is_not_a_report_is_never_replaced(tmp_path: Path) -> None
     out = tmp_path / "mine"
     out.mkdir()
     (out / "thesis.tex").write_text("precious")
-    with pytest.raises(FileExistsError, match="not an sdc report folder"):
+    with pytest.raises(FileExistsError, match="not a folder written by sdc"):
         write_report(assess(toy_config(), TOY.copy()), out)
     assert (out / "thesis.tex").read_text() == "precious" and len(list(out.iterdir())) == 1
     f = tmp_path / "file"
@@ -276,6 +276,9 @@ _cells = st.one_of(st.none(), st.sampled_from(["=1", "+a", "-b", "@c", "\tx", "\
 
 @given(st.lists(_cells, min_size=1, max_size=30), st.booleans())
 def test_safe_frame_matches_a_per_cell_reference(values: list, categorical: bool) -> None:
+    # pandas 3's string hash table stops at a NUL, so a categorical cannot hold both "" and
+    # "\x00" (pandas-dev/pandas#34551, fixed in pandas 3.1): not ours to test.
+    assume(not categorical or not any(v and "\x00" in v for v in values))
     s = pd.Series(values, dtype="category" if categorical else object)
     got = safe_frame(pd.DataFrame({"x": s}))["x"].tolist()
     want = [None if v is None else neutralise(v) for v in values]

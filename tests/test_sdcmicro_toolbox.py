@@ -117,6 +117,14 @@ def test_modrisk_random(seed):
     _agree(compare_modrisk(random_modrisk_case(seed)))
 
 
+@pytest.mark.parametrize("seed", range(9000, 9050))
+def test_modrisk_random_saturated(seed):
+    # ~ m1 * m2 (* m3): the fit reproduces the response, and statsmodels < 0.14 stops with a
+    # perfect-separation error that sdc finishes as R's glm does (cells with response 0 keep a
+    # tiny fitted value: kept, with risk near 1).
+    _agree(compare_modrisk(random_modrisk_case(seed, saturated=True)))
+
+
 @pytest.mark.parametrize(("method", "gr1", "gr2"), [
     ("default", 0.244361896546805, 0.384004261498599), ("CE", 0.237395420519222, 0.379364320846002),
     ("PML", 0.244361896546805, 0.384004261498599), ("weightedLLM", 0.314240618318178, 0.442486105817221),

@@ -230,10 +230,14 @@ def random_suda_cases(n: int = 200, seed: int = 7000) -> list[Case]:
     return [random_suda_case(seed + i) for i in range(n)]
 
 
-def random_modrisk_case(seed: int) -> Case:
+def random_modrisk_case(seed: int, *, saturated: bool = False) -> Case:
     """A random dataset for modRisk: 2 or 3 keys (strings, categoricals or integers, so
     that both factor and linear terms occur), 8 to 80 records, missing key values in a
-    fifth of the cases, non-integer weights >= 1."""
+    fifth of the cases, non-integer weights >= 1.
+
+    ``saturated=True``: the same data with every key a factor and the saturated formula
+    ``~ m1 * m2 (* m3)``, whose fit reproduces the response; cells with response 0 then get
+    tiny fitted values (statsmodels < 0.14 stops there with a perfect-separation error)."""
     rng = np.random.default_rng(30_000 + seed)
     n = int(rng.integers(8, 81))
     k = int(rng.choice([2, 3]))
@@ -256,6 +260,12 @@ def random_modrisk_case(seed: int) -> Case:
         rows[0] = False
         df.loc[rows, c] = np.nan if df[c].dtype != object else None
     df["w"] = np.round(rng.uniform(1.0, 120.0, size=n), 2)
+    if saturated:
+        for c in cols:
+            if df[c].dtype == np.float64:
+                df[c] = df[c].astype("category")
+        return Case(f"random-modrisk-saturated/{seed}", "random", df, tuple(cols), "w",
+                    formula="~ " + " * ".join(cols))
     return Case(f"random-modrisk/{seed}", "random", df, tuple(cols), "w")
 
 
@@ -285,7 +295,9 @@ def random_household_cases(n: int = 200, seed: int = 0) -> list[Case]:
 
 
 def random_modrisk_cases(n: int = 200, seed: int = 9000) -> list[Case]:
-    return [random_modrisk_case(seed + i) for i in range(n)]
+    """`n` main-effects cases, then `n` // 4 saturated ones (from the first seeds' data)."""
+    return ([random_modrisk_case(seed + i) for i in range(n)]
+            + [random_modrisk_case(seed + i, saturated=True) for i in range(n // 4)])
 
 
 def random_ldiversity_cases(n: int = 300, seed: int = 4052) -> list[Case]:

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 import r_bridge
-import sdc
+from sdc import __version__
 from validation.cases import (
     golden_cases, random_cases, random_household_cases, random_ldiversity_cases, random_modrisk_cases, random_suda_cases,
     sdcmicro_case, sdcmicro_cases,
@@ -31,7 +31,7 @@ from validation.compare import RTOL, RTOL_SUMS, Diff, compare_case, compare_ldiv
 ALL = ("freqCalc", "measure_risk", "createSdcObj", "indivRisk_exact")
 
 
-def run(n_random: int, n_suda: int = 200) -> tuple[list[Diff], dict[str, float]]:
+def run(n_random: int, n_suda: int = 200, n_methods: int = 100) -> tuple[list[Diff], dict[str, float]]:
     diffs: list[Diff] = []
     timing: dict[str, float] = {}
     groups = [("golden", golden_cases(), ALL), ("sdcMicro datasets", sdcmicro_cases(), ALL),
@@ -71,12 +71,35 @@ def run(n_random: int, n_suda: int = 200) -> tuple[list[Diff], dict[str, float]]
     for case in (sdcmicro_case("testdata/5 keys"), sdcmicro_case("testdata/5 keys/w")):
         diffs.extend(compare_case(case, ("snapshots",)))
     timing["snapshots"] = time.perf_counter() - t
+    if n_methods:
+        diffs.extend(_methods(n_methods, timing))
     return diffs, timing
+
+
+def _methods(n_random: int, timing: dict[str, float]) -> list[Diff]:
+    """The protection methods, the utility measures and the attack measures: each module
+    also publishes its own detailed table; their rows join the one table here."""
+    from validation import crossval_attacks, crossval_protect, crossval_suppression, crossval_utility
+
+    diffs: list[Diff] = []
+    t = time.perf_counter()
+    diffs.extend(crossval_protect.protect_diffs(n_random))
+    timing["protection (recode, PRAM, noise, swap, pseudonyms)"] = time.perf_counter() - t
+    t = time.perf_counter()
+    diffs.extend(crossval_suppression.run(n_random)[0])
+    timing["localSuppression, microaggregation"] = time.perf_counter() - t
+    t = time.perf_counter()
+    diffs.extend(crossval_utility.run(n_random)[0])
+    timing["dUtility"] = time.perf_counter() - t
+    t = time.perf_counter()
+    diffs.extend(crossval_attacks.run(n_random)[0])
+    timing["dRisk, dRiskRMD, record linkage"] = time.perf_counter() - t
+    return diffs
 
 
 def versions() -> dict[str, str]:
     v = r_bridge.versions()
-    return {"sdc": sdc.__version__, "R": v["R"].removeprefix("R version "), "sdcMicro": v["sdcMicro"], "data.table": v["data.table"],
+    return {"sdc": __version__, "R": v["R"].removeprefix("R version "), "sdcMicro": v["sdcMicro"], "data.table": v["data.table"],
             "rpy2": v["rpy2"], "Python": platform.python_version(), "pandas": pd.__version__, "numpy": np.__version__}
 
 
@@ -104,7 +127,13 @@ def markdown(table: pd.DataFrame, vers: dict[str, str], n_random: int) -> str:
         f"Counts must agree exactly; risks to {RTOL:g} relative; weighted sums to {RTOL_SUMS:g}; "
         "l-diversity entropy to 1e-12. SUDA2 (Elliot and IHSN weights), household risk (`measure_risk(hid=)`) "
         "and modRisk (all five methods): sdcMicro's datasets and 200 random datasets each; SUDA scores exactly, "
-        "DIS and contributions to 1e-12, modRisk to 1e-6 (iterative fits).",
+        "DIS and contributions to 1e-12, modRisk to 1e-6 (iterative fits). "
+        "Protection methods (globalRecode, topBotCoding, groupAndRename, pram, addNoise, rankSwap, "
+        "localSuppression, microaggregation), utility (dUtility) and attack measures (dRisk, dRiskRMD, record "
+        "linkage): sdcMicro's datasets and random datasets per method, deterministic outputs cell for cell, "
+        "random methods by their deterministic part (transition matrices, noise scales) and a statistical test "
+        "with fixed seeds; the detailed tables are validation/results/cross_validation_protect.md, "
+        "crossval-suppression.md, crossval_utility.md and crossval-attacks.md.",
         "",
         head + body,
         "Deliberate differences (not compared; see `docs/sdcmicro-differences.md`): keys that are "
@@ -121,12 +150,14 @@ def markdown(table: pd.DataFrame, vers: dict[str, str], n_random: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--random", type=int, default=300, help="random datasets (default 300)")
+    ap.add_argument("--methods", type=int, default=100,
+                    help="random datasets per protection method, utility and attack measure (default 100; 0: none)")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"))
     args = ap.parse_args(argv)
     if not r_bridge.is_available():
         print(f"cross_validate: {r_bridge.unavailable_reason()}", file=sys.stderr)
         return 2
-    diffs, timing = run(args.random)
+    diffs, timing = run(args.random, n_methods=args.methods)
     table = summarise(diffs)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

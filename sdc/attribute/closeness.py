@@ -157,7 +157,7 @@ class TClosenessResult:
     def classes_above(self) -> pd.DataFrame:
         """The classes farther than t from the file distribution, farthest first."""
         c = self.classes
-        return c[c["distance"] > self.t].sort_values("distance", ascending=False)
+        return c[c["distance"] > self.t].sort_values("distance", ascending=False, kind="stable")  # ties: class order, on every numpy
 
     def summary(self) -> pd.DataFrame:
         rows = [

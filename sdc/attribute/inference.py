@@ -24,7 +24,7 @@ dominant sensitive value, its share in the class, and its lift over the file-wid
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_keys
+from sdc.core.binning import BinSpec, apply_binning
 from sdc.core.classes import cells, dominant_values, encode_sensitive, equivalence_classes
 from sdc.core.keys import dense_ids, encode_keys, sparse_counts
 
@@ -88,6 +89,7 @@ def inference_risk(
     min_count: int = 2,
     pairs: bool = True,
     max_levels: int = 100,
+    bins: Mapping[str, BinSpec] | None = None,
 ) -> InferenceResult:
     """Which released variables, alone or in pairs, reveal `sensitive`.
 
@@ -107,6 +109,9 @@ def inference_risk(
         Also test pairs of candidates (skipping pairs with a member that alone determines S).
     max_levels : int, default 100
         Default candidates with more distinct values are skipped (and listed).
+    bins : mapping, optional
+        Bins applied first (:mod:`sdc.core.binning`), to candidates or to `sensitive` itself:
+        with a banded sensitive variable, a record is revealed when its band is.
 
     Examples
     --------
@@ -118,6 +123,7 @@ def inference_risk(
     (('arm',), True)
     """
     check_frame(data)
+    data, _ = apply_binning(data, bins)
     (s_name,) = check_columns(data, [sensitive], role="sensitive")
     min_posterior = check_fraction(min_posterior, "min_posterior", closed="right")
     min_count = check_int(min_count, "min_count", min_value=1)

@@ -6,7 +6,8 @@ value of its own), the sensitive variable S should take "well-represented" value
 
 * distinct l-diversity: the number of distinct values of S in the class;
 * entropy l-diversity: exp(H), H = -sum_v p_v ln p_v over the class's values (the class is
-  entropy l-diverse when exp(H) >= l);
+  entropy l-diverse when exp(H) >= l, compared with a relative tolerance of 1e-9: m equally
+  frequent values give exp(H) = m exactly in theory, 2.9999999999999996 in floating point);
 * recursive (c, l)-diversity: with the class's value counts sorted r_1 >= r_2 >= ... >= r_m,
   the largest l such that r_1 < c (r_l + r_{l+1} + ... + r_m), and 1 when there is none.
 
@@ -31,11 +32,17 @@ Two modes:
     and ``MultiRecursive_Ldiversity`` are always 0. At most 5 sensitive variables.
 
 Without missing sensitive values and with one sensitive variable, the two modes agree.
+
+A sensitive variable missing in every record is an error in ``mode="correct"`` (there is
+nothing to assess: every class would be "not violating"). When l exceeds the number of
+distinct values the variable takes in the whole file, no class can reach it: a warning says
+so (every class is below l).
 """
 
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -44,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_columns, check_frame, check_int, check_keys, check_number, check_option
+from sdc.exceptions import SdcWarning
 from sdc.core.binning import Binning, BinSpec, apply_binning
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.core.classes import (
@@ -55,6 +63,13 @@ __all__ = ["LDiversityResult", "l_diversity", "LDIVERSITY_MODES"]
 
 LDIVERSITY_MODES = ("correct", "sdcmicro")
 MEASURES = ("distinct", "entropy", "recursive")
+#: Relative tolerance of the comparison exp(H) < l (entropy l-diversity).
+ENTROPY_RTOL = 1e-9
+
+
+def entropy_below(entropy: np.ndarray | float, l: float) -> np.ndarray:
+    """exp(H) < l, with a relative tolerance: a class whose exp(H) is l up to rounding is not below."""
+    return np.asarray(entropy) < l * (1.0 - ENTROPY_RTOL)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,7 +81,8 @@ class LDiversityResult:
     keys, sensitive : tuple of str
         Key variables and sensitive variables.
     l : int
-        The threshold: a class is below l when its distinct l-diversity is < l.
+        The threshold: a class is below l when its distinct l-diversity is < l (with a
+        threshold per sensitive variable, the smallest; see `l_by_sensitive`).
     c : float
         The constant of recursive (c, l)-diversity.
     mode : {"correct", "sdcmicro"}
@@ -83,8 +99,11 @@ class LDiversityResult:
         Per class: ``class``, the key values, ``n_records`` and, for each sensitive s,
         ``s_observed``, ``s_distinct``, ``s_entropy``, ``s_recursive``, ``s_dominant`` (the
         most frequent observed value) and ``s_dominant_share``.
+    l_by_sensitive : dict
+        The threshold of each sensitive variable.
     by_sensitive : pandas.DataFrame
-        One row per sensitive variable: ``n_records_below_l``, ``pct_records_below_l``,
+        One row per sensitive variable: ``l``, ``n_values`` (distinct values in the file),
+        ``n_records_below_l``, ``pct_records_below_l``,
         ``n_classes_below_l`` (distinct < l), ``n_records_entropy_below_l``,
         ``n_records_recursive_below_l``, ``min_distinct``, ``mean_distinct_per_record``,
         ``min_entropy``, ``min_recursive``, ``n_records_unobserved`` (in classes without
@@ -103,6 +122,11 @@ class LDiversityResult:
     records: pd.DataFrame = field(repr=False)
     classes: pd.DataFrame = field(repr=False)
     by_sensitive: pd.DataFrame = field(repr=False)
+    l_by_sensitive: dict[str, int] = field(default_factory=dict)
+
+    def l_of(self, sensitive: str) -> int:
+        """The threshold l of one sensitive variable."""
+        return int(self.l_by_sensitive.get(sensitive, self.l))
 
     def to_frame(self) -> pd.DataFrame:
         """The per-record table (sdcMicro's ``ldiversity`` columns)."""
@@ -112,7 +136,9 @@ class LDiversityResult:
         """The classes whose `measure` l-diversity of `sensitive` (default: the first) is below l."""
         s = self.sensitive[0] if sensitive is None else check_option(sensitive, "sensitive", self.sensitive)
         m = check_option(measure, "measure", MEASURES)
-        return self.classes[self.classes[f"{s}_{m}"] < self.l].sort_values([f"{s}_{m}", "n_records"])
+        v = self.classes[f"{s}_{m}"].to_numpy(dtype=float)
+        below = entropy_below(v, self.l_of(s)) if m == "entropy" else v < self.l_of(s)
+        return self.classes[below].sort_values([f"{s}_{m}", "n_records"])
 
     def summary(self) -> pd.DataFrame:
         return self.by_sensitive.copy()
@@ -123,7 +149,7 @@ def l_diversity(
     keys: str | Sequence[str],
     sensitive: str | Sequence[str],
     *,
-    l: int = 2,
+    l: int | Mapping[str, int] = 2,
     c: float = 2.0,
     mode: Literal["correct", "sdcmicro"] = "correct",
     missing_value: float | None = -999,
@@ -140,8 +166,9 @@ def l_diversity(
         Key variables defining the equivalence classes (missing = its own value).
     sensitive : str or sequence of str
         Sensitive variable(s); none may also be a key.
-    l : int >= 1, default 2
-        Threshold for the counts of records and classes below l.
+    l : int >= 1, or a mapping of sensitive variable to int, default 2
+        Threshold for the counts of records and classes below l; a mapping gives each
+        sensitive variable its own (every one must be named).
     c : float > 0, default 2
         Constant of recursive (c, l)-diversity (sdcMicro's ``l_recurs_c``).
     mode : {"correct", "sdcmicro"}, default "correct"
@@ -177,7 +204,17 @@ def l_diversity(
     both = [s for s in sens if s in keys]
     if both:
         raise ValueError(f"`sensitive` variables may not also be keys: {', '.join(map(repr, both))}.")
-    l = check_int(l, "l", min_value=1)
+    if isinstance(l, Mapping):
+        extra = [k for k in l if k not in sens]
+        lacking = [s for s in sens if s not in l]
+        if extra or lacking:
+            raise ValueError(f"`l` as a mapping must give each sensitive variable's l; "
+                             + (f"not sensitive: {', '.join(map(repr, extra))}" if extra
+                                else f"missing: {', '.join(map(repr, lacking))}") + ".")
+        l_by = {s: check_int(l[s], f"l[{s!r}]", min_value=1) for s in sens}
+    else:
+        l_by = dict.fromkeys(sens, check_int(l, "l", min_value=1))
+    l = min(l_by.values())
     c = check_number(c, "c", low=0, high=float("inf"), low_open=True, high_open=True)
     mode = check_option(mode, "mode", LDIVERSITY_MODES)
     if mode == "sdcmicro" and len(sens) > 5:
@@ -195,6 +232,14 @@ def l_diversity(
     work, rec_s = apply_binning(work, sensitive_bins)
     classes = kc.classes if kc is not None and not key_bins else equivalence_classes(work, keys)
     encoded = [encode_sensitive(work, s) for s in sens]
+    for s in encoded:
+        n_values = int(s.n_values)
+        if mode == "correct" and not (s.codes >= 0).any():
+            raise ValueError(f"sensitive variable {s.name!r} is missing in every record: there is nothing to assess; "
+                             "drop it from `sensitive`.")
+        if l_by[s.name] > n_values:
+            warnings.warn(f"l = {l_by[s.name]} but {s.name!r} takes only {n_values} distinct value(s) in the whole "
+                          f"file: no class can reach l, so every class is below it.", SdcWarning, stacklevel=2)
     # sdcMicro's processing order matters only for classes without any category (stale
     # recursive values), so it is computed only if one occurs.
     key_order = functools.cache(lambda: classes_in_key_order(work, classes)) if mode == "sdcmicro" else None
@@ -209,7 +254,7 @@ def l_diversity(
         per_class.update({f"{s.name}_{k}": v for k, v in vals.items()})
         for k, col in zip(MEASURES, ("Distinct", "Entropy", "Recursive")):
             record_cols[f"{s.name}_{col}_Ldiversity"] = vals[k][classes.ids]
-        summary_rows.append(_summary(s.name, vals, classes, l))
+        summary_rows.append(_summary(s.name, vals, classes, l_by[s.name], int(s.n_values)))
         per_class[f"{s.name}_dominant"], per_class[f"{s.name}_dominant_share"] = dominant_values(table, s, miss_code)
     if mode == "correct" and len(encoded) >= 2:
         m_ent, m_rec = _multi(work, keys, encoded, classes, missing_value, c)
@@ -232,7 +277,7 @@ def l_diversity(
         n_records=len(data), n_classes=classes.n_classes,
         records=_float_frame(record_cols, data.index),
         classes=class_frame,
-        by_sensitive=pd.DataFrame(summary_rows),
+        by_sensitive=pd.DataFrame(summary_rows), l_by_sensitive=l_by,
     )
 
 
@@ -353,7 +398,7 @@ def _carry_forward(values: np.ndarray, order: np.ndarray) -> np.ndarray:
     return out
 
 
-def _summary(name: str, vals: dict[str, np.ndarray], classes: Classes, l: int) -> dict[str, object]:
+def _summary(name: str, vals: dict[str, np.ndarray], classes: Classes, l: int, n_values: int) -> dict[str, object]:
     d, e, r = vals["distinct"], vals["entropy"], vals["recursive"]
     size = classes.sizes
     has = ~np.isnan(d)
@@ -362,10 +407,12 @@ def _summary(name: str, vals: dict[str, np.ndarray], classes: Classes, l: int) -
     rec_d = d[classes.ids]
     return {
         "sensitive": name,
+        "l": l,
+        "n_values": n_values,
         "n_records_below_l": int(size[below].sum()),
         "pct_records_below_l": 100.0 * size[below].sum() / n,
         "n_classes_below_l": int(below.sum()),
-        "n_records_entropy_below_l": int(size[has & (e < l)].sum()),
+        "n_records_entropy_below_l": int(size[has & entropy_below(e, l)].sum()),
         "n_records_recursive_below_l": int(size[has & (r < l)].sum()),
         "min_distinct": float(np.nanmin(d)) if has.any() else float("nan"),
         "mean_distinct_per_record": float(np.nanmean(rec_d)) if has.any() else float("nan"),

@@ -23,11 +23,22 @@ def csv_list(text: str) -> list[str]:
 
 
 def bins(text: str) -> tuple[str, object]:
-    """``col=0,18,65,inf`` (edges) or ``col=quantiles:4``."""
+    """``col=0,18,65,inf`` (edges), ``col=quantiles:4`` or ``col=width:10`` (``width:10@5``: from 5)."""
     name, sep, spec = text.partition("=")
     if not sep or not name.strip() or not spec.strip():
-        raise argparse.ArgumentTypeError(f"expected COLUMN=EDGES or COLUMN=quantiles:Q, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected COLUMN=EDGES, COLUMN=quantiles:Q or COLUMN=width:W, got {text!r}")
     spec = spec.strip()
+    if spec.startswith("width:"):
+        width, _, origin = spec.split(":", 1)[1].partition("@")
+        try:
+            out: dict[str, float] = {"width": float(width)}
+            if origin:
+                out["origin"] = float(origin)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected width:<number> (or width:<number>@<origin>), got {spec!r}") from None
+        if not out["width"] > 0 or out["width"] == float("inf"):
+            raise argparse.ArgumentTypeError(f"a bin width must be a positive number, got {spec!r}")
+        return name.strip(), out
     if spec.startswith("quantiles:"):
         try:
             return name.strip(), {"quantiles": int(spec.split(":", 1)[1])}

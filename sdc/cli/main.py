@@ -39,19 +39,47 @@ COMMAND_MODULES: tuple[str, ...] = ("sdc.cli.assess", "sdc.cli.identify", "sdc.c
                                      "sdc.cli.compare", "sdc.cli.sweep", "sdc.cli.search")
 
 
+DATA_HELP = "CSV (delimiter detected), Excel .xlsx, Stata .dta or SAS .sas7bdat/.xpt file"
+
+
+def read_args(p: argparse.ArgumentParser) -> None:
+    """The options of reading a data file, shared by every command that reads one."""
+    p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
+    p.add_argument("--na-values", type=csv_list, metavar="M1,M2",
+                   help="markers read as missing besides empty fields, e.g. NA,. (default: only empty fields)")
+    p.add_argument("--text", type=csv_list, metavar="COLS",
+                   help="columns read as text (codes with leading zeros are, by default)")
+    p.add_argument("--sheet", help="Excel input: the sheet (default: the first)")
+
+
+def read_options(args: argparse.Namespace) -> dict:
+    """read_data's keyword arguments from the options of :func:`read_args`."""
+    sheet = getattr(args, "sheet", None)
+    return {"sep": getattr(args, "sep", None), "na_values": getattr(args, "na_values", None),
+            "text_columns": getattr(args, "text", None),
+            "sheet": int(sheet) if isinstance(sheet, str) and sheet.isdigit() else sheet}
+
+
+def _bins_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bins", type=bins, action="append", default=[], metavar="COL=EDGES",
+                   help="bin a continuous key: age=0,18,40,65,inf, age=quantiles:5 or age=width:10 (repeatable)")
+
+
 def _data_args(p: argparse.ArgumentParser, *, keys: bool = True) -> None:
-    p.add_argument("data", metavar="DATA", help="CSV (delimiter detected), Stata .dta or SAS .sas7bdat/.xpt file")
+    p.add_argument("data", metavar="DATA", help=DATA_HELP)
     if keys:
         p.add_argument("--keys", required=True, type=csv_list, help="key variables, comma-separated")
-    p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
+        _bins_arg(p)
+    read_args(p)
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
 
 
 def _common(p: argparse.ArgumentParser, *, data: bool = True) -> None:
     if data:
-        p.add_argument("data", metavar="DATA", help="CSV (delimiter detected), Stata .dta or SAS .sas7bdat/.xpt file")
+        p.add_argument("data", metavar="DATA", help=DATA_HELP)
         p.add_argument("--keys", required=True, type=csv_list, help="key variables, comma-separated")
-        p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
+        _bins_arg(p)
+        read_args(p)
     p.add_argument("--weights", help="sampling-weight column (default: none, the data are the population)")
     p.add_argument("--threshold", type=int, default=None, help="k for the counts of records with fk < k / fk <= k (default 3)")
     p.add_argument("--missing", choices=MISSING_RULES, default="wildcard",
@@ -78,6 +106,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("snapshots", help="risk over every subset of the key variables")
     _common(p)
     p.add_argument("--subsets", help="only these subsets: 'a,b;a,c' (default: every non-empty subset)")
+    p.add_argument("--max-size", type=int, help="only subsets of at most this many keys")
 
     p = sub.add_parser("ldiversity", help="distinct, entropy and recursive l-diversity of sensitive variables")
     _data_args(p)
@@ -86,8 +115,6 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--c", type=float, default=2.0, help="constant of recursive (c, l)-diversity (default 2)")
     p.add_argument("--mode", choices=LDIVERSITY_MODES, default="correct",
                    help="'correct' (missing sensitive values left out; default) or 'sdcmicro' (reproduce sdcMicro)")
-    p.add_argument("--bins", type=bins, action="append", default=[], metavar="COL=EDGES",
-                   help="bin a key, e.g. age=0,18,40,65,inf or age=quantiles:5 (repeatable)")
     p.add_argument("--sensitive-bins", type=bins, action="append", default=[], metavar="COL=EDGES",
                    help="bin a sensitive variable for this check (repeatable)")
 
@@ -96,11 +123,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--sensitive", required=True, help="the sensitive variable")
     p.add_argument("--distance", choices=DISTANCES, default="ordered", help="distance (default ordered EMD)")
     p.add_argument("--t", type=float, default=0.2, help="threshold t (default 0.2)")
-    p.add_argument("--bins", type=bins, action="append", default=[], metavar="COL=EDGES",
-                   help="bin a key, e.g. age=0,18,40,65,inf (repeatable)")
 
     p = sub.add_parser("inference", help="variables and pairs that reveal a sensitive variable")
     _data_args(p, keys=False)
+    p.add_argument("--bins", type=bins, action="append", default=[], metavar="COL=EDGES",
+                   help="bin a candidate or the sensitive variable first, e.g. chol=width:1 (repeatable)")
     p.add_argument("--sensitive", required=True, help="the sensitive variable")
     p.add_argument("--candidates", type=csv_list, help="variables to test (default: every other column with few values)")
     p.add_argument("--min-posterior", type=float, default=0.95, help="posterior for 'revealed' (default 0.95)")
@@ -211,13 +238,14 @@ def _dispatch(args: argparse.Namespace) -> int:
                 print(f"\nExample data written to {args.save}; try: sdc risk {args.save} --keys age,sex,region --weights weight")
         return 0
 
-    data = read_data(args.data, sep=args.sep)
+    data = read_data(args.data, **read_options(args))
     if args.command in ("ldiversity", "tcloseness", "inference"):
         return _attribute(args, data)
     if args.command in ("suda", "modrisk", "uniqueness"):
         return _toolbox(args, data)
     k = 3 if args.threshold is None else args.threshold
-    opts = dict(weights=args.weights, missing=args.missing, alpha=args.alpha, method=args.method)
+    opts = dict(weights=args.weights, missing=args.missing, alpha=args.alpha, method=args.method,
+                key_bins=dict(args.bins) or None)
     if args.command == "risk":
         prof = k_anonymity(data, args.keys, k=k, top=args.top, **opts)
         risk = individual_risk(data, args.keys, max_global_risk=args.max_global_risk, **opts)
@@ -233,9 +261,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "snapshots":
         subsets = None
         if args.subsets:
-            subsets = [csv_list(part) for part in args.subsets.split(";") if part.strip()]
+            subsets = [_names(part, "subsets") for part in args.subsets.split(";") if part.strip()]
         snap = key_subset_snapshots(
-            data, args.keys, subsets=subsets, threshold=k, progress=not args.json and sys.stderr.isatty(), **opts
+            data, args.keys, subsets=subsets, max_size=args.max_size, threshold=k,
+            progress=not args.json and sys.stderr.isatty(), **opts
         )
         if args.json:
             print(serialize.dumps(serialize.snapshot_records(snap)))
@@ -243,6 +272,14 @@ def _dispatch(args: argparse.Namespace) -> int:
             print(snapshots_text(snap, source=str(args.data)))
         return 0
     raise AssertionError(args.command)  # argparse restricts the choices
+
+
+def _names(text: str, option: str) -> list[str]:
+    """Comma-separated column names given inside an option's value (a usage error is a ValueError)."""
+    try:
+        return csv_list(text)
+    except argparse.ArgumentTypeError as exc:
+        raise ValueError(f"`{option}`: {exc}.") from None
 
 
 def _attribute(args: argparse.Namespace, data) -> int:  # noqa: ANN001
@@ -264,7 +301,7 @@ def _attribute(args: argparse.Namespace, data) -> int:  # noqa: ANN001
         print(serialize.dumps(serialize.tcloseness_summary(res)) if args.json else tcloseness_text(res, source=src))
     else:
         res = inference_risk(data, args.sensitive, candidates=args.candidates, min_posterior=args.min_posterior,
-                             min_count=args.min_count, pairs=not args.no_pairs)
+                             min_count=args.min_count, pairs=not args.no_pairs, bins=dict(args.bins) or None)
         print(serialize.dumps(serialize.inference_records(res)) if args.json else inference_text(res, source=src))
     return 0
 
@@ -280,24 +317,26 @@ def _toolbox(args: argparse.Namespace, data) -> int:  # noqa: ANN001
         from sdc.risk.suda import suda
 
         res = suda(data, args.keys, max_size=args.max_size, dis_fraction=args.dis_fraction,
-                   original_scores=not args.ihsn_scores, mode=args.mode, progress=show_progress)
+                   original_scores=not args.ihsn_scores, mode=args.mode, progress=show_progress,
+                   key_bins=dict(args.bins) or None)
         print(serialize.dumps(serialize.suda_summary(res)) if args.json else suda_text(res, source=src))
     elif args.command == "modrisk":
         from sdc.risk.model import model_risk
 
         res = model_risk(data, args.keys, weights=args.weights, method=args.method, formula=args.formula,
-                         bound=args.bound)
+                         bound=args.bound, key_bins=dict(args.bins) or None)
         print(serialize.dumps(serialize.modrisk_summary(res)) if args.json else modrisk_text(res, source=src))
     else:
         from sdc.risk.attacker import attacker_risk
         from sdc.risk.uncertainty import jackknife_interval
         from sdc.risk.uniqueness import population_uniqueness
 
+        kb = dict(args.bins) or None
         res = population_uniqueness(data, args.keys, population_size=args.population_size,
-                                    sampling_fraction=args.sampling_fraction, variant=args.variant)
-        att = attacker_risk(data, args.keys, threshold=args.threshold, weights=args.weights)
+                                    sampling_fraction=args.sampling_fraction, variant=args.variant, key_bins=kb)
+        att = attacker_risk(data, args.keys, threshold=args.threshold, weights=args.weights, key_bins=kb)
         iv = jackknife_interval(data, args.keys, statistic="population_uniques", population_size=res.population_size,
-                                progress=show_progress) if args.interval else None
+                                progress=show_progress, key_bins=kb) if args.interval else None
         print(serialize.dumps(serialize.uniqueness_summary(res, att, iv)) if args.json
               else uniqueness_text(res, att, iv, source=src))
     return 0

@@ -21,7 +21,8 @@ from sdc._validation import check_columns, check_int
 
 __all__ = ["Binning", "bin_column", "apply_binning", "BinSpec"]
 
-#: A binning request: a list of edges, or ``{"quantiles": q}`` for q equal-count bins.
+#: A binning request: a list of edges, ``{"quantiles": q}`` for q equal-count bins, or
+#: ``{"width": w}`` (optionally ``"origin": o``) for bins of width w aligned on o (default 0).
 BinSpec = Sequence[float] | Mapping[str, int]
 
 
@@ -30,7 +31,7 @@ class Binning:
     """What was done to one column: its edges, labels, and the method that chose them."""
 
     column: str
-    method: str                      # "edges" or "quantiles=q"
+    method: str                      # "edges", "quantiles=q" or "width=w"
     edges: tuple[float, ...]
     labels: tuple[str, ...] = field(repr=False)
 
@@ -51,16 +52,19 @@ def bin_column(s: pd.Series, spec: BinSpec) -> tuple[pd.Series, Binning]:
     ----------
     s : pandas.Series
         Numeric values; missing values stay missing.
-    spec : sequence of float, or {"quantiles": q}
-        Increasing edges covering every value, or the number of equal-count bins (edges at
-        the sample quantiles, duplicates dropped).
+    spec : sequence of float, {"quantiles": q} or {"width": w}
+        Increasing edges covering every value; the number of equal-count bins (edges at
+        the sample quantiles, duplicates dropped); or the width of equal-width bins, whose
+        edges are multiples of w from ``origin`` (default 0): width 10 gives 30--40, 40--50.
     """
     name = str(s.name)
     if not pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
         raise ValueError(f"column {name!r} must be numeric to be binned; got dtype {s.dtype}.")
     values = s.to_numpy(dtype="float64", na_value=np.nan)
     observed = values[~np.isnan(values)]
-    if isinstance(spec, Mapping):
+    if isinstance(spec, Mapping) and "width" in spec:
+        edges, method = _width_edges(name, spec, observed)
+    elif isinstance(spec, Mapping):
         if set(spec) != {"quantiles"}:
             raise ValueError(f"bins for {name!r} must be a list of edges or {{'quantiles': q}}; got {dict(spec)!r}.")
         q = check_int(spec["quantiles"], f"quantiles for {name!r}", min_value=2)
@@ -97,6 +101,29 @@ def bin_column(s: pd.Series, spec: BinSpec) -> tuple[pd.Series, Binning]:
     cat = pd.Categorical.from_codes(codes, categories=list(labels), ordered=True)
     out = pd.Series(cat, index=s.index, name=s.name)
     return out, Binning(column=name, method=method, edges=tuple(float(e) for e in edges), labels=labels)
+
+
+_MAX_WIDTH_BINS = 100_000
+
+
+def _width_edges(name: str, spec: Mapping[str, float], observed: np.ndarray) -> tuple[np.ndarray, str]:
+    if set(spec) - {"width", "origin"}:
+        raise ValueError(f"bins for {name!r}: a width spec takes 'width' and 'origin' only; got {dict(spec)!r}.")
+    try:
+        w, origin = float(spec["width"]), float(spec.get("origin", 0.0))
+    except (TypeError, ValueError):
+        raise ValueError(f"bin width for {name!r} must be a number; got {spec['width']!r}.") from None
+    if not (math.isfinite(w) and w > 0 and math.isfinite(origin)):
+        raise ValueError(f"bin width for {name!r} must be a positive number; got {spec['width']!r}.")
+    if observed.size == 0:
+        raise ValueError(f"column {name!r} has no observed values to bin.")
+    lo = math.floor((float(observed.min()) - origin) / w)
+    hi = math.floor((float(observed.max()) - origin) / w) + 1
+    if hi - lo > _MAX_WIDTH_BINS:
+        raise ValueError(f"bin width {w:g} for {name!r} gives {hi - lo:,} bins (at most {_MAX_WIDTH_BINS:,}); "
+                         "choose a wider width.")
+    edges = origin + w * np.arange(lo, hi + 1, dtype="float64")
+    return edges, f"width={w:g}" + (f", origin={origin:g}" if origin else "")
 
 
 def apply_binning(data: pd.DataFrame, bins: Mapping[str, BinSpec] | None) -> tuple[pd.DataFrame, tuple[Binning, ...]]:

@@ -27,6 +27,7 @@ explicit rules:
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -35,10 +36,12 @@ import pandas as pd
 
 from sdc.exceptions import DegenerateDataWarning
 from sdc._validation import check_fraction, check_frame, check_keys, check_option, check_weights
+from sdc.core.binning import BinSpec
 from sdc.core.keys import EncodedKeys, encode_keys
+from sdc.core.prepare import prepare
 from sdc.core.wildcard import wildcard_frequencies
 
-__all__ = ["FrequencyResult", "frequencies", "MISSING_RULES", "PatternFrequencies", "warn_if_degenerate"]
+__all__ = ["FrequencyResult", "frequencies", "MISSING_RULES", "PatternFrequencies", "PerRecord", "warn_if_degenerate"]
 
 MISSING_RULES = ("wildcard", "category")
 MissingRule = Literal["wildcard", "category"]
@@ -62,18 +65,44 @@ class PatternFrequencies:
     fk: np.ndarray = field(repr=False)
     Fk: np.ndarray = field(repr=False)
     counts: np.ndarray = field(repr=False)
+    _occupied: np.ndarray | slice | None = field(default=None, repr=False, compare=False)
 
     @property
     def occupied(self) -> np.ndarray | slice:
         """Ids of the patterns that occur; ``slice(None)`` when every id does (dense ids),
-        so that per-pattern arrays are used as views instead of copies."""
-        nz = np.flatnonzero(self.counts)
-        return slice(None) if nz.size == self.counts.size else nz
+        so that per-pattern arrays are used as views instead of copies. Found once."""
+        if self._occupied is None:
+            nz = np.flatnonzero(self.counts)
+            object.__setattr__(self, "_occupied", slice(None) if nz.size == self.counts.size else nz)
+        return self._occupied
 
     @property
     def n_patterns(self) -> int:
         """Number of distinct patterns that occur."""
-        return int(np.count_nonzero(self.counts))
+        occ = self.occupied
+        return int(self.counts.size if isinstance(occ, slice) else occ.size)
+
+
+class PerRecord:
+    """Per-pattern arrays shown per record on demand: ``series(name)`` gathers the named
+    array by the records' pattern ids once, as a Series indexed like the data, and keeps it.
+
+    Results hold one of these so that measures which only need global figures never pay
+    for per-record copies of n records."""
+
+    __slots__ = ("pattern", "index", "_arrays", "_series")
+
+    def __init__(self, pattern: np.ndarray, index: pd.Index, **arrays: np.ndarray):
+        self.pattern, self.index, self._arrays, self._series = pattern, index, arrays, {}
+
+    @property
+    def n_records(self) -> int:
+        return int(self.pattern.shape[0])
+
+    def series(self, name: str) -> pd.Series:
+        if name not in self._series:
+            self._series[name] = pd.Series(self._arrays[name][self.pattern], index=self.index, name=name)
+        return self._series[name]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -133,6 +162,7 @@ def frequencies(
     weights: str | None = None,
     missing: MissingRule = "wildcard",
     alpha: float = 1.0,
+    key_bins: Mapping[str, BinSpec] | None = None,
 ) -> FrequencyResult:
     """Sample frequency f_k and population frequency F_k of every record's key pattern.
 
@@ -142,14 +172,18 @@ def frequencies(
         Microdata, one row per record. Not modified.
     keys : str or sequence of str
         Key variables (quasi-identifiers), of any dtype.
-    weights : str, optional
-        Sampling-weight column (finite, >= 1). Without it every weight is 1 and F_k = f_k.
+    weights : str or pandas.Series, optional
+        Sampling-weight column (finite, >= 1), or the weights as a Series aligned with `data`.
+        Without it every weight is 1 and F_k = f_k.
     missing : {"wildcard", "category"}, default "wildcard"
         How a missing key value matches other values; see the module notes.
     alpha : float in [0, 1], default 1
         With ``missing="wildcard"``, the weight of matches that involve a missing value on
         both sides (and of partial records matched to complete ones), as sdcMicro's
         ``freqCalc(alpha=)``. Ignored with ``missing="category"``.
+    key_bins : mapping, optional
+        Bins for continuous keys before counting (:mod:`sdc.core.binning`), e.g.
+        ``{"age": [0, 18, 65, inf]}`` or ``{"age": {"width": 10}}``.
 
     Returns
     -------
@@ -171,7 +205,7 @@ def frequencies(
     >>> sdc.frequencies(df, ["a", "b"], missing="category").sample_frequency.tolist()
     [2, 2, 1, 1]
     """
-    check_frame(data)
+    data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     keys = check_keys(data, keys)
     missing = check_option(missing, "missing", MISSING_RULES)
     alpha = check_fraction(alpha, "alpha")

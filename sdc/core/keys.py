@@ -12,12 +12,13 @@ are equal, and strings are compared as strings (no coercion between ``1`` and ``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["EncodedKeys", "encode_keys", "factorize_column", "first_occurrence", "column_levels", "dense_ids",
+__all__ = ["EncodedKeys", "encode_keys", "factorize_column", "grouping_codes", "first_occurrence", "column_levels", "dense_ids",
            "truncated_codes", "r_integer_codes", "sparse_counts"]
 
 # Mixed-radix products above this bound could overflow int64; we then re-factorise.
@@ -43,6 +44,54 @@ def factorize_column(s: pd.Series) -> tuple[np.ndarray, int]:
         return s.cat.codes.to_numpy(), len(s.cat.categories)
     codes, uniques = pd.factorize(s, sort=False, use_na_sentinel=True)
     return _compact(codes, len(uniques)), len(uniques)
+
+
+def _integer_span(lo: float, hi: float, n_records: int) -> int | None:
+    """Number of slots ``hi - lo + 1`` when offset codes are worth it (no more slots than
+    records, plus a little), else None."""
+    span = int(hi) - int(lo) + 1
+    return span if span <= n_records + 1024 else None
+
+
+def grouping_codes(s: pd.Series) -> tuple[np.ndarray, int, bool]:
+    """Codes of one key for grouping (equality only): ``(codes, n_slots, has_missing)``.
+
+    Integer columns, and float columns whose values are all whole numbers, are coded by
+    offset, ``value - min``, with no hashing: equal values get equal codes, distinct values
+    distinct ones, and some of the ``max - min + 1`` slots may go unused (harmless for
+    counting). This is used only when the span is no larger than the number of records.
+    Everything else (text, categoricals, booleans, fractional or widely spread numbers)
+    goes through :func:`factorize_column`. Missing values (NaN) get code -1.
+
+    Unlike :func:`factorize_column`, codes are not numbered by first appearance; callers
+    that show or order values must not rely on them.
+    """
+    n = len(s)
+    dt = s.dtype
+    if n and isinstance(dt, np.dtype) and dt.kind in "iu":
+        v = s.to_numpy()
+        lo, hi = v.min(), v.max()
+        span = _integer_span(lo, hi, n)
+        if span is not None:
+            return _compact(v - lo, span), span, False
+    elif n and isinstance(dt, np.dtype) and dt.kind == "f":
+        v = s.to_numpy()
+        with np.errstate(invalid="ignore"):
+            lo, hi = np.fmin.reduce(v), np.fmax.reduce(v)  # NaN ignored; NaN only if all are
+            if not np.isnan(lo) and abs(lo) < 2.0**52 and abs(hi) < 2.0**52:
+                span = _integer_span(lo, hi, n)
+                if span is not None:
+                    shifted = v - lo
+                    codes = _compact(shifted, span)  # NaN casts to an arbitrary integer, fixed below
+                    miss = np.isnan(shifted)
+                    # Whole numbers only: a fraction would be truncated onto another value's code.
+                    if np.count_nonzero(codes != shifted) == np.count_nonzero(miss):
+                        has_missing = bool(miss.any())
+                        if has_missing:
+                            codes[miss] = -1
+                        return codes, span, has_missing
+    codes, card = factorize_column(s)
+    return codes, card, bool((codes < 0).any())
 
 
 def column_levels(s: pd.Series | np.ndarray, *, sort: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -108,30 +157,38 @@ def r_integer_codes(s: pd.Series, missing_code: int) -> np.ndarray:
     return v
 
 
-def combine_codes(columns: list[np.ndarray], cardinalities: list[int], n_records: int) -> tuple[np.ndarray, int]:
+def combine_codes(columns: list[np.ndarray], cardinalities: list[int], n_records: int,
+                  missing: Sequence[bool] | None = None) -> tuple[np.ndarray, int]:
     """Combine per-column codes (-1 = missing) into one id per record.
 
-    Codes are shifted by one (missing -> 0) and packed in mixed radix. When the packed space
-    is no larger than the number of records (plus a little), the packed value itself is the
-    id, which lets callers count with one ``bincount`` and no hashing. Otherwise the packed
-    values are factorised to dense ids 0..P-1. If the radix product would overflow int64,
-    the columns packed so far are re-factorised first, which bounds the radix by n.
+    Codes are shifted by one (missing -> 0) and packed in mixed radix; a column flagged as
+    having no missing value in `missing` is packed unshifted (radix = its cardinality), which
+    keeps the space small. When the packed space is no larger than the number of records
+    (plus a little), the packed value itself is the id, which lets callers count with one
+    ``bincount`` and no hashing. Otherwise the packed values are hashed once to dense ids
+    0..P-1 (numbered by first appearance). If the radix product would overflow int64, the
+    columns packed so far are re-factorised first, which bounds the radix by n.
 
     Returns the ids and the size of the id space (ids lie in ``0 .. size - 1``; with the
     packed shortcut some ids may be unused).
     """
-    packed = columns[0].astype(np.int64) + 1
-    radix = cardinalities[0] + 1
-    for codes, card in zip(columns[1:], cardinalities[1:]):
-        if radix * (card + 1) > _MAX_RADIX:
+    shift = [True] * len(columns) if missing is None else [bool(m) for m in missing]
+    packed = columns[0].astype(np.int64)
+    if shift[0]:
+        packed += 1
+    radix = cardinalities[0] + shift[0]
+    for codes, card, sh in zip(columns[1:], cardinalities[1:], shift[1:]):
+        base = card + sh
+        if radix * base > _MAX_RADIX:
             packed, uniq = pd.factorize(packed, sort=False)
             radix = len(uniq)
-        packed *= card + 1
+        packed *= base
         packed += codes
-        packed += 1
-        radix *= card + 1
+        if sh:
+            packed += 1
+        radix *= base
     if radix <= n_records + 1024:
-        return packed, int(radix)
+        return packed, int(max(radix, 1))
     ids, uniq = pd.factorize(packed, sort=False)
     return ids.astype(np.int64, copy=False), len(uniq)
 
@@ -157,13 +214,17 @@ class EncodedKeys:
         Per-record code of each key (one array per key, compact integer dtype); -1 marks
         a missing value.
     cardinalities : tuple of int
-        Number of distinct non-missing values of each key.
+        Number of code slots of each key (codes lie in ``0 .. cardinality - 1``): its number
+        of distinct non-missing values, or the span of an offset-coded integer key, in which
+        case some codes may be unused.
     pattern : numpy.ndarray of int64, shape (n_records,)
         Id of each record's key pattern (missing treated as a value), in ``0 .. n_ids-1``.
     n_ids : int
         Size of the id space; not every id need occur (see :func:`combine_codes`).
     index : pandas.Index
         Index of the encoded data, for aligning per-record results.
+    missing : tuple of bool or None
+        Whether each key has a missing value (None: not recorded; found from the codes).
     """
 
     keys: tuple[str, ...]
@@ -172,6 +233,7 @@ class EncodedKeys:
     pattern: np.ndarray = field(repr=False)
     n_ids: int
     index: pd.Index = field(repr=False)
+    missing: tuple[bool, ...] | None = field(default=None, repr=False)
 
     @property
     def n_records(self) -> int:
@@ -183,16 +245,19 @@ class EncodedKeys:
 
     @property
     def has_missing(self) -> bool:
+        if self.missing is not None:
+            return any(self.missing)
         return any(bool((c < 0).any()) for c in self.codes)
 
     def subset(self, positions: tuple[int, ...]) -> "EncodedKeys":
         """The encoding of a subset of the keys (by position), reusing the column codes."""
         codes = [self.codes[i] for i in positions]
         cards = [self.cardinalities[i] for i in positions]
-        pattern, n_ids = combine_codes(codes, cards, self.n_records)
+        missing = None if self.missing is None else tuple(self.missing[i] for i in positions)
+        pattern, n_ids = combine_codes(codes, cards, self.n_records, missing)
         return EncodedKeys(
             keys=tuple(self.keys[i] for i in positions), codes=tuple(codes), cardinalities=tuple(cards),
-            pattern=pattern, n_ids=n_ids, index=self.index,
+            pattern=pattern, n_ids=n_ids, index=self.index, missing=missing,
         )
 
     def pattern_counts(self) -> np.ndarray:
@@ -208,12 +273,14 @@ def encode_keys(data: pd.DataFrame, keys: tuple[str, ...]) -> EncodedKeys:
     """
     cols: list[np.ndarray] = []
     cards: list[int] = []
+    missing: list[bool] = []
     for k in keys:
-        c, card = factorize_column(data[k])
+        c, card, miss = grouping_codes(data[k])
         cols.append(c)
         cards.append(card)
-    pattern, n_ids = combine_codes(cols, cards, len(data))
+        missing.append(miss)
+    pattern, n_ids = combine_codes(cols, cards, len(data), missing)
     return EncodedKeys(
         keys=tuple(keys), codes=tuple(cols), cardinalities=tuple(cards),
-        pattern=pattern, n_ids=n_ids, index=data.index,
+        pattern=pattern, n_ids=n_ids, index=data.index, missing=tuple(missing),
     )

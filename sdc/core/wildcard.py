@@ -25,6 +25,7 @@ from collections import defaultdict
 import numpy as np
 import pandas as pd
 
+from sdc.core.compatible import compatible_sums
 from sdc.core.keys import EncodedKeys, combine_codes, first_occurrence
 
 __all__ = ["wildcard_frequencies"]
@@ -91,10 +92,19 @@ def wildcard_frequencies(
         add_f[rows] += scale * vc
         add_F[rows] += scale * vw
 
+    sums = None if K == 1 else compatible_sums([codes[:, v] for v in range(K)], list(enc.cardinalities),
+                                                counts[occ], W)
     if K == 1:
         # One key: missing records count (times alpha) towards every observed value.
         add_f[~all_missing] = alpha * c[all_missing].sum()
         add_F[~all_missing] = alpha * W[all_missing].sum()
+    elif sums is not None:
+        # The compatible patterns' sums, each counted once (see sdc.core.compatible): a partial
+        # pattern gets its complete matches fully and its other partial matches times alpha;
+        # a complete pattern gets alpha times its partial matches.
+        part = sums.partial
+        add_f = np.where(part, sums.c_complete + alpha * (sums.c_partial - c), alpha * sums.c_partial)
+        add_F = np.where(part, sums.w_complete + alpha * (sums.w_partial - W), alpha * sums.w_partial)
     else:
         cards = enc.cardinalities
         mult = _multipliers(cards)

@@ -10,31 +10,29 @@ names (docs/report.md)::
     report.xlsx      one sheet per table
     config.toml      the resolved configuration: `sdc assess --config config.toml` reruns it
     records.csv, records_at_risk_k{K}.csv, records_at_risk_l{L}_{s}.csv, records_at_risk_t{T}_{s}.csv
-    plots/*.png      the figures
+    plots/s<i>_*.png the figures of scenario i
 
 The folder is written to a temporary sibling first and moved into place only when every
-file is complete, so an existing report is replaced whole or not at all.
+file is complete, so an existing report is replaced whole or not at all
+(:func:`sdc.report.folder.write_folder`).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from sdc._files import csv_text, default_mode
+from sdc._files import csv_text
 from sdc.workflow.assess import Assessment
 from sdc.workflow.config import FORMATS, to_toml
-from sdc.report.content import FIGURES, Report, build_report
+from sdc.report.content import FIGURES, Report, build_report, figure_captions
+from sdc.report.folder import MARKER, check_target, write_folder
 from sdc.report.records import record_tables
 from sdc.report.safety import safe_frame
 
 __all__ = ["write_report", "ReportFolder", "build_report", "Report", "MARKER"]
 
-#: A file that marks a folder as written by sdc (so that it may be replaced).
-MARKER = ".sdc-report"
+_MARKER_TEXT = "This folder was written by sdc assess; sdc replaces it whole on the next run.\n"
 
 
 @dataclass(frozen=True)
@@ -45,8 +43,15 @@ class ReportFolder:
     files: tuple[str, ...]
     report: Report
 
+    @property
+    def main_file(self) -> str | None:
+        """The file a reader opens first: report.html, else report.md, summary.txt, report.json."""
+        return next((f for f in ("report.html", "report.md", "summary.txt", "report.json", "report.xlsx")
+                     if f in self.files), None)
 
-def _file_list(formats: tuple[str, ...], record_desc: dict[str, str], figures: dict[str, bytes]) -> dict[str, str]:
+
+def _file_list(formats: tuple[str, ...], record_desc: dict[str, str], figures: dict[str, bytes],
+               report_captions: dict[str, str]) -> dict[str, str]:
     files = {}
     if "html" in formats:
         files["report.html"] = "the report, self-contained (figures embedded)"
@@ -57,12 +62,12 @@ def _file_list(formats: tuple[str, ...], record_desc: dict[str, str], figures: d
     if "json" in formats:
         files["report.json"] = "everything machine-readable (schema_version 1)"
     if "xlsx" in formats:
-        files["report.xlsx"] = "one sheet per table"
+        files["report.xlsx"] = "every table, one named sheet each, after a contents sheet"
     files["config.toml"] = "the resolved configuration; sdc assess --config config.toml reruns this assessment"
     if "csv" in formats:
         files.update(record_desc)
     if "png" in formats:
-        files.update({f"plots/{name}.png": FIGURES[name] for name in figures})
+        files.update({f"plots/{name}.png": report_captions.get(name) or FIGURES.get(name, name) for name in figures})
     return files
 
 
@@ -74,15 +79,24 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
     a : Assessment
     out : path
         The folder. It may not exist yet, be empty, or hold an earlier sdc report (it then
-        holds a ``.sdc-report`` marker); any other existing folder is refused, so that a
-        mistyped path never deletes someone's files.
+        holds a ``.sdc-report`` marker listing the files sdc wrote); anything else is refused,
+        so that sdc never deletes a file it did not write: an existing folder that is not an
+        sdc report, a report folder that has gained other files since (an input placed
+        there, say), or a folder that holds one of the assessment's input files.
     formats : tuple of str, optional
         Subset of ``html md txt json xlsx csv png``; default: the config's.
+
+    Notes
+    -----
+    The files are written into a temporary sibling folder and moved into place when all are
+    complete (a reader never sees half a report; an interruption, SIGTERM included, leaves
+    no temporary folder behind). The files are no more readable than the input files: a
+    report of a file only its owner may read is readable by its owner only.
 
     Raises
     ------
     FileExistsError
-        `out` exists and is a file, or a non-empty folder that is not an sdc report.
+        `out` exists and is a file, or a folder that sdc may not replace (see above).
     """
     from sdc.report.html import render_html
     from sdc.report.jsonout import render_json
@@ -95,70 +109,32 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
     if bad:
         raise ValueError(f"unknown report format {bad[0]!r}; allowed: {', '.join(FORMATS)}.")
     out = Path(out)
-    _check_target(out)
+    inputs = list(a.provenance.get("input_files") or [])
+    check_target(out, "`out`", inputs=inputs)  # before the work: a refused folder costs nothing
     records = record_tables(a)
     figs = make_figures(a) if ("html" in formats or "png" in formats) else {}
-    files = _file_list(formats, records.descriptions, figs)
+    files = _file_list(formats, records.descriptions, figs, figure_captions(a))
     report = build_report(a, files=files)
     png_files = "png" in formats
+    html = "html" in formats
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    try:
-        def put(name: str, data: str | bytes) -> None:
-            p = tmp / name
-            p.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(data, str):
-                p.write_text(data, encoding="utf-8", newline="\n")
-            else:
-                p.write_bytes(data)
-
-        if "html" in formats:
-            put("report.html", render_html(report, figs))
-        if "md" in formats:
-            put("report.md", render_markdown(report, figs, png_files=png_files))
-        if "txt" in formats:
-            put("summary.txt", render_text(report, figs, png_files=png_files))
-        if "json" in formats:
-            put("report.json", render_json(report, files))
-        if "xlsx" in formats:
-            put("report.xlsx", render_xlsx(report))
-        put("config.toml", to_toml(a.config))
-        if "csv" in formats:
-            for name, frame in records.files.items():
-                put(name, csv_text(safe_frame(frame)))
-        if png_files:
-            for name, png in figs.items():
-                put(f"plots/{name}.png", png)
-        put(MARKER, "This folder was written by sdc assess; sdc replaces it whole on the next run.\n")
-        _move_into_place(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    content: dict[str, str | bytes] = {}
+    if html:
+        content["report.html"] = render_html(report, figs)
+    if "md" in formats:
+        content["report.md"] = render_markdown(report, figs, png_files=png_files, html=html)
+    if "txt" in formats:
+        content["summary.txt"] = render_text(report, figs, png_files=png_files, html=html)
+    if "json" in formats:
+        content["report.json"] = render_json(report, files)
+    if "xlsx" in formats:
+        content["report.xlsx"] = render_xlsx(report)
+    content["config.toml"] = to_toml(a.config)
+    if "csv" in formats:
+        for name, frame in records.files.items():
+            content[name] = csv_text(safe_frame(frame))
+    if png_files:
+        for name, png in figs.items():
+            content[f"plots/{name}.png"] = png
+    write_folder(out, content, marker=_MARKER_TEXT, inputs=inputs, flag="`out`")
     return ReportFolder(path=out, files=tuple(files), report=report)
-
-
-def _check_target(out: Path) -> None:
-    if out.exists() and not out.is_dir():
-        raise FileExistsError(f"`out` '{out}' is a file, not a folder.")
-    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
-        raise FileExistsError(
-            f"`out` '{out}' exists and is not an sdc report folder (no {MARKER} file): choose another folder or "
-            "empty it; sdc only replaces folders it wrote.")
-
-
-def _move_into_place(tmp: Path, out: Path) -> None:
-    """Swap the finished folder in: rename the old one aside, rename the new one in, delete the old."""
-    os.chmod(tmp, default_mode(directory=True))  # mkdtemp makes it private; a report is an ordinary folder
-    if not out.exists():
-        os.replace(tmp, out)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-    os.rmdir(old)
-    os.replace(out, old)
-    try:
-        os.replace(tmp, out)
-    except BaseException:
-        os.replace(old, out)  # put the previous report back
-        raise
-    shutil.rmtree(old, ignore_errors=True)

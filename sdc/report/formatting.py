@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pandas as pd
 
@@ -19,10 +20,70 @@ from sdc.risk.individual import IndividualRiskResult
 from sdc.risk.snapshots import SnapshotResult
 
 __all__ = [
+    "visible", "one_line_text", "md_text", "passes_if",
     "fmt_num", "fmt_pct", "format_cell", "render_table", "risk_text", "snapshots_text", "ldiversity_text",
     "tcloseness_text",
     "inference_text", "household_text", "suda_text", "modrisk_text", "uniqueness_text",
 ]
+
+
+# Characters a terminal or a text viewer acts on rather than shows: C0 controls but tab and
+# line feed, DEL, C1 controls (0x9b is an 8-bit CSI), and the Unicode bidirectional overrides
+# and isolates that reorder what is shown ("Trojan source").
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_LINE_BREAKS = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
+
+
+def _escape_char(m: re.Match[str]) -> str:
+    c = m.group(0)
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
+def visible(text: object) -> str:
+    r"""`text` with every control character shown as an escape, never acted on: ``"\x1b[31m"``
+    prints as the eight characters ``\x1b[31m``, not as a colour change. Line feeds and tabs
+    stay.
+
+    >>> visible("red \x1b[31m!\r")
+    'red \\x1b[31m!\\x0d'
+    """
+    return _CONTROL.sub(_escape_char, str(text))
+
+
+def one_line_text(text: object) -> str:
+    """`text` on one line: line breaks of any kind become a space, other controls are shown
+    escaped (a name with a line break cannot start a line, a heading, of its own)."""
+    return visible(_LINE_BREAKS.sub(" ", str(text)))
+
+
+_MD_ALWAYS = re.compile(r"([\\`*\[\]|~])")
+_MD_TAG = re.compile(r"<(?=[A-Za-z/!?])")
+_MD_ENTITY = re.compile(r"&(?=[A-Za-z#])")
+_MD_BLOCK = re.compile(r"^(\s*|\s*\d+)((?<=\d)[.)]|(?<!\d)[#>+=-])")
+
+
+def md_text(text: object) -> str:
+    r"""`text` as inert Markdown on one line: no HTML element (``<script>``, ``<img ...>``), no
+    link or image, no emphasis or code span, no entity, no heading, quote or list can come
+    from it; what a reader sees is the text. Backslash escapes (CommonMark) keep it readable.
+
+    >>> md_text("<img src=x onerror=alert(1)> & [x](javascript:y)\n# H")
+    '\\<img src=x onerror=alert(1)> & \\[x\\](javascript:y) # H'
+    >>> md_text("l < 2 and local_suppression")
+    'l < 2 and local_suppression'
+    """
+    t = one_line_text(text)
+    t = _MD_ALWAYS.sub(r"\\\1", t)
+    t = _MD_TAG.sub(r"\\<", t)
+    t = _MD_ENTITY.sub(r"\\&", t)
+    return _MD_BLOCK.sub(lambda m: m.group(1) + "\\" + m.group(2), t)
+
+
+def passes_if(threshold: str) -> str:
+    """A verdict's threshold as a condition: a bare number means "must equal it"; information
+    rows have none ("-")."""
+    t = str(threshold)
+    return "-" if t == "info" else (t if t.startswith(("<", ">")) else f"= {t}")
 
 
 def fmt_num(x: float | int | None, digits: int = 4) -> str:
@@ -50,10 +111,10 @@ def render_table(df: pd.DataFrame, *, indent: str = "  ", formats: dict[str, str
 
     `formats` maps a column to a format spec (e.g. ``".2f"``) used instead of :func:`fmt_num`.
     """
-    cols = [str(c) for c in df.columns]
-    fmts = [(formats or {}).get(c) for c in cols]
+    fmts = [(formats or {}).get(str(c)) for c in df.columns]
+    cols = [one_line_text(c) for c in df.columns]
     cells = [[format_cell(v, f) for v, f in zip(row, fmts)] for row in df.itertuples(index=False, name=None)]
-    numeric = [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
+    numeric = [pd.api.types.is_numeric_dtype(df.iloc[:, j]) for j in range(df.shape[1])]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(cols)]
 
     def line(vals: list[str]) -> str:
@@ -70,10 +131,10 @@ def format_cell(v: object, spec: str | None = None) -> str:
     if spec is not None:
         return format(v, spec)
     if isinstance(v, (tuple, list)):
-        return " + ".join(map(str, v))
+        return one_line_text(" + ".join(map(str, v)))
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return fmt_num(v)
-    return str(v)
+    return one_line_text(v)
 
 
 def _rows(pairs: list[tuple[str, str]], indent: str = "  ") -> str:

@@ -12,7 +12,7 @@ import io
 
 import numpy as np
 
-from sdc.workflow.assess import Assessment
+from sdc.workflow.assess import Assessment, ScenarioResult
 
 __all__ = ["figures"]
 
@@ -35,8 +35,8 @@ def _figure(w: float = 7.5, h: float = 3.6, **kw):  # noqa: ANN003, ANN202
     return Figure(figsize=(w, h), layout="constrained", **kw)
 
 
-def _risk_distribution(a: Assessment) -> bytes:
-    r = a.primary.risk
+def _risk_distribution(a: Assessment, sc: ScenarioResult) -> bytes:
+    r = sc.risk
     thr = a.config.thresholds.risk
     risk = r.risk.to_numpy()
     fig = _figure(7.5, 4.2)
@@ -46,7 +46,7 @@ def _risk_distribution(a: Assessment) -> bytes:
     ax1.axvline(thr, color=_RED, linestyle="--", label=f"risk threshold {thr:g}")
     ax1.set_ylabel("records")
     ax1.legend(loc="upper right", frameon=False)
-    ax1.set_title(f"Individual risk, scenario '{a.primary.scenario.name}'")
+    ax1.set_title(f"Individual risk, scenario '{_name(sc)}'")
     box = {"widths": 0.6, "flierprops": {"markersize": 2, "markeredgecolor": _GREY}}
     try:  # matplotlib >= 3.10 names it `orientation` and deprecates `vert`
         ax2.boxplot(risk, orientation="horizontal", **box)
@@ -57,8 +57,8 @@ def _risk_distribution(a: Assessment) -> bytes:
     return _png(fig)
 
 
-def _class_sizes(a: Assessment) -> bytes:
-    p = a.primary.profile
+def _class_sizes(a: Assessment, sc: ScenarioResult) -> bytes:
+    p = sc.profile
     k = a.config.thresholds.k
     sizes = p.class_sizes
     cap = max(2 * k, 10)
@@ -73,16 +73,16 @@ def _class_sizes(a: Assessment) -> bytes:
     ax.set_xticks(range(len(labels)), labels)
     ax.set_xlabel("class size f_k (records sharing the key values)")
     ax.set_ylabel("classes")
-    ax.set_title(f"Equivalence-class sizes; red: below k = {k}")
+    ax.set_title(f"Equivalence-class sizes, scenario '{_name(sc)}'; red: below k = {k}")
     return _png(fig)
 
 
-def _risk_by_key_subset(a: Assessment) -> bytes | None:
-    snap = a.primary.snapshots
+def _risk_by_key_subset(a: Assessment, sc: ScenarioResult) -> bytes | None:
+    snap = sc.snapshots
     if snap is None:
         return None
     t = snap.to_frame().sort_values(["global_risk", "n_keys"], ascending=[False, True], kind="stable").head(20)
-    labels = [" + ".join(k) if isinstance(k, (tuple, list)) else str(k) for k in t["keys"]]
+    labels = [_short(" + ".join(k) if isinstance(k, (tuple, list)) else str(k)) for k in t["keys"]]
     fig = _figure(7.5, 0.3 * len(t) + 1.2)
     ax = fig.subplots()
     y = np.arange(len(t))[::-1]
@@ -91,12 +91,12 @@ def _risk_by_key_subset(a: Assessment) -> bytes | None:
     ax.axvline(100 * a.config.thresholds.max_global_risk, color=_RED, linestyle="--", label="maximum global risk")
     ax.set_xlabel("global risk (%)")
     ax.legend(loc="lower right", frameon=False)
-    ax.set_title("Global risk by subset of the key variables (highest 20)")
+    ax.set_title(f"Global risk by subset of the keys (highest 20), scenario '{_name(sc)}'")
     return _png(fig)
 
 
-def _cumulative_risk(a: Assessment) -> bytes:
-    risk = np.sort(a.primary.risk.risk.to_numpy())
+def _cumulative_risk(a: Assessment, sc: ScenarioResult) -> bytes:
+    risk = np.sort(sc.risk.risk.to_numpy())
     n = risk.size
     share = np.arange(1, n + 1) / n
     fig = _figure()
@@ -113,13 +113,13 @@ def _cumulative_risk(a: Assessment) -> bytes:
     return _png(fig)
 
 
-def _per_class_hist(values: dict[str, np.ndarray], threshold: float, xlabel: str, title: str,
+def _per_class_hist(values: dict[str, np.ndarray], thresholds: list[float], xlabel: str, title: str,
                     integer: bool) -> bytes | None:
     if not values:
         return None
     fig = _figure(7.5, 2.6 * len(values) + 0.4)
     axes = np.atleast_1d(fig.subplots(len(values), 1))
-    for ax, (name, v) in zip(axes, values.items()):
+    for ax, (name, v), threshold in zip(axes, values.items(), thresholds):
         v = v[~np.isnan(v)]
         if integer:  # one bar per value; red where below the threshold
             levels = np.arange(1, int(v.max(initial=1)) + 1)
@@ -130,30 +130,44 @@ def _per_class_hist(values: dict[str, np.ndarray], threshold: float, xlabel: str
             ax.hist(v, bins=40, range=(0, max(1.0, float(v.max(initial=0)))), color=_BLUE)
             ax.axvline(threshold, color=_RED, linestyle="--")
         ax.set_ylabel("classes")
-        ax.set_title(f"{name}", fontsize=10)
+        ax.set_title(_short(name), fontsize=10)
     axes[-1].set_xlabel(xlabel)
     fig.suptitle(title)
     return _png(fig)
 
 
-def _ldiversity(a: Assessment) -> bytes | None:
-    ld = a.primary.ldiversity
+def _ldiversity(a: Assessment, sc: ScenarioResult) -> bytes | None:
+    ld = sc.ldiversity
     if ld is None:
         return None
-    vals = {s: ld.classes[f"{s}_distinct"].to_numpy(dtype=float) for s in ld.sensitive}
-    return _per_class_hist(vals, a.config.thresholds.l, "distinct values of the sensitive variable in the class",
-                           f"Distinct l-diversity across classes; red: below l = {a.config.thresholds.l}", integer=True)
+    vals = {f"{s} (l = {ld.l_of(s)})": ld.classes[f"{s}_distinct"].to_numpy(dtype=float) for s in ld.sensitive}
+    thresholds = [ld.l_of(s) for s in ld.sensitive]
+    return _per_class_hist(vals, thresholds, "distinct values of the sensitive variable in the class",
+                           f"Distinct l-diversity across classes, scenario '{_name(sc)}'; red: below l", integer=True)
 
 
-def _tcloseness(a: Assessment) -> bytes | None:
-    tc = a.primary.tcloseness
-    vals = {f"{s} ({r.distance})": r.classes["distance"].to_numpy(dtype=float) for s, r in tc.items()}
-    return _per_class_hist(vals, a.config.thresholds.t, "distance of the class's distribution from the file's",
-                           f"t-closeness across classes; dashed: t = {a.config.thresholds.t:g}", integer=False)
+def _tcloseness(a: Assessment, sc: ScenarioResult) -> bytes | None:
+    tc = sc.tcloseness
+    vals = {f"{s} ({r.distance}, t = {r.t:g})": r.classes["distance"].to_numpy(dtype=float) for s, r in tc.items()}
+    return _per_class_hist(vals, [r.t for r in tc.values()], "distance of the class's distribution from the file's",
+                           f"t-closeness across classes, scenario '{_name(sc)}'; dashed: t", integer=False)
+
+
+def _name(sc: ScenarioResult) -> str:
+    return _short(sc.scenario.name, 40)
+
+
+def _short(text: str, width: int = 60) -> str:
+    """A name as a figure shows it: one line, control characters escaped, cut to `width`."""
+    from sdc.report.formatting import one_line_text
+
+    t = one_line_text(text).replace("$", r"\$")  # a $ would start mathtext
+    return t if len(t) <= width else t[: width - 1] + "…"
 
 
 def figures(a: Assessment) -> dict[str, bytes]:
-    """The report's PNG figures by name (see :data:`sdc.report.content.FIGURES`); absent when not computed."""
+    """The report's PNG figures by id, ``s<i>_<name>`` for the i-th scenario (names in
+    :data:`sdc.report.content.FIGURES`); absent when not computed."""
     import matplotlib
     import matplotlib.style
 
@@ -167,8 +181,9 @@ def figures(a: Assessment) -> dict[str, bytes]:
     }
     out = {}
     with matplotlib.style.context("default"), matplotlib.rc_context({"svg.hashsalt": "sdc", "font.size": 9}):
-        for name, build in builders.items():
-            png = build(a)
-            if png is not None:
-                out[name] = png
+        for i, sc in enumerate(a.scenarios):
+            for name, build in builders.items():
+                png = build(a, sc)
+                if png is not None:
+                    out[f"s{i + 1}_{name}"] = png
     return out

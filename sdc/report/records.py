@@ -7,12 +7,21 @@ File names are fixed (documented in docs/report.md):
   values of the sensitive variable;
 * ``records_at_risk_t{T}_{sensitive}.csv``: records in a class whose distribution of the
   sensitive variable is farther than T from the whole file's;
-* ``records.csv``: every record with every per-record measure and a flag per model.
+* ``records.csv``: every record with every per-record measure and an ``at_risk_...`` column
+  per model.
 
-Each at-risk file has the record number (1-based row of the input), the id column when one
-is configured, the scenario, the key values as assessed (after binning), the class and the
-measure's value. With several scenarios a record appears once per scenario in which it is
-at risk; a key that is not part of that scenario is left empty.
+Each at-risk file has ``input_row`` (the record's 1-based row in the input), the id column
+when one is configured, the scenario, the key values as assessed (after binning), the
+``class_id`` and the values that put the record at risk: its class size and risk; the
+sensitive value as read (and its band, when the variable is banded) with the number of
+distinct values in the class; the sensitive value with the class's distance. With several
+scenarios a record appears once per scenario in which it is at risk; a key that is not part
+of that scenario is left empty.
+
+Names are unique after they are made file-safe: two sensitive variables ``diag x`` and
+``diag_x`` get two files (``..._diag_x.csv`` and ``..._diag_x-2.csv``), two scenarios two
+column prefixes, and a computed column never takes the name of a data column (it gets a
+``_sdc`` suffix).
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ import pandas as pd
 
 from sdc.workflow.assess import Assessment, ScenarioResult
 
-__all__ = ["RecordTables", "record_tables", "slug"]
+__all__ = ["RecordTables", "record_tables", "slug", "unique_slugs"]
 
 
 @dataclass(frozen=True)
@@ -46,23 +55,52 @@ def slug(name: str) -> str:
     return s or "x"
 
 
+def unique_slugs(names: list[str]) -> dict[str, str]:
+    """:func:`slug` of each name, made unique in order (case-insensitively, for file systems
+    that fold case): the second ``diag_x`` becomes ``diag_x-2``.
+
+    >>> unique_slugs(["diag x", "diag_x", "Diag-X"])
+    {'diag x': 'diag_x', 'diag_x': 'diag_x-2', 'Diag-X': 'Diag-X'}
+    """
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for n in dict.fromkeys(names):
+        base = slug(n)
+        s, i = base, 2
+        while s.lower() in used:
+            s, i = f"{base}-{i}", i + 1
+        used.add(s.lower())
+        out[n] = s
+    return out
+
+
 def _num(x: float) -> str:
     """A threshold as it appears in a file name: 0.2 -> '0.2', 3 -> '3'."""
     return f"{x:g}"
 
 
-def _base(a: Assessment) -> pd.DataFrame:
-    base = pd.DataFrame({"record": np.arange(1, len(a.data) + 1)})
+class _Names:
+    """Names of computed columns that never take a data column's name (``_sdc`` is appended)."""
+
+    def __init__(self, a: Assessment) -> None:
+        self.data = {str(c) for c in a.data.columns}
+
+    def __call__(self, name: str) -> str:
+        return f"{name}_sdc" if name in self.data else name
+
+
+def _base(a: Assessment, n: _Names) -> pd.DataFrame:
+    base = pd.DataFrame({n("input_row"): np.arange(1, len(a.data) + 1)})
     if a.config.id:
         base[a.config.id] = a.data[a.config.id].to_numpy()
     return base
 
 
-def _with_keys(base: pd.DataFrame, a: Assessment, r: ScenarioResult, rows: np.ndarray, all_keys: list[str]
-               ) -> pd.DataFrame:
-    """`base` (record number and id) at `rows`, with the scenario and its key values as assessed."""
+def _with_keys(base: pd.DataFrame, a: Assessment, r: ScenarioResult, rows: np.ndarray, all_keys: list[str],
+               n: _Names) -> pd.DataFrame:
+    """`base` (row number and id) at `rows`, with the scenario and its key values as assessed."""
     out = base.iloc[rows].reset_index(drop=True)
-    out.insert(len(out.columns), "scenario", r.scenario.name)
+    out.insert(len(out.columns), n("scenario"), r.scenario.name)
     for k in all_keys:
         if k in r.scenario.keys:
             out[k] = a.assessed[k].to_numpy()[rows]
@@ -71,16 +109,28 @@ def _with_keys(base: pd.DataFrame, a: Assessment, r: ScenarioResult, rows: np.nd
     return out
 
 
-def _prefix(a: Assessment, r: ScenarioResult) -> str:
-    return "" if len(a.scenarios) == 1 else f"{slug(r.scenario.name)}."
+def _unique_columns(df: pd.DataFrame) -> pd.DataFrame:
+    """Column names made unique in order (a safety net: a repeat gets ``_2``, ``_3``...)."""
+    seen: set[str] = set()
+    out = []
+    for c in map(str, df.columns):
+        name, i = c, 2
+        while name in seen:
+            name, i = f"{c}_{i}", i + 1
+        seen.add(name)
+        out.append(name)
+    return df.set_axis(out, axis=1)
 
 
 def record_tables(a: Assessment) -> RecordTables:
     """Build the at-risk files and the joined per-record table of an assessment."""
-    thr = a.config.thresholds
+    cfg = a.config
+    thr = cfg.thresholds
     all_keys = list(dict.fromkeys(k for r in a.scenarios for k in r.scenario.keys))
-    base = _base(a)
+    n = _Names(a)
+    base = _base(a, n)
     classes = {r.scenario.name: r.key_classes.classes for r in a.scenarios}  # computed once, by the assessment
+    sens_slug = unique_slugs(list(cfg.sensitive))
     files: dict[str, pd.DataFrame] = {}
     desc: dict[str, str] = {}
 
@@ -89,62 +139,100 @@ def record_tables(a: Assessment) -> RecordTables:
     for r in a.scenarios:
         fk = r.risk.sample_frequency.to_numpy()
         rows = np.flatnonzero(fk < thr.k)
-        t = _with_keys(base, a, r, rows, all_keys)
-        t["class"] = classes[r.scenario.name].ids[rows]
-        t["fk"] = fk[rows]
-        if a.config.weights:
-            t["Fk"] = r.risk.population_frequency.to_numpy()[rows]
-        t["risk"] = r.risk.risk.to_numpy()[rows]
+        t = _with_keys(base, a, r, rows, all_keys, n)
+        t[n("class_id")] = classes[r.scenario.name].ids[rows]
+        t[n("class_size_fk")] = fk[rows]
+        if cfg.weights:
+            t[n("population_estimate_Fk")] = r.risk.population_frequency.to_numpy()[rows]
+        t[n("individual_risk")] = r.risk.risk.to_numpy()[rows]
         parts.append(t)
     name = f"records_at_risk_k{thr.k}.csv"
-    files[name] = _stack(parts)
-    desc[name] = f"records with sample frequency fk < {thr.k}"
+    files[name] = _unique_columns(_stack(parts))
+    desc[name] = f"records in classes of fewer than {thr.k} records (fk < {thr.k}), with their class size and risk"
 
     # l-diversity and t-closeness, per sensitive variable
-    for s in a.config.sensitive:
-        lvals = {r.scenario.name: r.ldiversity.records[f"{s}_Distinct_Ldiversity"].to_numpy()
-                 for r in a.scenarios if r.ldiversity is not None}
-        table = _at_risk(base, a, classes, all_keys, {n: {"l_distinct": v} for n, v in lvals.items()},
-                         {n: v < thr.l for n, v in lvals.items()}, {})
+    for s in cfg.sensitive:
+        l_s, t_s = cfg.l_for(s), cfg.t_for(s)
+        value = {s: a.data[s].to_numpy()}
+        lres = {r.scenario.name: r.ldiversity for r in a.scenarios if r.ldiversity is not None}
+        if s in cfg.sensitive_bins and lres:
+            band = _band(a, s)
+            if band is not None:
+                value[n(f"{s}_band")] = band
+        lvals = {sc: ld.records[f"{s}_Distinct_Ldiversity"].to_numpy() for sc, ld in lres.items()}
+        table = _at_risk(base, a, classes, all_keys, value,
+                         {sc: {n(f"distinct_{s}_values_in_class"): v} for sc, v in lvals.items()},
+                         {sc: v < l_s for sc, v in lvals.items()}, {}, n)
         if table is not None:
-            name = f"records_at_risk_l{thr.l}_{slug(s)}.csv"
-            files[name] = table
-            desc[name] = f"records in classes with fewer than {thr.l} distinct values of {s}"
+            name = f"records_at_risk_l{l_s}_{sens_slug[s]}.csv"
+            files[name] = _unique_columns(table)
+            desc[name] = (f"records in classes with fewer than {l_s} distinct values of {s}, with their value of {s}"
+                          + (" and its band" if len(value) > 1 else ""))
         tcs = {r.scenario.name: r.tcloseness[s] for r in a.scenarios if s in r.tcloseness}
-        tvals = {n: tc.records.to_numpy() for n, tc in tcs.items()}
-        table = _at_risk(base, a, classes, all_keys, {n: {"t": v} for n, v in tvals.items()},
-                         {n: v > thr.t for n, v in tvals.items()}, {"distance": {n: tc.distance for n, tc in tcs.items()}})
+        tvals = {sc: tc.records.to_numpy() for sc, tc in tcs.items()}
+        table = _at_risk(base, a, classes, all_keys, {s: a.data[s].to_numpy()},
+                         {sc: {n(f"{s}_distance_to_file"): v} for sc, v in tvals.items()},
+                         {sc: v > t_s for sc, v in tvals.items()},
+                         {n("distance_measure"): {sc: tc.distance for sc, tc in tcs.items()}}, n)
         if table is not None:
-            name = f"records_at_risk_t{_num(thr.t)}_{slug(s)}.csv"
-            files[name] = table
-            desc[name] = f"records in classes whose {s} distribution is farther than t = {thr.t:g} from the file's"
+            name = f"records_at_risk_t{_num(t_s)}_{sens_slug[s]}.csv"
+            files[name] = _unique_columns(table)
+            desc[name] = (f"records in classes whose {s} distribution is farther than t = {t_s:g} from the file's, "
+                          f"with their value of {s} and the class's distance")
 
-    files["records.csv"] = _joined(base, a, classes)
-    desc["records.csv"] = "every record with every per-record measure and a flag per model"
+    files["records.csv"] = _unique_columns(_joined(base, a, classes, n))
+    desc["records.csv"] = "every record with every per-record measure and an at_risk_... column per model"
     return RecordTables(files=files, descriptions=desc)
+
+
+def _band(a: Assessment, s: str) -> np.ndarray | None:
+    """The band of each record's sensitive value (the binning l-diversity used), as text."""
+    for r in a.scenarios:
+        if r.ldiversity is not None:
+            for b in r.ldiversity.binning:
+                if b.column == s:
+                    edges = np.asarray(b.edges, dtype=float)
+                    v = pd.to_numeric(a.data[s], errors="coerce").to_numpy(dtype=float)
+                    codes = np.searchsorted(edges, v, side="right") - 1
+                    codes = np.where(v == edges[-1], len(b.labels) - 1, codes)
+                    ok = ~np.isnan(v) & (codes >= 0) & (codes < len(b.labels))
+                    labels = np.asarray(b.labels, dtype=object)
+                    return np.where(ok, labels[np.clip(codes, 0, len(b.labels) - 1)], None)
+    return None
 
 
 def _stack(parts: list[pd.DataFrame]) -> pd.DataFrame:
     """Concatenate the scenarios' rows; empty parts are left out (pandas >= 2.1 warns about
     their dtypes), but the columns are kept when every part is empty."""
     kept = [p for p in parts if len(p)] or parts[:1]
+    # A key outside a scenario is an all-missing column in that scenario's part. pandas < 3 leaves
+    # such columns out when it chooses the stacked dtype (2.1+ warns that this changes), pandas 3
+    # counts them. Stack those columns as objects: the same values and file on every pandas.
+    mixed = [c for c in kept[0].columns
+             if len({str(p[c].dtype) for p in kept}) > 1 and any(p[c].isna().all() for p in kept)]
+    if mixed:
+        kept = [p.astype({c: object for c in mixed}) for p in kept]
     return pd.concat(kept, ignore_index=True)
 
 
-def _at_risk(base: pd.DataFrame, a: Assessment, classes: dict, all_keys: list[str], values: dict[str, dict[str, np.ndarray]],
-             mask: dict[str, np.ndarray], extra: dict[str, dict[str, object]]) -> pd.DataFrame | None:
+def _at_risk(base: pd.DataFrame, a: Assessment, classes: dict, all_keys: list[str], record_values: dict[str, np.ndarray],
+             values: dict[str, dict[str, np.ndarray]], mask: dict[str, np.ndarray],
+             extra: dict[str, dict[str, object]], n: _Names) -> pd.DataFrame | None:
     """Per scenario (by name), the records where `mask` holds, with class, class size, the
-    scenario's constant `extra` columns and the measure's `values`; None when no scenario has it."""
+    records' own `record_values` (the sensitive value), the scenario's constant `extra`
+    columns and the measure's `values`; None when no scenario has it."""
     parts = []
     for r in a.scenarios:
         name = r.scenario.name
-        if name not in values:
+        if name not in mask:
             continue
         rows = np.flatnonzero(mask[name])
-        t = _with_keys(base, a, r, rows, all_keys)
+        t = _with_keys(base, a, r, rows, all_keys, n)
         cl = classes[name]
-        t["class"] = cl.ids[rows]
-        t["class_size"] = cl.sizes[cl.ids[rows]]
+        t[n("class_id")] = cl.ids[rows]
+        t[n("class_size")] = cl.sizes[cl.ids[rows]]
+        for col, v in record_values.items():
+            t[col] = v[rows]
         for col, per_scenario in extra.items():
             t[col] = per_scenario[name]
         for col, v in values[name].items():
@@ -153,7 +241,7 @@ def _at_risk(base: pd.DataFrame, a: Assessment, classes: dict, all_keys: list[st
     return _stack(parts) if parts else None
 
 
-def _joined(base: pd.DataFrame, a: Assessment, classes: dict) -> pd.DataFrame:
+def _joined(base: pd.DataFrame, a: Assessment, classes: dict, n: _Names) -> pd.DataFrame:
     """One row per record: key and sensitive values, then each scenario's measures and flags."""
     thr = a.config.thresholds
     cfg = a.config
@@ -162,33 +250,34 @@ def _joined(base: pd.DataFrame, a: Assessment, classes: dict) -> pd.DataFrame:
         out[k] = a.assessed[k].to_numpy()
     for s in cfg.sensitive:
         out[s] = a.data[s].to_numpy()
+    prefixes = unique_slugs([r.scenario.name for r in a.scenarios])
     cols: dict[str, np.ndarray] = {}
     for r in a.scenarios:
-        p = _prefix(a, r)
+        p = "" if len(a.scenarios) == 1 else f"{prefixes[r.scenario.name]}."
         fk = r.risk.sample_frequency.to_numpy()
         risk = r.risk.risk.to_numpy()
-        cols[f"{p}class"] = classes[r.scenario.name].ids
-        cols[f"{p}fk"] = fk
+        cols[n(f"{p}class_id")] = classes[r.scenario.name].ids
+        cols[n(f"{p}class_size_fk")] = fk
         if cfg.weights:
-            cols[f"{p}Fk"] = r.risk.population_frequency.to_numpy()
-        cols[f"{p}risk"] = risk
-        cols[f"{p}flag_k{thr.k}"] = fk < thr.k
-        cols[f"{p}flag_risk"] = risk > thr.risk
+            cols[n(f"{p}population_estimate_Fk")] = r.risk.population_frequency.to_numpy()
+        cols[n(f"{p}individual_risk")] = risk
+        cols[n(f"{p}at_risk_fk_below_{thr.k}")] = fk < thr.k
+        cols[n(f"{p}at_risk_risk_above_{_num(thr.risk)}")] = risk > thr.risk
         if r.household is not None:
-            cols[f"{p}household_risk"] = r.household.risk.to_numpy()
-            cols[f"{p}flag_household_risk"] = r.household.risk.to_numpy() > thr.risk
+            cols[n(f"{p}household_risk")] = r.household.risk.to_numpy()
+            cols[n(f"{p}at_risk_household_risk_above_{_num(thr.risk)}")] = r.household.risk.to_numpy() > thr.risk
         for s in cfg.sensitive:
             if r.ldiversity is not None:
                 lval = r.ldiversity.records[f"{s}_Distinct_Ldiversity"].to_numpy()
-                cols[f"{p}l_distinct_{s}"] = lval
-                cols[f"{p}flag_l{thr.l}_{s}"] = lval < thr.l
+                cols[n(f"{p}distinct_{s}_values_in_class")] = lval
+                cols[n(f"{p}at_risk_{s}_fewer_than_{cfg.l_for(s)}_values")] = lval < cfg.l_for(s)
             tc = r.tcloseness.get(s)
             if tc is not None:
                 dist = tc.records.to_numpy()
-                cols[f"{p}t_{s}"] = dist
-                cols[f"{p}flag_t_{s}"] = dist > thr.t
+                cols[n(f"{p}{s}_distance_to_file")] = dist
+                cols[n(f"{p}at_risk_{s}_distance_above_{_num(cfg.t_for(s))}")] = dist > cfg.t_for(s)
         if r.suda is not None:
-            cols[f"{p}suda_score"] = r.suda.score.to_numpy()
-            cols[f"{p}dis_suda_score"] = r.suda.dis_score.to_numpy()
-            cols[f"{p}flag_suda"] = r.suda.score.to_numpy() > 0
+            cols[n(f"{p}suda_score")] = r.suda.score.to_numpy()
+            cols[n(f"{p}dis_suda_score")] = r.suda.dis_score.to_numpy()
+            cols[n(f"{p}at_risk_suda_special_unique")] = r.suda.score.to_numpy() > 0
     return pd.concat([out, pd.DataFrame(cols)], axis=1)

@@ -43,7 +43,7 @@ def jsonable(x: Any) -> Any:
         return int(x)
     if isinstance(x, (float, np.floating)):
         v = float(x)
-        return None if math.isnan(v) or math.isinf(v) else v
+        return None if math.isnan(v) or math.isinf(v) else v + 0.0  # + 0.0: no -0.0 in a document
     if x is None or x is pd.NA or x is pd.NaT:
         return None
     if isinstance(x, (int, str)):

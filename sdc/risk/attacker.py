@@ -20,7 +20,7 @@ F_k), else F_j = f_j (the sample is the population, and journalist = prosecutor)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -29,6 +29,8 @@ import pandas as pd
 from sdc._validation import check_columns, check_fraction, check_frame, check_weights
 from sdc.core.scenario import resolve_keys
 from sdc.core.keys import combine_codes, factorize_column
+from sdc.core.binning import BinSpec
+from sdc.core.prepare import prepare
 
 __all__ = ["AttackerRiskResult", "attacker_risk"]
 
@@ -82,6 +84,7 @@ def attacker_risk(
     threshold: float = 0.2,
     weights: str | None = None,
     population: pd.DataFrame | None = None,
+    key_bins: Mapping[str, BinSpec] | None = None,
 ) -> AttackerRiskResult:
     """Prosecutor, journalist and marketer risk of the key variables.
 
@@ -97,6 +100,10 @@ def attacker_risk(
         Sampling weights, for F_j when no population table is given.
     population : pandas.DataFrame, optional
         The population (a superset of the sample) with the same key columns.
+    key_bins : mapping, optional
+        Bins for continuous keys before counting (:mod:`sdc.core.binning`), e.g.
+        ``{"age": [0, 18, 65, inf]}`` or ``{"age": {"width": 10}}``.
+        The same bins are applied to `population`.
 
     References
     ----------
@@ -105,7 +112,9 @@ def attacker_risk(
     .. [2] Prasser, F., Kohlmayer, F. et al. ARX: a comprehensive tool for anonymizing
            biomedical data. AMIA Annu Symp Proc 2014, 984-993.
     """
-    check_frame(data)
+    if key_bins and population is not None:
+        population = prepare(population, keys, key_bins=key_bins)[0]
+    data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     keys = kc.keys
     t = check_fraction(threshold, "threshold")

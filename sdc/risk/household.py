@@ -14,17 +14,19 @@ r_h; household global risk = ER_h / n, and in % (sdcMicro's ``hier_risk_ER``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns, check_frame
+from sdc._validation import check_columns, check_frame, plain
 from sdc.core.keys import dense_ids
 from sdc.core.frequencies import MissingRule
 from sdc.risk.individual import IndividualRiskResult, individual_risk
+from sdc.core.binning import BinSpec
+from sdc.core.prepare import prepare
 
 __all__ = ["HouseholdRiskResult", "household_risk", "check_household"]
 
@@ -88,7 +90,7 @@ def check_household(data: pd.DataFrame, household: str) -> np.ndarray:
     if miss.any():
         raise ValueError(
             f"household id column {col!r} has {int(miss.sum())} missing value(s), first at index "
-            f"{s.index[np.argmax(miss)]!r}; every record needs a household."
+            f"{plain(s.index[np.argmax(miss)])!r}; every record needs a household."
         )
     if s.dtype == object:
         kinds = {type(v).__name__ for v in s}
@@ -107,11 +109,12 @@ def household_risk(
     method: Literal["approx", "exact"] = "approx",
     missing: MissingRule = "wildcard",
     alpha: float = 1.0,
+    key_bins: Mapping[str, BinSpec] | None = None,
 ) -> HouseholdRiskResult:
     """Household risk 1 - prod(1 - r_i) over the members of each household.
 
-    Parameters are those of :func:`sdc.individual_risk`, plus the household id column
-    (numbers or strings; no missing values).
+    Parameters are those of :func:`sdc.individual_risk` (``key_bins`` included), plus the
+    household id column (numbers or strings; no missing values).
 
     Examples
     --------
@@ -120,7 +123,7 @@ def household_risk(
     >>> sdc.household_risk(df, ["age"], "hh").risk.tolist()
     [0.75, 0.75, 1.0, 1.0]
     """
-    check_frame(data)
+    data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     hh = check_household(data, household)
     ind = individual_risk(data, keys, weights=weights, method=method, missing=missing, alpha=alpha)
     r = ind.risk.to_numpy()

@@ -15,6 +15,7 @@ Global figures: expected re-identifications ER = sum_i r_i, global risk = ER / n
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -23,11 +24,13 @@ import pandas as pd
 from scipy.special import hyp2f1
 
 from sdc._validation import check_fraction, check_frame, check_number, check_option, check_weights
-from sdc._stats import mad
+from sdc._stats import mad, weighted_median
 from sdc.exceptions import SdcWarning
-from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, warn_if_degenerate
+from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, PerRecord, warn_if_degenerate
 from sdc.risk.threshold import global_threshold
 from sdc.core.scenario import resolve_keys
+from sdc.core.binning import BinSpec
+from sdc.core.prepare import prepare
 
 __all__ = ["IndividualRiskResult", "individual_risk", "pattern_risk", "RISK_METHODS"]
 
@@ -132,6 +135,9 @@ class IndividualRiskResult:
         Individual risk r_i of each record, named ``"risk"``, indexed like the input.
     sample_frequency, population_frequency : pandas.Series
         f_k (``"fk"``) and F_k (``"Fk"``) of each record.
+
+    The per-record Series are made from the per-pattern values when first read (one
+    gather each), so a caller that needs only the global figures never pays for them.
     expected_reidentifications : float
         ER = sum of r_i (sdcMicro's ``global_risk_ER``).
     global_risk : float
@@ -148,18 +154,28 @@ class IndividualRiskResult:
     method: str
     missing: str
     alpha: float
-    risk: pd.Series = field(repr=False)
-    sample_frequency: pd.Series = field(repr=False)
-    population_frequency: pd.Series = field(repr=False)
     expected_reidentifications: float
     global_risk: float
     max_global_risk: float
     global_threshold: float
     _pattern_risk: tuple[np.ndarray, np.ndarray] = field(repr=False, compare=False)
+    _records: PerRecord = field(repr=False, compare=False)
+
+    @property
+    def risk(self) -> pd.Series:
+        return self._records.series("risk")
+
+    @property
+    def sample_frequency(self) -> pd.Series:
+        return self._records.series("fk")
+
+    @property
+    def population_frequency(self) -> pd.Series:
+        return self._records.series("Fk")
 
     @property
     def n_records(self) -> int:
-        return int(self.risk.shape[0])
+        return self._records.n_records
 
     @property
     def global_risk_pct(self) -> float:
@@ -169,7 +185,7 @@ class IndividualRiskResult:
     @property
     def max_risk(self) -> float:
         """Highest individual risk (ARX's prosecutor "highest risk")."""
-        return float(self.risk.max())
+        return float(self._pattern_risk[0].max())
 
     def threshold_for(self, max_global_risk: float) -> float:
         """The global threshold for another acceptable global risk `max_global_risk`."""
@@ -187,8 +203,14 @@ class IndividualRiskResult:
         sdcMicro's rule: r > median(r) + `mad_factor` * mad(r) and r > `floor`.
         ``print.measure_risk`` uses ``mad_factor=3``; ``print(sdcObj, "risk")`` uses 2.
         """
-        r = self.risk.to_numpy()
-        return int(np.count_nonzero((r > np.median(r) + mad_factor * mad(r)) & (r > floor)))
+        r_occ, n_occ = self._pattern_risk
+        if 4 * r_occ.size > self.n_records:  # about as many patterns as records: per record
+            r = self.risk.to_numpy()
+            return int(np.count_nonzero((r > np.median(r) + mad_factor * mad(r)) & (r > floor)))
+        # The same medians from the patterns, each counted for its records.
+        med = weighted_median(r_occ, n_occ)
+        spread = 1.4826 * weighted_median(np.abs(r_occ - med), n_occ)
+        return int(n_occ[(r_occ > med + mad_factor * spread) & (r_occ > floor)].sum())
 
     def to_frame(self) -> pd.DataFrame:
         """Per-record table: ``risk``, ``fk``, ``Fk`` (sdcMicro's ``Res`` matrix)."""
@@ -219,6 +241,7 @@ def individual_risk(
     missing: MissingRule = "wildcard",
     alpha: float = 1.0,
     max_global_risk: float = 0.01,
+    key_bins: Mapping[str, BinSpec] | None = None,
 ) -> IndividualRiskResult:
     """Individual re-identification risk of every record, with the global figures.
 
@@ -238,6 +261,9 @@ def individual_risk(
         sdcMicro's alpha for wildcard matches.
     max_global_risk : float in (0, 1), default 0.01
         Acceptable global risk for the mu-Argus threshold (sdcMicro's ``max_global_risk``).
+    key_bins : mapping, optional
+        Bins for continuous keys before counting (:mod:`sdc.core.binning`), e.g.
+        ``{"age": [0, 18, 65, inf]}`` or ``{"age": {"width": 10}}``.
 
     Returns
     -------
@@ -267,7 +293,7 @@ def individual_risk(
     >>> res.risk.tolist(), res.expected_reidentifications
     ([0.5, 0.5, 1.0], 2.0)
     """
-    check_frame(data)
+    data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     keys = kc.keys
     method = check_option(method, "method", RISK_METHODS)
@@ -307,23 +333,20 @@ def risk_from_frequencies(
                 SdcWarning, stacklevel=stacklevel,
             )
     if isinstance(occ, slice):  # dense ids: per-pattern arrays index records directly
-        risk = r_occ[pf.pattern]
+        r_ids = r_occ
     else:
         r_ids = np.zeros(pf.fk.shape[0])
         r_ids[occ] = r_occ
-        risk = r_ids[pf.pattern]
-    n = risk.shape[0]
+    n = pf.pattern.shape[0]
     # ER as a count-weighted sum over patterns: same value as summing records, in O(patterns).
     n_occ = pf.counts[occ]
     er = float(np.dot(r_occ, n_occ))
     return IndividualRiskResult(
         keys=keys, weights=weights, method=method, missing=missing, alpha=alpha,
-        risk=pd.Series(risk, index=index, name="risk"),
-        sample_frequency=pd.Series(pf.fk[pf.pattern], index=index, name="fk"),
-        population_frequency=pd.Series(pf.Fk[pf.pattern], index=index, name="Fk"),
         expected_reidentifications=er,
         global_risk=er / n,
         max_global_risk=max_global_risk,
         global_threshold=global_threshold(r_occ, n_occ, max_global_risk),
         _pattern_risk=(r_occ, n_occ),
+        _records=PerRecord(pf.pattern, index, risk=r_ids, fk=pf.fk, Fk=pf.Fk),
     )

@@ -9,17 +9,20 @@ missing value counted as a value of its own.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from sdc._validation import check_fraction, check_frame, check_int, check_option, check_weights
-from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, warn_if_degenerate
+from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, PerRecord, warn_if_degenerate
 from sdc._stats import weighted_median
 from sdc.core.keys import EncodedKeys, first_occurrence
 from sdc.risk.individual import RISK_METHODS, pattern_risk
 from sdc.core.scenario import resolve_keys
+from sdc.core.binning import BinSpec
+from sdc.core.prepare import prepare
 
 __all__ = ["KAnonymityResult", "k_anonymity"]
 
@@ -71,9 +74,14 @@ class KAnonymityResult:
     n_k_le_threshold: int
     min_k: float
     median_k: float
-    sample_frequency: pd.Series = field(repr=False)
     class_sizes: pd.DataFrame = field(repr=False)
     riskiest_classes: pd.DataFrame = field(repr=False)
+    _records: PerRecord = field(repr=False, compare=False)
+
+    @property
+    def sample_frequency(self) -> pd.Series:
+        """f_k of each record (made when first read)."""
+        return self._records.series("fk")
 
     @property
     def pct_unique(self) -> float:
@@ -127,6 +135,7 @@ def k_anonymity(
     alpha: float = 1.0,
     method: str = "approx",
     top: int = 10,
+    key_bins: Mapping[str, BinSpec] | None = None,
 ) -> KAnonymityResult:
     """k-anonymity profile of the key variables.
 
@@ -148,6 +157,9 @@ def k_anonymity(
         Individual-risk estimator for the riskiest classes (see :func:`sdc.individual_risk`).
     top : int >= 0, default 10
         How many riskiest classes to list.
+    key_bins : mapping, optional
+        Bins for continuous keys before counting (:mod:`sdc.core.binning`), e.g.
+        ``{"age": [0, 18, 65, inf]}`` or ``{"age": {"width": 10}}``.
 
     Returns
     -------
@@ -166,7 +178,7 @@ def k_anonymity(
     >>> p.n_classes, p.n_unique, p.n_k_lt_threshold, p.min_k
     (3, 2, 2, 1.0)
     """
-    check_frame(data)
+    data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     keys = kc.keys
     k = check_int(k, "k", min_value=1)
@@ -191,18 +203,27 @@ def profile_from_frequencies(
     occ = pf.occupied
     f_occ = pf.fk[occ]
     n_occ = pf.counts[occ]
-    sizes, inv = np.unique(f_occ, return_inverse=True)
+    if f_occ.dtype.kind in "iu" and f_occ.size and int(f_occ.max()) <= 4 * f_occ.size + 1024:
+        # whole frequencies in a small range: count them directly, no sort
+        per_size = np.bincount(f_occ)
+        sizes = np.flatnonzero(per_size)
+        n_classes = per_size[sizes]
+        n_records = np.bincount(f_occ, weights=n_occ)[sizes]
+    else:
+        sizes, inv = np.unique(f_occ, return_inverse=True)
+        n_classes = np.bincount(inv, minlength=sizes.size)
+        n_records = np.bincount(inv, weights=n_occ, minlength=sizes.size)
     class_sizes = pd.DataFrame({
-        "fk": sizes,
-        "n_classes": np.bincount(inv, minlength=sizes.size),
-        "n_records": np.bincount(inv, weights=n_occ, minlength=sizes.size).astype(np.int64),
+        "fk": sizes.astype(f_occ.dtype, copy=False),
+        "n_classes": n_classes.astype(np.int64, copy=False),
+        "n_records": n_records.astype(np.int64),
     })
     return KAnonymityResult(
         keys=enc.keys, k=k, weights=weights, missing=missing, alpha=alpha,
         **class_counts(pf, k),
-        sample_frequency=pd.Series(pf.fk[pf.pattern], index=data.index, name="fk"),
         class_sizes=class_sizes,
         riskiest_classes=_riskiest(data, enc, pf, weighted=weights is not None, method=method, top=top),
+        _records=PerRecord(pf.pattern, data.index, fk=pf.fk),
     )
 
 
@@ -225,14 +246,50 @@ def _riskiest(
     data: pd.DataFrame, enc: EncodedKeys, pf: PatternFrequencies, *, weighted: bool, method: str, top: int
 ) -> pd.DataFrame:
     occ = pf.occupied
+    ids = np.arange(pf.counts.size)[occ]
     risk = pattern_risk(pf.fk[occ], pf.Fk[occ], weighted=weighted, method=method)
-    # Highest risk first; ties by smallest fk, then by first appearance in the data.
-    first = first_occurrence(enc.pattern, enc.n_ids)[occ]
-    order = np.lexsort((first, pf.fk[occ], -risk))[:top]
-    rows = first[order]
+    # Highest risk first; ties by smallest fk, then by first appearance in the data. Only the
+    # `top` classes are ordered: the candidates are narrowed by selection, one key at a time.
+    pick = _top_by([-risk, pf.fk[occ]], top)
+    first = _first_rows(enc.pattern, ids[pick], pf.counts.size)
+    keep = _top_by([-risk[pick], pf.fk[occ][pick], first], top)  # first rows are distinct
+    pick, first = pick[keep], first[keep]
+    order = pick[np.lexsort((first, pf.fk[occ][pick], -risk[pick]))][:top]
+    rows = _first_rows(enc.pattern, ids[order], pf.counts.size)
     out = data.iloc[rows][list(enc.keys)].reset_index(drop=True)
     out["fk"] = pf.fk[occ][order]
     out["Fk"] = pf.Fk[occ][order]
     out["risk"] = risk[order]
     out["n_records"] = pf.counts[occ][order]
     return out
+
+
+def _top_by(keys: list[np.ndarray], top: int) -> np.ndarray:
+    """Positions that can be among the `top` smallest in lexicographic order of `keys` (all
+    rows of the tie at the cut on the last key are kept; the caller breaks those ties).
+
+    ``np.partition`` per key, O(n) each, instead of a full sort of every row."""
+    cand = np.arange(keys[0].size)
+    if top == 0:
+        return cand[:0]
+    keep: list[np.ndarray] = []
+    need = top
+    for key in keys:
+        if cand.size <= need:
+            break
+        v = key[cand]
+        kth = np.partition(v, need - 1)[need - 1]
+        below = v < kth
+        keep.append(cand[below])
+        need -= int(np.count_nonzero(below))
+        cand = cand[v == kth]
+    return np.concatenate(keep + [cand])
+
+
+def _first_rows(pattern: np.ndarray, ids: np.ndarray, n_ids: int) -> np.ndarray:
+    """Position of the first record of each of the pattern ids `ids`."""
+    wanted = np.zeros(n_ids, dtype=bool)
+    wanted[ids] = True
+    rows = np.flatnonzero(wanted[pattern])
+    first = first_occurrence(pattern[rows], n_ids)
+    return rows[first[ids]]

@@ -32,16 +32,18 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns, check_frame, check_number, check_option, check_weights
+from sdc._validation import check_columns, check_keys, check_number, check_option, check_weights
 from sdc.core.keys import column_levels
 from sdc.exceptions import SdcWarning
+from sdc.core.binning import BinSpec
+from sdc.core.prepare import prepare
 
 __all__ = ["ModelRiskResult", "model_risk", "MODRISK_METHODS"]
 
@@ -130,6 +132,7 @@ def model_risk(
     method: Literal["default", "CE", "PML", "weightedLLM", "IPF"] = "default",
     formula: str | None = None,
     bound: float = float("inf"),
+    key_bins: Mapping[str, BinSpec] | None = None,
 ) -> ModelRiskResult:
     """Log-linear model risk of the key variables (sdcMicro's ``modRisk``).
 
@@ -148,6 +151,9 @@ def model_risk(
         Right-hand side ``"~ a + b + a:b"`` (R/patsy syntax). IPF allows main effects only.
     bound : float > 0, default inf
         Only cells with counts <= bound enter the risk.
+    key_bins : mapping, optional
+        Bins for continuous keys before counting (:mod:`sdc.core.binning`), e.g.
+        ``{"age": [0, 18, 65, inf]}`` or ``{"age": {"width": 10}}``.
 
     References
     ----------
@@ -157,13 +163,14 @@ def model_risk(
            model for sample disclosure risk estimation. PSD 2006, LNCS 4302, 82-93.
     .. [3] Templ, M. (2017). Statistical Disclosure Control for Microdata. Springer, ch. 4.
     """
-    check_frame(data)
+    data, _, weights = prepare(data, keys if keys is not None else list(key_bins or ()), key_bins=key_bins,
+                               weights=weights)
     method = check_option(method, "method", MODRISK_METHODS)
     bound = check_number(bound, "bound", low=0.0, high=float("inf"), low_open=True, finite=False)
     if formula is None:
         if keys is None:
             raise ValueError("give `keys` or `formula` for the model.")
-        keys = check_columns(data, keys, role="keys")
+        keys = check_keys(data, keys)  # known columns, none missing in every record
         formula = "~ " + " + ".join(_q(k) for k in keys)
         inter = False
     else:
@@ -171,6 +178,9 @@ def model_risk(
             raise ValueError(f"`formula` must be a right-hand side like '~ a + b'; got {formula!r}.")
         names, inter = _formula_variables(formula)
         keys = check_columns(data, [re.sub(r'^Q\(["\'](.*)["\']\)$', r"\1", n) for n in names], role="formula")
+        for k in keys:
+            if data[k].isna().all():
+                raise ValueError(f"formula variable {k!r} is missing in every record; drop it from `formula`.")
     if method == "IPF" and inter:
         raise ValueError("method='IPF' cannot fit models with interactions; use method='default'.")
     w = check_weights(data, weights)
@@ -192,7 +202,7 @@ def model_risk(
     # and exp(-v) overflows; those cells only count in the denominator, as in sdcMicro.
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         r1 = np.exp(-v) / n_kept
-        r2 = (1.0 - np.exp(-v)) / v / n_kept
+        r2 = -np.expm1(-v) / v / n_kept  # sdcMicro: (1 - exp(-v)) / v, which loses digits for v near 0
     uniq = counts[kept] == 1
     return ModelRiskResult(
         keys=tuple(keys), method=method, formula=formula, bound=bound,
@@ -283,7 +293,7 @@ def _fit(cells: pd.DataFrame, keys: Sequence[str], formula: str, method: str) ->
         # model, e.g. ~ a*b*c). R's glm, like statsmodels >= 0.14, keeps iterating until the
         # deviance settles, so a cell with response 0 ends with a small positive fitted value
         # (kept, with risk near 1), not 0 (dropped): finish the fit as R does.
-        mu, converged = _irls_poisson(model.exog, model.endog, kw.get("offset"))
+        mu, converged = _irls_poisson(model.exog, model.endog, getattr(model, "offset", None))
         fitted[rows] = mu
         return fitted, converged
 
@@ -293,8 +303,9 @@ def _irls_poisson(x: np.ndarray, y: np.ndarray, offset: object = None, *, maxit:
     """Fitted values of a Poisson log-linear GLM by R's ``glm.fit`` iteration.
 
     Start from mu = y + 0.1; each step regresses the working response
-    z = eta - offset + (y - mu) / mu on `x` with weights mu (least squares, so aliased
-    columns do not matter for the fitted values); stop when
+    z = eta - offset + (y - mu) / m on `x` with weights m^2 / mu, where
+    mu = m = max(exp(eta), machine epsilon) as R's ``poisson()`` link inverse and derivative
+    (least squares, so aliased columns do not matter for the fitted values); stop when
     |dev - dev_old| / (|dev| + 0.1) < `epsilon` or after `maxit` steps (R's defaults).
     """
     x = np.asarray(x, dtype=np.float64)
@@ -306,15 +317,16 @@ def _irls_poisson(x: np.ndarray, y: np.ndarray, offset: object = None, *, maxit:
             t = np.where(y > 0, y * np.log(y / mu), 0.0)
         return float(2.0 * np.sum(t - (y - mu)))
 
-    mu = y + 0.1
-    eta = np.log(mu)
+    eps = np.finfo(np.float64).eps
+    eta = np.log(y + 0.1)
+    mu = np.maximum(np.exp(eta), eps)
     dev_old = deviance(mu)
     for _ in range(maxit):
         z = eta - off + (y - mu) / mu
         sw = np.sqrt(mu)
         beta = np.linalg.lstsq(x * sw[:, None], z * sw, rcond=None)[0]
         eta = x @ beta + off
-        mu = np.exp(eta)
+        mu = np.maximum(np.exp(eta), eps)
         dev = deviance(mu)
         if abs(dev - dev_old) / (abs(dev) + 0.1) < epsilon:
             return mu, True

@@ -1,13 +1,22 @@
 """Risk snapshots over subsets of the key variables.
 
 Which combination of key variables drives the risk? For every non-empty subset of the
-keys (or a given list of subsets), the k-anonymity profile and the global risk, as one
-table. Each key column is factorised once; a subset only recombines the codes.
+keys (or a given list of subsets, or the subsets of at most `max_size` keys), the
+k-anonymity profile and the global risk, as one table. Each key column is factorised once;
+a subset only recombines the codes, and the subsets are generated one at a time (never all
+2^K - 1 of them up front).
+
+K keys have 2^K - 1 subsets: 30 keys have more than a billion. The number evaluated is
+capped (`max_subsets`, default 100,000): beyond it the call names the count and asks for
+`max_size` or explicit `subsets`. :func:`standard_subsets` gives a sensible default for
+many keys (every subset when there are few; else the small subsets, each key left out,
+and all keys), which ``sdc assess`` uses.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -21,9 +30,14 @@ from sdc.core.frequencies import MISSING_RULES, MissingRule, pattern_frequencies
 from sdc.risk.kanonymity import class_counts
 from sdc.core.keys import EncodedKeys
 from sdc.risk.individual import RISK_METHODS, pattern_risk
+from sdc.core.binning import BinSpec
+from sdc.core.prepare import prepare
 from sdc.core.scenario import resolve_keys
 
-__all__ = ["SnapshotResult", "key_subset_snapshots", "SNAPSHOT_COLUMNS"]
+__all__ = ["SnapshotResult", "key_subset_snapshots", "standard_subsets", "SNAPSHOT_COLUMNS", "MAX_SUBSETS"]
+
+#: The most subsets :func:`key_subset_snapshots` evaluates unless told otherwise.
+MAX_SUBSETS = 100_000
 
 SNAPSHOT_COLUMNS = (
     "keys", "n_keys", "n_classes", "n_unique", "pct_unique", "min_k", "median_k",
@@ -69,12 +83,15 @@ def key_subset_snapshots(
     keys: str | Sequence[str],
     *,
     subsets: Iterable[Sequence[str]] | None = None,
+    max_size: int | None = None,
+    max_subsets: int = MAX_SUBSETS,
     threshold: int = 3,
     weights: str | None = None,
     missing: MissingRule = "wildcard",
     alpha: float = 1.0,
     method: str = "approx",
     progress: bool = False,
+    key_bins: Mapping[str, BinSpec] | None = None,
 ) -> SnapshotResult:
     """The k-anonymity profile and global risk for every subset of the key variables.
 
@@ -86,39 +103,102 @@ def key_subset_snapshots(
         Key variables.
     subsets : iterable of sequences of str, optional
         The subsets to evaluate (each a non-empty list of names from `keys`). Default: every
-        non-empty subset, by size and then in key order (2^K - 1 rows).
+        non-empty subset (of at most `max_size` keys), by size and then in key order.
+    max_size : int >= 1, optional
+        With the default subsets, only those of at most this many keys.
+    max_subsets : int >= 1, default 100,000
+        The most subsets evaluated; more is an error that names the count (2^K - 1 for K keys
+        grows past any memory: 30 keys give 1,073,741,823).
     threshold : int >= 1, default 3
         k for the columns counting records with f_k < k and f_k <= k.
     weights, missing, alpha, method
         As in :func:`sdc.individual_risk`.
     progress : bool, default False
         Show a progress bar (tqdm) over the subsets.
+    key_bins : mapping, optional
+        Bins for continuous keys (:mod:`sdc.core.binning`).
 
     Returns
     -------
     SnapshotResult
     """
-    check_frame(data)
+    data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     keys = kc.keys
     threshold = check_int(threshold, "threshold", min_value=1)
+    max_subsets = check_int(max_subsets, "max_subsets", min_value=1)
     missing = check_option(missing, "missing", MISSING_RULES)
     method = check_option(method, "method", RISK_METHODS)
     alpha = check_fraction(alpha, "alpha")
     w = check_weights(data, weights)
-    chosen = _subset_positions(data, keys, subsets)
+    if subsets is None:
+        size = len(keys) if max_size is None else check_int(max_size, "max_size", min_value=1)
+        size = min(size, len(keys))
+        total = sum(math.comb(len(keys), s) for s in range(1, size + 1))
+        if total > max_subsets:
+            raise ValueError(
+                f"snapshots over every subset of {len(keys)} keys" + (f" (of at most {size})" if size < len(keys) else "")
+                + f" would be {total:,} subsets, more than `max_subsets` ({max_subsets:,}); give `max_size` (e.g. "
+                f"{_fitting_size(len(keys), max_subsets)}) or the `subsets` to evaluate.")
+        chosen: Iterable[tuple[int, ...]] = (c for s in range(1, size + 1) for c in combinations(range(len(keys)), s))
+    else:
+        chosen = _subset_positions(data, keys, subsets)
+        total = len(chosen)
+        if total > max_subsets:
+            raise ValueError(f"`subsets` lists {total:,} subsets, more than `max_subsets` ({max_subsets:,}).")
     enc = kc.encoded
     iterator: Iterable[tuple[int, ...]] = chosen
     if progress:
         from tqdm.auto import tqdm
 
-        iterator = tqdm(chosen, desc="key subsets", unit="subset")
+        iterator = tqdm(chosen, desc="key subsets", unit="subset", total=total)
     rows = [_snapshot_row(enc.subset(pos), w, threshold, missing, alpha, method) for pos in iterator]
     table = pd.DataFrame(rows, columns=list(SNAPSHOT_COLUMNS))
     return SnapshotResult(
         keys=keys, threshold=threshold, weights=weights, missing=missing, alpha=alpha, method=method,
         n_records=len(data), table=table,
     )
+
+
+def _fitting_size(n_keys: int, cap: int) -> int:
+    """The largest subset size whose subsets (all sizes up to it) fit under `cap`."""
+    total, size = 0, 0
+    while size < n_keys and total + math.comb(n_keys, size + 1) <= cap:
+        size += 1
+        total += math.comb(n_keys, size)
+    return max(size, 1)
+
+
+def standard_subsets(keys: Sequence[str], max_subsets: int = 1023) -> tuple[list[tuple[str, ...]], str]:
+    """The subsets an assessment looks at, and a sentence saying which.
+
+    Every non-empty subset while there are at most `max_subsets` of them (10 keys: 1,023);
+    beyond, the subsets of 1, 2, ... keys that fit, then each key left out of all the keys,
+    then all the keys: the small combinations show which keys single records out, the
+    leave-one-out ones how much each key adds.
+
+    >>> subs, why = standard_subsets(["a", "b", "c"])
+    >>> len(subs), why
+    (7, 'every non-empty subset of the 3 keys')
+    """
+    keys = tuple(keys)
+    n = len(keys)
+    if 2 ** n - 1 <= max_subsets:
+        return ([tuple(keys[i] for i in c) for s in range(1, n + 1) for c in combinations(range(n), s)],
+                f"every non-empty subset of the {n} keys")
+    size = _fitting_size(n, max(max_subsets - n - 1, n))
+    out = [tuple(keys[i] for i in c) for s in range(1, size + 1) for c in combinations(range(n), s)]
+    seen = set(out)
+    for i in range(n):  # each key left out
+        sub = keys[:i] + keys[i + 1:]
+        if sub not in seen:
+            out.append(sub)
+            seen.add(sub)
+    if keys not in seen:
+        out.append(keys)
+    sizes = "1 key" if size == 1 else f"1 to {size} keys"
+    return out, (f"{len(out):,} of the {2 ** n - 1:,} subsets of the {n} keys: those of {sizes}, each key left out, "
+                 f"and all keys (every subset would be too many)")
 
 
 def _subset_positions(

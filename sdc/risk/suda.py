@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
@@ -51,6 +51,8 @@ from sdc._validation import check_fraction, check_frame, check_int, check_keys, 
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.exceptions import SdcWarning
 from sdc.core.keys import column_levels, combine_codes, dense_ids, r_integer_codes, truncated_codes
+from sdc.core.binning import BinSpec
+from sdc.core.prepare import prepare
 
 __all__ = ["SudaResult", "suda", "SUDA_MODES", "DIS_INTERVALS"]
 
@@ -166,6 +168,7 @@ def suda(
     mode: Literal["sdcmicro", "correct"] = "sdcmicro",
     missing_value: float | None = -999,
     progress: bool = False,
+    key_bins: Mapping[str, BinSpec] | None = None,
 ) -> SudaResult:
     """SUDA2 scores, DIS-SUDA scores and contributions of every record.
 
@@ -187,6 +190,9 @@ def suda(
         Values equal to it are missing (sdcMicro's ``missing``); NaN always is.
     progress : bool
         Show a progress bar over the key subsets.
+    key_bins : mapping, optional
+        Bins for continuous keys before counting (:mod:`sdc.core.binning`), e.g.
+        ``{"age": [0, 18, 65, inf]}`` or ``{"age": {"width": 10}}``.
 
     References
     ----------
@@ -204,7 +210,7 @@ def suda(
     >>> sdc.suda(df, ["a", "b", "c"]).score.tolist()
     [2.0, 4.0, 2.0]
     """
-    check_frame(data)
+    data, keys, _ = prepare(data, keys, key_bins=key_bins)
     kc = keys if isinstance(keys, KeyClasses) else None
     keys = resolve_keys(data, keys).keys if kc is not None else check_keys(data, keys)
     mode = check_option(mode, "mode", SUDA_MODES)

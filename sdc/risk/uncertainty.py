@@ -26,7 +26,7 @@ No peer tool reports either (see docs/risk-models.md).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -39,6 +39,8 @@ from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.risk.household import check_household
 from sdc.core.frequencies import pattern_frequencies
 from sdc.risk.individual import IndividualRiskResult, expected_reidentifications, individual_risk
+from sdc.core.binning import BinSpec
+from sdc.core.prepare import prepare
 
 __all__ = ["Interval", "reidentification_interval", "jackknife_interval", "JACKKNIFE_STATISTICS"]
 
@@ -130,6 +132,7 @@ def jackknife_interval(
     level: float = 0.95,
     rng: int | np.random.Generator | None = 0,
     progress: bool = False,
+    key_bins: Mapping[str, BinSpec] | None = None,
 ) -> Interval:
     """Delete-a-group jackknife interval for a risk estimate.
 
@@ -147,13 +150,16 @@ def jackknife_interval(
     level : float, default 0.95
     rng : int or numpy Generator, default 0
         The random split (an int seed keeps the interval reproducible).
+    key_bins : mapping, optional
+        Bins for continuous keys before counting (:mod:`sdc.core.binning`), e.g.
+        ``{"age": [0, 18, 65, inf]}`` or ``{"age": {"width": 10}}``.
 
     References
     ----------
     .. [1] Kott, P. S. (2001). The delete-a-group jackknife. Journal of Official Statistics
            17(4), 521-526.
     """
-    check_frame(data)
+    data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     statistic = check_option(statistic, "statistic", JACKKNIFE_STATISTICS)
     G = check_int(groups, "groups", min_value=2)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -50,6 +50,8 @@ from scipy.stats import hypergeom
 from sdc._validation import check_fraction, check_frame, check_int, check_option
 from sdc.core.scenario import resolve_keys
 from sdc.exceptions import SdcWarning
+from sdc.core.binning import BinSpec
+from sdc.core.prepare import prepare
 
 __all__ = [
     "PopulationUniquenessResult", "population_uniqueness", "class_size_histogram",
@@ -122,7 +124,16 @@ def pitman(i: np.ndarray, c: np.ndarray, n: int, N: int) -> tuple[float, float, 
 
     with np.errstate(all="ignore"):
         sol = optimize.root(score, best.x, method="hybr", options={"xtol": 1e-14})
-    theta, alpha = sol.x if sol.success and 0 < sol.x[1] < 1 and sol.x[0] > -sol.x[1] else best.x
+        # Judge the root by the equations, not by the solver's flag: hybr reports "xtol too
+        # small" (scipy 1.15 does, for the same root) when it cannot improve on a point that
+        # already solves them. Take it when it is admissible, solves the equations at least as
+        # well as the Nelder-Mead point and is no worse a likelihood.
+        x = sol.x
+        theta, alpha = best.x
+        if (np.all(np.isfinite(x)) and 0 < x[1] < 1 and x[0] > -x[1]
+                and np.max(np.abs(score(x))) <= np.max(np.abs(score(best.x)))
+                and neg_ll(x) <= best.fun + 1e-9 * abs(best.fun)):
+            theta, alpha = x
     if alpha <= 0:
         return math.nan, float(theta), float(alpha)
     est = math.exp(gammaln(theta + 1) - gammaln(theta + alpha) + alpha * math.log(N))
@@ -179,7 +190,7 @@ def snb(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "paper") ->
                 sol = optimize.root(eqs, np.array(start), method="hybr", options={"xtol": 1e-12})
         except (ValueError, OverflowError, FloatingPointError):
             continue
-        if sol.success and np.all(np.abs(eqs(sol.x)) < 1e-8):
+        if np.all(np.isfinite(sol.x)) and np.all(np.abs(eqs(sol.x)) < 1e-8):  # the equations, not the flag
             alpha, beta = math.exp(sol.x[0]), 1 / (1 + math.exp(-sol.x[1]))
             est = K * beta ** alpha
             if 0 <= est <= N:
@@ -265,13 +276,14 @@ def population_uniqueness(
     population_size: int | None = None,
     sampling_fraction: float | None = None,
     variant: Literal["paper", "arx"] = "paper",
+    key_bins: Mapping[str, BinSpec] | None = None,
 ) -> PopulationUniquenessResult:
     """Estimated number of population-unique records (Zayatz, Pitman, SNB, Dankar).
 
     Give exactly one of `population_size` (N >= n) or `sampling_fraction` (in (0, 1];
     N = round(n / fraction), as ARX does). Classes are the distinct key patterns, a
     missing key value counted as a value of its own (ARX's default); the estimators assume
-    a simple random sample.
+    a simple random sample. ``key_bins`` bins continuous keys first (:mod:`sdc.core.binning`).
 
     References
     ----------
@@ -286,7 +298,7 @@ def population_uniqueness(
     .. [5] Dankar, F. K., El Emam, K., Neisa, A. and Roffey, T. (2012). Estimating the
            re-identification risk of clinical data sets. BMC Med Inform Decis Mak 12, 66.
     """
-    check_frame(data)
+    data, keys, _ = prepare(data, keys, key_bins=key_bins)
     kc = resolve_keys(data, keys)
     keys = kc.keys
     variant = check_option(variant, "variant", VARIANTS)

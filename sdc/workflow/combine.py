@@ -18,7 +18,7 @@ domain gets missing values there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -37,6 +37,8 @@ def combine_domains(
     long: Mapping[str, str] | None = None,
     value_column: str | None = None,
     sep: str | None = None,
+    na_values: str | Sequence[str] | None = None,
+    text_columns: bool | Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """One row per subject from several domain files or frames.
 
@@ -52,6 +54,9 @@ def combine_domains(
         The value column of the long domains (default: see the module notes).
     sep : str, optional
         CSV delimiter (default: detected).
+    na_values, text_columns : optional
+        How the files are read (:func:`sdc.io.read_data`): missing-value markers besides the
+        empty field, and columns read as text (named as joined, ``DM__ZIP``; True: all).
 
     Examples
     --------
@@ -70,7 +75,8 @@ def combine_domains(
         raise ValueError(f"`long` names domains that are not in `domains`: {', '.join(map(repr, unknown))}.")
     out: pd.DataFrame | None = None
     for name, source in domains.items():
-        df = source.copy() if isinstance(source, pd.DataFrame) else read_data(source, sep=sep)
+        df = source.copy() if isinstance(source, pd.DataFrame) else read_data(
+            source, sep=sep, na_values=na_values, text_columns=_domain_text(text_columns, name))
         where = f"domain {name!r}" + ("" if isinstance(source, pd.DataFrame) else f" ('{source}')")
         if subject_id not in df.columns:
             raise DataFileError(f"{where} has no subject id column {subject_id!r}.")
@@ -90,6 +96,14 @@ def combine_domains(
         out = df if out is None else out.merge(df, on=subject_id, how="left", validate="one_to_one")
     assert out is not None
     return out.reset_index(drop=True)
+
+
+def _domain_text(text_columns: bool | Sequence[str] | None, domain: str) -> bool | list[str] | None:
+    """The text columns of one domain's file, from the joined names (``DM__ZIP`` -> ``ZIP``)."""
+    if text_columns is None or isinstance(text_columns, bool):
+        return text_columns
+    prefix = f"{domain}__"
+    return [c[len(prefix):] for c in text_columns if c.startswith(prefix)] or None
 
 
 def _pivot(df: pd.DataFrame, name: str, subject_id: str, test: str, value: str | None, where: str) -> pd.DataFrame:

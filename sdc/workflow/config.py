@@ -6,6 +6,8 @@ A run is configured by a TOML (or YAML) file or by command-line flags; both prod
     [data]
     path = "survey.csv"          # or: [data.domains] DM = "dm.csv" ... (see sdc combine)
     id = "subject_id"
+    na_values = ["NA", "."]      # markers read as missing besides empty fields (default: none)
+    text_columns = ["zip"]       # read as text (codes with leading zeros are, by default)
 
     [variables]
     categorical_keys = ["sex", "region", "marital_status"]
@@ -19,6 +21,10 @@ A run is configured by a TOML (or YAML) file or by command-line flags; both prod
 
     [sensitive_bins]
     cholesterol = [0, 5, 6.5, 10]
+
+    [sensitive_thresholds]       # per sensitive variable: t, l and the t-closeness distance
+    cholesterol = { t = 0.8, distance = "wasserstein" }   # mmol/l: Wasserstein is in the variable's units
+    diagnosis = { l = 3, t = 0.3 }
 
     [[scenarios]]
     name = "demographic"
@@ -46,6 +52,7 @@ A run is configured by a TOML (or YAML) file or by command-line flags; both prod
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import re
@@ -54,10 +61,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sdc.workflow.registry import SCENARIO_MEASURES
+from sdc.workflow.registry import DISTANCE_RANGES, SCENARIO_MEASURES
 
-__all__ = ["RunConfig", "Scenario", "Thresholds", "ConfigError", "load_config", "from_mapping", "to_toml", "MEASURES",
-           "FORMATS"]
+__all__ = ["RunConfig", "Scenario", "Thresholds", "ConfigError", "load_config", "from_mapping", "from_options",
+           "to_toml", "MEASURES", "FORMATS", "DISTANCE_RANGES"]
 
 MEASURES = ("k_anonymity", "risk", "snapshots", "household", "ldiversity", "tcloseness", "inference", "suda",
             "uniqueness")
@@ -65,15 +72,19 @@ MEASURES = ("k_anonymity", "risk", "snapshots", "household", "ldiversity", "tclo
 OPTIONAL_MEASURES = tuple(dict.fromkeys(m.name for m in SCENARIO_MEASURES if m.name not in MEASURES))
 FORMATS = ("html", "md", "txt", "json", "xlsx", "csv", "png")
 _SECTIONS = {
-    "data": {"path", "sep", "id", "domains", "subject_id", "long", "test_column", "value_column"},
+    "data": {"path", "sep", "id", "domains", "subject_id", "long", "test_column", "value_column", "na_values",
+             "text_columns", "sheet"},
     "variables": {"categorical_keys", "continuous_keys", "weights", "household", "sensitive"},
-    "bins": None, "sensitive_bins": None,
+    "bins": None, "sensitive_bins": None, "sensitive_thresholds": None,
     "scenarios": None,
     "thresholds": {"k", "l", "c", "t", "risk", "max_global_risk", "min_posterior", "small_count"},
     "options": {"missing", "alpha", "measures", "distance", "population_size", "sampling_fraction", "ldiversity_mode",
                 "suda_mode"},
     "output": {"formats"},
 }
+
+
+_PER_SENSITIVE = {"t", "l", "distance"}
 
 
 class ConfigError(ValueError):
@@ -111,6 +122,9 @@ class RunConfig:
     subject_id: str | None = None
     long_domains: Mapping[str, str] = field(default_factory=dict)
     value_column: str | None = None
+    na_values: tuple[str, ...] = ()          # markers read as missing besides empty fields
+    text_columns: tuple[str, ...] | bool | None = None  # None: codes with leading zeros are text
+    sheet: str | int | None = None            # Excel input: the sheet (default the first)
     categorical_keys: tuple[str, ...] = ()
     continuous_keys: tuple[str, ...] = ()
     weights: str | None = None
@@ -118,6 +132,7 @@ class RunConfig:
     sensitive: tuple[str, ...] = ()
     bins: Mapping[str, Any] = field(default_factory=dict)
     sensitive_bins: Mapping[str, Any] = field(default_factory=dict)
+    sensitive_thresholds: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     scenarios: tuple[Scenario, ...] = ()
     thresholds: Thresholds = field(default_factory=Thresholds)
     missing: str = "wildcard"
@@ -141,11 +156,24 @@ class RunConfig:
         """The scenarios, or one scenario with every key when none are configured."""
         return self.scenarios or (Scenario("all keys", self.keys),)
 
+    def l_for(self, sensitive: str) -> int:
+        """The l of l-diversity for a sensitive variable (its own, else the global one)."""
+        return int(self.sensitive_thresholds.get(sensitive, {}).get("l", self.thresholds.l))
+
+    def t_for(self, sensitive: str) -> float:
+        """The t of t-closeness for a sensitive variable (its own, else the global one)."""
+        return float(self.sensitive_thresholds.get(sensitive, {}).get("t", self.thresholds.t))
+
+    def distance_for(self, sensitive: str) -> str:
+        """The t-closeness distance asked for a sensitive variable (its own, else the global one)."""
+        return str(self.sensitive_thresholds.get(sensitive, {}).get("distance", self.distance))
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["scenarios"] = [{"name": s.name, "keys": list(s.keys)} for s in self.all_scenarios]
         d["bins"] = {k: _json_bins(v) for k, v in self.bins.items()}
         d["sensitive_bins"] = {k: _json_bins(v) for k, v in self.sensitive_bins.items()}
+        d["sensitive_thresholds"] = {k: dict(v) for k, v in self.sensitive_thresholds.items()}
         return d
 
 
@@ -197,8 +225,13 @@ def _choice(value: Any, where: str, allowed: Sequence[str]) -> str:
 
 def _bins(spec: Any, where: str) -> Any:
     if isinstance(spec, Mapping):
+        if set(spec) == {"width"} or set(spec) == {"width", "origin"}:
+            out = {"width": _number(spec["width"], f"{where}.width", low=0, high=1e300, low_open=True)}
+            if "origin" in spec:
+                out["origin"] = _number(spec["origin"], f"{where}.origin", low=-1e300, high=1e300)
+            return out
         if set(spec) != {"quantiles"}:
-            raise _err(where, f"must be a list of edges or {{quantiles = q}}; got {dict(spec)!r}.")
+            raise _err(where, f"must be a list of edges, {{quantiles = q}} or {{width = w}}; got {dict(spec)!r}.")
         _number(spec["quantiles"], f"{where}.quantiles", low=2, high=1000, integer=True)
         return {"quantiles": int(spec["quantiles"])}
     if isinstance(spec, str) or not isinstance(spec, Sequence) or len(spec) < 2:
@@ -215,8 +248,11 @@ def _bins(spec: Any, where: str) -> Any:
     return out
 
 
-def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping") -> RunConfig:
-    """Validate a parsed config file (a mapping of sections) into a :class:`RunConfig`."""
+def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", data_given: bool = False) -> RunConfig:
+    """Validate a parsed config file (a mapping of sections) into a :class:`RunConfig`.
+
+    `data_given`: the data come with the call (a DataFrame), so ``[data]`` needs no path.
+    """
     if not isinstance(raw, Mapping):
         raise _err("file", "must be a table of sections ([data], [variables], ...).")
     unknown = [s for s in raw if s not in _SECTIONS]
@@ -259,11 +295,25 @@ def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping") -> RunConfi
             raise _err(f"[data].long.{missing_dom[0]}", f"is not among the domains ({', '.join(dom)}).")
         kw["long_domains"] = dict(long)
         kw["value_column"] = _opt_str(data.get("value_column"), "[data].value_column")
-    else:
+    elif not data_given:
         raise _err("[data]", "needs `path` (one file) or `domains` (several, joined by subject id).")
     if "sep" in data:
         kw["sep"] = _opt_str(data["sep"], "[data].sep")
     kw["id"] = _opt_str(data.get("id"), "[data].id")
+    if "na_values" in data:
+        na = data["na_values"]
+        na = [na] if isinstance(na, str) else na
+        if not isinstance(na, Sequence) or not all(isinstance(v, str) for v in na):
+            raise _err("[data].na_values", f"must be a list of markers (strings) read as missing; got {na!r}.")
+        kw["na_values"] = tuple(v for v in dict.fromkeys(na) if v != "")
+    if "text_columns" in data:
+        tc = data["text_columns"]
+        kw["text_columns"] = tc if isinstance(tc, bool) else _strs(tc, "[data].text_columns")
+    if "sheet" in data:
+        sh = data["sheet"]
+        if isinstance(sh, bool) or not isinstance(sh, (str, int)) or (isinstance(sh, int) and sh < 0):
+            raise _err("[data].sheet", f"must be a sheet name or a 0-based sheet number; got {sh!r}.")
+        kw["sheet"] = sh
 
     kw["categorical_keys"] = _strs(var.get("categorical_keys", ()), "[variables].categorical_keys")
     kw["continuous_keys"] = _strs(var.get("continuous_keys", ()), "[variables].continuous_keys")
@@ -279,6 +329,10 @@ def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping") -> RunConfi
     if not isinstance(sbins, Mapping):
         raise _err("[sensitive_bins]", "must map sensitive variables to bin edges.")
     kw["sensitive_bins"] = {k: _bins(v, f"[sensitive_bins].{k}") for k, v in sbins.items()}
+    sthr = raw.get("sensitive_thresholds", {})
+    if not isinstance(sthr, Mapping):
+        raise _err("[sensitive_thresholds]", "must map sensitive variables to {t = ..., l = ..., distance = ...}.")
+    kw["sensitive_thresholds"] = {k: _per_sensitive(v, f"[sensitive_thresholds].{k}") for k, v in sthr.items()}
 
     scen = raw.get("scenarios", [])
     if not isinstance(scen, Sequence) or isinstance(scen, str):
@@ -346,15 +400,91 @@ def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping") -> RunConfi
     for b in cfg.sensitive_bins:
         if b not in cfg.sensitive:
             raise _err(f"[sensitive_bins].{b}", "is not a sensitive variable.")
+    for b in cfg.sensitive_thresholds:
+        if b not in cfg.sensitive:
+            raise _err(f"[sensitive_thresholds].{b}", "is not a sensitive variable.")
+    for s in cfg.sensitive:  # a bound the distance can never exceed is no check
+        dist, t = cfg.distance_for(s), cfg.t_for(s)
+        top = DISTANCE_RANGES[dist][1]
+        if top is not None and t >= top:
+            where = f"[sensitive_thresholds].{s}.t" if "t" in cfg.sensitive_thresholds.get(s, {}) else "[thresholds].t"
+            raise _err(where, f"t = {t:g} for {s!r} can never fail: the {dist} distance lies in [0, {top:g}]; "
+                              f"give a t below {top:g}, or distance = \"wasserstein\" for a bound in {s!r}'s units.")
     return cfg
 
 
-def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | None = None) -> RunConfig:
+def _per_sensitive(spec: Any, where: str) -> dict[str, Any]:
+    if not isinstance(spec, Mapping) or not spec or set(spec) - _PER_SENSITIVE:
+        raise _err(where, f"must be a table of {', '.join(sorted(_PER_SENSITIVE))}; got {spec!r}.")
+    out: dict[str, Any] = {}
+    if "t" in spec:
+        out["t"] = _number(spec["t"], f"{where}.t", low=0, high=1e9)
+    if "l" in spec:
+        out["l"] = int(_number(spec["l"], f"{where}.l", low=1, high=1e9, integer=True))
+    if "distance" in spec:
+        out["distance"] = _choice(spec["distance"], f"{where}.distance", tuple(DISTANCE_RANGES))
+    return out
+
+
+#: Flat option names (keyword arguments of :func:`sdc.assess`) and their [section].key.
+_FLAT: dict[str, tuple[str, str]] = {
+    "path": ("data", "path"), "sep": ("data", "sep"), "id": ("data", "id"), "na_values": ("data", "na_values"),
+    "text_columns": ("data", "text_columns"), "sheet": ("data", "sheet"), "domains": ("data", "domains"),
+    "subject_id": ("data", "subject_id"),
+    "keys": ("variables", "categorical_keys"), "categorical_keys": ("variables", "categorical_keys"),
+    "continuous_keys": ("variables", "continuous_keys"), "weights": ("variables", "weights"),
+    "household": ("variables", "household"), "sensitive": ("variables", "sensitive"),
+    **{k: ("thresholds", k) for k in ("k", "l", "c", "t", "risk", "max_global_risk", "min_posterior", "small_count")},
+    **{k: ("options", k) for k in ("missing", "alpha", "measures", "distance", "population_size", "sampling_fraction",
+                                   "ldiversity_mode", "suda_mode")},
+    "formats": ("output", "formats"),
+}
+
+
+def from_options(options: Mapping[str, Any], base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Flat options (as keyword arguments of :func:`sdc.assess`) merged into config sections.
+
+    ``keys`` are categorical keys; ``bins``/``key_bins``, ``sensitive_bins``,
+    ``sensitive_thresholds`` and ``scenarios`` (a list of ``{name, keys}`` or a mapping of name
+    to keys) are sections of their own; ``t`` or ``l`` given as a mapping of sensitive variable
+    to value go to ``[sensitive_thresholds]``. Section names may be given too (a table each).
+
+    >>> from_options({"keys": ["sex"], "k": 5, "t": {"chol": 30}})["sensitive_thresholds"]
+    {'chol': {'t': 30}}
+    """
+    raw: dict[str, Any] = {k: (dict(v) if isinstance(v, Mapping) else v) for k, v in (base or {}).items()}
+    for name, value in options.items():
+        if value is None:
+            continue
+        if name in _SECTIONS and (isinstance(value, Mapping) or name == "scenarios"):
+            if name == "scenarios" and isinstance(value, Mapping):
+                value = [{"name": n, "keys": k} for n, k in value.items()]
+            raw[name] = value if name == "scenarios" else {**raw.get(name, {}), **value}
+        elif name == "key_bins":
+            raw["bins"] = {**raw.get("bins", {}), **value}
+        elif name in ("t", "l") and isinstance(value, Mapping):
+            per = raw.setdefault("sensitive_thresholds", {})
+            for s, v in value.items():
+                per[s] = {**per.get(s, {}), name: v}
+        elif name in _FLAT:
+            sec, key = _FLAT[name]
+            raw.setdefault(sec, {})[key] = list(value) if isinstance(value, tuple) else value
+        else:
+            allowed = sorted(set(_FLAT) | {"bins", "key_bins", "sensitive_bins", "sensitive_thresholds", "scenarios"})
+            close = difflib.get_close_matches(name, allowed, n=1)
+            raise ConfigError(f"option {name!r} is not known" + (f" (did you mean {close[0]!r}?)" if close else "")
+                              + f"; allowed: {', '.join(allowed)}.")
+    return raw
+
+
+def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | None = None, *,
+                data_given: bool = False) -> RunConfig:
     """Read a TOML (``.toml``) or YAML (``.yaml``/``.yml``) run configuration.
 
     Relative data paths in the file are relative to the file. `overrides` (sections of keys,
     as from command-line flags) replace the file's values key by key; with no `path`, the
-    overrides are the whole configuration.
+    overrides are the whole configuration. `data_given`: the data come with the call, so the
+    configuration needs no data path.
     """
     raw: dict[str, Any] = {}
     source = "flags"
@@ -383,7 +513,7 @@ def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | N
             merged.pop("domains", None)
         merged.update(items)
         raw[sec] = merged
-    return from_mapping(raw, source=source)
+    return from_mapping(raw, source=source, data_given=data_given)
 
 
 def read_config_file(p: Path) -> dict[str, Any]:
@@ -456,6 +586,9 @@ def to_toml(cfg: RunConfig) -> str:
             lines.append("")
 
     section("data", [("path", cfg.data_path), ("sep", cfg.sep), ("id", cfg.id),
+                     ("na_values", list(cfg.na_values) or None),
+                     ("text_columns", cfg.text_columns if isinstance(cfg.text_columns, bool)
+                      else (list(cfg.text_columns) if cfg.text_columns else None)), ("sheet", cfg.sheet),
                      ("domains", dict(cfg.domains) or None), ("subject_id", cfg.subject_id),
                      ("long", dict(cfg.long_domains) or None), ("value_column", cfg.value_column)])
     section("variables", [("categorical_keys", list(cfg.categorical_keys) or None),
@@ -463,6 +596,7 @@ def to_toml(cfg: RunConfig) -> str:
                           ("household", cfg.household), ("sensitive", list(cfg.sensitive) or None)])
     section("bins", list(cfg.bins.items()))
     section("sensitive_bins", list(cfg.sensitive_bins.items()))
+    section("sensitive_thresholds", [(k, dict(v)) for k, v in cfg.sensitive_thresholds.items()])
     for sc in cfg.scenarios:
         lines += ["[[scenarios]]", f"name = {_toml_value(sc.name)}", f"keys = {_toml_value(list(sc.keys))}", ""]
     t = cfg.thresholds

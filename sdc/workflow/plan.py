@@ -41,6 +41,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
+import os
 import pkgutil
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -55,7 +56,7 @@ from sdc.workflow.config import ConfigError, _toml_key, _toml_module, _toml_valu
 
 __all__ = ["Plan", "Step", "MethodSpec", "PlanError", "METHOD_NAMES", "method_table", "load_plan",
            "plan_from_mapping", "check_plan", "step_seed", "plan_to_toml", "flags_plan", "ASSESS_SECTIONS",
-           "read_plan_file"]
+           "read_plan_file", "grid_points"]
 
 #: The protection methods a plan may name, in the order they are usually applied.
 METHOD_NAMES = ("global_recode", "top_bottom_code", "local_suppression", "microaggregation", "pram", "add_noise",
@@ -64,11 +65,17 @@ METHOD_NAMES = ("global_recode", "top_bottom_code", "local_suppression", "microa
 #: Parameters that would carry a secret: a plan names where the secret is (a file or an
 #: environment variable), never the secret itself, because the resolved plan is written out.
 SECRET_PARAMETERS = ("key", "secret", "password")
+#: Where a step's secret may be found: a file (its content, surrounding blanks stripped) or an
+#: environment variable.
+KEY_SOURCES = ("key_file", "key_env")
 
 #: Sections of an assessment configuration that a plan may carry.
 ASSESS_SECTIONS = ("data", "variables", "bins", "sensitive_bins", "scenarios", "thresholds", "options", "output")
 _PLAN_SECTIONS = ("plan", "steps", "sweep") + ASSESS_SECTIONS
 _PLAN_KEYS = {"seed", "config"}
+#: Keys of a step that are not the method's parameters; a method parameter of the same name
+#: is given inside ``params = { ... }``.
+_RESERVED = ("method", "seed", "grid", "params")
 _SEED_NAMES = ("seed",)
 
 
@@ -106,13 +113,18 @@ class Step:
         return f"step {self.number} ({self.method})"
 
     def variables(self, spec: MethodSpec | None = None) -> tuple[str, ...]:
-        """The columns this step treats (its variables argument)."""
+        """The columns this step treats (its variables argument; in a sweep, every value its
+        grid gives that argument)."""
         names = (spec.variables_param,) if spec is not None and spec.variables_param else ("variables", "keys")
+        out: list[str] = []
         for n in names:
-            v = self.parameters.get(n)
-            if v is not None:
-                return (v,) if isinstance(v, str) else tuple(v)
-        return ()
+            values = [self.parameters[n]] if self.parameters.get(n) is not None else []
+            values += list(self.grid.get(n, ()))
+            for v in values:
+                out += [v] if isinstance(v, str) else list(v)
+            if values:
+                break
+        return tuple(dict.fromkeys(out))
 
 
 @dataclass(frozen=True)
@@ -177,6 +189,7 @@ class MethodSpec:
     required: tuple[str, ...]
     defaults: Mapping[str, Any] = field(repr=False)
     seeded: bool
+    secret: str | None = None
 
     @property
     def allowed(self) -> tuple[str, ...]:
@@ -190,13 +203,20 @@ def _spec(name: str, fn: Callable[..., Any]) -> MethodSpec:
     if len(params) < 2 or params[1].kind is params[1].KEYWORD_ONLY:
         raise TypeError(f"protection method {name} must take (data, variables, ...).")
     rest = params[2:]
-    kw = tuple(p.name for p in rest if p.name not in _SEED_NAMES)
-    required = tuple(p.name for p in rest if p.default is p.empty and p.name not in _SEED_NAMES)
+    names = [p.name for p in rest]
+    # A secret (a pseudonymisation key) is never a plan parameter: the plan names where it is
+    # (key_file, key_env) and the run reads it when the method wants the key itself.
+    secret = next((n for n in names if n in SECRET_PARAMETERS), None)
+    skip = set(_SEED_NAMES) | set(SECRET_PARAMETERS)
+    kw = [n for n in names if n not in skip]
+    if secret is not None:
+        kw += [n for n in KEY_SOURCES if n not in kw]
+    required = tuple(p.name for p in rest if p.default is p.empty and p.name not in skip)
     if params[1].default is params[1].empty:
         required = (params[1].name, *required)
     defaults = {p.name: p.default for p in rest if p.default is not p.empty}
-    return MethodSpec(name=name, function=fn, variables_param=params[1].name, parameters=kw, required=required,
-                      defaults=defaults, seeded=any(p.name in _SEED_NAMES for p in rest))
+    return MethodSpec(name=name, function=fn, variables_param=params[1].name, parameters=tuple(kw), required=required,
+                      defaults=defaults, seeded=any(p.name in _SEED_NAMES for p in rest), secret=secret)
 
 
 def method_table() -> dict[str, MethodSpec]:
@@ -347,7 +367,15 @@ def _step(number: int, body: Any, table: Mapping[str, MethodSpec], base_dir: str
                    + f"; available: {', '.join(table) or 'none'}.")
     spec = table[method]
     where = f"step {number} ({method})"
-    params = {k: v for k, v in body.items() if k not in ("method", "seed", "grid")}
+    params = {k: v for k, v in body.items() if k not in _RESERVED}
+    # A method parameter whose name the plan reserves (add_noise's own `method`) goes in `params`.
+    escaped = body.get("params", {})
+    if not isinstance(escaped, Mapping):
+        raise _err(f"{where}: parameter `params`", f"must be a table of parameter = value; got {escaped!r}.")
+    twice = set(params) & set(escaped)
+    if twice:
+        raise _err(where, f"parameter `{sorted(twice)[0]}` is given twice (also in `params`).")
+    params.update(escaped)
     grid_raw = body.get("grid", {})
     if grid_raw and not sweep:
         raise _err(where, "`grid` belongs in a sweep plan (sdc sweep); a protection plan gives one value.")
@@ -358,8 +386,8 @@ def _step(number: int, body: Any, table: Mapping[str, MethodSpec], base_dir: str
             raise _err(where, f"parameter `{name}`: a plan never holds a secret (the resolved plan is written out); "
                               "name a file (key_file) or an environment variable (key_env) instead.")
         if name not in spec.allowed or (name == "seed"):
-            raise _err(where, f"unknown parameter `{name}`; allowed: {', '.join(p for p in spec.allowed if p != 'seed')}"
-                              + (", seed" if spec.seeded else "") + ".")
+            allowed = ", ".join(p for p in spec.allowed if p != "seed") + (", seed" if spec.seeded else "")
+            raise _err(where, f"unknown parameter `{name}`; allowed: {allowed}.")
     both = set(params) & set(grid_raw)
     if both:
         raise _err(where, f"parameter `{sorted(both)[0]}` is given both as a value and in `grid`.")
@@ -383,12 +411,12 @@ def _step(number: int, body: Any, table: Mapping[str, MethodSpec], base_dir: str
         if isinstance(v, str) and v and base_dir is not None and not Path(v).is_absolute():
             params[name] = str(Path(base_dir) / v)
     step = Step(number=number, method=method, parameters=params, seed=seed, grid=grid)
-    for values in _grid_points(step):
+    for values in grid_points(step):
         check_values(step.method, {**params, **values}, where)
     return step
 
 
-def _grid_points(step: Step) -> list[dict[str, Any]]:
+def grid_points(step: Step) -> list[dict[str, Any]]:
     """Every combination of the step's grid values (one empty point without a grid)."""
     points: list[dict[str, Any]] = [{}]
     for name, values in step.grid.items():
@@ -414,13 +442,15 @@ def _as_edge(v: Any) -> Any:
 
 
 #: Parameters holding a probability, by method (each must lie in [0, 1]).
-PROBABILITIES = {"pram": ("pd", "alpha", "p", "flip", "probability", "flip_probability")}
+PROBABILITIES = {"pram": ("pd", "alpha", "flip"), "local_suppression": ("alpha",)}
 #: Parameters holding a group size or a k of k-anonymity (an integer >= 2).
 GROUP_SIZES = {"local_suppression": ("k",), "microaggregation": ("k",)}
 #: Parameters holding bin edges (numbers, strictly increasing).
-EDGES = {"global_recode": ("breaks", "edges", "bins")}
-#: Parameters holding a positive width or base.
-POSITIVE = {"global_recode": ("width", "base"), "rank_swap": ("p",), "add_noise": ("noise",)}
+EDGES = {"global_recode": ("edges", "breaks")}
+#: Parameters holding a positive number.
+POSITIVE = {"global_recode": ("width", "round_to", "log_base"), "add_noise": ("noise",)}
+#: Parameters holding a whole number >= 1.
+COUNTS = {"global_recode": ("bins", "truncate", "rare")}
 #: The (bottom, top) bound pairs: top may not lie below bottom.
 BOUNDS = {"top_bottom_code": (("bottom", "top"), ("lower", "upper"), ("bottom_value", "top_value"))}
 
@@ -431,7 +461,8 @@ def check_values(method: str, params: Mapping[str, Any], where: str) -> None:
     the step as well)."""
     for name in GROUP_SIZES.get(method, ()):
         v = params.get(name)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 2):
+        vals = v if isinstance(v, (list, tuple)) else [v]
+        if v is not None and (not vals or any(isinstance(x, bool) or not isinstance(x, int) or x < 2 for x in vals)):
             raise _bad(where, name, "must be a whole number >= 2", v)
     for name in PROBABILITIES.get(method, ()):
         v = params.get(name)
@@ -454,6 +485,10 @@ def check_values(method: str, params: Mapping[str, Any], where: str) -> None:
         v = params.get(name)
         if v is not None and (not _is_number(v) or not float(v) > 0 or math.isinf(float(v))):
             raise _bad(where, name, "must be a positive number", v)
+    for name in COUNTS.get(method, ()):
+        v = params.get(name)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise _bad(where, name, "must be a whole number >= 1", v)
     for low, high in BOUNDS.get(method, ()):
         lo, hi = params.get(low), params.get(high)
         if _is_number(lo) and _is_number(hi) and float(hi) < float(lo):
@@ -465,8 +500,9 @@ def check_values(method: str, params: Mapping[str, Any], where: str) -> None:
 
 #: Methods whose variables must be numeric.
 NUMERIC_METHODS = ("top_bottom_code", "microaggregation", "add_noise", "rank_swap")
-#: global_recode parameters that band numbers (the variables must then be numeric).
-NUMERIC_RECODE = ("width", "breaks", "edges", "base", "log", "round_to", "digits")
+#: global_recode parameters that band numbers (the variables must then be numeric, unless
+#: they are dates turned into years or ages first).
+NUMERIC_RECODE = ("width", "edges", "breaks", "bins", "log_base", "round_to")
 
 
 def _numeric(s: pd.Series) -> bool:
@@ -478,7 +514,8 @@ def _needs_numbers(step: Step) -> bool:
         return True
     if step.method == "global_recode":
         given = set(step.parameters) | set(step.grid)
-        return any(p in given for p in NUMERIC_RECODE) and step.parameters.get("unit") is None
+        dates = any(step.parameters.get(p) is not None for p in ("date", "age_at"))
+        return any(p in given for p in NUMERIC_RECODE) and not dates
     return False
 
 
@@ -502,12 +539,15 @@ def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodSpec]
             raise _err(where, f"parameter `{spec.variables_param}` names a column that is not in the data"
                               + (" (an earlier step dropped it)" if unknown[0] in data.columns else "")
                               + f": {unknown[0]!r}{_suggest(unknown[0], columns)}.")
-        for name in ("weights", "strata", "importance_column"):
+        for name in ("strata", "sensitive"):  # other parameters that name columns
             col = step.parameters.get(name)
             cols = [col] if isinstance(col, str) else (list(col) if isinstance(col, (list, tuple)) else [])
             bad = [c for c in cols if isinstance(c, str) and c not in columns]
-            if bad and name != "importance_column":
-                raise _err(where, f"parameter `{name}` names a column that is not in the data: {bad[0]!r}.")
+            if bad:
+                from sdc._validation import _suggest
+
+                raise _err(where, f"parameter `{name}` names a column that is not in the data: "
+                                  f"{bad[0]!r}{_suggest(bad[0], columns)}.")
         if _needs_numbers(step):
             text = [v for v in names if v in data.columns and not _numeric(data[v])]
             if text:
@@ -520,6 +560,9 @@ def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodSpec]
                 raise _err(where, f"parameter `key_file`: no such file: {str(key_file)!r}.")
             if p.stat().st_size == 0 or not p.read_bytes().strip():
                 raise _err(where, f"parameter `key_file`: the key file is empty: {str(key_file)!r}.")
+        key_env = step.parameters.get("key_env")
+        if key_env is not None and not os.environ.get(str(key_env), "").strip():
+            raise _err(where, f"parameter `key_env`: the environment variable {str(key_env)!r} is not set or empty.")
         drop = step.parameters.get("drop")
         if step.method == "pseudonymise" and drop:
             dropped = [drop] if isinstance(drop, str) else list(drop)
@@ -563,9 +606,16 @@ def plan_to_toml(plan: Plan, *, seeds: Mapping[int, int | None] | None = None,
     for step in plan.steps:
         lines.append("[[steps]]")
         lines.append(f"method = {_toml_value(step.method)}")
+        escaped = {}
         for k, v in step.parameters.items():
-            if v is not None:
+            if v is None:
+                continue
+            if k in _RESERVED:
+                escaped[k] = _plain(v)
+            else:
                 lines.append(f"{_toml_key(k)} = {_toml_value(_plain(v))}")
+        if escaped:
+            lines.append(f"params = {_toml_value(escaped)}")
         seed = (seeds or {}).get(step.number, step.seed)
         if seed is not None:
             lines.append(f"seed = {int(seed)}")
@@ -610,7 +660,7 @@ def flags_plan(*, recode: Sequence[tuple[str, Any]] = (), top_code: Sequence[tup
 
     for col, spec in recode:
         if isinstance(spec, (list, tuple)):
-            steps.append({"method": "global_recode", var_param("global_recode"): [col], "breaks": list(spec)})
+            steps.append({"method": "global_recode", var_param("global_recode"): [col], "edges": list(spec)})
         else:
             steps.append({"method": "global_recode", var_param("global_recode"): [col], "width": spec})
     for col, top in top_code:

@@ -1,0 +1,108 @@
+## R-side helpers for the protection methods (r_bridge/protection.py): globalRecode,
+## groupAndRename, topBotCoding, pram, addNoise, rankSwap, and HMAC-SHA-256 from R's openssl
+## package (an independent implementation to check pseudonyms against). Written for this
+## project. Evaluated in the bridge's helper environment after _helpers.R, so capture() is in
+## scope. Every entry point returns list(value = , warnings = , messages = , error = ).
+
+factor_parts <- function(f) list(codes = as.integer(f), levels = as.character(levels(f)))
+
+protect_global_recode <- function(x, breaks, labels, method) capture({
+  args <- list(as.numeric(x), breaks = as.numeric(breaks), method = method)
+  if (!is.null(labels)) args$labels <- labels
+  factor_parts(do.call(sdcMicro::globalRecode, args))
+})
+
+protect_top_bot_coding <- function(x, value, replacement, kind) capture({
+  as.numeric(sdcMicro::topBotCoding(as.numeric(x), value = value, replacement = replacement, kind = kind))
+})
+
+protect_group_and_rename <- function(f, before, after, add_na) capture({
+  if (!is.factor(f)) f <- factor(f)
+  factor_parts(sdcMicro::groupAndRename(f, var = NULL, before = before, after = after, addNA = add_na))
+})
+
+as_factors <- function(df, variables) {
+  for (v in variables) if (!is.factor(df[[v]])) df[[v]] <- factor(df[[v]])
+  df
+}
+
+protect_pram <- function(df, variables, strata, pd, alpha, seed) capture({
+  df <- as_factors(df, variables)
+  set.seed(seed)
+  res <- sdcMicro::pram(df, variables = variables, strata_variables = strata, pd = pd, alpha = alpha)
+  params <- attr(res, "pram_params")
+  list(pramed = lapply(variables, function(v) factor_parts(res[[paste0(v, "_pram")]])),
+       Rs = lapply(variables, function(v) unclass(params[[v]]$Rs)),
+       levels = lapply(variables, function(v) levels(df[[v]])),
+       nrChanges = as.numeric(attr(res, "summary")$nrChanges))
+})
+
+## The diagonal sdcMicro draws for one unstratified variable: runif(L, pd, 1) is the first
+## use of the random stream inside pram(), so the same seed replays it.
+protect_pram_draws <- function(x, pd, alpha, seed) capture({
+  f <- if (is.factor(x)) x else factor(x)
+  set.seed(seed)
+  d <- stats::runif(nlevels(f), min = pd, max = 1)
+  set.seed(seed)
+  res <- sdcMicro::pram(f, pd = pd, alpha = alpha)
+  list(diagonal = d, Rs = unclass(attr(res, "pram_params")$x$Rs), levels = levels(f),
+       pramed = factor_parts(res$x_pram))
+})
+
+protect_pram_matrix <- function(x, mat, lev, seed) capture({
+  f <- factor(as.character(x), levels = lev)
+  rownames(mat) <- colnames(mat) <- lev
+  set.seed(seed)
+  res <- sdcMicro::pram(f, pd = mat)
+  factor_parts(res$x_pram)
+})
+
+## addNoise, and the standard normal draws behind it: additive and correlated2 draw
+## rnorm(N, m, s) = m + s * norm_rand() column by column, so the same seed replays z.
+protect_add_noise <- function(df, variables, noise, method, delta, seed) capture({
+  set.seed(seed)
+  r <- sdcMicro::addNoise(df, variables = variables, noise = noise, method = method, delta = delta)
+  set.seed(seed)
+  z <- stats::rnorm(nrow(df) * length(variables))
+  xm <- as.matrix(r$xm)
+  list(xm = lapply(seq_along(variables), function(j) as.numeric(xm[, j])), z = z)
+})
+
+protect_rank_swap <- function(df, variables, top, bottom, K0, R0, P, seed) capture({
+  r <- sdcMicro::rankSwap(df, variables = variables, TopPercent = top, BottomPercent = bottom,
+                          K0 = K0, R0 = R0, P = P, seed = seed)
+  lapply(variables, function(v) as.numeric(r[[v]]))
+})
+
+protect_hmac <- function(values, key_hex) capture({
+  n <- nchar(key_hex)
+  key <- as.raw(strtoi(substring(key_hex, seq(1, n, 2), seq(2, n, 2)), 16L))
+  as.character(openssl::sha256(values, key = key))
+})
+
+## pram() with strata, and the diagonal draws of every stratum replayed: sdcMicro draws
+## runif(L, pd, 1) for each stratum (in the order of the pasted strata levels) and then one
+## uniform per record of the stratum inside sample() (ProbSampleReplace, fewer than 200
+## levels), so the same seed replays every stratum's diagonal.
+protect_pram_strata <- function(df, variable, strata, pd, alpha, seed) capture({
+  df <- as_factors(df, variable)
+  x <- df[[variable]]
+  dt <- data.table::as.data.table(df)
+  f <- as.factor(dt[, apply(.SD, 1, paste0, collapse = "_"), .SDcols = strata])
+  L <- nlevels(x)
+  set.seed(seed)
+  ds <- list()
+  for (s in levels(f)) {
+    ds[[length(ds) + 1]] <- stats::runif(L, min = pd, max = 1)
+    ii <- which(f == s & !is.na(x))
+    for (lv in levels(x)) {
+      k <- sum(x[ii] == lv)
+      if (k > 0) stats::runif(k)
+    }
+  }
+  set.seed(seed)
+  res <- sdcMicro::pram(df, variables = variable, strata_variables = strata, pd = pd, alpha = alpha)
+  list(diagonals = ds, strata = as.integer(f), strata_levels = levels(f), levels = levels(x),
+       pramed = factor_parts(res[[paste0(variable, "_pram")]]),
+       Rs_last = unclass(attr(res, "pram_params")[[variable]]$Rs))
+})

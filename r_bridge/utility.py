@@ -1,0 +1,150 @@
+"""sdcMicro's utility measures: ``dUtility`` on data frames and on an sdcMicro object.
+
+``dUtility(x, xm, method = ...)`` with ``method`` one of :data:`DUTILITY_METHODS`
+("IL1", "IL1old", "IL1s", "eigen", "robeigen" in sdcMicro 5.8), and the ``utility`` slot
+(``il1``, ``il1s``, ``eigen``) of an sdcMicro object after ``addNoise`` or
+``microaggregation``, with the data sdcMicro released. Values come back under sdcMicro's
+names; translation to :mod:`sdc`'s names happens in ``validation/``.
+
+The R side of these wrappers is defined here (``_R_CODE``) and evaluated once into the
+bridge's helper environment, next to ``_helpers.R``'s functions (it uses their ``capture``
+and ``frame_parts``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from r_bridge._session import call, session
+from r_bridge.convert import from_r_frame, py_vector, r_str, to_r_frame
+
+__all__ = ["DUTILITY_METHODS", "d_utility", "d_utility_all", "SdcObjUtility", "sdc_obj_utility"]
+
+#: The ``method`` values of ``dUtility`` on data frames (sdcMicro 5.8).
+DUTILITY_METHODS = ("IL1", "IL1old", "IL1s", "eigen", "robeigen")
+
+_R_CODE = r"""
+d_utility <- function(x, xm, methods) capture({
+  out <- lapply(methods, function(m) as.numeric(sdcMicro::dUtility(obj = x, xm = xm, method = m)))
+  names(out) <- methods
+  out
+})
+
+sdc_obj_utility <- function(df, keys, numvars, method, noise, aggr, aggr_method, seed) capture({
+  set.seed(seed)
+  sdc <- sdcMicro::createSdcObj(df, keyVars = keys, numVars = numvars)
+  if (method == "addNoise") {
+    sdc <- sdcMicro::addNoise(sdc, noise = noise)
+  } else if (method == "microaggregation") {
+    sdc <- sdcMicro::microaggregation(sdc, aggr = aggr, method = aggr_method)
+  } else {
+    stop("unknown method ", method)
+  }
+  sdc <- sdcMicro::dUtility(sdc)
+  u <- sdcMicro::get.sdcMicroObj(sdc, type = "utility")
+  mx <- as.data.frame(sdcMicro::get.sdcMicroObj(sdc, type = "manipNumVars"))
+  list(il1 = as.numeric(u$il1), il1s = as.numeric(u$il1s), eigen = as.numeric(u$eigen),
+       manip = frame_parts(mx))
+})
+"""
+
+
+@lru_cache(maxsize=1)
+def _define() -> None:
+    """Evaluate the R code of this module into the bridge's environment (once)."""
+    import rpy2.robjects as ro
+
+    env = session()
+    ro.r("function(code, env) eval(parse(text = code), envir = env)")(_R_CODE, env)
+
+
+def _check(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str]) -> list[str]:
+    cols = [variables] if isinstance(variables, str) else list(variables)
+    for name, frame in (("original", original), ("released", released)):
+        absent = [c for c in cols if c not in frame.columns]
+        if absent:
+            raise ValueError(f"columns not in `{name}`: {', '.join(map(repr, absent))}.")
+    return cols
+
+
+def d_utility_all(
+    original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str],
+    methods: Sequence[str] = ("IL1", "IL1old", "IL1s", "eigen"),
+) -> dict[str, float]:
+    """``sdcMicro::dUtility(obj = x, xm = xm, method = m)`` for each of `methods`, in one R call.
+
+    `x` and `xm` are data frames of `variables` taken from the two frames by position (as
+    sdcMicro pairs rows). ``NA`` (sdcMicro's result when the eigen computation fails)
+    comes back as NaN.
+    """
+    bad = [m for m in methods if m not in DUTILITY_METHODS]
+    if bad:
+        raise ValueError(f"`methods` must be among {', '.join(DUTILITY_METHODS)}; got {', '.join(map(repr, bad))}.")
+    cols = _check(original, released, variables)
+    _define()
+    x = to_r_frame(original, cols)
+    xm = to_r_frame(released, cols)
+    v = call("d_utility", x, xm, r_str(list(methods))).rx2("value")
+    out = {}
+    for m in methods:
+        arr = py_vector(v.rx2(m))
+        out[m] = float(arr[0]) if arr.size else float("nan")
+    return out
+
+
+def d_utility(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str], *, method: str = "IL1s") -> float:
+    """``sdcMicro::dUtility(obj = x, xm = xm, method = method)``: one figure."""
+    return d_utility_all(original, released, variables, (method,))[method]
+
+
+@dataclass(frozen=True, slots=True)
+class SdcObjUtility:
+    """The ``utility`` slot of an sdcMicro object after protection, and the released numeric data."""
+
+    il1: float
+    il1s: float
+    eigen: float
+    manipulated: pd.DataFrame = field(repr=False)
+    warnings: tuple[str, ...] = ()
+
+
+def sdc_obj_utility(
+    data: pd.DataFrame,
+    keys: Sequence[str],
+    num_vars: Sequence[str],
+    *,
+    method: str = "microaggregation",
+    noise: float = 150.0,
+    aggr: int = 3,
+    aggr_method: str = "mdav",
+    seed: int = 1,
+) -> SdcObjUtility:
+    """``createSdcObj(data, keyVars, numVars)``, then ``addNoise(noise=)`` or
+    ``microaggregation(aggr=, method=)`` with ``set.seed(seed)``, then ``dUtility(sdc)``.
+
+    Returns ``sdc@utility`` (il1, il1s, eigen) and ``manipNumVars`` indexed like `data`.
+    """
+    if method not in ("addNoise", "microaggregation"):
+        raise ValueError(f"`method` must be 'addNoise' or 'microaggregation'; got {method!r}.")
+    _define()
+    cols = list(dict.fromkeys(list(keys) + list(num_vars)))
+    out = call("sdc_obj_utility", to_r_frame(data, cols), r_str(list(keys)), r_str(list(num_vars)), method,
+               float(noise), int(aggr), aggr_method, int(seed))
+    v = out.rx2("value")
+    manip = from_r_frame(v.rx2("manip"))
+    manip.index = data.index
+    return SdcObjUtility(
+        il1=_first(v.rx2("il1")), il1s=_first(v.rx2("il1s")), eigen=_first(v.rx2("eigen")),
+        manipulated=manip, warnings=tuple(str(s) for s in out.rx2("warnings")),
+    )
+
+
+def _first(x: Any) -> float:
+    arr = py_vector(x)
+    return float(arr[0]) if arr.size else float(np.nan)

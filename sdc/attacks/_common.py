@@ -1,0 +1,56 @@
+"""Helpers shared by the attacks: JSON-ready values, numeric columns, seeded sampling."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["plain", "is_numeric_column", "rng_from", "check_seed", "frame_rows"]
+
+
+def plain(x: Any) -> Any:
+    """A JSON-ready copy of `x`: numpy scalars to Python numbers, NaN/inf to None, tuples to lists."""
+    if isinstance(x, dict):
+        return {str(k): plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [plain(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return [plain(v) for v in x.tolist()]
+    if isinstance(x, (bool, np.bool_)):
+        return bool(x)
+    if isinstance(x, (numbers.Integral, np.integer)):
+        return int(x)
+    if isinstance(x, (numbers.Real, np.floating)):
+        v = float(x)
+        return None if math.isnan(v) or math.isinf(v) else v
+    if x is None or x is pd.NA or x is pd.NaT:
+        return None
+    if isinstance(x, str):
+        return x
+    return str(x)
+
+
+def frame_rows(df: pd.DataFrame) -> list[dict[str, Any]]:
+    """A DataFrame as JSON-ready row objects."""
+    return [plain(dict(zip(map(str, df.columns), row))) for row in df.itertuples(index=False, name=None)]
+
+
+def is_numeric_column(s: pd.Series) -> bool:
+    """Numbers (not booleans, not categoricals): the columns distances are computed on."""
+    return bool(pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+                and not isinstance(s.dtype, pd.CategoricalDtype))
+
+
+def check_seed(seed: object) -> int:
+    """A seed: a non-negative integer (recorded in every result)."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or int(seed) < 0:
+        raise TypeError(f"`seed` must be a non-negative integer; got {plain(seed)!r}.")
+    return int(seed)
+
+
+def rng_from(seed: int) -> np.random.Generator:
+    return np.random.default_rng(seed)

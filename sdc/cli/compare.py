@@ -1,0 +1,69 @@
+"""``sdc compare ORIGINAL RELEASED --out DIR``: both files assessed alike, side by side.
+
+Every risk measure of ``sdc assess`` before and after, the utility measures, the key
+frequencies, what the protection changed (from ``--protection protection.json`` when given),
+and the plots, in a report folder (see :mod:`sdc.report.compare`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["add_parsers", "run_compare"]
+
+
+def add_parsers(sub: Any) -> None:
+    from sdc.cli.protect import add_role_flags
+    from sdc.workflow.compare import MATCH_MODES
+
+    p = sub.add_parser("compare", help="risk and utility of a released file beside its original",
+                       description="Assess ORIGINAL and RELEASED alike and write a report folder with every risk "
+                                   "measure before and after, the utility measures, key frequencies, what the "
+                                   "protection changed, and plots.")
+    p.add_argument("original", metavar="ORIGINAL", help="the original data file")
+    p.add_argument("released", metavar="RELEASED", help="the released (protected) data file")
+    p.add_argument("--out", metavar="DIR", required=True, help="report folder (new, empty, or an earlier sdc folder)")
+    p.add_argument("--protection", metavar="FILE", help="the protection.json of sdc protect (what each step changed)")
+    p.add_argument("--match", choices=[m for m in MATCH_MODES if m != "index"], default="auto",
+                   help="pair records by the id column or by row order (default: the id column when both files "
+                        "have it)")
+    p.add_argument("--k", type=int, help="k of k-anonymity (default: the config's, or 3)")
+    add_role_flags(p)
+    p.add_argument("--json", action="store_true", help="print report.json's summary instead of text")
+    p.set_defaults(run=run_compare)
+
+
+def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from sdc.cli.assess import _fixed_time
+    from sdc.cli.protect import assessment_overrides
+    from sdc.io import read_data
+    from sdc.report import serialize
+    from sdc.report.compare import comparison_headline, write_comparison
+    from sdc.workflow.compare import compare, load_protection_log
+    from sdc.workflow.config import load_config
+
+    overrides = assessment_overrides(args, k=args.k)
+    if args.config is None and not (args.keys or args.continuous_keys):
+        raise ValueError("give the key variables (--keys, --continuous-keys) or a --config file.")
+    overrides["data"] = {**overrides.get("data", {}), "path": str(args.original)}
+    cfg = load_config(args.config, overrides)
+    log = load_protection_log(args.protection) if args.protection else None
+    original = read_data(args.original, sep=cfg.sep)
+    released = read_data(args.released, sep=cfg.sep)
+    progress = not args.json and sys.stderr.isatty()
+    comp = compare(original, released, cfg, protection=log, match=args.match, files=[args.original, args.released],
+                   command="sdc " + shlex.join(argv), progress=progress, now=_fixed_time())
+    folder = write_comparison(comp, args.out, inputs=[args.original, args.released])
+    if args.json:
+        print(serialize.dumps({"out": str(folder.path), "files": list(folder.files), "summary": comp.summary()}))
+        return 0
+    print(f"Compared {comp.n_original:,} original and {comp.n_released:,} released records (matched by "
+          f"{comp.matched_by}).")
+    print(comparison_headline(comp))
+    main = "report.html" if "report.html" in folder.files else folder.files[0]
+    print(f"Report: {folder.path / main} ({len(folder.files)} files in {folder.path}/)")
+    return 0

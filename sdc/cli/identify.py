@@ -1,0 +1,101 @@
+"""The ``sdc identify`` command: suggested roles, the Safe Harbor checklist, a starter config.
+
+``sdc identify DATA [--out config.toml] [--json] [--role COL=ROLE ...] [--config FILE]``
+reads DATA with every column as text (so ZIP codes and identifiers keep their leading
+zeros), suggests each column's role with its reasons (:func:`sdc.identify.identify`), prints
+them with the HIPAA Safe Harbor checklist, and with ``--out`` writes a configuration for
+``sdc assess`` with those roles. ``--fail-on-identifiers`` exits with status 3 when a Safe
+Harbor category is found (for pipelines).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_parsers", "run_identify", "EXIT_FOUND"]
+
+#: Exit status of ``sdc identify --fail-on-identifiers`` when a Safe Harbor category is found.
+EXIT_FOUND = 3
+
+
+def _role(text: str) -> tuple[str, str]:
+    name, sep, role = text.rpartition("=")
+    if not sep or not name.strip() or not role.strip():
+        raise argparse.ArgumentTypeError(f"expected COLUMN=ROLE (e.g. zip=qi, notes=direct), got {text!r}")
+    return name.strip(), role.strip()
+
+
+def add_parsers(sub: Any) -> None:
+    """Add ``identify`` to the ``sdc`` subcommands."""
+    from sdc.identify.gdistinct import ALPHA, BETA, GDISTINCT_AVERAGES
+    from sdc.identify.profile import MISSING_THRESHOLD, NEAR_CONSTANT
+
+    p = sub.add_parser("identify", help="suggest each column's role (identifier, quasi-identifier, sensitive) and "
+                                        "check HIPAA Safe Harbor",
+                       description="Suggest the role of each column of DATA with the reasons, check the 18 HIPAA "
+                                   "Safe Harbor categories, and optionally write a starter config for sdc assess.")
+    p.add_argument("data", metavar="DATA", help="CSV (delimiter detected), Stata .dta or SAS .sas7bdat/.xpt file")
+    p.add_argument("--out", metavar="FILE", help="write a starter configuration for sdc assess (TOML) to FILE")
+    p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
+    p.add_argument("--role", action="append", type=_role, default=[], metavar="COL=ROLE",
+                   help="set a column's role: direct, qi, sensitive, other, id, weights or household (repeatable)")
+    p.add_argument("--config", metavar="FILE", help="keep the roles an existing sdc assess config already sets")
+    p.add_argument("--missing-threshold", type=float, default=MISSING_THRESHOLD, metavar="SHARE",
+                   help=f"drop columns missing in more than this share of records (default {MISSING_THRESHOLD:g})")
+    p.add_argument("--near-constant", type=float, default=NEAR_CONSTANT, metavar="SHARE",
+                   help=f"note columns whose most frequent value covers this share (default {NEAR_CONSTANT:g})")
+    p.add_argument("--alpha", type=float, default=ALPHA, metavar="RATE",
+                   help=f"g-distinct: sensitive above this rate (default {ALPHA:g})")
+    p.add_argument("--beta", type=float, default=BETA, metavar="RATE",
+                   help=f"g-distinct: quasi-identifier from this rate up to alpha (default {BETA:g})")
+    p.add_argument("--average", choices=GDISTINCT_AVERAGES, default="records",
+                   help="g-distinct rate: mean over records (distinct values / records; default) or over values")
+    p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
+    p.add_argument("--fail-on-identifiers", action="store_true",
+                   help=f"exit with status {EXIT_FOUND} when a Safe Harbor category is found")
+    p.set_defaults(run=run_identify)
+
+
+def _config_path(data: str, out: str) -> str:
+    """DATA as the config at OUT should name it: relative to OUT's folder where possible."""
+    target = Path(data).resolve()
+    try:
+        return Path(os.path.relpath(target, Path(out).resolve().parent)).as_posix()
+    except ValueError:  # another drive (Windows)
+        return str(target)
+
+
+def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from sdc._files import atomic_write
+    from sdc.identify import identify
+    from sdc.io import read_data
+    from sdc.report.identification import identification_json, identification_text
+
+    roles: dict[str, str] = {}
+    if args.config:
+        from sdc.workflow.config import load_config
+        from sdc.workflow.roles import roles_from_config
+
+        roles.update(roles_from_config(load_config(args.config)))
+    for col, role in args.role:
+        roles[col] = role
+    data = read_data(args.data, sep=args.sep, text_columns=True)
+    result = identify(data, roles=roles or None, missing_threshold=args.missing_threshold,
+                      near_constant=args.near_constant, alpha=args.alpha, beta=args.beta, average=args.average)
+    text = None
+    if args.out:  # build it before printing anything, so an error leaves no half-done run
+        text = result.starter_config(_config_path(args.data, args.out), sep=args.sep, source=str(args.data))
+    if args.json:
+        print(identification_json(result, source=str(args.data)))
+    else:
+        print(identification_text(result, source=str(args.data)))
+    if text is not None:
+        atomic_write(args.out, text)
+        print(f"Starter config written to {args.out}; check the roles, then run: sdc assess --config {args.out}",
+              file=sys.stderr if args.json else sys.stdout)
+    return EXIT_FOUND if (args.fail_on_identifiers and result.safe_harbor.found) else 0

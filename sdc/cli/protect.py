@@ -1,0 +1,171 @@
+"""``sdc protect``: apply a protection plan and write the released file, its log and the comparison.
+
+``sdc protect DATA --plan plan.toml --out DIR`` (or steps as flags: ``--recode age=10 --k 3
+--keys age,sex,region``). The folder holds the released file in the input's format,
+``protection.json``, ``protection.md``, the resolved ``plan.toml`` and ``comparison/``
+(see :mod:`sdc.report.protection`). A bad plan is one error line naming the step, the
+parameter and the value, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from sdc.cli._args import csv_list
+
+__all__ = ["add_parsers", "run_protect", "assessment_overrides"]
+
+
+def _recode(text: str) -> tuple[str, Any]:
+    """``age=10`` (band width) or ``age=0,18,65,inf`` (edges)."""
+    name, sep, spec = text.partition("=")
+    if not sep or not name.strip() or not spec.strip():
+        raise argparse.ArgumentTypeError(f"expected COLUMN=WIDTH or COLUMN=EDGES, got {text!r}")
+    try:
+        parts = [float(x) for x in spec.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the width or edges must be numbers (inf allowed), got {spec!r}") from None
+    if len(parts) == 1:
+        w = parts[0]
+        return name.strip(), int(w) if w.is_integer() else w
+    return name.strip(), [int(x) if x.is_integer() else x for x in parts]
+
+
+def _col_number(text: str) -> tuple[str, float]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected COLUMN=NUMBER, got {text!r}")
+    try:
+        return name.strip(), float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number after '=', got {value!r}") from None
+
+
+def add_role_flags(p: argparse.ArgumentParser) -> None:
+    """The assessment roles shared by protect and compare (they override the config)."""
+    from sdc.workflow.config import FORMATS
+
+    g = p.add_argument_group("assessment of the files (override the config)")
+    g.add_argument("--config", metavar="FILE", help="assessment configuration (as for sdc assess)")
+    g.add_argument("--keys", type=csv_list, help="categorical key variables, comma-separated")
+    g.add_argument("--continuous-keys", type=csv_list, help="continuous key variables (banded with --bins)")
+    from sdc.cli._args import bins
+
+    g.add_argument("--bins", action="append", type=bins, metavar="COL=EDGES", help="bins of a continuous key")
+    g.add_argument("--weights", help="sampling-weight column")
+    g.add_argument("--household", help="household id column")
+    g.add_argument("--sensitive", type=csv_list, help="sensitive variables, comma-separated")
+    g.add_argument("--id", help="record id column")
+    g.add_argument("--sep", help="CSV delimiter (default: detected)")
+    g.add_argument("--measures", type=csv_list, help="measures to run (default all, as sdc assess)")
+    g.add_argument("--formats", type=csv_list, help=f"report outputs (default all): {', '.join(FORMATS)}")
+
+
+def assessment_overrides(args: argparse.Namespace, *, k: int | None = None) -> dict[str, Any]:
+    """Flag values as config sections (only those given)."""
+    o: dict[str, Any] = {"data": {}, "variables": {}, "thresholds": {}, "options": {}, "output": {}}
+    for flag, sec, key in (("sep", "data", "sep"), ("id", "data", "id"), ("keys", "variables", "categorical_keys"),
+                           ("continuous_keys", "variables", "continuous_keys"), ("weights", "variables", "weights"),
+                           ("household", "variables", "household"), ("sensitive", "variables", "sensitive"),
+                           ("measures", "options", "measures"), ("formats", "output", "formats")):
+        v = getattr(args, flag, None)
+        if v is not None:
+            o[sec][key] = v
+    if k is not None:
+        o["thresholds"]["k"] = k
+    if getattr(args, "bins", None):
+        o["bins"] = dict(args.bins)
+    return {key: v for key, v in o.items() if v}
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("protect", help="apply a protection plan; write the released file, its log and the comparison",
+                       description="Apply the steps of a protection plan (or of the flags) to DATA, in order, and "
+                                   "write the released file, protection.json/.md, the resolved plan and the "
+                                   "comparison of the released file with the original.")
+    p.add_argument("data", metavar="DATA", help="data file (CSV, Stata, SAS)")
+    p.add_argument("--plan", metavar="FILE", help="the plan: [[steps]] with a method and its parameters (TOML/YAML)")
+    p.add_argument("--out", metavar="DIR", required=True, help="output folder (new, empty, or an earlier sdc folder)")
+    p.add_argument("--seed", type=int, help="the plan's seed (replaces the plan's; default: the plan's, or drawn)")
+    g = p.add_argument_group("steps as flags (appended to the plan's, in this order)")
+    g.add_argument("--recode", action="append", type=_recode, default=[], metavar="COL=WIDTH|COL=EDGES",
+                   help="global recoding: bands of a width (age=10) or at edges (age=0,18,65,inf); repeatable")
+    g.add_argument("--top-code", action="append", type=_col_number, default=[], metavar="COL=VALUE",
+                   help="top coding: values above VALUE become VALUE; repeatable")
+    g.add_argument("--pram", action="append", type=_col_number, default=[], metavar="COL=PD",
+                   help="invariant PRAM with minimum diagonal PD (sdcMicro's pd); repeatable")
+    g.add_argument("--k", type=int, help="local suppression until the --keys are k-anonymous (and k of the assessment)")
+    g.add_argument("--pseudonymise", type=csv_list, default=[], metavar="COLS", help="pseudonymise these identifiers")
+    g.add_argument("--key-file", metavar="FILE", help="the pseudonymisation key's file (never written anywhere)")
+    g.add_argument("--key-env", metavar="VAR", help="or the environment variable holding the key")
+    g.add_argument("--drop", type=csv_list, default=[], metavar="COLS", help="direct identifiers to drop")
+    add_role_flags(p)
+    p.add_argument("--no-assess", action="store_true", help="do not assess the files (no comparison/ folder)")
+    p.add_argument("--json", action="store_true", help="print a JSON summary instead of text (no progress bars)")
+    p.set_defaults(run=run_protect)
+
+
+def plan_errors(run):  # noqa: ANN001, ANN201
+    """Print a plan's error as it is: its backticked names are the plan's parameters, not this
+    command's options (which the generic error printer would substitute)."""
+    import functools
+
+    @functools.wraps(run)
+    def wrapper(args: argparse.Namespace, argv: Sequence[str]) -> int:
+        from sdc.cli._args import one_line
+        from sdc.workflow.plan import PlanError
+
+        try:
+            return run(args, argv)
+        except PlanError as exc:
+            print(f"sdc: error: {one_line(exc)}", file=sys.stderr)
+            return 2
+
+    return wrapper
+
+
+@plan_errors
+def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from sdc.cli.assess import _fixed_time
+    from sdc.io import read_data
+    from sdc.report import serialize
+    from sdc.report.compare import comparison_headline
+    from sdc.report.protection import write_protection
+    from sdc.workflow.plan import flags_plan, load_plan
+    from sdc.workflow.protect import protect_data
+
+    steps = flags_plan(recode=args.recode, top_code=args.top_code, pram=args.pram, keys=args.keys, k=args.k,
+                       pseudonymise=args.pseudonymise, key_file=args.key_file, key_env=args.key_env, drop=args.drop)
+    if args.plan is None and not steps:
+        raise ValueError("give a plan (--plan FILE) or steps as flags (--recode, --top-code, --pram, --k, "
+                         "--pseudonymise, --drop).")
+    plan = load_plan(args.plan, steps, seed=args.seed)
+    data = read_data(args.data, sep=args.sep)
+    progress = not args.json and sys.stderr.isatty()
+    run = protect_data(data, plan, config=args.config, overrides=assessment_overrides(args, k=args.k),
+                       reassess=not args.no_assess, input_file=args.data, command="sdc " + shlex.join(argv),
+                       progress=progress, now=_fixed_time())
+    folder = write_protection(run, args.out, input_path=args.data, sep=args.sep, formats=args.formats)
+    if args.json:
+        doc = {"out": str(folder.path), "released": folder.released, "released_sha256": folder.released_sha256,
+               "files": list(folder.files), "summary": run.summary()}
+        print(serialize.dumps(doc))
+        return 0
+    print(f"Protected {len(run.original):,} records with {len(run.steps)} step(s) (plan seed {run.plan.seed}):")
+    for r in run.steps:
+        seed = f", seed {r.seed}" if r.seed is not None else ""
+        dropped = f", {r.records_dropped:,} records dropped" if r.records_dropped else ""
+        print(f"  {r.step.number}. {r.step.method} on {', '.join(map(str, r.result.variables)) or '-'}: "
+              f"{r.result.n_changed:,} cells changed{dropped}{seed}")
+    if run.comparison is not None:
+        print(comparison_headline(run.comparison))
+    print(f"Released file: {folder.path / folder.released} (SHA-256 {folder.released_sha256[:16]}...)")
+    print(f"Log: {folder.path / 'protection.md'}; rerun: sdc protect {shlex.quote(str(args.data))} "
+          f"--plan {shlex.quote(str(folder.path / 'plan.toml'))} --out DIR")
+    if run.comparison is not None and (folder.path / "comparison" / "report.html").exists():
+        print(f"Comparison: {folder.path / 'comparison' / 'report.html'}")
+    return 0

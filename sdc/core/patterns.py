@@ -1,0 +1,75 @@
+"""Distinct key patterns of a code matrix, ranks within patterns, positions per group.
+
+Owned by local suppression and microaggregation (:mod:`sdc.protect.suppression`,
+:mod:`sdc.protect.microaggregation`), kept in core because only core groups key columns.
+The inputs are integer code matrices as :mod:`sdc.core.keys` makes them (one column per key,
+-1 for a missing value, a missing value being a value of its own here), so nothing in this
+module looks at the data's values:
+
+* :func:`code_matrix` -- the keys of a frame as an ``(n, K)`` int32 code matrix;
+* :func:`pattern_table` -- one id per record, the distinct rows and their counts;
+* :func:`rank_in_group` -- each record's position among the records of its group, in
+  record order (0 for the first), e.g. to keep the first k records of every pattern;
+* :func:`group_positions` -- the record positions of each group, in record order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sdc.core.keys import combine_codes, encode_keys, first_occurrence
+
+__all__ = ["code_matrix", "pattern_table", "rank_in_group", "group_positions"]
+
+
+def code_matrix(data: pd.DataFrame, keys: tuple[str, ...]) -> tuple[np.ndarray, tuple[int, ...]]:
+    """Codes of `keys` as an ``(n, K)`` C-ordered int32 matrix (-1 = missing) and each key's
+    number of distinct values. `keys` must already be validated."""
+    enc = encode_keys(data, keys)
+    n = enc.n_records
+    out = np.empty((n, len(keys)), dtype=np.int32)
+    for j, c in enumerate(enc.codes):
+        out[:, j] = c
+    return out, tuple(int(c) for c in enc.cardinalities)
+
+
+def pattern_table(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct rows of an ``(n, K)`` code matrix.
+
+    Returns ``(ids, rows, counts)``: a dense pattern id per record (0 .. U-1, numbered in the
+    order of first occurrence), the ``(U, K)`` distinct rows, and the records per pattern.
+    """
+    n, K = codes.shape
+    if n == 0:
+        return np.empty(0, dtype=np.int64), codes[:0].copy(), np.empty(0, dtype=np.int64)
+    cards = [int(codes[:, j].max()) + 1 if n else 0 for j in range(K)]
+    packed, size = combine_codes([codes[:, j] for j in range(K)], [max(c, 0) for c in cards], n)
+    first = first_occurrence(packed, size)
+    used = np.flatnonzero(first < n)
+    # Dense ids in order of first occurrence.
+    order = used[np.argsort(first[used], kind="stable")]
+    remap = np.full(size, -1, dtype=np.int64)
+    remap[order] = np.arange(order.size, dtype=np.int64)
+    ids = remap[packed]
+    rows = np.ascontiguousarray(codes[first[order]])
+    counts = np.bincount(ids, minlength=order.size).astype(np.int64)
+    return ids, rows, counts
+
+
+def rank_in_group(ids: np.ndarray, n_ids: int) -> np.ndarray:
+    """Position of every record among the records of its group, in record order (0-based)."""
+    n = ids.shape[0]
+    order = np.argsort(ids, kind="stable")
+    counts = np.bincount(ids, minlength=n_ids)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n, dtype=np.int64) - starts[ids[order]]
+    return rank
+
+
+def group_positions(ids: np.ndarray, n_ids: int) -> list[np.ndarray]:
+    """Record positions of each group 0 .. n_ids-1, each in record order (empty groups too)."""
+    order = np.argsort(ids, kind="stable")
+    counts = np.bincount(ids, minlength=n_ids)
+    return np.split(order, np.cumsum(counts)[:-1])

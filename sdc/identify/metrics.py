@@ -1,0 +1,167 @@
+"""Information-loss metrics of a transformation, in ARX's definitions and units.
+
+Notation: n records; a transformation puts them in classes E; a class that fails the privacy
+models is suppressed (S = records suppressed); for quasi-identifier j, a_v counts the records
+with original value v and b_g those whose generalised value is g (all records, suppressed
+ones included); ``share_j(g)`` is the fraction of the hierarchy's rows (its domain, including
+values absent from the data) that generalise to g.
+
+``"discernibility"`` — ARX's default ``Metric.createDiscernabilityMetric()``
+    (``MetricSDNMDiscernability``; Bayardo and Agrawal 2005): sum over released classes of
+    |E|^2, plus n for every suppressed record: DM = sum_kept |E|^2 + n * S.
+``"dm_star"`` — ``createDiscernabilityMetric(true)`` (``MetricSDDiscernability``, DM*):
+    sum over all classes of |E|^2, suppressed ones counted as classes.
+``"nue"`` — non-uniform entropy, ARX's ``createEntropyMetric()`` (``MetricMDNUNMEntropy``;
+    Gionis and Tassa 2009, de Waal and Willenborg 1999): per quasi-identifier
+    sum_v a_v log2(b_g(v) / a_v), plus, for the suppressed records, sum_g c_g log2(S / c_g)
+    with c_g the suppressed records of generalised value g; summed over quasi-identifiers.
+``"nue_monotonic"`` — ``createEntropyMetric(true)`` (``MetricMDNUEntropy``): the first term only.
+``"loss"`` — ARX's Loss (``MetricMDNMLoss``, generalisation/suppression factor 0.5, geometric
+    mean; Iyengar 2002): per quasi-identifier, L_j = sum_kept |E| share_j(g_E) + S, normalised
+    to [0, 1] as (L_j - n/D_j) / (n - n/D_j) (D_j the hierarchy's rows), then aggregated as
+    prod_j (1 + L_j)^(1/d) - 1 over the d quasi-identifiers. 0 = untouched, 1 = all suppressed.
+``"avg_class_size"`` — ARX's AECS (``MetricSDAECS``; LeFevre et al. 2006): n divided by the
+    number of released classes, the suppressed records counting as one more class.
+
+As in ARX, ``loss`` per quasi-identifier and ``nue`` per quasi-identifier are rounded down to
+10 decimals before aggregation (``Metric.round``). Lower is better for all six.
+
+Lower bounds (for pruning): ``nue``/``nue_monotonic`` and ``loss`` have a generalisation-only
+part that needs no grouping and never exceeds the metric; DM* never exceeds DM, grows under
+generalisation, and is at least n^2 / (number of classes), so at least n^2 / min(n, product
+of the quasi-identifiers' value counts at the node's levels); AECS is at least n / classes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from sdc.core.generalise import GroupTable
+from sdc.identify.lattice import Lattice, Problem
+
+__all__ = ["METRICS", "MetricTables", "metric_value", "dm_star"]
+
+METRICS = ("discernibility", "dm_star", "nue", "nue_monotonic", "loss", "avg_class_size")
+_FACTOR = 1e10
+
+
+def _round(x: np.ndarray | float) -> np.ndarray | float:
+    """ARX's Metric.round: down to 10 decimals."""
+    return np.floor(np.asarray(x) * _FACTOR) / _FACTOR
+
+
+class MetricTables:
+    """Per quasi-identifier and level, the parts of the metrics that need no grouping."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+        n = problem.n
+        self.nue_gen: list[np.ndarray] = []     # per qi, per level: sum_v a_v log2(b/a)
+        self.share: list[list[np.ndarray]] = []  # per qi, per level: share of each level code
+        self.loss_gen: list[np.ndarray] = []    # per qi, per level: sum_v a_v share(g(v))
+        self.present: list[np.ndarray] = []     # per qi, per level: labels occurring in the data
+        for q in problem.qis:
+            a = q.count0.astype(float)
+            nz = a > 0
+            nue, shares, lg, pres = [], [], [], []
+            rows = float(q.hierarchy.n_values)
+            for lev in range(q.top + 1):
+                code = q.to_level[lev]
+                b = np.bincount(code, weights=a, minlength=q.cards[lev])
+                nue.append(float(np.sum(a[nz] * np.log2(b[code[nz]] / a[nz]))))
+                sh = np.bincount(code, minlength=q.cards[lev]) / rows
+                shares.append(sh)
+                lg.append(float(np.sum(a * sh[code])))
+                pres.append(int(np.count_nonzero(b)))
+            self.nue_gen.append(np.array(nue))
+            self.share.append(shares)
+            self.loss_gen.append(np.array(lg))
+            self.present.append(np.array(pres, dtype=float))
+        self.loss_min = [n / float(q.hierarchy.n_values) for q in problem.qis]
+
+    # -- lower bounds for every node (vectorised over the lattice)
+
+    def lower_bounds(self, metric: str, lattice: Lattice) -> np.ndarray:
+        L = lattice.levels
+        n = float(self.problem.n)
+        if metric in ("nue", "nue_monotonic"):
+            return sum(_round(t[L[:, j]]) for j, t in enumerate(self.nue_gen)) if self.nue_gen else np.zeros(lattice.size)
+        if metric == "loss":
+            parts = [self._loss_norm(j, self.loss_gen[j][L[:, j]]) for j in range(len(self.loss_gen))]
+            return _geomean(parts) if parts else np.zeros(lattice.size)
+        classes = np.ones(lattice.size)
+        for j, p in enumerate(self.present):
+            classes = np.minimum(classes * p[L[:, j]], n)
+        if metric == "avg_class_size":
+            return n / classes
+        return n * n / classes  # discernibility, dm_star
+
+    def _loss_norm(self, j: int, total: np.ndarray | float) -> np.ndarray | float:
+        lo, n = self.loss_min[j], float(self.problem.n)
+        if isinstance(total, float) and n - lo > 0:  # one node: plain floats
+            return math.floor(max((total - lo) / (n - lo), 0.0) * _FACTOR) / _FACTOR
+        if n - lo <= 0:
+            return np.zeros_like(np.asarray(total, dtype=float))
+        return _round(np.maximum((np.asarray(total, dtype=float) - lo) / (n - lo), 0.0))
+
+    # -- the metric of an evaluated node
+
+    def value(self, metric: str, levels: Sequence[int], table: GroupTable, kept: np.ndarray) -> float:
+        n = float(self.problem.n)
+        cnt = table.counts
+        supp = np.flatnonzero(~kept)  # suppressed classes
+        cs = cnt[supp].astype(float)
+        n_supp = float(cs.sum())
+        if metric == "dm_star":
+            c = cnt.astype(float)
+            return float(np.dot(c, c))
+        if metric == "discernibility":
+            c = cnt.astype(float)
+            return float(np.dot(c, c) - np.dot(cs, cs) + n * n_supp)
+        if metric == "avg_class_size":
+            denom = float(table.n_groups - supp.size) + (1.0 if n_supp > 0 else 0.0)
+            return n / denom if denom else math.inf
+        if metric in ("nue", "nue_monotonic"):
+            total = 0.0
+            for j, lev in enumerate(levels):
+                v = self.nue_gen[j][lev]
+                if metric == "nue" and n_supp > 0:
+                    c = np.bincount(table.codes[j][supp], weights=cs, minlength=table.cards[j])
+                    c = c[c > 0]
+                    v += float(np.sum(c * np.log2(n_supp / c)))
+                total += float(_round(v))
+            return total
+        if metric == "loss":
+            parts = []
+            for j, lev in enumerate(levels):
+                tot = self.loss_gen[j][lev]
+                if n_supp > 0:
+                    tot = tot - float(np.dot(cs, self.share[j][lev][table.codes[j][supp]])) + n_supp
+                parts.append(self._loss_norm(j, tot))
+            out = 1.0
+            for x in parts:  # ARX's geometric mean, in ARX's order of operations
+                out *= math.pow(float(x) + 1.0, 1.0 / len(parts))
+            return out - 1.0 if parts else 0.0
+        raise ValueError(f"unknown metric {metric!r}")
+
+
+def _geomean(parts: list[np.ndarray]) -> np.ndarray:
+    """ARX's ILMultiDimensionalGeometricMean with unit weights: prod (1 + x_j)^(1/d) - 1."""
+    d = len(parts)
+    out = np.ones_like(np.asarray(parts[0], dtype=float))
+    for p in parts:
+        out = out * np.power(np.asarray(p, dtype=float) + 1.0, 1.0 / d)
+    return out - 1.0
+
+
+def dm_star(table: GroupTable) -> float:
+    cnt = table.counts.astype(float)
+    return float(np.dot(cnt, cnt))
+
+
+def metric_value(tables: MetricTables, metric: str, levels: Sequence[int], table: GroupTable,
+                 kept: np.ndarray) -> float:
+    return tables.value(metric, levels, table, kept)

@@ -1,0 +1,572 @@
+"""The search for a safe release: the optimal full-domain generalisation (ARX's main feature).
+
+:func:`generalisation_search` finds, among all transformations of the lattice (one
+generalisation level per quasi-identifier, :mod:`sdc.identify.lattice`), the one that meets
+the privacy models (:mod:`sdc.identify.criteria`) with at most ``suppression_limit`` of the
+records suppressed and the least information loss (:mod:`sdc.identify.metrics`). Failing
+classes are suppressed whole (their quasi-identifiers removed), as in ARX.
+
+The optimum is exact. Small lattices are evaluated exhaustively; larger ones by a
+branch-and-bound in the spirit of Flash and OLA (Kohlmayer et al. 2012; El Emam et al. 2009):
+
+1. *Predictive tagging.* The monotone models (all of them without suppression; k-anonymity
+   and distinct l-diversity with it) are settled by binary searches along upward paths of
+   the lattice: if a node meets them, so does every generalisation of it; if it fails, so
+   does every specialisation. Tagged nodes are not evaluated.
+2. *Bound pruning.* Each node has a lower bound of its loss (metric's generalisation-only
+   part, or the DM*/class counts of an evaluated specialisation, see
+   :mod:`sdc.identify.metrics`). Candidates are evaluated in order of their bound; once the
+   bound exceeds the loss of the ``runner_ups + 1``-th best release found, the search stops.
+   So the optimum *and* the runner-ups are exact.
+3. *Roll-up.* A node's classes are computed from the classes of the smallest already
+   evaluated specialisation (:func:`sdc.core.generalise.roll_up`), not from the records.
+
+Ties in loss are broken by the lower height (sum of levels), then by the level vector in
+lexicographic order.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
+from sdc.core.generalise import GroupTable
+from sdc.identify.criteria import (
+    BETA_VARIANTS, L_VARIANTS, T_DISTANCES, Models, achieved, class_checks,
+)
+from sdc.identify.hierarchy import Hierarchy, as_hierarchy
+from sdc.identify.lattice import Lattice, Problem
+from sdc.identify.metrics import METRICS, MetricTables, dm_star
+
+__all__ = ["GeneralisationResult", "generalisation_search", "SUPPRESSED_AS", "EXHAUSTIVE_NODES"]
+
+SUPPRESSED_AS = ("missing", "*")
+#: Lattices up to this many nodes are evaluated exhaustively when ``exhaustive=None``.
+EXHAUSTIVE_NODES = 256
+
+_UNKNOWN, _PASS, _FAIL = 0, 1, 2
+_PROPAGATED = ("discernibility", "dm_star", "avg_class_size")  # metrics whose bounds rise from evaluated nodes
+_CACHE_GROUPS = 4_000_000
+_CACHE_TABLES = 256
+
+
+@dataclass(frozen=True)
+class GeneralisationResult:
+    """The optimal transformation, its release and the lattice as searched.
+
+    Attributes
+    ----------
+    levels : dict
+        The chosen generalisation level of each quasi-identifier.
+    loss : float
+        The metric's value at the optimum, in the metric's own units (as ARX reports it).
+    metric : str
+        The information-loss metric.
+    data : pandas.DataFrame
+        The released data: same index and columns as the input; quasi-identifiers replaced by
+        their labels at the chosen levels (level 0 keeps the original values); the
+        quasi-identifiers of suppressed records set to missing (or ``"*"``, see
+        ``suppressed_as``); every other column unchanged.
+    lattice : pandas.DataFrame
+        One row per node: its levels, height, status (``"anonymous"``, ``"not anonymous"``,
+        ``"not evaluated"``), whether it was evaluated, classes, suppressed records, loss
+        (anonymous evaluated nodes), lower bound, highest and average re-identification risk
+        of the release (1 / smallest class, classes / records), and rank (1 = optimum).
+    runner_ups : pandas.DataFrame
+        The next best anonymous transformations (exact: the search bounds them too).
+    suppressed : int
+        Records suppressed in the release.
+    achieved : dict
+        What the release achieves: smallest class (k) and, per sensitive variable, the
+        smallest l, largest t, largest beta over released classes.
+    models : dict
+        The privacy models as given; ``suppression_limit``, ``suppressed_as`` alongside.
+    n_nodes, n_evaluated : int
+        Nodes in the lattice, and nodes whose classes were computed.
+    changed : dict
+        Cells changed per quasi-identifier (generalised to another label, or suppressed): the
+        protection log of the release.
+    exhaustive : bool
+        Whether every node was evaluated.
+    seconds : float
+        Wall time of the search (encoding included).
+    """
+
+    levels: dict[str, int]
+    loss: float
+    metric: str
+    data: pd.DataFrame = field(repr=False)
+    lattice: pd.DataFrame = field(repr=False)
+    runner_ups: pd.DataFrame = field(repr=False)
+    suppressed: int
+    classes: int
+    achieved: dict[str, Any] = field(repr=False)
+    models: dict[str, Any] = field(repr=False)
+    suppression_limit: float
+    suppressed_as: str
+    quasi_identifiers: tuple[str, ...]
+    hierarchy_names: tuple[str | None, ...] = field(repr=False)
+    top_levels: tuple[int, ...] = field(repr=False)
+    distinct_before: tuple[int, ...] = field(repr=False)
+    distinct_after: tuple[int, ...] = field(repr=False)
+    changed: dict[str, int] = field(repr=False)
+    n_records: int
+    n_nodes: int
+    n_evaluated: int
+    exhaustive: bool
+    seconds: float
+
+    @property
+    def suppressed_share(self) -> float:
+        return self.suppressed / self.n_records if self.n_records else 0.0
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per quasi-identifier: chosen and highest level, distinct values before and
+        after (released records), cells changed, and the hierarchy's name."""
+        return pd.DataFrame({
+            "variable": list(self.quasi_identifiers),
+            "level": [self.levels[q] for q in self.quasi_identifiers],
+            "top_level": list(self.top_levels),
+            "distinct_before": list(self.distinct_before),
+            "distinct_after": list(self.distinct_after),
+            "cells_changed": [self.changed[q] for q in self.quasi_identifiers],
+            "hierarchy": [h or "" for h in self.hierarchy_names],
+        })
+
+    def summary(self) -> dict[str, Any]:
+        """Headline figures: levels, loss, suppression, classes, search effort."""
+        return {
+            "levels": dict(self.levels), "metric": self.metric, "loss": self.loss,
+            "models": self.models.get("described", []), "suppression_limit": self.suppression_limit,
+            "suppressed": self.suppressed, "suppressed_share": self.suppressed_share,
+            "classes": self.classes, "achieved": self.achieved,
+            "nodes": self.n_nodes, "evaluated": self.n_evaluated, "exhaustive": self.exhaustive,
+            "seconds": self.seconds,
+        }
+
+
+# ----------------------------------------------------------------------------- arguments
+
+
+def _per_sensitive(value: object, name: str, sensitive: list[str], check) -> dict[str, float]:  # noqa: ANN001
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        out = {}
+        for s, v in value.items():
+            if s not in sensitive:
+                raise ValueError(f"`{name}` names {s!r}, which is not a sensitive variable ({', '.join(map(repr, sensitive)) or 'none given'}).")
+            out[s] = check(v, f"{name}[{s!r}]")
+        return out
+    if not sensitive:
+        raise ValueError(f"`{name}` needs `sensitive`: the sensitive variable(s) it applies to.")
+    v = check(value, name)
+    return {s: v for s in sensitive}
+
+
+def _resolve(
+    data: pd.DataFrame, hierarchies: Mapping[str, object], sensitive: object, k: object, l: object,
+    l_variant: str, c: float, t: object, t_distance: str, beta: object, beta_variant: str, base: object,
+) -> tuple[dict[str, Hierarchy], list[str], Models]:
+    check_frame(data)
+    if not isinstance(hierarchies, Mapping) or not hierarchies:
+        raise TypeError("`hierarchies` must be a non-empty mapping from each quasi-identifier to its hierarchy.")
+    qis = check_columns(data, list(hierarchies), role="hierarchies")
+    hs = {q: as_hierarchy(hierarchies[q], name=q, base=base) for q in qis}  # type: ignore[arg-type]
+    sens: list[str] = []
+    if sensitive is not None:
+        sens = list(check_columns(data, sensitive, role="sensitive"))
+    for m in (l, t, beta):
+        if isinstance(m, Mapping):
+            sens += [s for s in m if s not in sens and s in data.columns]
+            for s in m:
+                if s not in data.columns:
+                    check_columns(data, [s], role="sensitive")
+    both = [s for s in sens if s in qis]
+    if both:
+        raise ValueError(f"{both[0]!r} is both a quasi-identifier and a sensitive variable; choose one role.")
+    check_option(l_variant, "l_variant", L_VARIANTS)
+    check_option(t_distance, "t_distance", T_DISTANCES)
+    check_option(beta_variant, "beta_variant", BETA_VARIANTS)
+    kk = None if k is None else check_int(k, "k", min_value=1)
+    ls = _per_sensitive(l, "l", sens, lambda v, n: check_number(v, n, low=1, high=math.inf))
+    if l_variant != "entropy":
+        for s_, v in ls.items():
+            if not float(v).is_integer():
+                raise ValueError(f"`l` must be a whole number for {l_variant} l-diversity; got {v:g} for {s_!r} "
+                                 "(entropy l-diversity takes any l >= 1).")
+    ts = _per_sensitive(t, "t", sens, lambda v, n: check_fraction(v, n))
+    bs = _per_sensitive(beta, "beta", sens, lambda v, n: check_number(v, n, low=0, high=math.inf))
+    cc = check_number(c, "c", low=0, high=math.inf, low_open=True)
+    models = Models(k=kk, l=ls, l_variant=l_variant, c=cc, t=ts, t_distance=t_distance, beta=bs,
+                    beta_variant=beta_variant)
+    if models.empty:
+        raise ValueError("no privacy model given: set at least one of `k`, `l`, `t`, `beta`.")
+    used = set(ls) | set(ts) | set(bs)
+    sens = [s for s in sens if s in used] + [s for s in sens if s not in used]
+    return hs, sens, models
+
+
+# ----------------------------------------------------------------------------- the search
+
+
+class _Search:
+    """State of one search over one lattice."""
+
+    def __init__(self, problem: Problem, models: Models, limit: float, metric: str, keep: int) -> None:
+        self.p = problem
+        self.models = models
+        self.metric = metric
+        self.keep = keep                      # optimum + runner-ups
+        self.limit = int(math.floor(limit * problem.n + 1e-9))  # ARX: floor(limit * n) records
+        self.lat: Lattice = problem.lattice()
+        self.tables = MetricTables(problem)
+        self.sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
+        self.q = {s.name: s.q for s in problem.sensitive}
+        self.mono = models.monotone_part(self.limit > 0)
+        self.full_monotone = self.mono == models
+        N = self.lat.size
+        self.lb = self.tables.lower_bounds(metric, self.lat).astype(float)
+        self.mono_state = np.zeros(N, dtype=np.int8)     # _PASS / _FAIL of the monotone part
+        self.anon = np.zeros(N, dtype=np.int8)           # _PASS / _FAIL of all models (evaluated or tagged)
+        self.evaluated = np.zeros(N, dtype=bool)
+        self.classes = np.full(N, -1, dtype=np.int64)
+        self.suppressed = np.full(N, -1, dtype=np.int64)
+        self.loss = np.full(N, np.nan)
+        self.max_risk = np.full(N, np.nan)
+        self.avg_risk = np.full(N, np.nan)
+        self.best: list[tuple[float, int, int]] = []     # sorted keys (loss, height, index)
+        self._cache: dict[int, GroupTable] = {0: problem.base} if N else {}
+        self._cache_groups = problem.base.n_groups
+        self.integer_metric = metric in ("discernibility", "dm_star")
+
+    # -- evaluation
+
+    def _source(self, i: int) -> tuple[GroupTable, tuple[int, ...]]:
+        keys = np.fromiter(self._cache.keys(), dtype=np.int64)
+        below = (self.lat.levels[keys] <= self.lat.levels[i]).all(axis=1)
+        cand = keys[below]
+        sizes = np.array([self._cache[int(c)].n_groups for c in cand])
+        j = int(cand[int(np.argmin(sizes))])
+        return self._cache[j], self.lat.node(j)
+
+    def _remember(self, i: int, table: GroupTable) -> None:
+        if i in self._cache:
+            return
+        self._cache[i] = table
+        self._cache_groups += table.n_groups
+        while (len(self._cache) > _CACHE_TABLES or self._cache_groups > _CACHE_GROUPS) and len(self._cache) > 1:
+            old = next(k for k in self._cache if k != 0)  # oldest, never the level-0 table
+            self._cache_groups -= self._cache.pop(old).n_groups
+
+    def table(self, i: int) -> GroupTable:
+        if i in self._cache:
+            return self._cache[i]
+        src, lv = self._source(i)
+        t, _ = self.p.table_at(self.lat.node(i), src, lv)
+        self._remember(i, t)
+        return t
+
+    def evaluate(self, i: int) -> None:
+        if self.evaluated[i]:
+            return
+        lat, t = self.lat, self.table(i)
+        self.evaluated[i] = True
+        self.classes[i] = t.n_groups
+        cnt = t.counts
+        mono_pass = True
+        if not self.mono.empty:
+            ok_m = class_checks(t, self.mono, self.sidx, self.q)
+            mono_pass = int(cnt[~ok_m].sum()) <= self.limit
+        if mono_pass and not self.full_monotone:
+            ok = class_checks(t, self.models, self.sidx, self.q)
+        elif not self.mono.empty:
+            ok = ok_m
+        else:
+            ok = class_checks(t, self.models, self.sidx, self.q)
+        out = int(cnt[~ok].sum())
+        anonymous = mono_pass and out <= self.limit
+        self.suppressed[i] = out
+        up = lat.up_set(i) if (mono_pass and not self.mono.empty) or self.metric in _PROPAGATED else None
+        # tagging of the monotone part
+        if not self.mono.empty:
+            if mono_pass:
+                self.mono_state[up & (self.mono_state == _UNKNOWN)] = _PASS
+                if self.full_monotone:
+                    self.anon[up & (self.anon == _UNKNOWN)] = _PASS
+            else:
+                down = lat.down_set(i)
+                self.mono_state[down] = _FAIL
+                self.anon[down] = _FAIL
+        self.anon[i] = _PASS if anonymous else _FAIL
+        self.mono_state[i] = _PASS if mono_pass else _FAIL
+        # bounds for the generalisations of this node
+        if self.metric in ("discernibility", "dm_star"):
+            self.lb[up] = np.maximum(self.lb[up], dm_star(t))
+        elif self.metric == "avg_class_size":
+            self.lb[up] = np.maximum(self.lb[up], self.p.n / max(t.n_groups, 1))
+        if anonymous:
+            kept = ok
+            self.loss[i] = self.tables.value(self.metric, lat.node(i), t, kept)
+            kc = cnt[kept]
+            if kc.size:
+                self.max_risk[i] = 1.0 / float(kc.min())
+                self.avg_risk[i] = kc.size / float(kc.sum())
+            self._offer(i)
+
+    def _offer(self, i: int) -> None:
+        key = (float(self.loss[i]), int(self.lat.height[i]), i)
+        if len(self.best) < self.keep or key < self.best[-1]:
+            self.best.append(key)
+            self.best.sort()
+            del self.best[self.keep:]
+
+    def _slack(self, v: float) -> float:
+        return 0.0 if self.integer_metric else 1e-9 * max(1.0, abs(v))
+
+    def pruned(self, i: int) -> bool:
+        """True when node i cannot enter the top `keep` (its bound exceeds the threshold key)."""
+        if len(self.best) < self.keep:
+            return False
+        thr = self.best[-1]
+        lbe = self.lb[i] - self._slack(self.lb[i])
+        return bool(lbe > thr[0] or (lbe >= thr[0] and (int(self.lat.height[i]), i) > thr[1:]))
+
+    # -- phases
+
+    def exhaustive(self) -> None:
+        for i in range(self.lat.size):
+            self.evaluate(i)
+
+    def settle(self, i: int) -> None:
+        """Flash-style: settle the monotone part of node i (and of many others, by tagging) with a
+        binary search along an upward path from i through unsettled nodes."""
+        lat = self.lat
+        path = [i]
+        cur = i
+        while True:
+            nxt = [s for s in lat.direct_successors(cur) if self.mono_state[s] == _UNKNOWN]
+            if not nxt:
+                break
+            cur = min(nxt, key=lambda s: (self.lb[s], s))
+            path.append(cur)
+        lo, hi = 0, len(path) - 1
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            node = path[mid]
+            if self.mono_state[node] == _UNKNOWN:
+                self.evaluate(node)
+            if self.mono_state[node] == _PASS:
+                hi = mid - 1
+            else:
+                lo = mid + 1
+
+    def optimise(self) -> None:
+        """Visit nodes in order of their lower bound until none can enter the top `keep`:
+        settle the monotone models of an unsettled node first (tagging), then evaluate it."""
+        heap = [(float(self.lb[i]), int(self.lat.height[i]), int(i)) for i in range(self.lat.size)]
+        heapq.heapify(heap)
+        while heap:
+            lb, h, i = heapq.heappop(heap)
+            if self.evaluated[i] or self.anon[i] == _FAIL:
+                continue
+            if self.lb[i] > lb:  # the bound rose since it was queued
+                heapq.heappush(heap, (float(self.lb[i]), h, i))
+                continue
+            if self.pruned(i):
+                break
+            if self.mono_state[i] == _UNKNOWN and not self.mono.empty:
+                self.settle(i)
+                if self.evaluated[i] or self.anon[i] == _FAIL:
+                    continue
+                if self.lb[i] > lb:
+                    heapq.heappush(heap, (float(self.lb[i]), h, i))
+                    continue
+            self.evaluate(i)
+
+    # -- results
+
+    def frame(self) -> pd.DataFrame:
+        lat = self.lat
+        df = pd.DataFrame(lat.levels.astype(np.int64), columns=list(lat.names))
+        df["height"] = lat.height
+        status = np.full(lat.size, "not evaluated", dtype=object)
+        status[self.anon == _PASS] = "anonymous"
+        status[self.anon == _FAIL] = "not anonymous"
+        df["status"] = status
+        df["evaluated"] = self.evaluated
+        df["classes"] = pd.Series(self.classes, dtype="Int64").where(self.evaluated)
+        df["suppressed"] = pd.Series(self.suppressed, dtype="Int64").where(self.evaluated)
+        df["loss"] = self.loss
+        df["lower_bound"] = self.lb
+        df["max_risk"] = self.max_risk
+        df["avg_risk"] = self.avg_risk
+        rank = pd.array([pd.NA] * lat.size, dtype="Int64")
+        for r, (_, _, i) in enumerate(self.best, start=1):
+            rank[i] = r
+        df["rank"] = rank
+        return df
+
+
+def _release(data: pd.DataFrame, problem: Problem, levels: Sequence[int], models: Models,
+             suppressed_as: str) -> tuple[pd.DataFrame, GroupTable, np.ndarray, int, tuple[int, ...], dict[str, int]]:
+    table, ids = problem.table_at(levels)
+    sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
+    q = {s.name: s.q for s in problem.sensitive}
+    kept = class_checks(table, models, sidx, q)
+    cls = ids[problem.record_group]
+    supp = ~kept[cls]
+    cols: dict[str, pd.Series] = {}
+    after = []
+    changed = {}
+    for j, (qi, lev) in enumerate(zip(problem.qis, levels)):
+        rec_code = table.codes[j][cls]
+        after.append(int(np.count_nonzero(np.bincount(rec_code[~supp], minlength=table.cards[j]))))
+        differs = qi.labels[lev][qi.to_level[lev]] != qi.hierarchy.table[:, 0]  # per level-0 value
+        changed[qi.name] = int((differs[qi.codes] | supp).sum())
+        if lev == 0:
+            col = data[qi.name].copy()
+            if supp.any():
+                if suppressed_as == "*":
+                    col = col.astype(object).where(~supp, "*")
+                else:
+                    if pd.api.types.is_integer_dtype(col.dtype) and not pd.api.types.is_extension_array_dtype(col.dtype):
+                        col = col.astype("Int64")
+                    col = col.mask(supp)
+            cols[qi.name] = col
+        else:
+            lab = qi.labels[lev][rec_code].astype(object)
+            if supp.any():
+                lab[supp] = "*" if suppressed_as == "*" else None
+            cols[qi.name] = pd.Series(lab, index=data.index, dtype=object)
+    # a new frame: generalised columns new, the others copied (the input is never shared)
+    out = pd.DataFrame({c: cols[c] if c in cols else data[c].copy() for c in data.columns}, index=data.index)
+    out.columns = data.columns
+    return out, table, kept, int(supp.sum()), tuple(after), changed
+
+
+def generalisation_search(
+    data: pd.DataFrame,
+    hierarchies: Mapping[str, object],
+    *,
+    k: int | None = None,
+    l: float | Mapping[str, float] | None = None,
+    l_variant: str = "distinct",
+    c: float = 2.0,
+    t: float | Mapping[str, float] | None = None,
+    t_distance: str = "equal",
+    beta: float | Mapping[str, float] | None = None,
+    beta_variant: str = "basic",
+    sensitive: str | Sequence[str] | None = None,
+    suppression_limit: float = 0.04,
+    metric: str = "discernibility",
+    runner_ups: int = 5,
+    suppressed_as: str = "missing",
+    exhaustive: bool | None = None,
+    hierarchy_base: str | None = None,
+) -> GeneralisationResult:
+    """Find the full-domain generalisation that meets the privacy models with the least loss.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The microdata (only read).
+    hierarchies : mapping
+        Each quasi-identifier -> its hierarchy: a file path in ARX's CSV layout, a DataFrame
+        in that layout, or a :class:`~sdc.identify.hierarchy.Hierarchy` (see the builders in
+        :mod:`sdc.identify.hierarchy`). The keys are the quasi-identifiers, in lattice order.
+    k : int, optional
+        k-anonymity: every released class has at least k records.
+    l, t, beta : number or mapping, optional
+        l-diversity, t-closeness, beta-likeness: one bound for every `sensitive` variable, or
+        a mapping ``{variable: bound}`` (e.g. ``t={"occupation": 0.2}``).
+    l_variant : {"distinct", "entropy", "recursive"}
+        With ``"recursive"``, `c` is the constant of recursive (c, l)-diversity.
+    t_distance : {"equal", "ordered"}
+        Ground distance of t-closeness' earth mover's distance.
+    beta_variant : {"basic", "enhanced"}
+    sensitive : str or sequence of str, optional
+        The sensitive variables (default: the keys of the mappings given for l, t, beta).
+    suppression_limit : float, default 0.04
+        Largest share of records that may be suppressed (whole classes that fail the models);
+        ``floor(limit * n)`` records, as in ARX.
+    metric : {"discernibility", "dm_star", "nue", "nue_monotonic", "loss", "avg_class_size"}
+        Information loss to minimise, in ARX's definitions (:mod:`sdc.identify.metrics`).
+    runner_ups : int, default 5
+        How many next-best transformations to report (found exactly).
+    suppressed_as : {"missing", "*"}
+        What replaces the quasi-identifiers of suppressed records in ``.data``. Missing (the
+        default) is what sdc's and sdcMicro's measures read as a suppressed value (a
+        wildcard), so re-assessing the release counts those records correctly; ``"*"`` is
+        ARX's output, for users who compare files.
+    exhaustive : bool, optional
+        Evaluate every node (True), prune (False), or decide by size (None: exhaustive up to
+        256 nodes).
+    hierarchy_base : str, optional
+        Directory that relative hierarchy paths are resolved against.
+
+    Returns
+    -------
+    GeneralisationResult
+
+    Raises
+    ------
+    ValueError
+        When no transformation meets the models within the suppression limit.
+
+    Notes
+    -----
+    Models (per class), metrics and the search are documented in :mod:`sdc.identify.criteria`,
+    :mod:`sdc.identify.metrics` and this module; they follow ARX (Prasser and Kohlmayer,
+    "Putting statistical disclosure control into practice: the ARX data anonymization tool",
+    2015) and were checked against ARX's published regression values on the adult data.
+    Missing sensitive values are left out of l, t and beta, as in :func:`sdc.l_diversity`.
+    """
+    start = time.perf_counter()
+    hs, sens, models = _resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta,
+                                beta_variant, hierarchy_base)
+    limit = check_fraction(suppression_limit, "suppression_limit")
+    check_option(metric, "metric", METRICS)
+    check_option(suppressed_as, "suppressed_as", SUPPRESSED_AS)
+    n_up = check_int(runner_ups, "runner_ups", min_value=0)
+    if exhaustive is not None and not isinstance(exhaustive, bool):
+        raise TypeError(f"`exhaustive` must be True, False or None; got {exhaustive!r}.")
+    problem = Problem.encode(data, hs, sens)
+    s = _Search(problem, models, limit, metric, n_up + 1)
+    full = exhaustive if exhaustive is not None else s.lat.size <= EXHAUSTIVE_NODES
+    if full:
+        s.exhaustive()
+    else:
+        s.optimise()
+    if not s.best:
+        raise ValueError(
+            f"no transformation meets {', '.join(models.describe())} with at most {limit:.4g} of the records "
+            f"suppressed; allow more suppression, add hierarchy levels or relax the models."
+        )
+    best_i = s.best[0][2]
+    levels = s.lat.node(best_i)
+    released, table, kept, n_supp, after, changed = _release(data, problem, levels, models, suppressed_as)
+    lattice = s.frame()
+    ranked = [i for _, _, i in s.best]
+    ups = lattice.iloc[ranked[1:]].reset_index(drop=True)
+    ups = ups[[*problem.names, "height", "loss", "classes", "suppressed", "max_risk", "avg_risk"]]
+    ach = achieved(table, kept, models, s.sidx, s.q)
+    mdict = models.to_dict()
+    mdict["described"] = models.describe()
+    return GeneralisationResult(
+        levels=dict(zip(problem.names, levels)), loss=float(s.loss[best_i]), metric=metric, data=released,
+        lattice=lattice, runner_ups=ups, suppressed=n_supp, classes=int(np.count_nonzero(kept)), achieved=ach,
+        models=mdict, suppression_limit=limit, suppressed_as=suppressed_as, quasi_identifiers=problem.names,
+        hierarchy_names=tuple(h.name for h in hs.values()), top_levels=tuple(q.top for q in problem.qis),
+        distinct_before=tuple(int(np.count_nonzero(q.count0)) for q in problem.qis), distinct_after=after,
+        changed=changed, n_records=problem.n, n_nodes=s.lat.size, n_evaluated=int(s.evaluated.sum()), exhaustive=bool(full),
+        seconds=time.perf_counter() - start,
+    )

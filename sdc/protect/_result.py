@@ -1,0 +1,71 @@
+"""The result every protection method returns, and the small helpers they share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["ProtectionResult", "changed_cells"]
+
+
+@dataclass(frozen=True)
+class ProtectionResult:
+    """A protected copy of the data and what the method changed.
+
+    Attributes
+    ----------
+    method : str
+        The method's public name (``"global_recode"``, ``"pram"``, ...).
+    data : pandas.DataFrame
+        The protected data: a new frame with the input's index and columns.
+    variables : tuple of str
+        The columns the method was asked to treat.
+    parameters : dict
+        Every parameter as given (JSON-ready; never a secret such as a pseudonymisation key).
+    seed : int or None
+        The seed of the method's random steps (None for deterministic methods).
+    changed : pandas.Series
+        Cells changed per treated variable (int, indexed by variable).
+    details : dict
+        Method-specific extras (a transition matrix, group sizes, suppressions per key, ...),
+        JSON-ready where possible (DataFrames are allowed and rendered as tables).
+    """
+
+    method: str
+    data: pd.DataFrame = field(repr=False)
+    variables: tuple[str, ...]
+    parameters: dict[str, Any]
+    seed: int | None
+    changed: pd.Series = field(repr=False)
+    details: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def n_changed(self) -> int:
+        """Cells changed in all treated variables."""
+        return int(self.changed.sum())
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per treated variable: cells changed and their share of the records."""
+        n = len(self.data)
+        out = pd.DataFrame({"variable": list(self.changed.index), "cells_changed": self.changed.to_numpy(dtype=np.int64)})
+        out["share_changed"] = out["cells_changed"] / n if n else np.nan
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        """Headline figures: method, variables, cells changed, seed."""
+        return {"method": self.method, "variables": list(self.variables), "records": len(self.data),
+                "cells_changed": self.n_changed, "seed": self.seed}
+
+
+def changed_cells(before: pd.DataFrame, after: pd.DataFrame, variables: list[str] | tuple[str, ...]) -> pd.Series:
+    """Cells that differ per variable; missing on both sides counts as unchanged."""
+    out = {}
+    for v in variables:
+        a, b = before[v], after[v]
+        both_na = a.isna().to_numpy() & b.isna().to_numpy()
+        diff = (a.astype(object).to_numpy() != b.astype(object).to_numpy()) & ~both_na
+        out[v] = int(diff.sum())
+    return pd.Series(out, dtype=np.int64, name="cells_changed")

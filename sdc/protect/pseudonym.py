@@ -1,0 +1,295 @@
+"""Keyed pseudonyms for identifier columns: HMAC-SHA-256 (RFC 2104, FIPS 180-4).
+
+The pseudonym of a value is ``prefix + hex(HMAC-SHA-256(key, text))[:length]``, where `text`
+is the value written canonically (strings as they are; whole numbers without a decimal
+point, so ``1042`` and ``1042.0`` agree; an optional `context` and a unit separator in
+front). The same key therefore gives the same pseudonym in every file and every run, and
+files pseudonymised separately still join (CDISC domains on ``USUBJID``); without the key the
+mapping cannot be recomputed or reversed. A random key that is used once and discarded gives
+pseudonyms that nobody, including the data holder, can link back.
+
+The key is read from a file or an environment variable and is never stored: not in the
+result (parameters, details, repr), not in an error message. The result records where it
+came from (the path or the variable's name) and, for a stored key, a fingerprint
+(``HMAC(key, "sdc key fingerprint")``, 8 hex digits) so two releases can be checked to
+share a key without revealing it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+import os
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sdc._validation import check_columns, check_frame, check_int
+from sdc.core.strata import distinct_values
+from sdc.protect._result import ProtectionResult
+
+__all__ = ["pseudonymise", "MIN_KEY_BYTES"]
+
+#: The shortest key accepted (bytes, after the line ending(s) at its end are removed).
+MIN_KEY_BYTES = 16
+
+
+class _Key:
+    """Holds the key bytes; prints as hidden so it cannot leak through a repr or a log."""
+
+    __slots__ = ("_b",)
+
+    def __init__(self, b: bytes) -> None:
+        self._b = b
+
+    def __repr__(self) -> str:
+        return "<key hidden>"
+
+    __str__ = __repr__
+
+
+def _read_key(key_file: object, key_env: object, random_key: bool) -> tuple[_Key, str, str | None]:
+    """(key, source, where) from exactly one of the three sources."""
+    n = sum(x is not None and x is not False for x in (key_file, key_env, random_key or None))
+    if n != 1:
+        raise ValueError("`pseudonymise` needs exactly one of `key_file`, `key_env` or `random_key=True`.")
+    if random_key:
+        return _Key(secrets.token_bytes(32)), "random", None
+    if key_file is not None:
+        if not isinstance(key_file, (str, os.PathLike)):
+            raise TypeError(f"`key_file` must be a path; got {type(key_file).__name__}.")
+        path = Path(key_file)
+        if not path.is_file():
+            raise ValueError(f"`key_file` {str(path)!r} does not exist or is not a file.")
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise ValueError(f"`key_file` {str(path)!r} cannot be read ({exc.strerror}).") from None
+        key, source, where = raw.rstrip(b"\r\n"), "file", str(path)
+        what = f"`key_file` {str(path)!r}"
+    else:
+        if not isinstance(key_env, str) or not key_env:
+            raise TypeError(f"`key_env` must be the name of an environment variable; got {key_env!r}.")
+        if key_env not in os.environ:
+            raise ValueError(f"`key_env`: the environment variable {key_env!r} is not set.")
+        key, source, where = os.environ[key_env].encode("utf-8").rstrip(b"\r\n"), "env", key_env
+        what = f"`key_env` variable {key_env!r}"
+    if not key:
+        raise ValueError(f"{what} is empty: the key must not be empty.")
+    if len(key) < MIN_KEY_BYTES:
+        raise ValueError(f"{what} holds a key shorter than {MIN_KEY_BYTES} bytes; use a longer random key "
+                         "(e.g. 32 random bytes, hex-encoded).")
+    return _Key(key), source, where
+
+
+def _canonical(values: Sequence[object], numeric: bool) -> list[str]:
+    """Text of each distinct value: whole numbers without '.0', floats by repr, the rest by str."""
+    out = []
+    for v in values:
+        if isinstance(v, (bool, np.bool_)):
+            out.append(str(bool(v)))
+        elif isinstance(v, (int, np.integer)):
+            out.append(str(int(v)))
+        elif isinstance(v, (float, np.floating)):
+            f = float(v)
+            out.append(str(int(f)) if math.isfinite(f) and f.is_integer() and abs(f) < 2**63 else repr(f))
+        elif isinstance(v, (pd.Timestamp,)):
+            out.append(v.isoformat())
+        else:
+            out.append(str(v))
+    return out
+
+
+def _texts(levels: tuple, s: pd.Series) -> tuple[list[str], np.ndarray | None]:
+    """Distinct canonical texts and, where two levels share a text, the level -> text index."""
+    arr = np.asarray(levels, dtype=object) if levels else np.empty(0, dtype=object)
+    kind = pd.api.types.infer_dtype(arr, skipna=True) if arr.size else "empty"
+    if kind == "string":
+        return list(levels), None
+    if kind == "integer":
+        return [str(int(v)) for v in levels], None
+    texts = _canonical(levels, bool(pd.api.types.is_numeric_dtype(s.dtype)))
+    uniq = list(dict.fromkeys(texts))
+    if len(uniq) == len(texts):
+        return texts, None
+    where = {t: i for i, t in enumerate(uniq)}
+    return uniq, np.array([where[t] for t in texts], dtype=np.int64)
+
+
+def _hmac_all(key: _Key, texts: list[str], context: str | None) -> list[bytes]:
+    """HMAC-SHA-256 of every text: the key's inner and outer states are computed once and copied."""
+    k = key._b
+    if len(k) > 64:
+        k = hashlib.sha256(k).digest()
+    k = k.ljust(64, b"\0")
+    inner0 = hashlib.sha256(bytes(b ^ 0x36 for b in k))
+    outer0 = hashlib.sha256(bytes(b ^ 0x5C for b in k))
+    pre = b"" if context is None else context.encode("utf-8") + b"\x1f"
+    out: list[bytes] = []
+    append, new_inner, new_outer = out.append, inner0.copy, outer0.copy
+    for t in texts:  # about 0.8 us per distinct value: the cost of pseudonymisation
+        h = new_inner()
+        h.update(pre + t.encode("utf-8") if pre else t.encode("utf-8"))
+        o = new_outer()
+        o.update(h.digest())
+        append(o.digest())
+    return out
+
+
+def _hex(digests: list[bytes], length: int) -> np.ndarray:
+    """The first `length` hex digits of each digest, as a numpy array of str."""
+    if not digests:
+        return np.array([], dtype=f"<U{length}")
+    nbytes = (length + 1) // 2
+    b = np.frombuffer(b"".join(digests), dtype=np.uint8).reshape(-1, 32)[:, :nbytes]
+    hexd = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
+    chars = np.empty((b.shape[0], 2 * nbytes), dtype=np.uint8)
+    chars[:, 0::2] = hexd[b >> 4]
+    chars[:, 1::2] = hexd[b & 15]
+    return chars[:, :length].copy().view(f"S{length}").ravel().astype(f"U{length}")
+
+
+def _collisions(digests: list[bytes], length: int) -> int:
+    """Distinct texts whose first `length` hex digits coincide with another's."""
+    if len(digests) < 2:
+        return 0
+    b = np.frombuffer(b"".join(digests), dtype=np.uint8).reshape(-1, 32)
+    if length <= 16:
+        # The leading `length` nibbles as one integer: a sort of integers, not of strings.
+        head = b[:, :8].copy().view(">u8").ravel() >> np.uint64(4 * (16 - length))
+        return int(head.size - np.unique(head).size)
+    nbytes = (length + 1) // 2
+    keys = b[:, :nbytes].copy()
+    if length % 2:
+        keys[:, -1] &= 0xF0
+    return int(len(keys) - np.unique(keys.view(f"S{nbytes}").ravel()).size)
+
+
+def pseudonymise(
+    data: pd.DataFrame,
+    variables: Sequence[str] | str,
+    *,
+    key_file: str | os.PathLike | None = None,
+    key_env: str | None = None,
+    random_key: bool = False,
+    length: int = 16,
+    prefix: str = "",
+    context: str | None = None,
+    drop: Sequence[str] | str = (),
+) -> ProtectionResult:
+    """Replace identifiers by keyed pseudonyms (HMAC-SHA-256) and drop direct identifiers.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+    variables : str or list of str
+        Identifier columns to pseudonymise (may be empty when only dropping).
+    key_file : path, optional
+        A file holding the secret key: its bytes, without the line ending(s) at the end (so a
+        key written by ``echo`` or an editor works); at least 16 bytes. A hex or base64 text key
+        is used as the text it is (not decoded).
+    key_env : str, optional
+        The name of an environment variable holding the key.
+    random_key : bool, default False
+        Use a fresh random 32-byte key and discard it: the pseudonyms cannot be linked back
+        or reproduced by anyone.
+    length : int, default 16
+        Hex digits kept (8 to 64; 16 digits = 64 bits). Distinct values whose pseudonyms would
+        coincide raise an error (the collision check) asking for a larger `length`.
+    prefix : str, default ""
+        Text put before every pseudonym (e.g. ``"P-"``).
+    context : str, optional
+        Domain separation: the same key with another context gives unrelated pseudonyms.
+    drop : str or list of str
+        Direct identifiers (names, addresses, ...) removed from the released data.
+
+    Returns
+    -------
+    ProtectionResult
+        ``data`` without the dropped columns; ``details``: per variable the number of
+        distinct values, and ``key_source`` (``"file"``, ``"env"``, ``"random"``),
+        ``key_fingerprint`` (not for a random key) and ``dropped``.
+
+    References
+    ----------
+    RFC 2104 (HMAC); NIST FIPS 180-4 (SHA-256); EMA Policy 0070 / CDISC guidance on
+    consistent pseudonymisation of subject identifiers across domains.
+
+    Examples
+    --------
+    >>> import pandas as pd, sdc
+    >>> df = pd.DataFrame({"USUBJID": ["S-001", "S-002", "S-001"], "name": ["Ann", "Bo", "Ann"]})
+    >>> r = sdc.pseudonymise(df, "USUBJID", random_key=True, drop="name")
+    >>> list(r.data.columns), r.data["USUBJID"].nunique()
+    (['USUBJID'], 2)
+    """
+    frame = check_frame(data)
+    cols = check_columns(frame, variables, role="variables", allow_empty=True)
+    dropped = check_columns(frame, drop, role="drop", allow_empty=True)
+    both = [c for c in cols if c in dropped]
+    if both:
+        raise ValueError(f"a column cannot be both pseudonymised and dropped: {', '.join(map(repr, both))}.")
+    if not cols and not dropped:
+        raise ValueError("`pseudonymise` needs `variables` to pseudonymise or columns to `drop`.")
+    length = check_int(length, "length", min_value=8, max_value=64)
+    if not isinstance(prefix, str):
+        raise TypeError(f"`prefix` must be text; got {prefix!r}.")
+    if context is not None and not isinstance(context, str):
+        raise TypeError(f"`context` must be text or None; got {context!r}.")
+    if not isinstance(random_key, bool):
+        raise TypeError(f"`random_key` must be True or False; got {random_key!r}.")
+    key, source, where = _read_key(key_file, key_env, random_key) if cols else (None, None, None)
+
+    out = frame.drop(columns=list(dropped)) if dropped else frame.copy()
+    changed: dict[str, int] = {}
+    details: dict[str, Any] = {}
+    for v in cols:
+        s = frame[v]
+        lv = distinct_values(s)
+        texts, codes_t = _texts(lv.levels, s)
+        digests = _hmac_all(key, texts, context)
+        pseud = _hex(digests, length)
+        n_coll = _collisions(digests, length)
+        if n_coll:
+            raise ValueError(
+                f"pseudonyms of column {v!r} collide at `length` {length} ({n_coll} distinct value(s) share a "
+                "pseudonym); use a larger `length`."
+            )
+        table = np.empty(len(texts) + 1, dtype=object)
+        table[:-1] = np.char.add(prefix, pseud) if prefix else pseud
+        table[-1] = np.nan
+        if codes_t is None:  # one text per level: the level codes index the table (-1 -> missing)
+            rec = lv.codes
+        else:
+            rec = np.where(lv.codes >= 0, codes_t[np.maximum(lv.codes, 0)] if codes_t.size else -1, -1)
+        out[v] = pd.Series(table[rec], index=frame.index, name=v, dtype=object)
+        changed[v] = int((lv.codes >= 0).sum())
+        details[v] = {"distinct_values": len(texts)}
+    if cols:
+        details["key_source"] = source
+        if source != "random":
+            details["key_fingerprint"] = hmac.new(key._b, b"sdc key fingerprint", hashlib.sha256).hexdigest()[:8]
+    details["dropped"] = list(dropped)
+    params: dict[str, Any] = {"variables": list(cols), "length": length}
+    if source == "file":
+        params["key_file"] = where
+    elif source == "env":
+        params["key_env"] = where
+    elif source == "random":
+        params["random_key"] = True
+    if prefix:
+        params["prefix"] = prefix
+    if context is not None:
+        params["context"] = context
+    if dropped:
+        params["drop"] = list(dropped)
+    del key
+    return ProtectionResult(
+        method="pseudonymise", data=out, variables=cols, parameters=params, seed=None,
+        changed=pd.Series(changed, dtype=np.int64, name="cells_changed"), details=details,
+    )

@@ -1,0 +1,275 @@
+"""The comparison report (``sdc compare``; ``sdc protect`` writes it for its release).
+
+:func:`write_comparison` renders a :class:`~sdc.workflow.compare.Comparison` into a folder of
+fixed file names, with the renderers of the assessment report (same look, same safety)::
+
+    report.html       self-contained page, figures embedded
+    report.md         the same content in Markdown
+    summary.txt       the same content in plain text
+    report.json       everything machine-readable (schema_version 1)
+    report.xlsx       one sheet per table
+    config.toml       the assessment configuration of the original (sdc assess --config reruns it)
+    risk.csv          every risk figure before and after
+    utility.csv       the utility measures
+    changes.csv       cells changed and suppressed per variable
+    key_frequencies.csv   the key variables' levels before and after
+    plots/*.png       risk before/after, changed distributions, correlations
+
+The folder is written whole or not at all, never over a folder sdc did not write, and no
+file is more readable than the two input files.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sdc._files import csv_text
+from sdc._version import __version__
+from sdc.report.compare_plots import COMPARE_FIGURES, comparison_figures
+from sdc.report.content import SAFETY_NOTE, Report, Section, Table
+from sdc.report.formatting import fmt_num, fmt_pct
+from sdc.report.safety import safe_frame
+from sdc.report.serialize import frame_records, jsonable
+from sdc.workflow.compare import Comparison
+from sdc.workflow.config import FORMATS, to_toml
+
+__all__ = ["write_comparison", "comparison_files", "build_comparison_report", "comparison_document",
+           "ComparisonFolder", "comparison_headline"]
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ComparisonFolder:
+    path: Path
+    files: tuple[str, ...]
+    report: Report
+
+
+def _kv(rows: list[tuple[str, object]]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["item", "value"])
+
+
+def comparison_headline(c: Comparison) -> str:
+    """One sentence on the primary scenario: risk before -> after, and what changed."""
+    b, a = c.before.primary, c.after.primary
+    k = c.config.thresholds.k
+    cells = int(c.changes["cells_changed"].sum())
+    return (f"Scenario '{b.scenario.name}': sample uniques {fmt_pct(b.profile.pct_unique)} -> "
+            f"{fmt_pct(a.profile.pct_unique)}; records with fk < {k} {fmt_num(b.profile.n_k_lt_threshold)} -> "
+            f"{fmt_num(a.profile.n_k_lt_threshold)}; expected re-identifications "
+            f"{fmt_num(b.risk.expected_reidentifications, 2)} -> {fmt_num(a.risk.expected_reidentifications, 2)} "
+            f"(global risk {fmt_num(b.risk.global_risk_pct, 3)}% -> {fmt_num(a.risk.global_risk_pct, 3)}%). "
+            f"{fmt_num(cells)} cells changed in {len(c.changed_variables)} variable(s); "
+            f"{fmt_num(c.records_dropped)} record(s) dropped.")
+
+
+def _file_list(formats: tuple[str, ...], figures: Mapping[str, bytes], has_assoc: bool = False) -> dict[str, str]:
+    files = {}
+    if "html" in formats:
+        files["report.html"] = "the comparison, self-contained (figures embedded)"
+    if "md" in formats:
+        files["report.md"] = "the comparison in Markdown"
+    if "txt" in formats:
+        files["summary.txt"] = "the comparison in plain text"
+    if "json" in formats:
+        files["report.json"] = "everything machine-readable (schema_version 1)"
+    if "xlsx" in formats:
+        files["report.xlsx"] = "one sheet per table"
+    files["config.toml"] = "the assessment configuration of the original file"
+    if "csv" in formats:
+        files.update({"risk.csv": "every risk figure before and after", "utility.csv": "the utility measures",
+                      **({"associations.csv": "every pair of variables whose association changed"}
+                         if has_assoc else {}),
+                      "changes.csv": "cells changed and suppressed per variable",
+                      "key_frequencies.csv": "levels of the key variables before and after"})
+    if "png" in formats:
+        files.update({f"plots/{n}.png": COMPARE_FIGURES[n] for n in figures})
+    return files
+
+
+def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = None,
+                            title: str = "Disclosure risk and utility: original and released file") -> Report:
+    """The comparison's sections (tables and figure names), independent of format."""
+    prov = c.provenance
+    sections: list[Section] = []
+
+    s = Section("input", "The two files")
+    rows: list[tuple[str, object]] = [("original", prov.get("original", "")), ("released", prov.get("released", ""))]
+    rows += [(f"SHA-256 of {Path(f).name}", h) for f, h in (prov.get("sha256") or {}).items()]
+    rows += [("records in the original", c.n_original), ("records in the released file", c.n_released),
+             ("records matched", len(c.original)), ("original records dropped", c.records_dropped),
+             ("records matched by", c.matched_by)]
+    s.tables.append(Table("input", "The files", _kv(rows)))
+    sections.append(s)
+
+    s = Section("summary", "Summary", [comparison_headline(c)])
+    s.tables.append(Table("verdicts", "Verdicts before and after", c.verdicts))
+    sections.append(s)
+
+    s = Section("risk", "Risk before and after",
+                ["Every risk measure of sdc assess, computed with the same configuration on both files "
+                 "(the released file's adaptations are in the notes). change = after - before."])
+    s.tables.append(Table("risk", "Risk figures", c.risk))
+    s.figures.append("risk_before_after")
+    sections.append(s)
+
+    s = Section("keys", "Key frequencies before and after",
+                ["Records by class size fk (the number of records sharing the key values), and the levels of each "
+                 "key variable as assessed (continuous keys banded)."])
+    s.tables.append(Table("class sizes", "Records by class size", c.class_sizes))
+    s.tables.append(Table("key frequencies", "Levels of the key variables", c.key_frequencies))
+    sections.append(s)
+
+    s = Section("utility", "Utility", ["The utility measures (sdc.utility) on the matched records, over the variables "
+                                       "the protection changed (pseudonymised identifiers left out: a pseudonym "
+                                       "replaces a value one for one)."])
+    if len(c.utility_table):
+        s.tables.append(Table("utility", "Utility measures", c.utility_table,
+                              note="il1: information loss as a share of the range (categorical: share of changed "
+                                   "values; a suppressed cell counts as a loss of 1); eigen_similarity_pct: "
+                                   "eigenvalues of the correlation matrices; nue: non-uniform entropy of the keys "
+                                   "(bits). Formulas: docs/utility.md."))
+    else:
+        s.paragraphs.append("No utility figure (see the notes).")
+    if len(c.marginals):
+        s.tables.append(Table("marginals", "Marginal distributions of the changed variables", c.marginals,
+                              note="max_deviation_pp: the largest change of a category's share, in percentage points."))
+    if len(c.associations):
+        s.tables.append(Table("associations", "Associations that changed (largest first, first 30)",
+                              c.associations.head(30)))
+    s.figures += ["changed_distributions", "correlations"]
+    sections.append(s)
+
+    s = Section("changes", "What the protection changed",
+                ["Cells changed per variable on the matched records (missing on both sides counts as unchanged); "
+                 "cells suppressed = present in the original, missing in the release."])
+    s.tables.append(Table("changes", "Cells changed per variable", c.changes))
+    sections.append(s)
+    if c.protection:
+        from sdc.report.protection import protection_sections
+
+        for sec in protection_sections(c.protection, prefix="p "):
+            sec.title = "Protection log: " + sec.title[0].lower() + sec.title[1:]
+            sections.append(sec)
+
+    if files:
+        s = Section("files", "Files in this folder")
+        s.tables.append(Table("files", "Files", pd.DataFrame(list(files.items()), columns=["file", "contents"])))
+        sections.append(s)
+    notes = list(c.notes) + [f"original file: {n}" for n in c.before.notes] + \
+        [f"released file: {n}" for n in c.after.notes] + [SAFETY_NOTE]
+    sections.append(Section("notes", "Notes", list(dict.fromkeys(notes))))
+    s = Section("reproduce", "How to reproduce", [
+        f"Command: {prov.get('command') or 'sdc compare ...'}",
+        "The same files and configuration give the same report, byte for byte, except the line with the generation "
+        "time."])
+    vrows = [("config", prov.get("config_source", ""))] + [(f"{k} version", v) for k, v in
+                                                          (prov.get("versions") or {}).items()]
+    vrows.append(("platform", prov.get("platform", "")))
+    s.tables.append(Table("provenance", "Provenance", _kv(vrows)))
+    sections.append(s)
+    return Report(title=title, generated=str(prov.get("generated_utc", "")), sections=sections, assessment=c.after)
+
+
+def comparison_document(report: Report, c: Comparison, files: Mapping[str, str]) -> dict[str, Any]:
+    """``report.json`` of the comparison."""
+    tables = {}
+    for s in report.sections:
+        for t in s.tables:
+            tables[t.key] = {"section": s.title, "title": t.title, "note": t.note,
+                             "columns": [str(col) for col in t.frame.columns], "rows": frame_records(t.frame)}
+    prov = {k: v for k, v in c.provenance.items() if k != "generated_utc"}
+    return jsonable({
+        "schema_version": SCHEMA_VERSION,
+        "generator": f"sdc {__version__}",
+        "title": report.title,
+        "generated_utc": report.generated,
+        "provenance": prov,
+        "config": c.config.to_dict(),
+        "config_released": c.after.config.to_dict(),
+        "records": {"original": c.n_original, "released": c.n_released, "matched": len(c.original),
+                    "dropped": c.records_dropped, "matched_by": c.matched_by},
+        "summary": c.summary(),
+        "risk": frame_records(c.risk),
+        "verdicts": frame_records(c.verdicts),
+        "utility": frame_records(c.utility_table),
+        "changes": frame_records(c.changes),
+        "class_sizes": frame_records(c.class_sizes),
+        "key_frequencies": frame_records(c.key_frequencies),
+        "protection": c.protection,
+        "tables": tables,
+        "files": dict(files),
+        "notes": [p for s in report.sections if s.key == "notes" for p in s.paragraphs],
+    })
+
+
+def comparison_files(c: Comparison, *, formats: Sequence[str] | None = None,
+                     released_name: str | None = None) -> dict[str, str | bytes]:
+    """Every file of the comparison folder (name -> content), without writing anything.
+
+    `released_name` names the released file in the report when `c` compared DataFrames (as
+    ``sdc protect`` does before it writes the file)."""
+    if released_name and c.provenance.get("released", "(a DataFrame)") == "(a DataFrame)":
+        from dataclasses import replace
+
+        c = replace(c, provenance={**c.provenance, "released": released_name})
+    return _render(c, formats)[0]
+
+
+def _render(c: Comparison, formats: Sequence[str] | None) -> tuple[dict[str, str | bytes], Report]:
+    from sdc.report.html import render_html
+    from sdc.report.text import render_markdown, render_text
+    from sdc.report.xlsx import render_xlsx
+
+    formats = tuple(formats or c.config.formats)
+    bad = [f for f in formats if f not in FORMATS]
+    if bad:
+        raise ValueError(f"unknown report format {bad[0]!r}; allowed: {', '.join(FORMATS)}.")
+    figs = comparison_figures(c) if ("html" in formats or "png" in formats) else {}
+    listing = _file_list(formats, figs, has_assoc=bool(len(c.associations)))
+    report = build_comparison_report(c, files=listing)
+    png = "png" in formats
+    out: dict[str, str | bytes] = {}
+    if "html" in formats:
+        out["report.html"] = render_html(report, figs)
+    if "md" in formats:
+        out["report.md"] = render_markdown(report, figs, png_files=png)
+    if "txt" in formats:
+        out["summary.txt"] = render_text(report, figs, png_files=png)
+    if "json" in formats:
+        out["report.json"] = json.dumps(comparison_document(report, c, listing), indent=2, ensure_ascii=False,
+                                        allow_nan=False) + "\n"
+    if "xlsx" in formats:
+        out["report.xlsx"] = render_xlsx(report)
+    out["config.toml"] = to_toml(c.config)
+    if "csv" in formats:
+        out["risk.csv"] = csv_text(safe_frame(c.risk))
+        out["utility.csv"] = csv_text(safe_frame(c.utility_table))
+        if len(c.associations):
+            out["associations.csv"] = csv_text(safe_frame(c.associations))
+        out["changes.csv"] = csv_text(safe_frame(c.changes))
+        out["key_frequencies.csv"] = csv_text(safe_frame(c.key_frequencies))
+    if png:
+        out.update({f"plots/{n}.png": b for n, b in figs.items()})
+    return out, report
+
+
+def write_comparison(c: Comparison, out: str | Path, *, formats: Sequence[str] | None = None,
+                     inputs: Sequence[str | Path] = ()) -> ComparisonFolder:
+    """Write the comparison folder `out` (see the module docstring).
+
+    `inputs` are the two files compared: no output is more readable than they are.
+    """
+    from sdc.report.folder import write_folder
+
+    files, report = _render(c, formats)
+    write_folder(out, files, marker="This folder was written by sdc compare; sdc replaces it whole on the next run.\n",
+                 inputs=inputs)
+    return ComparisonFolder(path=Path(out), files=tuple(files), report=report)

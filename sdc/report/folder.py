@@ -1,0 +1,153 @@
+"""Writing an output folder whole or not at all, never more readable than its input, and never
+over anything sdc did not write (``sdc assess``, ``sdc protect``, ``sdc compare``, ``sdc sweep``).
+
+The files are written into a temporary sibling folder, which is renamed into place only when
+every file is complete; a previous folder of sdc's (it holds the ``.sdc-report`` marker) is
+renamed aside first and deleted only after the new one is in place. Refused, so that sdc
+never deletes a file it did not write:
+
+* any other existing, non-empty folder (a mistyped path);
+* a folder of sdc's that holds files sdc did not write there: the marker lists the files
+  written, and anything else (an input copied in, notes) would be lost;
+* a folder that holds one of the run's input files;
+* a folder that appeared at the target while the run was computing: the target is checked
+  again, on the folder actually moved aside, just before the swap.
+
+A SIGTERM while writing raises instead of ending the process at once
+(:func:`sdc._files.terminate_cleanly`), so the temporary folder is removed then too.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from sdc._files import output_modes, terminate_cleanly
+
+__all__ = ["write_folder", "output_modes", "check_target", "MARKER"]
+
+#: The marker of a folder written by sdc (the same as ``sdc assess``'s report folders).
+MARKER = ".sdc-report"
+#: The line of the marker after which the files sdc wrote are listed, one per line.
+_MANIFEST = "Files written by sdc (one per line; sdc refuses to replace this folder if it holds others):"
+
+
+def _manifest(folder: Path) -> set[str] | None:
+    """The files the marker lists (None: a marker without a list, from an earlier sdc)."""
+    try:
+        lines = (folder / MARKER).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    if _MANIFEST not in lines:
+        return None
+    return {ln for ln in lines[lines.index(_MANIFEST) + 1:] if ln}
+
+
+def _inside(path: str | Path, folder: Path) -> bool:
+    try:
+        p, f = Path(path).resolve(), folder.resolve()
+    except (OSError, RuntimeError):
+        return False
+    return f in p.parents
+
+
+def check_target(out: Path, flag: str = "--out", *, inputs: Iterable[str | Path | None] = ()) -> None:
+    """Refuse a file, a non-empty folder that sdc did not write, a folder of sdc's holding other
+    files, and a folder holding one of the `inputs`."""
+    out = Path(out)
+    for p in inputs:
+        if p is not None and _inside(p, out):
+            raise FileExistsError(f"{flag} '{out}' holds the input '{p}': sdc replaces its output folder whole, which "
+                                  "would delete it; choose another output folder (or move the input).")
+    if out.exists() and not out.is_dir():
+        raise FileExistsError(f"{flag} '{out}' is a file, not a folder.")
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    if not (out / MARKER).exists():
+        raise FileExistsError(
+            f"{flag} '{out}' exists and is not a folder written by sdc (no {MARKER} file): choose another folder or "
+            "empty it; sdc only replaces folders it wrote.")
+    listed = _manifest(out)
+    if listed is not None:
+        present = {str(p.relative_to(out).as_posix()) for p in out.rglob("*") if not p.is_dir()} - {MARKER}
+        foreign = sorted(present - listed)
+        if foreign:
+            more = f" and {len(foreign) - 1} more" if len(foreign) > 1 else ""
+            raise FileExistsError(
+                f"{flag} '{out}' holds '{foreign[0]}'{more}, which sdc did not write there: sdc replaces its folders "
+                "whole, which would delete them; move them out or choose another folder.")
+
+
+def write_folder(out: str | Path, files: Mapping[str, str | bytes], *, marker: str,
+                 inputs: Iterable[str | Path | None] = (), flag: str = "--out") -> Path:
+    """Write `files` (relative name -> text or bytes) as the folder `out`, atomically.
+
+    Text is written as UTF-8 with the line ends it holds. `marker` is the text of the
+    ``.sdc-report`` file (the list of the files written is added to it). Modes follow
+    :func:`output_modes` of `inputs`; the target is checked with :func:`check_target`.
+    """
+    out = Path(out)
+    inputs = [p for p in inputs if p is not None]
+    check_target(out, flag, inputs=inputs)
+    fmode, dmode = output_modes(inputs)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    names = sorted(str(Path(n).as_posix()) for n in files)
+    marker_text = marker.rstrip("\n") + "\n" + _MANIFEST + "\n" + "".join(f"{n}\n" for n in names)
+    with terminate_cleanly():
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))  # private (0700) while written
+        try:
+            _fill(tmp, {**files, MARKER: marker_text}, fmode, dmode)
+            os.chmod(tmp, dmode)
+            _move_into_place(tmp, out, flag, inputs)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+    return out
+
+
+def _fill(tmp: Path, files: Mapping[str, str | bytes], fmode: int, dmode: int) -> None:
+    for name, data in files.items():
+        p = tmp / name
+        if tmp.resolve() not in p.resolve().parents:
+            raise ValueError(f"output file name {name!r} leaves the folder.")
+        for parent in reversed(p.relative_to(tmp).parents[:-1]):
+            d = tmp / parent
+            if not d.exists():
+                d.mkdir()
+                os.chmod(d, dmode)
+        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, fmode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.chmod(p, fmode)  # the umask may have taken bits away; never adds any beyond fmode
+
+
+def _move_into_place(tmp: Path, out: Path, flag: str, inputs: list[str | Path]) -> None:
+    """Rename the finished folder in; a previous sdc folder is renamed aside, checked again (it
+    may have appeared or changed while the run computed), and deleted only after the swap."""
+    if not out.exists():
+        try:
+            os.rename(tmp, out)  # fails if a non-empty folder appeared there meanwhile
+        except OSError as exc:
+            if exc.errno in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR, errno.EISDIR):
+                raise FileExistsError(f"{flag} '{out}' appeared while sdc was writing; it was left as it is: "
+                                      "run again, or choose another folder.") from None
+            raise
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+    os.rmdir(old)
+    os.rename(out, old)
+    try:
+        check_target(old, flag, inputs=inputs)  # the folder actually moved aside
+    except BaseException:
+        os.rename(old, out)
+        raise
+    try:
+        os.rename(tmp, out)
+    except BaseException:
+        os.rename(old, out)  # put the previous folder back
+        raise
+    shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,153 @@
+"""The released file's bytes, in the input's format: the same delimiter, line ends and
+compression for delimited text, Stata for Stata; the same data and plan give the same bytes.
+
+SAS files cannot be written by pandas: a SAS input gives a CSV release (said in the log).
+Integer columns that a step left with missing values (local suppression) are written as
+integers, not as ``31.0``.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import zipfile
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["ReleasedFile", "released_file", "COMPRESSIONS"]
+
+COMPRESSIONS = (".gz", ".bz2", ".xz", ".zip")
+_TEXT_SUFFIXES = (".csv", ".tsv", ".tab", ".txt", ".dat")
+_FIXED_TIME = datetime(2000, 1, 1)
+
+
+@dataclass(frozen=True)
+class ReleasedFile:
+    """The released file: its name in the output folder, bytes, and how it was written."""
+
+    name: str
+    data: bytes
+    format: str          # "csv", "stata"
+    delimiter: str | None
+    note: str = ""
+
+
+def _delimiter(path: Path | None, sep: str | None) -> tuple[str, str]:
+    """(delimiter, line terminator) of the input."""
+    from sdc.io import detect_delimiter
+
+    if sep in ("tab", "\\t"):
+        sep = "\t"
+    sample = ""
+    if path is not None and path.exists():
+        sample = _sample(path)
+    if sep is None:
+        sep = detect_delimiter(sample) if sample else ","
+    if sep in ("whitespace", r"\s+"):
+        sep = " "
+    newline = "\r\n" if "\r\n" in sample else "\n"
+    return sep, newline
+
+
+def _sample(p: Path, size: int = 1 << 16) -> str:
+    suffix = p.suffix.lower()
+    if suffix == ".gz":
+        raw = gzip.open(p).read(size)
+    elif suffix == ".bz2":
+        raw = bz2.open(p).read(size)
+    elif suffix == ".xz":
+        raw = lzma.open(p).read(size)
+    elif suffix == ".zip":
+        with zipfile.ZipFile(p) as z:
+            raw = z.open(z.namelist()[0]).read(size)
+    else:
+        with open(p, "rb") as fh:
+            raw = fh.read(size)
+    return raw.decode("utf-8", errors="replace")
+
+
+def _restore_integers(data: pd.DataFrame, original: pd.DataFrame | None) -> pd.DataFrame:
+    """Integer input columns that became float only through missing values, as nullable integers."""
+    if original is None:
+        return data
+    out = data
+    for c in data.columns:
+        if c not in original.columns or not pd.api.types.is_integer_dtype(original[c].dtype):
+            continue
+        s = data[c]
+        if pd.api.types.is_float_dtype(s.dtype):
+            v = s.to_numpy(dtype=float, na_value=np.nan)
+            ok = ~np.isnan(v)
+            if np.all(np.floor(v[ok]) == v[ok]) and (not ok.any() or np.abs(v[ok]).max() < 2 ** 53):
+                if out is data:
+                    out = data.copy()
+                out[c] = s.astype("Int64")
+    return out
+
+
+def _compress(name: str, body: bytes, suffix: str) -> bytes:
+    """Compressed bytes that depend on the content alone (no time stamp, no file name)."""
+    if suffix == ".gz":
+        buf = io.BytesIO()
+        with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0) as fh:
+            fh.write(body)
+        return buf.getvalue()
+    if suffix == ".bz2":
+        return bz2.compress(body)
+    if suffix == ".xz":
+        return lzma.compress(body)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        info.external_attr = 0o600 << 16
+        z.writestr(info, body)
+    return buf.getvalue()
+
+
+def released_file(data: pd.DataFrame, *, input_path: str | Path | None = None, sep: str | None = None,
+                  original: pd.DataFrame | None = None, stem: str = "released") -> ReleasedFile:
+    """The released data as a file like the input (`input_path`; CSV without one).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The released records (its index is not written).
+    input_path : path, optional
+        The input file: its suffix gives the format (``.dta`` Stata; ``.gz``/``.bz2``/``.xz``/
+        ``.zip`` compression of delimited text; anything else delimited text) and its first
+        bytes the delimiter and line ends.
+    sep : str, optional
+        The input's delimiter when it was given rather than detected.
+    original : pandas.DataFrame, optional
+        The input data: integer columns of it stay integers in the release.
+    """
+    path = Path(input_path) if input_path is not None else None
+    suffixes = [s.lower() for s in path.suffixes] if path is not None else []
+    data = _restore_integers(data, original)
+    if suffixes and suffixes[-1] == ".dta":
+        buf = io.BytesIO()
+        data.to_stata(buf, write_index=False, time_stamp=_FIXED_TIME, version=118)
+        return ReleasedFile(f"{stem}.dta", buf.getvalue(), "stata", None)
+    note = ""
+    if suffixes and suffixes[-1] in (".sas7bdat", ".xpt"):
+        note = "The input is a SAS file, which pandas cannot write: the release is CSV."
+        path, suffixes = None, []
+    compression = suffixes[-1] if suffixes and suffixes[-1] in COMPRESSIONS else None
+    inner = [s for s in suffixes if s not in COMPRESSIONS][-1:] or [".csv"]
+    if inner[0] not in _TEXT_SUFFIXES:
+        inner = [".csv"] if path is None else inner
+    delim, newline = _delimiter(path, sep)
+    text = data.to_csv(index=False, sep=delim, lineterminator=newline)
+    body = text.encode("utf-8")
+    name = f"{stem}{inner[0]}"
+    if compression:
+        body = _compress(name, body, compression)
+        name += compression
+    return ReleasedFile(name, body, "csv", delim, note)

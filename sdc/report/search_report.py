@@ -1,0 +1,221 @@
+"""The output folder of ``sdc search``: the released file, ``search.json``, ``search.md``, figures.
+
+::
+
+    released.csv          the release at the optimum, in the input's format and delimiter
+    search.json           optimum, loss, runner-ups, lattice summary and evaluated nodes,
+                          protection log, dimension and combination searches (schema_version 1)
+    search.md             the same for reading
+    lattice.csv           every node of the lattice: levels, status, classes, loss, bounds
+    lattice.png           the lattice, optimum and runner-ups marked
+    risk_utility.png      loss against average re-identification risk of the anonymous nodes
+    hierarchies/<qi>.csv  the hierarchies used, in ARX's layout (built ones included)
+    dimension.csv         the quasi-identifier dimension search, when configured
+    combinations.csv      the transformation combinations, when configured
+
+The folder is written whole or not at all (:func:`sdc.report.folder.write_folder`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sdc._version import __version__
+from sdc.identify.qi_search import SubsetSearchResult
+from sdc.identify.search import GeneralisationResult
+from sdc.report.folder import write_folder
+from sdc.report.formatting import fmt_num
+from sdc.report.released import released_file
+from sdc.report.search_plots import search_figures
+from sdc.report.serialize import frame_records, jsonable
+from sdc.workflow.search_config import SearchRun
+
+__all__ = ["SCHEMA_VERSION", "search_document", "search_markdown", "search_files", "write_search"]
+
+SCHEMA_VERSION = 1
+
+_METRIC_TEXT = {
+    "discernibility": "discernibility (ARX default): sum of squared class sizes, n per suppressed record",
+    "dm_star": "DM*: sum of squared class sizes, suppressed classes included",
+    "nue": "non-uniform entropy (ARX default, suppressed records included), bits",
+    "nue_monotonic": "non-uniform entropy of the generalisation alone (ARX's monotonic variant), bits",
+    "loss": "ARX's Loss (0 = untouched, 1 = everything suppressed), geometric mean over quasi-identifiers",
+    "avg_class_size": "average equivalence-class size (suppressed records count as one class)",
+}
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _status_counts(lat: pd.DataFrame) -> dict[str, int]:
+    ev = lat["evaluated"].astype(bool)
+    st = lat["status"]
+    return {
+        "nodes": int(len(lat)), "evaluated": int(ev.sum()),
+        "anonymous_evaluated": int(((st == "anonymous") & ev).sum()),
+        "anonymous_tagged": int(((st == "anonymous") & ~ev).sum()),
+        "not_anonymous_evaluated": int(((st == "not anonymous") & ev).sum()),
+        "not_anonymous_tagged": int(((st == "not anonymous") & ~ev).sum()),
+        "not_evaluated": int((st == "not evaluated").sum()),
+    }
+
+
+def _subset_doc(r: SubsetSearchResult | None) -> dict[str, Any] | None:
+    if r is None:
+        return None
+    return {"kind": r.kind, "meets": r.meets, "best": r.best, "targets": r.targets, "evaluated": len(r.table),
+            "seconds": r.seconds, "table": frame_records(r.table.head(200))}
+
+
+def search_document(run: SearchRun, *, input_name: str | None = None, input_sha256: str | None = None,
+                    released_name: str | None = None, released_sha256: str | None = None,
+                    command: str | None = None) -> dict[str, Any]:
+    """Everything ``search.json`` holds, JSON-ready."""
+    r: GeneralisationResult = run.result
+    lat = r.lattice
+    evaluated = lat[lat["evaluated"].astype(bool)]
+    doc = {
+        "schema_version": SCHEMA_VERSION,
+        "generator": f"sdc {__version__}",
+        "provenance": {"input": input_name, "input_sha256": input_sha256, "released": released_name,
+                       "released_sha256": released_sha256, "command": command, "config": run.config.source},
+        "config": run.config.to_dict(),
+        "records": r.n_records,
+        "quasi_identifiers": list(r.quasi_identifiers),
+        "models": r.models.get("described", []),
+        "suppression_limit": r.suppression_limit,
+        "metric": r.metric,
+        "optimum": {
+            "levels": r.levels, "loss": r.loss, "suppressed": r.suppressed, "suppressed_share": r.suppressed_share,
+            "classes": r.classes, "achieved": r.achieved, "per_variable": frame_records(r.to_frame()),
+        },
+        "runner_ups": frame_records(r.runner_ups),
+        "lattice": {**_status_counts(lat), "exhaustive": r.exhaustive, "seconds": r.seconds,
+                    "evaluated_nodes": frame_records(evaluated)},
+        "protection_log": {
+            "method": "full-domain generalisation with record suppression",
+            "cells_changed": r.changed, "records_suppressed": r.suppressed, "suppressed_as": r.suppressed_as,
+        },
+        "dimension_search": _subset_doc(run.dimension),
+        "combination_search": _subset_doc(run.combinations),
+        "seconds": run.seconds,
+    }
+    return jsonable(doc)
+
+
+def _md_table(df: pd.DataFrame, max_rows: int = 50) -> str:
+    if df.empty:
+        return "(none)\n"
+    df = df.head(max_rows)
+    cols = [str(c) for c in df.columns]
+
+    def cell(v: Any) -> str:
+        if v is None or (isinstance(v, float) and pd.isna(v)) or v is pd.NA:
+            return ""
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, (int, float)):
+            return fmt_num(v)
+        if hasattr(v, "item"):
+            return cell(v.item())
+        return str(v).replace("|", "\\|")
+
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False, name=None)]
+    return "\n".join(lines) + "\n"
+
+
+def _achieved_text(a: dict[str, Any]) -> str:
+    parts = [f"smallest class {fmt_num(a.get('k'))}"]
+    for key, label in (("l", "smallest l"), ("t", "largest t"), ("beta", "largest beta")):
+        for s, v in (a.get(key) or {}).items():
+            parts.append(f"{label} of {s} {fmt_num(v)}")
+    return "; ".join(parts)
+
+
+def search_markdown(run: SearchRun, doc: dict[str, Any]) -> str:
+    """``search.md``."""
+    r = run.result
+    prov = doc["provenance"]
+    counts = doc["lattice"]
+    out = [
+        "# Generalisation search\n",
+        f"Input: {prov.get('input') or '(data frame)'}"
+        + (f" (SHA-256 {prov['input_sha256']})" if prov.get("input_sha256") else "") + f", {fmt_num(r.n_records)} records.  ",
+        f"Quasi-identifiers: {', '.join(r.quasi_identifiers)}.  ",
+        f"Privacy models: {', '.join(doc['models']) or 'none'}; at most {fmt_num(100 * r.suppression_limit)}% of the "
+        f"records suppressed.  ",
+        f"Metric: {_METRIC_TEXT.get(r.metric, r.metric)}.\n",
+        "## Optimum\n",
+        f"Transformation: {', '.join(f'{q} = {r.levels[q]}' for q in r.quasi_identifiers)}.  ",
+        f"Loss ({r.metric}): **{fmt_num(r.loss, 6)}**.  ",
+        f"Suppressed: {fmt_num(r.suppressed)} records ({fmt_num(100 * r.suppressed_share)}%); "
+        f"{fmt_num(r.classes)} classes released; {_achieved_text(r.achieved)}.\n",
+        _md_table(r.to_frame()),
+        "## Runner-ups\n",
+        "The next best anonymous transformations (exact: the search bounds them as it bounds the optimum).\n",
+        _md_table(r.runner_ups),
+        "## Lattice\n",
+        f"{fmt_num(counts['nodes'])} transformations; {fmt_num(counts['evaluated'])} evaluated "
+        f"({'exhaustive' if r.exhaustive else 'predictive tagging and bound pruning'}) in {r.seconds:.2f} s.  ",
+        f"Anonymous: {fmt_num(counts['anonymous_evaluated'])} evaluated, {fmt_num(counts['anonymous_tagged'])} tagged; "
+        f"not anonymous: {fmt_num(counts['not_anonymous_evaluated'])} evaluated, "
+        f"{fmt_num(counts['not_anonymous_tagged'])} tagged; not evaluated (bounded out): "
+        f"{fmt_num(counts['not_evaluated'])}. Every node is in `lattice.csv`.\n",
+        "![lattice](lattice.png)\n",
+        "![risk and utility](risk_utility.png)\n",
+        "## Protection log\n",
+        f"Full-domain generalisation at the levels above; {fmt_num(r.suppressed)} records in classes failing the "
+        f"models had their quasi-identifiers set to {'missing' if r.suppressed_as == 'missing' else repr(r.suppressed_as)}.\n",
+        _md_table(pd.DataFrame({"variable": list(r.changed), "cells_changed": list(r.changed.values())})),
+    ]
+    for title, sub in (("Quasi-identifier dimension search (Khan et al.)", run.dimension),
+                       ("Combinations of the listed transformations", run.combinations)):
+        if sub is None:
+            continue
+        verdict = "meets the targets" if sub.meets else "misses the targets (closest shown)"
+        out += [f"## {title}\n", f"{len(sub.table)} releases evaluated; the best {verdict}.\n", _md_table(sub.table, 20)]
+    out += ["## Method\n",
+            "Models, metrics and the search follow ARX; formulas and sources are in sdc's `docs/search.md`.\n"]
+    return "\n".join(out)
+
+
+def search_files(run: SearchRun, *, data: pd.DataFrame | None = None, input_path: str | Path | None = None,
+                 sep: str | None = None, command: str | None = None) -> dict[str, str | bytes]:
+    """File name -> contents of the output folder."""
+    r = run.result
+    rel = released_file(r.data, input_path=input_path, sep=sep, original=data)
+    in_name = in_sha = None
+    if input_path is not None:
+        p = Path(input_path)
+        in_name, in_sha = p.name, _sha256(p.read_bytes())
+    doc = search_document(run, input_name=in_name, input_sha256=in_sha, released_name=rel.name,
+                          released_sha256=_sha256(rel.data), command=command)
+    files: dict[str, str | bytes] = {
+        rel.name: rel.data,
+        "search.json": json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n",
+        "search.md": search_markdown(run, doc),
+        "lattice.csv": r.lattice.to_csv(index=False, lineterminator="\n"),
+    }
+    files.update(search_figures(r))
+    for name, h in run.hierarchies.items():
+        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
+        files[f"hierarchies/{safe}.csv"] = h.to_csv()
+    if run.dimension is not None:
+        files["dimension.csv"] = run.dimension.table.to_csv(index=False, lineterminator="\n")
+    if run.combinations is not None:
+        files["combinations.csv"] = run.combinations.table.to_csv(index=False, lineterminator="\n")
+    return files
+
+
+def write_search(run: SearchRun, out: str | Path, *, data: pd.DataFrame | None = None,
+                 input_path: str | Path | None = None, sep: str | None = None, command: str | None = None) -> Path:
+    """Write the output folder of ``sdc search`` whole, or not at all."""
+    files = search_files(run, data=data, input_path=input_path, sep=sep, command=command)
+    return write_folder(out, files, marker="sdc search\n", inputs=[input_path, run.config.source])

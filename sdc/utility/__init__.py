@@ -1,0 +1,41 @@
+"""Utility measures: what protection costs, comparing the original file with the released one.
+
+Every function takes the original first, then the released file (records matched by
+index), then the variables, and returns a frozen result with ``to_frame()`` and
+``summary()``. Formulas and sources: ``docs/utility.md``.
+
+* :mod:`~sdc.utility.loss`: IL1 as a share of the range (:func:`information_loss`),
+  sdcMicro's IL1s and IL1 (:func:`il1s`);
+* :mod:`~sdc.utility.eigen`: eigenvalue similarity of the correlation matrices;
+* :mod:`~sdc.utility.entropy`: non-uniform entropy and its normalised form;
+* :mod:`~sdc.utility.discernibility`: discernibility, average class size, privacy gain;
+* :mod:`~sdc.utility.suppression`: cells suppressed, records retained;
+* :mod:`~sdc.utility.association`: Cramér's V and correlations before and after;
+* :mod:`~sdc.utility.marginals`: marginal distributions, means, sds, quantiles;
+* :mod:`~sdc.utility.validity`: a model fitted before and after, CI overlap;
+* :mod:`~sdc.utility.summary`: the headline figures together (:func:`utility_summary`).
+"""
+
+from __future__ import annotations
+
+from sdc.utility.association import AssociationResult, association_change, cramers_v
+from sdc.utility.discernibility import DiscernibilityResult, discernibility
+from sdc.utility.eigen import EigenSimilarityResult, eigen_similarity
+from sdc.utility.entropy import NonUniformEntropyResult, non_uniform_entropy
+from sdc.utility.loss import IL1sResult, InformationLossResult, il1s, information_loss
+from sdc.utility.marginals import MarginalResult, marginal_change
+from sdc.utility.summary import UtilitySummary, utility_summary
+from sdc.utility.suppression import SuppressionResult, suppression
+from sdc.utility.validity import ValidityResult, analysis_validity, ci_overlap
+
+__all__ = [
+    "information_loss", "InformationLossResult", "il1s", "IL1sResult",
+    "eigen_similarity", "EigenSimilarityResult",
+    "non_uniform_entropy", "NonUniformEntropyResult",
+    "discernibility", "DiscernibilityResult",
+    "suppression", "SuppressionResult",
+    "association_change", "AssociationResult", "cramers_v",
+    "marginal_change", "MarginalResult",
+    "analysis_validity", "ValidityResult", "ci_overlap",
+    "utility_summary", "UtilitySummary",
+]

@@ -1,0 +1,411 @@
+"""Risk-utility sweeps (``sdc sweep``): a grid over the parameters of protection steps, with
+risk and utility figures for every setting, and the settings no other setting beats on both.
+
+A sweep plan is a protection plan (:mod:`sdc.workflow.plan`) whose steps may give
+``grid = { parameter = [values] }``, plus a ``[sweep]`` section::
+
+    [sweep]
+    keys = ["age", "sex", "region"]   # the quasi-identifiers the risk is measured on
+    k = 3                             # threshold of "records with fk <= k" (default 3)
+    weights = "weight"                # optional: Benedetti-Franconi risk with sampling weights
+    missing = "wildcard"              # missing key values (sdcMicro's rule, or "category")
+    mode = "separate"                 # or "product" (see below)
+    variables = ["age", "sex"]        # utility variables (default: every variable a step treats)
+    risk_axis = "global_risk"         # the axes of the risk-utility plane
+    utility_axis = "il1_overall"
+    suppressed = "max"                # a suppressed cell is a loss of 1 in IL1 ("ignore": left out)
+
+    [plan]
+    seed = 20240611
+
+    [[steps]]
+    method = "global_recode"
+    variables = ["age"]
+    labels = "midpoint"
+    grid = { width = [5, 10, 15] }
+
+    [[steps]]
+    method = "local_suppression"
+    keys = ["age", "sex", "region"]
+    grid = { k = [2, 3, 4, 5] }
+
+``mode = "separate"`` (the default) sweeps each step with a grid on its own: a setting applies
+the steps without a grid (in plan order) and that one step at one grid point; ``"product"``
+applies every step at every combination of all grids. A step's seed is the same in every
+setting (derived from the plan's seed and the step's number), so settings differ only by
+their parameters ("common random numbers"). Row 0 is the baseline: the original data.
+
+Per setting, on the released data: the risk figures of :func:`sdc.k_anonymity` and
+:func:`sdc.individual_risk` over the keys (percent of sample uniques, percent of records with
+fk <= k, expected re-identifications, global risk), and the utility figures of
+:func:`sdc.utility_summary` (IL1 per variable and overall, eigenvalue similarity, non-uniform
+entropy, records retained, cells suppressed). IL1 counts a suppressed cell as a loss of 1
+(``suppressed="max"``), so that suppression and recoding are compared on one scale.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sdc._validation import check_columns, check_frame
+from sdc._version import __version__
+from sdc.exceptions import SdcWarning
+from sdc.risk.individual import individual_risk
+from sdc.risk.kanonymity import k_anonymity
+from sdc.workflow.plan import Plan, PlanError, check_plan, grid_points, method_table, plan_to_toml
+from sdc.workflow.protect import run_steps
+
+__all__ = ["SweepResult", "Setting", "sweep", "load_sweep", "SWEEP_MODES", "RISK_AXES", "UTILITY_AXES",
+           "non_dominated"]
+
+SWEEP_MODES = ("separate", "product")
+#: Risk figures of a row (lower is better).
+RISK_AXES = ("global_risk", "global_risk_pct", "expected_reidentifications", "pct_unique", "pct_fk_le_k")
+#: Utility figures of a row and whether higher is better.
+UTILITY_AXES = {"il1_overall": False, "eigen_similarity_pct": True, "nue_utility_retained": True,
+                "nue_normalised": False, "pct_records_retained": True, "cells_suppressed": False}
+_SWEEP_KEYS = {"keys", "k", "weights", "missing", "alpha", "mode", "variables", "risk_axis", "utility_axis",
+               "suppressed"}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One point of the sweep: which steps run, with which grid values."""
+
+    number: int
+    label: str
+    group: str                      # the swept step ("step 2 (pram)"), "product", or "baseline"
+    steps: tuple[int, ...]          # step numbers applied, in order
+    values: Mapping[int, Mapping[str, Any]]   # step number -> grid values
+    parameter: str = ""             # "width" (separate mode, one parameter) or "" (several)
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """Result of :func:`sweep`.
+
+    Attributes
+    ----------
+    plan : Plan
+        The sweep plan as run (with its seed).
+    table : pandas.DataFrame
+        One row per setting, row 0 the baseline: ``setting``, ``label``, ``group``,
+        ``parameter``, ``value``, the risk figures (``n_records``, ``pct_unique``,
+        ``pct_fk_le_k``, ``expected_reidentifications``, ``global_risk``,
+        ``global_risk_pct``), the utility figures (``il1_overall``, ``il1[<variable>]``,
+        ``eigen_similarity_pct``, ``nue``, ``nue_normalised``, ``nue_utility_retained``,
+        ``records_retained``, ``pct_records_retained``, ``cells_suppressed``,
+        ``records_dropped``) and ``non_dominated``.
+    settings : tuple of Setting
+    keys : tuple of str
+    k : int
+    variables : tuple of str
+        The utility variables.
+    risk_axis, utility_axis : str
+        The axes of the risk-utility plane (and of ``non_dominated``).
+    seconds : float
+        Time the sweep took (not part of the outputs: it changes between runs).
+    provenance : dict
+    """
+
+    plan: Plan
+    table: pd.DataFrame = field(repr=False)
+    settings: tuple[Setting, ...] = field(repr=False)
+    keys: tuple[str, ...]
+    k: int
+    weights: str | None
+    missing: str
+    mode: str
+    variables: tuple[str, ...]
+    risk_axis: str
+    utility_axis: str
+    suppressed: str = "max"
+    seconds: float = field(default=0.0, compare=False)
+    provenance: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def higher_is_better(self) -> bool:
+        """Whether the utility axis is a utility (higher better) rather than a loss."""
+        return UTILITY_AXES[self.utility_axis]
+
+    @property
+    def baseline(self) -> pd.Series:
+        return self.table.iloc[0]
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def summary(self) -> dict[str, Any]:
+        """Headline figures: settings, the baseline's risk, and the non-dominated settings."""
+        nd = self.table[self.table["non_dominated"]]
+        return {"settings": len(self.table) - 1, "mode": self.mode, "keys": list(self.keys), "k": self.k,
+                "risk_axis": self.risk_axis, "utility_axis": self.utility_axis,
+                "baseline_" + self.risk_axis: float(self.baseline[self.risk_axis]),
+                "non_dominated": [str(x) for x in nd["label"]]}
+
+
+# ---------------------------------------------------------------------------------------------
+
+def load_sweep(path: str | Path, *, seed: int | None = None) -> Plan:
+    """Read and validate a sweep plan file (see the module docstring)."""
+    from sdc.workflow.plan import plan_from_mapping, read_plan_file
+
+    raw = read_plan_file(path)
+    if seed is not None:
+        raw["plan"] = {**(raw.get("plan") or {}), "seed": seed}
+    plan = plan_from_mapping(raw, source=str(path), base_dir=Path(path).parent, sweep=True)
+    _check_sweep_section(plan)
+    return plan
+
+
+def _check_sweep_section(plan: Plan) -> None:
+    sw = plan.sweep
+    extra = [k for k in sw if k not in _SWEEP_KEYS]
+    if extra:
+        raise PlanError(f"plan [sweep].{extra[0]}: is not a known key; allowed: {', '.join(sorted(_SWEEP_KEYS))}.")
+    if "mode" in sw and sw["mode"] not in SWEEP_MODES:
+        raise PlanError(f"plan [sweep].mode: must be one of {', '.join(map(repr, SWEEP_MODES))}; got {sw['mode']!r}.")
+    if "suppressed" in sw and sw["suppressed"] not in ("max", "ignore"):
+        raise PlanError(f"plan [sweep].suppressed: must be 'max' or 'ignore'; got {sw['suppressed']!r}.")
+    if "risk_axis" in sw and sw["risk_axis"] not in RISK_AXES:
+        raise PlanError(f"plan [sweep].risk_axis: must be one of {', '.join(RISK_AXES)}; got {sw['risk_axis']!r}.")
+    if "utility_axis" in sw and sw["utility_axis"] not in UTILITY_AXES:
+        raise PlanError(f"plan [sweep].utility_axis: must be one of {', '.join(UTILITY_AXES)}; "
+                        f"got {sw['utility_axis']!r}.")
+    if "missing" in sw and sw["missing"] not in ("wildcard", "category"):
+        raise PlanError(f"plan [sweep].missing: must be 'wildcard' or 'category'; got {sw['missing']!r}.")
+    a = sw.get("alpha", 1.0)
+    if isinstance(a, bool) or not isinstance(a, (int, float)) or not 0 <= a <= 1:
+        raise PlanError(f"plan [sweep].alpha: must be a number in [0, 1]; got {a!r}.")
+    for name in ("keys", "variables"):
+        v = sw.get(name)
+        if v is not None and (isinstance(v, str) or not isinstance(v, Sequence) or not v
+                              or not all(isinstance(x, str) for x in v)):
+            raise PlanError(f"plan [sweep].{name}: must be a non-empty list of column names; got {v!r}.")
+    k = sw.get("k", 3)
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise PlanError(f"plan [sweep].k: must be a whole number >= 1; got {k!r}.")
+    if not any(s.grid for s in plan.steps):
+        raise PlanError("plan [[steps]]: no step has a `grid`; a sweep varies at least one parameter, e.g. "
+                        "grid = { k = [2, 3, 4, 5] }.")
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_fmt(x) for x in v) + "]"
+    if isinstance(v, Mapping):
+        return "{" + ", ".join(f"{k}: {_fmt(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def _settings(plan: Plan, mode: str) -> list[Setting]:
+    fixed = [s.number for s in plan.steps if not s.grid]
+    out = [Setting(0, "baseline (original data)", "baseline", (), {})]
+    if mode == "separate":
+        for s in plan.steps:
+            if not s.grid:
+                continue
+            order = tuple(n for n in (st.number for st in plan.steps) if n in fixed or n == s.number)
+            group = f"step {s.number} ({s.method}{': ' + ', '.join(s.variables()) if s.variables() else ''})"
+            for point in grid_points(s):
+                label = f"{s.method} " + ", ".join(f"{p}={_fmt(v)}" for p, v in point.items())
+                single = len(point) == 1
+                out.append(Setting(len(out), label, group, order, {s.number: point},
+                                   parameter=next(iter(point)) if single else "",
+                                   value=next(iter(point.values())) if single else None))
+    else:
+        grids = [s for s in plan.steps if s.grid]
+        order = tuple(st.number for st in plan.steps)
+        for combo in itertools.product(*[grid_points(s) for s in grids]):
+            values = {s.number: point for s, point in zip(grids, combo)}
+            label = "; ".join(f"{s.method} " + ", ".join(f"{p}={_fmt(v)}" for p, v in point.items())
+                              for s, point in zip(grids, combo))
+            out.append(Setting(len(out), label, "product", order, values))
+    return out
+
+
+def non_dominated(risk: Sequence[float], loss: Sequence[float]) -> np.ndarray:
+    """Whether each point is non-dominated when both coordinates are to be minimised: no other
+    point is at least as good on both and strictly better on one. Points with a NaN
+    coordinate are never non-dominated (nor do they dominate).
+
+    >>> non_dominated([1, 2, 3, 2], [3, 2, 1, 3]).tolist()
+    [True, True, True, False]
+    """
+    r = np.asarray(risk, dtype=float)
+    u = np.asarray(loss, dtype=float)
+    ok = ~(np.isnan(r) | np.isnan(u))
+    out = np.zeros(r.size, dtype=bool)
+    R, U = r[ok], u[ok]
+    # dominated[i]: some j with R_j <= R_i and U_j <= U_i, one of them strictly (n x n; n is small)
+    no_worse = (R[None, :] <= R[:, None]) & (U[None, :] <= U[:, None])
+    better = (R[None, :] < R[:, None]) | (U[None, :] < U[:, None])
+    out[ok] = ~(no_worse & better).any(axis=1)
+    return out
+
+
+def _risk_row(data: pd.DataFrame, keys: Sequence[str], k: int, weights: str | None, missing: str,
+              alpha: float) -> dict[str, float]:
+    prof = k_anonymity(data, list(keys), k=k, weights=weights, missing=missing, alpha=alpha, top=0)
+    risk = individual_risk(data, list(keys), weights=weights, missing=missing, alpha=alpha)
+    return {"n_records": int(prof.n_records), "pct_unique": float(prof.pct_unique),
+            "pct_fk_le_k": float(prof.pct_k_le_threshold),
+            "expected_reidentifications": float(risk.expected_reidentifications),
+            "global_risk": float(risk.global_risk), "global_risk_pct": float(risk.global_risk_pct)}
+
+
+def _utility_row(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str],
+                 keys: Sequence[str], suppressed: str = "max") -> dict[str, float]:
+    from sdc.utility import utility_summary
+
+    orig = original.loc[released.index] if len(released) != len(original) else original
+    res = utility_summary(orig, released, variables=list(variables), keys=list(keys), suppressed=suppressed)
+    row = res.summary()
+    row["records_dropped"] = len(original) - len(released)
+    return row
+
+
+def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False,
+          now: datetime | None = None, input_file: str | Path | None = None, command: str = "") -> SweepResult:
+    """Run a risk-utility sweep (see the module docstring).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The original data (not modified).
+    plan : Plan or path
+        The sweep plan (:func:`load_sweep`).
+    progress : bool
+        A progress bar over the settings.
+
+    Returns
+    -------
+    SweepResult
+        One row per setting plus the baseline, with the non-dominated settings marked.
+    """
+    check_frame(data)
+    if not isinstance(plan, Plan):
+        plan = load_sweep(plan)
+    else:
+        _check_sweep_section(plan)
+    plan = plan.with_seed()
+    table = method_table()
+    check_plan(plan, data, table)
+    sw = plan.sweep
+    mode = sw.get("mode", "separate")
+    keys = sw.get("keys")
+    if keys is None:
+        keys = list(dict.fromkeys(v for s in plan.steps if s.method == "local_suppression" for v in s.variables()))
+        if not keys:
+            raise PlanError("plan [sweep].keys: the risk is measured on key variables; name them, e.g. "
+                            "keys = [\"age\", \"sex\", \"region\"].")
+    keys = check_columns(data, keys, role="[sweep].keys")
+    weights = sw.get("weights")
+    if weights is not None:
+        check_columns(data, [weights], role="[sweep].weights")
+    k = int(sw.get("k", 3))
+    missing = sw.get("missing", "wildcard")
+    alpha = float(sw.get("alpha", 1.0))
+    variables = sw.get("variables")
+    if variables is None:
+        variables = list(dict.fromkeys(v for s in plan.steps if s.method != "pseudonymise"
+                                       for v in s.variables(table[s.method])))
+    variables = check_columns(data, variables, role="[sweep].variables")
+    suppressed = sw.get("suppressed", "max")
+    risk_axis = sw.get("risk_axis", "global_risk")
+    utility_axis = sw.get("utility_axis", "il1_overall")
+    settings = _settings(plan, mode)
+
+    t0 = time.perf_counter()
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(settings), desc="sweep", unit="setting", leave=False)
+    rows = []
+    cache: dict[tuple[int, ...], pd.DataFrame] = {}
+    fixed = {s.number for s in plan.steps if not s.grid}
+    notes: list[str] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", SdcWarning)
+            for st in settings:
+                released = _apply(data, plan, st, fixed, cache, table)
+                present = [c for c in variables if c in released.columns]
+                row: dict[str, Any] = {"setting": st.number, "label": st.label, "group": st.group,
+                                       "parameter": st.parameter, "value": _fmt(st.value) if st.value is not None
+                                       else ""}
+                row.update(_risk_row(released, [c for c in keys if c in released.columns], k, weights, missing,
+                                     alpha))
+                row.update(_utility_row(data, released, present, [c for c in keys if c in released.columns],
+                                        suppressed))
+                rows.append(row)
+                if bar is not None:
+                    bar.update(1)
+        notes = list(dict.fromkeys(" ".join(str(w.message).split()) for w in caught))
+    finally:
+        if bar is not None:
+            bar.close()
+    frame = pd.DataFrame(rows)
+    higher = UTILITY_AXES[utility_axis]
+    loss = -frame[utility_axis].to_numpy(dtype=float) if higher else frame[utility_axis].to_numpy(dtype=float)
+    frame["non_dominated"] = non_dominated(frame[risk_axis].to_numpy(dtype=float), loss)
+    when = now or datetime.now(timezone.utc)
+    prov = {"generated_utc": when.strftime("%Y-%m-%d %H:%M:%S UTC"), "command": command, "plan_source": plan.source,
+            "sdc": __version__, "notes": notes}
+    if input_file is not None:
+        from sdc.workflow.compare import _sha256
+
+        prov["input_file"] = str(input_file)
+        prov["input_sha256"] = _sha256(input_file)
+    return SweepResult(plan=plan, table=frame, settings=tuple(settings), keys=tuple(keys), k=k, weights=weights,
+                       missing=missing, mode=mode, variables=tuple(variables), risk_axis=risk_axis,
+                       utility_axis=utility_axis, suppressed=suppressed, seconds=time.perf_counter() - t0,
+                       provenance=prov)
+
+
+def _apply(data: pd.DataFrame, plan: Plan, st: Setting, fixed: set[int], cache: dict[tuple[int, ...], pd.DataFrame],
+           table: Mapping[str, Any]) -> pd.DataFrame:
+    """The setting's released data; the leading run of fixed steps is computed once and reused."""
+    if not st.steps:
+        return data
+    prefix: list[int] = []
+    for n in st.steps:
+        if n not in fixed:
+            break
+        prefix.append(n)
+    key = tuple(prefix)
+    if key and key not in cache:
+        cache[key], _ = run_steps(data, plan, methods=table, only=key)
+    current = cache[key] if key else data
+    rest = [n for n in st.steps if n not in key]
+    if rest:
+        current, _ = run_steps(current, plan, methods=table, only=rest, values=st.values)
+    return current
+
+
+def sweep_plan_toml(result: SweepResult) -> str:
+    """The resolved sweep plan (with its seed and the resolved [sweep] section)."""
+    from dataclasses import replace
+
+    sw = {"keys": list(result.keys), "k": result.k, "mode": result.mode, "variables": list(result.variables),
+          "risk_axis": result.risk_axis, "utility_axis": result.utility_axis, "missing": result.missing,
+          "suppressed": result.suppressed}
+    if result.weights:
+        sw["weights"] = result.weights
+    plan = replace(result.plan, sweep=sw)
+    return plan_to_toml(plan, header="# sdc sweep plan (written by sdc; rerun with: sdc sweep DATA --plan plan.toml "
+                                     "--out DIR)")

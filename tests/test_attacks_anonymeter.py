@@ -1,0 +1,228 @@
+"""Singling out, linkability and inference (anonymeter's design): formulas, hand-made files, seeds."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sdc
+from sdc.attacks.anonymeter import (
+    _Table, _condition, _count, _so_model, inference_attack, linkability_attack, residual_risk, singling_out_attack,
+    split_control, success_rate,
+)
+
+
+# ---------------------------------------------------------------- statistics
+def test_wilson_hand_computed():
+    r = success_rate(100, 50, 0.95)
+    z = 1.959963984540054
+    assert r.rate == pytest.approx(0.5)
+    assert r.error == pytest.approx(z / (100 + z * z) * math.sqrt(25 + z * z / 4), rel=1e-12)
+    assert r.error == pytest.approx(0.0961685, abs=1e-7)
+    r0 = success_rate(10, 0, 0.95)  # the Wilson centre moves off 0
+    assert r0.rate == pytest.approx((0 + z * z / 2) / (10 + z * z))
+    assert r0.ci[0] == 0.0
+    r1 = success_rate(10, 10, 0.95)
+    assert r1.ci[1] == 1.0 and r1.rate < 1.0
+
+
+def test_residual_risk_formula():
+    main = sdc.attacks.SuccessRate(100, 50, 0.5, 0.1)
+    ctrl = sdc.attacks.SuccessRate(100, 20, 0.2, 0.05)
+    value, lo, hi = residual_risk(main, ctrl)
+    err = math.sqrt((0.1 / 0.8) ** 2 + (0.05 * (0.5 - 1) / 0.64) ** 2)
+    assert value == pytest.approx(0.375) and lo == pytest.approx(0.375 - err) and hi == pytest.approx(0.375 + err)
+    # Below control: clipped to 0; no control: the main rate; control always right: undefined.
+    assert residual_risk(sdc.attacks.SuccessRate(10, 1, 0.1, 0.01), ctrl)[0] == 0.0
+    assert residual_risk(main, None) == (0.5, 0.4, 0.6)
+    assert all(math.isnan(v) for v in residual_risk(main, sdc.attacks.SuccessRate(5, 5, 1.0, 0.0)))
+
+
+def test_singling_out_model_integral():
+    # norm x integral_0^w n x (1 - x)^(n-1) dx, checked numerically.
+    from scipy.integrate import quad
+
+    for n, w in ((10, 0.1), (200, 0.003), (1000, 0.0005)):
+        val, _ = quad(lambda x: n * x * (1 - x) ** (n - 1), 0, w)
+        assert float(_so_model(np.array([n]), w, 2.0)[0]) == pytest.approx(2 * val, rel=1e-8)
+
+
+# ---------------------------------------------------------------- queries
+def test_conditions_treat_missing_as_matching_nothing():
+    a = np.array([1.0, np.nan, 3.0])
+    assert _condition(a, True, "!=", 1.0).tolist() == [False, False, True]
+    assert _condition(a, True, ">=", 1.0).tolist() == [True, False, True]
+    assert _condition(a, True, "isna", 0).tolist() == [False, True, False]
+    codes = np.array([0, -1, 1])
+    assert _condition(codes, False, "!=", 0).tolist() == [False, False, True]
+    assert _condition(codes, False, "notna", 0).tolist() == [True, False, True]
+
+
+def test_count_with_index_lookup_equals_scan():
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"c": rng.choice(["x", "y", None], 200), "v": rng.normal(size=200)})
+    t = _Table(df, df, None, ("c", "v"))
+    for code in (0, 1, 5):
+        q = ((0, "==", float(code)), (1, ">=", 0.0))
+        mask = (t.data["original"][0] == code) & (t.data["original"][1] >= 0)
+        assert _count(t, "original", q) == int(mask.sum())
+
+
+# ---------------------------------------------------------------- singling out
+@pytest.fixture
+def people():
+    rng = np.random.default_rng(5)
+    n = 400
+    return pd.DataFrame({
+        "age": rng.integers(18, 90, n), "sex": rng.choice(["f", "m"], n), "zip": rng.choice(list("abcdefgh"), n),
+        "income": rng.lognormal(10, 1, n).round(-2), "dx": rng.choice(["flu", "ulcer", "none"], n),
+    })
+
+
+def test_singling_out_on_the_original_itself(people):
+    train, control = split_control(people, share=0.5, seed=1)
+    r = singling_out_attack(train, train, control=control, n_attacks=100, seed=2)
+    # A query that singles out a released record singles out the same training record.
+    assert r.main.n_success == r.main.n_attacks > 0
+    assert r.details["main_success"].all()
+    assert r.control.rate < r.main.rate and r.risk > 0.5
+    assert r.risk_ci[0] <= r.risk <= r.risk_ci[1]
+    # Same seed, same result; another seed, other queries.
+    r2 = singling_out_attack(train, train, control=control, n_attacks=100, seed=2)
+    pd.testing.assert_frame_equal(r.details, r2.details)
+    assert r.summary() == r2.summary()
+    r3 = singling_out_attack(train, train, control=control, n_attacks=100, seed=3)
+    assert not r3.details["query"].equals(r.details["query"])
+
+
+def test_singling_out_univariate_hand_made():
+    rel = pd.DataFrame({"a": [1, 2, 2, 3], "b": ["x", "x", "y", None]})
+    orig = pd.DataFrame({"a": [1, 2, 2, 3], "b": ["x", "x", "y", None]})
+    r = singling_out_attack(orig, rel, mode="univariate", n_attacks=50, seed=0)
+    queries = set(r.details["query"])
+    # a <= 1, a >= 3, a == 1, a == 3, b == 'y', b is missing: each selects one record.
+    assert queries == {"a <= 1", "a >= 3", "a == 1", "a == 3", "b == 'y'", "b is missing"}
+    assert r.main.n_success == 6
+    assert any("found 6 singling-out queries" in n for n in r.notes)
+
+
+def test_singling_out_fails_on_coarsened_release(people):
+    train, control = split_control(people[["age", "sex", "zip"]], share=0.5, seed=1)
+    coarse = train.assign(age=(train["age"] // 30) * 30)
+    truth_view = train.assign(age=(train["age"] // 30) * 30)
+    ctrl_view = control.assign(age=(control["age"] // 30) * 30)
+    r = singling_out_attack(truth_view, coarse, control=ctrl_view, n_attacks=50, seed=1, max_attempts=3000)
+    r_raw = singling_out_attack(train, train, control=control, n_attacks=50, seed=1, max_attempts=3000)
+    assert r.main.n_attacks <= r_raw.main.n_attacks
+    assert r.risk <= r_raw.risk
+
+
+def test_singling_out_control_size_correction(people):
+    train, control = split_control(people, share=0.25, seed=4)
+    r = singling_out_attack(train, train, control=control, n_attacks=60, seed=5)
+    raw = float(r.details["control_success"].sum())
+    # The fitted model rescales control successes to the training size (or notes why not).
+    assert r.control.n_success != raw or any("could not be fitted" in n for n in r.notes)
+
+
+def test_singling_out_errors(people):
+    with pytest.raises(ValueError, match="`n_cols` must be an integer <= 2"):
+        singling_out_attack(people, people, columns=["age", "sex"], n_cols=3)
+    with pytest.raises(ValueError, match="`mode` must be one of"):
+        singling_out_attack(people, people, mode="bivariate")
+    with pytest.raises(ValueError, match="`confidence` must lie in"):
+        singling_out_attack(people, people, confidence=1.0)
+    with pytest.raises(ValueError, match="`columns` names columns not in the data"):
+        singling_out_attack(people.drop(columns="dx"), people, columns=["dx"])
+
+
+# ---------------------------------------------------------------- linkability
+def test_linkability_unique_records_link_fully():
+    n = 60
+    df = pd.DataFrame({"a": np.arange(n), "b": np.arange(n) * 7 % n, "c": np.arange(n)[::-1] * 1.0,
+                       "d": [f"v{i}" for i in range(n)]})
+    train, control = df.iloc[:40], df.iloc[40:]
+    r = linkability_attack(train, train, (["a", "b"], ["c", "d"]), control=control, n_attacks=30, seed=1)
+    assert r.main.n_success == 30 and r.main.n_attacks == 30
+    assert r.control.n_attacks == 20 and r.control.n_success < 20
+    assert r.parameters["aux_cols"] == [["a", "b"], ["c", "d"]]
+
+
+def test_linkability_reproducible_and_ties_random(people):
+    train, control = split_control(people, share=0.3, seed=0)
+    aux = (["age", "sex"], ["zip", "dx"])
+    r1 = linkability_attack(train, train, aux, control=control, n_attacks=80, seed=9)
+    r2 = linkability_attack(train, train, aux, control=control, n_attacks=80, seed=9)
+    assert r1.summary() == r2.summary()
+    r3 = linkability_attack(train, train, aux, control=control, n_attacks=80, n_neighbors=10, seed=9)
+    assert r3.main.n_success >= r1.main.n_success
+    with pytest.raises(ValueError, match="must be disjoint; 'age' is in both"):
+        linkability_attack(train, train, (["age"], ["age", "zip"]))
+    with pytest.raises(TypeError, match="pair of column lists"):
+        linkability_attack(train, train, ["age"])
+
+
+# ---------------------------------------------------------------- inference
+def test_inference_hand_made():
+    orig = pd.DataFrame({"a": [1, 2, 3, 4], "s": ["x", "y", "x", "y"]})
+    r = inference_attack(orig, orig, ["a"], "s", n_attacks=4, seed=0)
+    assert r.main.n_success == 4  # each target's nearest released record is itself
+    rel = orig.assign(s=["y", "x", "y", "x"])  # every secret swapped
+    assert inference_attack(orig, rel, ["a"], "s", n_attacks=4, seed=0).main.n_success == 0
+
+
+def test_inference_numeric_tolerance_and_missing():
+    orig = pd.DataFrame({"a": [1, 2, 3], "s": [100.0, 200.0, np.nan]})
+    rel = pd.DataFrame({"a": [1, 2, 3], "s": [104.0, 211.0, np.nan]})
+    r = inference_attack(orig, rel, ["a"], "s", n_attacks=3, seed=0)
+    assert r.parameters["regression"] is True
+    # 104 is within 5% of 100; 211 is not within 5% of 200; two missing values agree.
+    d = r.details.set_index("target")
+    assert d["main_success"].tolist() == [True, False, True]
+    assert inference_attack(orig, rel, ["a"], "s", n_attacks=3, tolerance=0.06, seed=0).main.n_success == 3
+
+
+def test_inference_example_with_control():
+    df = sdc.load_example()
+    train, control = split_control(df, share=0.2, seed=1)
+    aux = ["age", "sex", "region", "marital_status", "bmi"]
+    r = inference_attack(train, train, aux, "diagnosis", control=control, n_attacks=200, seed=1)
+    assert r.main.rate > r.control.rate > 0
+    assert 0 < r.risk <= 1
+    t = r.to_frame()
+    assert t["attack"].tolist() == ["main", "baseline", "control"]
+    d = r.to_dict()
+    assert d["attack"] == "inference" and len(d["rates"]) == 3 and d["seed"] == 1
+    with pytest.raises(ValueError, match="also in `aux_cols`"):
+        inference_attack(train, train, ["age", "diagnosis"], "diagnosis")
+
+
+def test_control_as_good_as_main_gives_zero_risk():
+    df = pd.DataFrame({"a": [1, 1, 1, 1], "s": ["x", "x", "x", "x"]})
+    r = inference_attack(df, df, ["a"], "s", control=df, n_attacks=4, seed=0)
+    # Wilson's centre stays below 1 even for 4/4: the risk is defined, and 0.
+    assert r.main.rate == r.control.rate < 1 and r.risk == 0.0
+    assert any("no better than random guessing" in n for n in r.notes)
+
+
+# ---------------------------------------------------------------- split_control
+def test_split_control():
+    df = sdc.load_example()
+    train, control = split_control(df, share=0.2, seed=3)
+    assert len(train) + len(control) == len(df) and len(control) == 825
+    assert train.index.intersection(control.index).empty
+    assert train.index.is_monotonic_increasing and control.index.is_monotonic_increasing
+    t2, c2 = split_control(df, share=0.2, seed=3)
+    assert c2.index.equals(control.index)
+    with pytest.raises(ValueError, match="leaves no records"):
+        split_control(df.head(2), share=0.1)
+
+
+def test_singling_out_on_a_k_anonymous_release_is_zero():
+    df = pd.DataFrame({"a": [1, 1, 2, 2], "b": ["x", "x", "y", "y"]})
+    r = singling_out_attack(df, df, control=df, n_attacks=5, max_attempts=50, n_cols=2)
+    assert r.main.n_attacks == 0 and r.risk == 0.0 and r.risk_ci == (0.0, 0.0)
+    assert any("nothing to try" in n for n in r.notes)

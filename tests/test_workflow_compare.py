@@ -1,0 +1,224 @@
+"""The comparison of an original and a released file (sdc compare): hand-computed risk before
+and after, record matching, the released file's configuration, the report folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sdc
+from sdc.report.folder import MARKER
+from sdc.workflow.compare import compare, match_records, released_config
+from sdc.workflow.config import from_mapping
+
+from tests.helpers import run_cli
+
+ORIG = pd.DataFrame({
+    "id": ["r1", "r2", "r3", "r4", "r5", "r6"],
+    "sex": ["m", "m", "f", "f", "f", "m"],
+    "region": ["a", "a", "a", "b", "b", "b"],
+    "income": [10.0, 20.0, 30.0, 40.0, 50.0, 60.0],
+})
+
+
+def _cfg(**extra) -> sdc.RunConfig:  # noqa: ANN003
+    raw = {"data": {"path": "x.csv", "id": "id"}, "variables": {"categorical_keys": ["sex", "region"]},
+           "options": {"measures": ["k_anonymity", "risk"]}, "thresholds": {"k": 3}, **extra}
+    return from_mapping(raw)
+
+
+def _fig(c, measure: str) -> tuple[float, float]:
+    row = c.risk[(c.risk["measure"] == measure)].iloc[0]
+    return float(row["before"]), float(row["after"])
+
+
+def test_hand_computed_risk_before_and_after() -> None:
+    rel = ORIG.assign(region="x")
+    c = compare(ORIG, rel, _cfg())
+    # before: classes (m,a)=2 (f,a)=1 (f,b)=2 (m,b)=1; after: (m,x)=3 (f,x)=3
+    assert _fig(c, "sample uniques") == (2, 0)
+    assert _fig(c, "records with fk < 3") == (6, 0)
+    assert _fig(c, "expected re-identifications") == pytest.approx((4.0, 2.0))
+    assert _fig(c, "global risk") == pytest.approx((4 / 6, 2 / 6))
+    ch = c.changes.set_index("variable")
+    assert ch.loc["region", "cells_changed"] == 6 and ch.loc["sex", "cells_changed"] == 0
+    assert c.changed_variables == ("region",)
+    il1 = c.utility_table[(c.utility_table["measure"] == "il1") & (c.utility_table["variable"] == "region")]
+    assert float(il1["value"].iloc[0]) == 1.0  # a categorical's IL1: the share of changed values
+    kf = c.key_frequencies.set_index(["variable", "level"])
+    assert kf.loc[("region", "a"), "before"] == 3 and kf.loc[("region", "a"), "after"] == 0
+    assert kf.loc[("region", "x"), "after"] == 6
+    vs = c.verdicts.set_index("measure")
+    assert vs.loc["3-anonymity", "verdict before"] == "fail" and vs.loc["3-anonymity", "verdict after"] == "pass"
+
+
+def test_identical_files_change_nothing() -> None:
+    c = compare(ORIG, ORIG.copy(), _cfg())
+    assert (c.risk["change"].fillna(0) == 0).all()
+    assert c.changes["cells_changed"].sum() == 0 and c.changed_variables == ()
+    assert c.utility is None and any("no variable changed" in n for n in c.notes)
+
+
+def test_matching_by_id_survives_a_shuffle_and_row_order_does_not() -> None:
+    rel = ORIG.assign(region="x").iloc[[5, 3, 1, 0, 2, 4]]
+    by_id = compare(ORIG, rel, _cfg(), match="id")
+    assert by_id.matched_by == "id column 'id'"
+    assert by_id.changes.set_index("variable").loc["income", "cells_changed"] == 0
+    by_rows = compare(ORIG, rel, _cfg(), match="rows")
+    assert by_rows.changes.set_index("variable").loc["income", "cells_changed"] > 0
+    assert _fig(by_id, "global risk") == _fig(by_rows, "global risk")  # risk does not need matching
+
+
+def test_matching_errors_are_clear() -> None:
+    with pytest.raises(ValueError, match="the original has 6 records and the released file 5"):
+        match_records(ORIG, ORIG.iloc[:5], match="rows")
+    with pytest.raises(ValueError, match=r"1 released record\(s\) have an id the original lacks, e.g. 'zz'"):
+        match_records(ORIG, ORIG.assign(id=["r1", "r2", "r3", "r4", "r5", "zz"]), match="id", id="id")
+    with pytest.raises(ValueError, match=r"not a unique id: value 'r1'"):
+        match_records(ORIG, ORIG.assign(id=["r1", "r1", "r3", "r4", "r5", "r6"]), match="id", id="id")
+    with pytest.raises(ValueError, match="pseudonymised.*--match rows"):
+        match_records(ORIG, ORIG.assign(id=list("abcdef")), match="id", id="id")
+    with pytest.raises(ValueError, match="not in the released file"):
+        match_records(ORIG, ORIG.drop(columns="id"), match="id", id="id")
+
+
+def test_records_the_protection_dropped_are_counted() -> None:
+    rel = ORIG.iloc[[0, 2, 3, 5]]
+    c = compare(ORIG, rel, _cfg(), match="id")
+    assert c.n_original == 6 and c.n_released == 4 and c.records_dropped == 2
+    assert list(c.original["id"]) == ["r1", "r3", "r4", "r6"]
+
+
+def test_the_released_config_follows_the_protection() -> None:
+    cfg = from_mapping({"data": {"path": "x", "id": "id"},
+                        "variables": {"categorical_keys": ["sex"], "continuous_keys": ["income"],
+                                      "household": "hh"},
+                        "bins": {"income": [0, 25, 100]}, "scenarios": [{"name": "s", "keys": ["sex", "income"]}]})
+    rel = ORIG.drop(columns="id").assign(income=["(0,25]"] * 6)
+    new, notes = released_config(cfg, rel, recoded=["income"])
+    assert new.bins == {} and new.id is None and new.household is None
+    assert any("income is counted by its released values" in n for n in notes)
+    assert any("id column id is not released" in n for n in notes)
+    new2, _ = released_config(cfg, ORIG.drop(columns="income"))
+    assert new2.scenarios[0].keys == ("sex",)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> Path:
+    data = sdc.load_example()
+    data.to_csv(tmp_path / "orig.csv", index=False)
+    plan = tmp_path / "plan.toml"
+    plan.write_text('[plan]\nseed = 3\n[[steps]]\nmethod = "global_recode"\nvariables = ["age"]\nwidth = 10\n'
+                    'closed = "left"\n[[steps]]\nmethod = "local_suppression"\nkeys = ["age", "sex", "region"]\n'
+                    'k = 3\n[[steps]]\nmethod = "add_noise"\nvariables = ["bmi", "cholesterol"]\nnoise = 20\n',
+                    encoding="utf-8")
+    (tmp_path / "run.toml").write_text(
+        '[data]\npath = "orig.csv"\nid = "subject_id"\n[variables]\ncategorical_keys = ["sex", "region", "age"]\n'
+        'sensitive = ["diagnosis"]\n[options]\nmeasures = ["k_anonymity", "risk", "ldiversity"]\n', encoding="utf-8")
+    run = sdc.protect_data(data, sdc.workflow.plan.load_plan(plan), reassess=False)
+    sdc.write_protection(run, tmp_path / "prot", input_path=tmp_path / "orig.csv")
+    return tmp_path
+
+
+def _compare(capsys, pair: Path, out: str, *extra: str) -> tuple[int, str, str]:
+    return run_cli(capsys, "compare", str(pair / "orig.csv"), str(pair / "prot" / "released.csv"), "--config",
+                   str(pair / "run.toml"), "--out", str(pair / out), *extra)
+
+
+def test_cli_writes_the_report_folder(pair: Path, capsys: pytest.CaptureFixture) -> None:
+    code, out, err = _compare(capsys, pair, "cmp", "--protection", str(pair / "prot" / "protection.json"))
+    assert code == 0, err
+    assert "matched by id column 'subject_id'" in out
+    names = set(_files(pair / "cmp"))
+    assert {MARKER, "report.html", "report.md", "summary.txt", "report.json", "report.xlsx", "config.toml",
+            "risk.csv", "utility.csv", "changes.csv", "key_frequencies.csv", "plots/risk_before_after.png",
+            "plots/changed_distributions.png", "plots/correlations.png"} <= names
+    md = (pair / "cmp" / "report.md").read_text(encoding="utf-8")
+    for text in ("Risk before and after", "Key frequencies before and after", "Utility",
+                 "What the protection changed", "Protection log: protection steps",
+                 "Protection log: step 2: local_suppression",
+                 "records in classes with distinct l < 2 (diagnosis)"):
+        assert text in md, text
+    html = (pair / "cmp" / "report.html").read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64,") == 3
+    doc = json.loads((pair / "cmp" / "report.json").read_text(encoding="utf-8"))
+    assert doc["records"]["matched_by"] == "id column 'subject_id'"
+    assert doc["protection"]["steps"][1]["method"] == "local_suppression"
+    risk = pd.read_csv(pair / "cmp" / "risk.csv")
+    assert {"scenario", "measure", "before", "after", "change"} <= set(risk.columns)
+    util = pd.read_csv(pair / "cmp" / "utility.csv")
+    il1 = util[(util["measure"] == "il1") & (util["variable"] == "bmi")]["value"].iloc[0]
+    direct = sdc.information_loss(pd.read_csv(pair / "orig.csv"), pd.read_csv(pair / "prot" / "released.csv"),
+                                  ["bmi"]).overall
+    assert il1 == pytest.approx(direct, rel=1e-9)
+
+
+def test_the_report_is_reproducible(pair: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    assert _compare(capsys, pair, "a")[0] == 0
+    assert _compare(capsys, pair, "b")[0] == 0
+    a, b = _files(pair / "a"), _files(pair / "b")
+    assert a.keys() == b.keys()
+    differ = [n for n in a if a[n] != b[n]]
+    # only the command line, which names the output folder, differs
+    assert set(differ) <= {"report.html", "report.md", "summary.txt", "report.json", "report.xlsx"}
+    for n in set(differ) - {"report.xlsx"}:
+        assert a[n].replace(str(pair / "a").encode(), str(pair / "b").encode()) == b[n], n
+
+
+def test_a_mismatch_is_a_clear_error_and_writes_nothing(pair: Path, capsys: pytest.CaptureFixture) -> None:
+    released = pd.read_csv(pair / "prot" / "released.csv").iloc[:-5]
+    released.to_csv(pair / "short.csv", index=False)
+    code, out, err = run_cli(capsys, "compare", str(pair / "orig.csv"), str(pair / "short.csv"), "--keys",
+                             "sex,region", "--out", str(pair / "x"))
+    assert code == 2 and err.startswith("sdc: error: the files do not match") and len(err.splitlines()) == 1
+    assert not (pair / "x").exists()
+    code, _, err = run_cli(capsys, "compare", str(pair / "orig.csv"), str(pair / "short.csv"), "--keys",
+                           "sex,region", "--id", "subject_id", "--out", str(pair / "x"))
+    assert code == 0, err  # by id, the five missing records were dropped
+    doc = json.loads((pair / "x" / "report.json").read_text(encoding="utf-8"))
+    assert doc["records"]["dropped"] == 5
+
+
+def test_spreadsheet_safety_and_modes(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    orig = ORIG.assign(region=["=cmd", "=cmd", "a", "b", "b", "b"])
+    orig.to_csv(tmp_path / "o.csv", index=False)
+    orig.assign(region="+x").to_csv(tmp_path / "r.csv", index=False)
+    os.chmod(tmp_path / "r.csv", 0o640)
+    os.chmod(tmp_path / "o.csv", 0o600)
+    code, _, err = run_cli(capsys, "compare", str(tmp_path / "o.csv"), str(tmp_path / "r.csv"), "--keys",
+                           "sex,region", "--out", str(tmp_path / "c"))
+    assert code == 0, err
+    kf = (tmp_path / "c" / "key_frequencies.csv").read_text(encoding="utf-8")
+    assert "'=cmd" in kf and "'+x" in kf and "\n=cmd" not in kf
+    for p in [tmp_path / "c", *(tmp_path / "c").rglob("*")]:
+        assert stat.S_IMODE(p.stat().st_mode) & 0o077 == 0, p
+
+
+def test_compare_needs_keys(pair: Path, capsys: pytest.CaptureFixture) -> None:
+    code, _, err = run_cli(capsys, "compare", str(pair / "orig.csv"), str(pair / "orig.csv"), "--out",
+                           str(pair / "x"))
+    assert code == 2 and "key variables" in err and not (pair / "x").exists()
+
+
+def test_api_round_trip(pair: Path) -> None:
+    data = pd.read_csv(pair / "orig.csv")
+    released = pd.read_csv(pair / "prot" / "released.csv")
+    cfg = sdc.load_config(pair / "run.toml")
+    c = sdc.compare(data, released, cfg)
+    s = c.summary()
+    assert s["records_original"] == len(data) and s["matched_by"] == "id column 'subject_id'"
+    assert s["cells_changed"] == int(c.changes["cells_changed"].sum())
+    assert np.isfinite(s["il1_overall"])
+    folder = sdc.write_comparison(c, pair / "api", formats=["md"])
+    assert set(folder.files) == {"report.md", "config.toml"}

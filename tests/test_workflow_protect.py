@@ -1,0 +1,469 @@
+"""The protection run (sdc protect): plans, their validation, seeds, the released file, the log,
+reproducibility, secrets, and the output folder."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import inspect
+import json
+import os
+import stat
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sdc
+from sdc.protect.microaggregation import microaggregation
+from sdc.protect.suppression import local_suppression
+from sdc.report.folder import MARKER
+from sdc.workflow.plan import (
+    METHOD_NAMES, PlanError, check_plan, load_plan, method_table, plan_from_mapping, step_seed,
+)
+from sdc.workflow.protect import protect_data
+
+from tests.helpers import run_cli
+
+KEY = "7f3a9c1e5b2d48f6a0c3e9b1d7f2a6c4-unmistakable-test-key"
+
+FAST_CONFIG = """
+[data]
+path = "unused.csv"
+id = "subject_id"
+[variables]
+categorical_keys = ["sex", "region"]
+continuous_keys = ["age"]
+[bins]
+age = [0, 25, 45, 65, inf]
+[options]
+measures = ["k_anonymity", "risk"]
+[output]
+formats = ["md", "json", "csv"]
+"""
+
+PLAN = """
+[plan]
+seed = 42
+
+[[steps]]
+method = "global_recode"
+variables = ["age"]
+width = 10
+closed = "left"
+
+[[steps]]
+method = "pram"
+variables = ["marital_status"]
+pd = 0.8
+
+[[steps]]
+method = "local_suppression"
+keys = ["age", "sex", "region", "marital_status"]
+k = 3
+
+[[steps]]
+method = "add_noise"
+variables = ["bmi", "systolic_bp"]
+noise = 20
+
+[[steps]]
+method = "microaggregation"
+variables = ["cholesterol"]
+k = 3
+
+[[steps]]
+method = "pseudonymise"
+variables = ["household_id"]
+key_file = "key.txt"
+"""
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    """A folder with the example data (as CSV), a fast config, a key file and the plan."""
+    data = sdc.load_example()
+    data.to_csv(tmp_path / "survey.csv", index=False)
+    (tmp_path / "run.toml").write_text(FAST_CONFIG, encoding="utf-8")
+    (tmp_path / "key.txt").write_text(KEY + "\n", encoding="utf-8")
+    (tmp_path / "plan.toml").write_text(PLAN, encoding="utf-8")
+    return tmp_path
+
+
+def _protect(capsys, work: Path, out: str, *extra: str, plan: str = "plan.toml") -> tuple[int, str, str]:
+    return run_cli(capsys, "protect", str(work / "survey.csv"), "--plan", str(work / plan), "--config",
+                   str(work / "run.toml"), "--out", str(work / out), *extra)
+
+
+def _sha(p: Path) -> str:
+    return hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+# --- the method table ---------------------------------------------------------------------
+
+def test_method_table_reads_the_signatures() -> None:
+    table = method_table()
+    assert set(table) == set(METHOD_NAMES)
+    for name, spec in table.items():
+        fn = getattr(sdc, name)
+        params = [p for p in inspect.signature(fn).parameters.values()][2:]
+        names = [p.name for p in params if p.name != "seed"]
+        assert list(spec.parameters) == names, name
+        assert spec.seeded == any(p.name == "seed" for p in params)
+    assert table["local_suppression"].variables_param == "keys"
+    assert table["pram"].seeded and not table["global_recode"].seeded
+
+
+def test_a_parameter_named_like_a_plan_key_goes_in_params(tmp_path: Path) -> None:
+    data = sdc.load_example()
+    plan = plan_from_mapping({"steps": [{"method": "microaggregation", "variables": ["bmi", "cholesterol"], "k": 4,
+                                         "params": {"method": "onedims"}}]})
+    run = protect_data(data, plan, reassess=False)
+    assert run.steps[0].result.parameters.get("method") in ("onedims", "individual")
+    text = run.plan_toml()
+    assert 'params = { method = "onedims" }' in text
+    again = load_plan_text(tmp_path, text)
+    assert again.steps[0].parameters == plan.steps[0].parameters
+
+
+def load_plan_text(tmp_path: Path, text: str):
+    p = tmp_path / "again.toml"
+    p.write_text(text, encoding="utf-8")
+    return load_plan(p)
+
+
+# --- bad plans: one line naming the step, the parameter and the value; nothing written ------
+
+BAD_PLANS = {
+    "unknown method": ('method = "shuffle"\nvariables = ["age"]', ["step 1 (shuffle)", "'shuffle'"]),
+    "unknown variable": ('method = "global_recode"\nvariables = ["agee"]\nwidth = 10',
+                         ["step 1 (global_recode)", "`variables`", "'agee'", "did you mean 'age'"]),
+    "unknown parameter": ('method = "global_recode"\nvariables = ["age"]\nwidht = 10',
+                          ["step 1 (global_recode)", "`widht`"]),
+    "k below 2": ('method = "local_suppression"\nkeys = ["age", "sex"]\nk = 1', ["step 1 (local_suppression)", "`k`",
+                                                                                "got 1"]),
+    "probability above 1": ('method = "pram"\nvariables = ["sex"]\npd = 1.5', ["step 1 (pram)", "`pd`", "1.5"]),
+    "probability below 0": ('method = "pram"\nvariables = ["sex"]\nflip = -0.1', ["step 1 (pram)", "`flip`", "-0.1"]),
+    "non-increasing edges": ('method = "global_recode"\nvariables = ["age"]\nedges = [0, 30, 20]',
+                             ["step 1 (global_recode)", "`edges`", "[0, 30, 20]"]),
+    "top below bottom": ('method = "top_bottom_code"\nvariables = ["bmi"]\ntop = 10\nbottom = 20',
+                         ["step 1 (top_bottom_code)", "`top`", "10", "`bottom`", "20"]),
+    "numeric method on text": ('method = "add_noise"\nvariables = ["region"]',
+                               ["step 1 (add_noise)", "`variables`", "'region'", "text"]),
+    "missing key file": ('method = "pseudonymise"\nvariables = ["subject_id"]\nkey_file = "nokey.txt"',
+                         ["step 1 (pseudonymise)", "`key_file`", "nokey.txt"]),
+    "empty key file": ('method = "pseudonymise"\nvariables = ["subject_id"]\nkey_file = "empty.txt"',
+                       ["step 1 (pseudonymise)", "`key_file`", "empty.txt", "empty"]),
+    "unset key variable": ('method = "pseudonymise"\nvariables = ["subject_id"]\nkey_env = "SDC_TEST_NO_SUCH_KEY"',
+                           ["step 1 (pseudonymise)", "`key_env`", "SDC_TEST_NO_SUCH_KEY"]),
+    "secret in the plan": ('method = "pseudonymise"\nvariables = ["subject_id"]\nkey = "abc"',
+                           ["step 1 (pseudonymise)", "`key`"]),
+    "seed on a deterministic method": ('method = "global_recode"\nvariables = ["age"]\nwidth = 5\nseed = 3',
+                                       ["step 1 (global_recode)", "`seed`", "3"]),
+    "method's own check": ('method = "global_recode"\nvariables = ["age"]', ["step 1 (global_recode)", "needs one of"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_PLANS))
+def test_a_bad_plan_is_one_line_and_writes_nothing(case: str, work: Path, capsys: pytest.CaptureFixture) -> None:
+    body, must = BAD_PLANS[case]
+    # A good first step, so the bad one is step 2: the message must name the right one.
+    plan = '[[steps]]\nmethod = "top_bottom_code"\nvariables = ["bmi"]\ntop = 60\n\n[[steps]]\n' + body + "\n"
+    (work / "bad.toml").write_text(plan, encoding="utf-8")
+    (work / "empty.txt").write_bytes(b"")
+    before = _sha(work / "survey.csv")
+    code, out, err = _protect(capsys, work, "out", plan="bad.toml")
+    assert code == 2, err
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("sdc: error: plan step 2 ("), err
+    for text in must:
+        assert text.replace("step 1", "step 2") in lines[0], (text, lines[0])
+    assert KEY not in err
+    assert not (work / "out").exists()
+    assert not [p for p in work.iterdir() if p.name.startswith(".out.")]  # no temporary folder left behind
+    assert _sha(work / "survey.csv") == before
+
+
+def test_plan_level_errors(tmp_path: Path) -> None:
+    with pytest.raises(PlanError, match=r"\[plan\]\.seed.*-1"):
+        plan_from_mapping({"plan": {"seed": -1}, "steps": [{"method": "global_recode", "variables": "age",
+                                                            "width": 5}]})
+    with pytest.raises(PlanError, match="empty"):
+        plan_from_mapping({"steps": []})
+    with pytest.raises(PlanError, match=r"section \[stepz\]"):
+        plan_from_mapping({"stepz": []})
+    with pytest.raises(PlanError, match="`grid` belongs in a sweep plan"):
+        plan_from_mapping({"steps": [{"method": "global_recode", "variables": "age", "grid": {"width": [5]}}]})
+    with pytest.raises(PlanError, match="does not name the data file"):
+        plan_from_mapping({"data": {"path": "x.csv"}, "steps": [{"method": "global_recode", "variables": "age",
+                                                                 "width": 5}]})
+    p = tmp_path / "broken.toml"
+    p.write_text("[[steps]\nmethod = 1", encoding="utf-8")
+    with pytest.raises(PlanError, match="could not be parsed"):
+        load_plan(p)
+
+
+def test_a_column_dropped_by_an_earlier_step_is_unknown_later() -> None:
+    data = sdc.load_example()
+    plan = plan_from_mapping({"steps": [
+        {"method": "pseudonymise", "variables": [], "drop": ["subject_id"], "random_key": True},
+        {"method": "pram", "variables": ["subject_id"]}]})
+    with pytest.raises(PlanError, match=r"step 2 \(pram\).*earlier step dropped it.*'subject_id'"):
+        check_plan(plan, data)
+
+
+def test_yaml_plans_read_like_toml(tmp_path: Path) -> None:
+    p = tmp_path / "plan.yaml"
+    p.write_text("plan:\n  seed: 3\nsteps:\n  - method: pram\n    variables: [sex]\n    flip: 0.1\n", encoding="utf-8")
+    plan = load_plan(p)
+    assert plan.seed == 3 and plan.steps[0].parameters == {"variables": ["sex"], "flip": 0.1}
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+def test_steps_apply_in_order_and_the_log_says_what_changed(work: Path) -> None:
+    data = pd.read_csv(work / "survey.csv")
+    snapshot = data.copy()
+    run = protect_data(data, load_plan(work / "plan.toml"), config=work / "run.toml",
+                       input_file=work / "survey.csv")
+    pd.testing.assert_frame_equal(data, snapshot)  # the input is never modified
+    assert [r.step.method for r in run.steps] == ["global_recode", "pram", "local_suppression", "add_noise",
+                                                  "microaggregation", "pseudonymise"]
+    # each step ran on the previous one's output: replaying them by hand gives the same release
+    d = data
+    d = sdc.global_recode(d, ["age"], width=10, closed="left").data
+    d = sdc.pram(d, ["marital_status"], pd=0.8, seed=step_seed(42, 2)).data
+    d = local_suppression(d, ["age", "sex", "region", "marital_status"], k=3).data
+    d = sdc.add_noise(d, ["bmi", "systolic_bp"], noise=20, seed=step_seed(42, 4)).data
+    d = microaggregation(d, ["cholesterol"], k=3).data
+    d = sdc.pseudonymise(d, ["household_id"], key_file=str(work / "key.txt")).data
+    pd.testing.assert_frame_equal(run.released, d)
+    log = run.log()
+    assert [s["seed"] for s in log["steps"]] == [None, step_seed(42, 2), None, step_seed(42, 4), None, None]
+    assert [s["seed_source"] for s in log["steps"]] == ["", "plan", "", "plan", "", ""]
+    ls = log["steps"][2]
+    assert ls["cells_changed"] == {k: int(v) for k, v in run.steps[2].result.changed.items()}
+    assert ls["details"]["suppressions"] == {k: int(v) for k, v in run.steps[2].result.details["suppressions"].items()}
+    pram_matrix = log["steps"][1]["details"]["marital_status"]["matrix"]
+    assert pram_matrix["columns"][0] == "level" and len(pram_matrix["rows"]) == 4
+    assert np.allclose([sum(r[1:]) for r in pram_matrix["rows"]], 1.0)
+    assert "group_size_counts" in log["steps"][4]["details"]
+    assert log["totals"]["records_dropped"] == 0
+    assert log["input"]["sha256"] == _sha(work / "survey.csv")
+
+
+def test_explicit_step_seed_wins_and_a_missing_plan_seed_is_drawn_and_recorded() -> None:
+    data = sdc.load_example()
+    plan = plan_from_mapping({"steps": [{"method": "pram", "variables": ["sex"], "flip": 0.2, "seed": 7},
+                                        {"method": "pram", "variables": ["region"], "flip": 0.2}]})
+    run = protect_data(data, plan, reassess=False)
+    assert run.plan.seed is not None
+    assert run.seeds == {1: 7, 2: step_seed(run.plan.seed, 2)}
+    assert f"seed = {run.plan.seed}" in run.plan_toml()
+    assert step_seed(1, 2) != step_seed(1, 3) and step_seed(1, 2) != step_seed(2, 2)
+
+
+def test_records_dropped_are_counted(work: Path) -> None:
+    data = sdc.load_example()
+    plan = plan_from_mapping({"plan": {"seed": 1}, "steps": [
+        {"method": "local_suppression", "keys": ["age", "sex", "region"], "k": 3, "unit": "record"}]})
+    run = protect_data(data, plan, config=work / "run.toml")
+    dropped = len(data) - len(run.released)
+    assert dropped > 0 and run.records_dropped == dropped and run.steps[0].records_dropped == dropped
+    assert run.log()["totals"]["records_dropped"] == dropped
+    assert run.comparison.records_dropped == dropped
+    assert run.comparison.n_released == len(run.released)
+
+
+def test_the_reassessment_matches_sdc_assess_on_each_file(work: Path) -> None:
+    data = pd.read_csv(work / "survey.csv")
+    run = protect_data(data, load_plan(work / "plan.toml"), config=work / "run.toml")
+    cfg = sdc.load_config(work / "run.toml")
+    direct = sdc.assess(cfg, data)
+    c = run.comparison
+    row = c.risk[(c.risk["measure"] == "expected re-identifications")].iloc[0]
+    assert row["before"] == pytest.approx(direct.primary.risk.expected_reidentifications, rel=1e-12)
+    # the released file: age was recoded, so it is counted by its bands, not binned again
+    from dataclasses import replace
+
+    released_cfg = replace(cfg, bins={}, continuous_keys=(), categorical_keys=("sex", "region", "age"))
+    after = sdc.assess(released_cfg, run.released)
+    assert row["after"] == pytest.approx(after.primary.risk.expected_reidentifications, rel=1e-12)
+    assert any("age is counted by its released values" in n for n in c.notes)
+
+
+def test_flags_make_the_common_plan(work: Path, capsys: pytest.CaptureFixture) -> None:
+    code, out, err = run_cli(capsys, "protect", str(work / "survey.csv"), "--recode", "age=-inf,18,40,65,inf",
+                             "--k", "3", "--keys", "age,sex,region", "--measures", "k_anonymity,risk",
+                             "--formats", "md", "--seed", "5", "--out", str(work / "flags"))
+    assert code == 0, err
+    plan = (work / "flags" / "plan.toml").read_text(encoding="utf-8")
+    assert 'method = "global_recode"' in plan and "edges = [-inf, 18, 40, 65, inf]" in plan
+    assert 'method = "local_suppression"' in plan and 'keys = ["age", "sex", "region"]' in plan and "k = 3" in plan
+    released = pd.read_csv(work / "flags" / "released.csv")
+    assert set(released["age"].dropna()) <= {"(-Inf,18]", "(18,40]", "(40,65]", "(65,Inf]"}
+    assert sdc.k_anonymity(released, ["age", "sex", "region"], k=3).n_k_lt_threshold == 0
+    assert "Released file" in out
+
+
+def test_without_keys_there_is_nothing_to_assess(work: Path, capsys: pytest.CaptureFixture) -> None:
+    code, _, err = run_cli(capsys, "protect", str(work / "survey.csv"), "--recode", "age=10", "--out",
+                           str(work / "o"))
+    assert code == 2 and "key variables" in err and not (work / "o").exists()
+    code, _, err = run_cli(capsys, "protect", str(work / "survey.csv"), "--recode", "age=10", "--no-assess", "--out",
+                           str(work / "o"))
+    assert code == 0, err
+    assert not (work / "o" / "comparison").exists()
+
+
+# --- reproducibility, the input, secrets --------------------------------------------------------
+
+def test_same_plan_data_seed_and_key_give_a_byte_identical_release(work: Path, capsys) -> None:
+    before = (_sha(work / "survey.csv"), os.stat(work / "survey.csv").st_mtime_ns)
+    assert _protect(capsys, work, "a")[0] == 0
+    assert _protect(capsys, work, "b")[0] == 0
+    a, b = (work / "a" / "released.csv").read_bytes(), (work / "b" / "released.csv").read_bytes()
+    assert a == b
+    # the resolved plan reruns the same release, from its own folder
+    code, _, err = run_cli(capsys, "protect", str(work / "survey.csv"), "--plan", str(work / "a" / "plan.toml"),
+                           "--out", str(work / "c"))
+    assert code == 0, err
+    assert (work / "c" / "released.csv").read_bytes() == a
+    # another seed, another release
+    assert _protect(capsys, work, "d", "--seed", "43")[0] == 0
+    assert (work / "d" / "released.csv").read_bytes() != a
+    # the input was only read
+    assert (_sha(work / "survey.csv"), os.stat(work / "survey.csv").st_mtime_ns) == before
+    log_a = json.loads((work / "a" / "protection.json").read_text(encoding="utf-8"))
+    assert log_a["released"]["sha256"] == hashlib.sha256(a).hexdigest()
+
+
+def test_the_key_is_written_nowhere(work: Path, capsys: pytest.CaptureFixture) -> None:
+    code, out, err = _protect(capsys, work, "out", "--json")
+    assert code == 0, err
+    fingerprints = {KEY, KEY.encode().hex(), hashlib.sha256(KEY.encode()).hexdigest()}
+    for p in (work / "out").rglob("*"):
+        if p.is_file():
+            body = p.read_bytes()
+            for f in fingerprints:
+                assert f.encode() not in body, p
+    assert KEY not in out and KEY not in err
+    doc = json.loads(out)
+    assert doc["released"] == "released.csv" and len(doc["released_sha256"]) == 64
+    run = protect_data(pd.read_csv(work / "survey.csv"), load_plan(work / "plan.toml"), reassess=False)
+    assert KEY not in repr(run) and KEY not in json.dumps(run.log(), default=str)
+
+
+def test_the_key_from_an_environment_variable(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDC_TEST_KEY", KEY)
+    data = sdc.load_example()
+    by_env = protect_data(data, plan_from_mapping({"steps": [
+        {"method": "pseudonymise", "variables": ["subject_id"], "key_env": "SDC_TEST_KEY"}]}), reassess=False)
+    by_file = protect_data(data, plan_from_mapping({"steps": [
+        {"method": "pseudonymise", "variables": ["subject_id"], "key_file": str(work / "key.txt")}]}), reassess=False)
+    pd.testing.assert_frame_equal(by_env.released, by_file.released)
+    assert KEY not in by_env.plan_toml()
+
+
+# --- the released file's format ---------------------------------------------------------------------
+
+def _one_step_plan(tmp: Path) -> Path:
+    p = tmp / "p.toml"
+    p.write_text('[plan]\nseed = 1\n[[steps]]\nmethod = "local_suppression"\nkeys = ["age", "sex", "region"]\n'
+                 'k = 3\n', encoding="utf-8")
+    return p
+
+
+def test_the_release_keeps_the_delimiter_line_ends_and_integers(tmp_path: Path, capsys) -> None:
+    data = sdc.load_example()
+    text = data.to_csv(index=False, sep=";", lineterminator="\r\n")
+    (tmp_path / "in.csv").write_bytes(text.encode("utf-8"))
+    code, _, err = run_cli(capsys, "protect", str(tmp_path / "in.csv"), "--plan", str(_one_step_plan(tmp_path)),
+                           "--no-assess", "--out", str(tmp_path / "o"))
+    assert code == 0, err
+    body = (tmp_path / "o" / "released.csv").read_bytes()
+    assert body.count(b"\r\n") == len(data) + 1 and body.splitlines()[0].count(b";") == data.shape[1] - 1
+    rel = pd.read_csv(tmp_path / "o" / "released.csv", sep=";", dtype=str)
+    assert rel["age"].isna().any()                                  # suppressed
+    assert not rel["age"].dropna().str.contains(r"\.").any()        # 31, not 31.0
+    assert (rel["subject_id"] == data["subject_id"]).all()
+
+
+def test_stata_and_gzip_inputs_give_the_same_format(tmp_path: Path, capsys) -> None:
+    data = sdc.load_example()[["subject_id", "age", "sex", "region", "bmi"]]
+    data.to_stata(tmp_path / "in.dta", write_index=False)
+    with gzip.open(tmp_path / "in.csv.gz", "wt", encoding="utf-8", newline="") as fh:
+        data.to_csv(fh, index=False)
+    plan = _one_step_plan(tmp_path)
+    for name, released in (("in.dta", "released.dta"), ("in.csv.gz", "released.csv.gz")):
+        outs = []
+        for run in ("a", "b"):
+            out = tmp_path / f"{name}-{run}"
+            code, _, err = run_cli(capsys, "protect", str(tmp_path / name), "--plan", str(plan), "--no-assess",
+                                   "--out", str(out))
+            assert code == 0, err
+            outs.append((out / released).read_bytes())
+        assert outs[0] == outs[1], name
+        back = sdc.io.read_data(tmp_path / f"{name}-a" / released)
+        assert list(back.columns) == list(data.columns) and len(back) == len(data)
+
+
+# --- the output folder ------------------------------------------------------------------------------
+
+def test_the_folder_holds_the_documented_files(work: Path, capsys: pytest.CaptureFixture) -> None:
+    code, out, err = _protect(capsys, work, "out")
+    assert code == 0, err
+    names = {str(p.relative_to(work / "out")) for p in (work / "out").rglob("*") if p.is_file()}
+    assert {"released.csv", "protection.json", "protection.md", "plan.toml", MARKER, "comparison/report.md",
+            "comparison/report.json", "comparison/risk.csv", "comparison/changes.csv",
+            "comparison/utility.csv", "comparison/key_frequencies.csv"} <= names
+    md = (work / "out" / "protection.md").read_text(encoding="utf-8")
+    for text in ("Step 2: pram", "marital_status / matrix", "suppressions", "group_size_counts", "Seed: "):
+        assert text in md, text
+
+
+def test_outputs_are_no_more_readable_than_the_input(work: Path, capsys: pytest.CaptureFixture) -> None:
+    os.chmod(work / "survey.csv", 0o600)
+    code, _, err = _protect(capsys, work, "out")
+    assert code == 0, err
+    for p in [work / "out", *(work / "out").rglob("*")]:
+        mode = stat.S_IMODE(p.stat().st_mode)
+        assert mode & 0o077 == 0, (p, oct(mode))
+
+
+def test_a_folder_sdc_did_not_write_is_never_replaced(work: Path, capsys: pytest.CaptureFixture) -> None:
+    mine = work / "mine"
+    mine.mkdir()
+    (mine / "thesis.tex").write_text("precious", encoding="utf-8")
+    code, _, err = _protect(capsys, work, "mine")
+    assert code == 2 and "not a folder written by sdc" in err
+    assert (mine / "thesis.tex").read_text(encoding="utf-8") == "precious"
+    assert sorted(p.name for p in mine.iterdir()) == ["thesis.tex"]
+    # an earlier sdc folder is replaced whole
+    assert _protect(capsys, work, "out")[0] == 0
+    (work / "out" / "stale.txt").write_text("x", encoding="utf-8")
+    assert _protect(capsys, work, "out")[0] == 0
+    assert not (work / "out" / "stale.txt").exists()
+
+
+def test_a_failure_while_writing_leaves_the_previous_folder(work: Path, capsys, monkeypatch) -> None:
+    assert _protect(capsys, work, "out")[0] == 0
+    first = (work / "out" / "released.csv").read_bytes()
+    import sdc.report.protection as prot
+
+    def boom(*a, **k):  # noqa: ANN002, ANN003
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(prot, "protection_markdown", boom)
+    code, _, err = _protect(capsys, work, "out", "--seed", "99")
+    assert code == 2 and "disk full" in err
+    assert (work / "out" / "released.csv").read_bytes() == first
+    assert not [p for p in work.iterdir() if p.name.startswith(".out.")]
+
+
+def test_a_stratum_column_is_checked_up_front() -> None:
+    plan = plan_from_mapping({"steps": [{"method": "pram", "variables": ["sex"], "strata": "regoin"}]})
+    with pytest.raises(PlanError, match=r"step 1 \(pram\): parameter `strata`.*'regoin' \(did you mean 'region'\?\)"):
+        check_plan(plan, sdc.load_example())
