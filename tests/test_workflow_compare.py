@@ -222,3 +222,39 @@ def test_api_round_trip(pair: Path) -> None:
     assert np.isfinite(s["il1_overall"])
     folder = sdc.write_comparison(c, pair / "api", formats=["md"])
     assert set(folder.files) == {"report.md", "config.toml"}
+
+
+def _people(n: int = 400, seed: int = 5) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"id": [f"p{i}" for i in range(n)], "sex": rng.choice(["f", "m"], n),
+                         "region": rng.choice(list("abcdefgh"), n), "age": rng.integers(20, 80, n)})
+
+
+def test_the_linkage_attack_before_and_after() -> None:
+    from sdc.workflow.compare import linkage_before_after
+
+    df = _people()
+    cfg = _cfg(variables={"categorical_keys": ["sex", "region", "age"]})
+    same = linkage_before_after(df, df, cfg).set_index("figure")
+    assert (same["before"] == same["after"]).all() and same.loc["attacker's records", "before"] == 80
+    # brute force: a record of the attacker's is re-identified when exactly one record has its keys
+    sizes = df.groupby(["sex", "region", "age"])["id"].transform("size")
+    assert 0 < same.loc["re-identified (unique and correct match)", "before"] <= int((sizes == 1).sum())
+    # age in decades: an attacker who recodes his own file the same way finds larger match sets
+    rel = df.assign(age=((df["age"] // 10) * 10).astype(str) + "s")  # "40s": no raw age equals a label
+    att = linkage_before_after(df, rel, cfg, repeatable=["age"]).set_index("figure")
+    assert att.loc["precision at 1", "after"] < att.loc["precision at 1", "before"]
+    assert att.loc["mean match-set size", "after"] > att.loc["mean match-set size", "before"]
+    # without repeating the recoding his raw ages match no released decade
+    raw = linkage_before_after(df, rel, cfg).set_index("figure")
+    assert raw.loc["re-identified (unique and correct match)", "after"] == 0
+    assert not raw.loc["precision at 1", "after"] > 0  # no match at all: undefined (NaN)
+
+
+def test_the_comparison_report_shows_the_attack(pair: Path, capsys: pytest.CaptureFixture) -> None:
+    rc, _, _ = _compare(capsys, pair, "cmp-attack")
+    assert rc == 0
+    doc = json.loads((pair / "cmp-attack" / "report.json").read_text())
+    figures = {r["figure"] for r in doc["attacks"]["linkage"]}
+    assert "precision at 1" in figures and "re-identified (unique and correct match)" in figures
+    assert "Linkage attack before and after" in (pair / "cmp-attack" / "report.md").read_text()
