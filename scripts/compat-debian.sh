@@ -186,7 +186,24 @@ in_chroot /bin/bash -euo pipefail -c '
   cd /root/sdc
   .venv/bin/python -m pip wheel --quiet --no-deps --no-build-isolation -w /tmp/wheel . >/dev/null
   python3 -m venv --system-site-packages /tmp/wheel-venv
-  /tmp/wheel-venv/bin/pip install --quiet --no-index /tmp/wheel/sdc-*.whl
+  # --no-deps, then sdc'"'"'s own requirements checked: pip'"'"'s resolver would also demand the
+  # requirements of the Debian packages themselves (sid'"'"'s statsmodels names formulaic, unpackaged).
+  /tmp/wheel-venv/bin/pip install --quiet --no-index --no-deps /tmp/wheel/sdc-*.whl
+  /tmp/wheel-venv/bin/python -c "
+import importlib.metadata as md, sys
+from packaging.requirements import Requirement
+bad = []
+for text in md.requires(\"sdc\") or []:
+    req = Requirement(text)
+    if req.marker is not None and not req.marker.evaluate({\"extra\": \"\"}):
+        continue
+    try:
+        have = md.version(req.name)
+    except md.PackageNotFoundError:
+        bad.append(f\"{req} (not installed)\"); continue
+    if not req.specifier.contains(have, prereleases=True):
+        bad.append(f\"{req} (have {have})\")
+sys.exit(\"unsatisfied: \" + \", \".join(bad) if bad else 0)"
   cd /tmp
   /tmp/wheel-venv/bin/sdc assess --out /tmp/wheel-report >/tmp/wheel-assess.log 2>&1 || {
     tail -n 20 /tmp/wheel-assess.log >&2; exit 1; }

@@ -19,7 +19,8 @@ log() { printf '[install] %s\n' "$*" >&2; }
 
 py_debs=(python3 python3-venv python3-pip python3-setuptools python3-wheel
   python3-packaging python3-numpy python3-pandas python3-scipy python3-statsmodels python3-matplotlib
-  python3-pytest python3-hypothesis python3-jinja2 python3-openpyxl python3-yaml python3-tqdm)
+  python3-pytest python3-hypothesis python3-jinja2 python3-openpyxl python3-yaml python3-tqdm
+  python3-dask python3-distributed)
 # python3-rpy2 depends on R (r-base-core), so it belongs to the R part that SDC_SKIP_R=1 skips.
 r_debs=(python3-rpy2 r-base-dev r-cran-car r-cran-cardata r-cran-rmarkdown r-cran-knitr r-cran-data.table
   r-cran-xtable r-cran-robustbase r-cran-cluster r-cran-mass r-cran-e1071 r-cran-rcpp

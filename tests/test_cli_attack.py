@@ -130,9 +130,10 @@ def test_distance_and_record_linkage(capsys, tmp_path):
     (["linkage", "{orig}", "--external", "{ext}"], "--external needs --on"),
     (["linkage", "{orig}", "--original", "{orig}"], "--original needs --known"),
     (["linkage", "{orig}", "--original", "{orig}", "--known", "agee"], "did you mean 'age'"),
-    (["linkage", "{orig}", "--original", "{orig}", "--known", "age", "--share", "2"], "`share` must lie in"),
-    (["singling-out", "{orig}", "--original", "{orig}", "--n-cols", "0"], "`n_cols` must be an integer >= 1"),
-    (["inference", "{orig}", "--original", "{orig}", "--aux", "age", "--secret", "nope"], "`secret` names columns"),
+    # (the argument's name may be shown as the library's `name` or as the command's --flag)
+    (["linkage", "{orig}", "--original", "{orig}", "--known", "age", "--share", "2"], "must lie in (0, 1]"),
+    (["singling-out", "{orig}", "--original", "{orig}", "--n-cols", "0"], "must be an integer >= 1"),
+    (["inference", "{orig}", "--original", "{orig}", "--aux", "age", "--secret", "nope"], "names columns not in the data"),
     (["distance", "{orig}", "--original", "{orig}", "--variables", "sex"], "must be numeric"),
     (["skewness", "{orig}", "--keys", "age", "--sensitive", "diag", "--categories", "{cats}"], "is not a column"),
 ])

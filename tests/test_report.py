@@ -51,33 +51,41 @@ def test_fixed_file_names(toy_folder: Path) -> None:
     assert names == {
         MARKER, "report.html", "report.md", "summary.txt", "report.json", "report.xlsx", "config.toml",
         "records.csv", "records_at_risk_k3.csv", "records_at_risk_l2_diag.csv", "records_at_risk_t0.5_diag.csv",
-        "plots/risk_distribution.png", "plots/class_sizes.png", "plots/risk_by_key_subset.png",
-        "plots/cumulative_risk.png", "plots/ldiversity_distribution.png", "plots/tcloseness_distribution.png",
+        "plots/s1_risk_distribution.png", "plots/s1_class_sizes.png", "plots/s1_risk_by_key_subset.png",
+        "plots/s1_cumulative_risk.png", "plots/s1_ldiversity_distribution.png", "plots/s1_tcloseness_distribution.png",
     }
 
 
 def test_records_at_risk_files_hold_the_hand_computed_records(toy_folder: Path) -> None:
+    # column names say what they hold (issue 11, item 16)
     k = pd.read_csv(toy_folder / "records_at_risk_k3.csv")
-    assert k.columns.tolist() == ["record", "sid", "scenario", "sex", "region", "age", "class", "fk", "risk"]
-    assert k["record"].tolist() == [7, 8, 9, 10] and k["sid"].tolist() == ["p7", "p8", "p9", "p10"]
-    assert k["fk"].tolist() == [1, 2, 2, 1] and k["risk"].tolist() == [1.0, 0.5, 0.5, 1.0]
+    assert k.columns.tolist() == ["input_row", "sid", "scenario", "sex", "region", "age", "class_id", "class_size_fk",
+                                  "individual_risk"]
+    assert k["input_row"].tolist() == [7, 8, 9, 10] and k["sid"].tolist() == ["p7", "p8", "p9", "p10"]
+    assert k["class_size_fk"].tolist() == [1, 2, 2, 1] and k["individual_risk"].tolist() == [1.0, 0.5, 0.5, 1.0]
     assert k["age"].tolist() == ["40--inf", "0--40", "0--40", "40--inf"]  # as assessed (banded)
+    # the l and t files carry the sensitive value that puts the record at risk
     ld = pd.read_csv(toy_folder / "records_at_risk_l2_diag.csv")
-    assert ld["record"].tolist() == [4, 5, 6, 7, 10] and set(ld["l_distinct"]) == {1}
-    assert ld["class_size"].tolist() == [3, 3, 3, 1, 1]
+    assert ld.columns.tolist() == ["input_row", "sid", "scenario", "sex", "region", "age", "class_id", "class_size",
+                                   "diag", "distinct_diag_values_in_class"]
+    assert ld["input_row"].tolist() == [4, 5, 6, 7, 10] and set(ld["distinct_diag_values_in_class"]) == {1}
+    assert ld["class_size"].tolist() == [3, 3, 3, 1, 1] and ld["diag"].tolist() == ["A", "A", "A", "C", "A"]
     t = pd.read_csv(toy_folder / "records_at_risk_t0.5_diag.csv")
-    assert t["record"].tolist() == [7, 8, 9]
-    np.testing.assert_allclose(t["t"], [0.8, 0.6, 0.6])
+    assert t["input_row"].tolist() == [7, 8, 9] and t["diag"].tolist() == ["C", "B", "C"]
+    assert set(t["distance_measure"]) == {"equal"}
+    np.testing.assert_allclose(t["diag_distance_to_file"], [0.8, 0.6, 0.6])
 
 
 def test_joined_record_table_has_every_measure_and_flag(toy_folder: Path) -> None:
     rec = pd.read_csv(toy_folder / "records.csv")
     assert len(rec) == 10
-    assert rec["fk"].tolist() == [3, 3, 3, 3, 3, 3, 1, 2, 2, 1]
-    assert rec["flag_k3"].tolist() == [False] * 6 + [True] * 4
-    assert rec["flag_risk"].sum() == 4 and rec["flag_l2_diag"].sum() == 5 and rec["flag_t_diag"].sum() == 3
-    assert {"household_risk", "flag_household_risk", "suda_score", "dis_suda_score", "flag_suda",
-            "l_distinct_diag", "t_diag", "diag"} <= set(rec.columns)
+    assert rec["class_size_fk"].tolist() == [3, 3, 3, 3, 3, 3, 1, 2, 2, 1]
+    assert rec["at_risk_fk_below_3"].tolist() == [False] * 6 + [True] * 4
+    assert rec["at_risk_risk_above_0.4"].sum() == 4 and rec["at_risk_diag_fewer_than_2_values"].sum() == 5
+    assert rec["at_risk_diag_distance_above_0.5"].sum() == 3
+    assert {"household_risk", "at_risk_household_risk_above_0.4", "suda_score", "dis_suda_score",
+            "at_risk_suda_special_unique", "distinct_diag_values_in_class", "diag_distance_to_file",
+            "diag"} <= set(rec.columns)
 
 
 def test_json_is_complete_and_versioned(toy_folder: Path) -> None:
@@ -100,7 +108,7 @@ def test_xlsx_has_one_sheet_per_table(toy_folder: Path) -> None:
     wb = openpyxl.load_workbook(toy_folder / "report.xlsx")
     assert wb.sheetnames[0] == "Contents"
     assert len(wb.sheetnames) == 1 + len(doc["tables"])
-    ws = wb["s1 risk"]
+    ws = wb["s1 Individual and global risk"]  # named after the table (issue 11, item 15)
     assert ws["A1"].value == "Individual and global risk"
 
 
@@ -108,8 +116,8 @@ def test_text_outputs_carry_the_same_content(toy_folder: Path) -> None:
     md = (toy_folder / "report.md").read_text()
     txt = (toy_folder / "summary.txt").read_text()
     html = unescape((toy_folder / "report.html").read_text())
-    for heading in ("Input", "Verdicts", "k-anonymity — scenario 'all keys'", "l-diversity", "t-closeness",
-                    "Small-count levels", "How to reproduce", "Files in this folder"):
+    for heading in ("Executive summary", "Input", "Verdicts", "k-anonymity — scenario 'all keys'", "l-diversity",
+                    "t-closeness", "Small-count levels", "How to reproduce", "Files in this folder"):
         assert heading in md and heading in txt and heading in html
     assert "Spreadsheet safety" in md and "Spreadsheet safety" in txt and "Spreadsheet safety" in html
     assert "![Distribution of individual re-identification risk" in md
@@ -165,7 +173,7 @@ def test_spreadsheet_safety_in_csv_and_xlsx(tmp_path: Path) -> None:
     raw = (out / "records.csv").read_bytes()
     assert raw.count(b"\r\n") == 9 and b"\"'\rx\"" in raw  # RFC 4180: CRLF rows; a CR inside a field is quoted
     rec = pd.read_csv(out / "records.csv", keep_default_na=False)
-    assert rec["id"].tolist()[:6] == ["'" + d for d in DANGER]
+    assert rec["id"].tolist()[:6] == ["'" + d for d in DANGER]  # the id column keeps its name
     assert rec["key"].tolist()[:5] == ["'=a", "'=a", "b", "b", "'-c"]
     assert rec["sens"].tolist()[:3] == ["'=x", "y", "'+z"]
     low = pd.read_csv(out / "records_at_risk_k3.csv", keep_default_na=False)
@@ -264,10 +272,10 @@ def test_xlsx_zip_entries_have_fixed_dates(toy_folder: Path) -> None:
 
 
 def test_no_record_at_risk_gives_a_header_only_file(tmp_path: Path) -> None:
-    write_report(assess(toy_config(k=1, l=1, t=1.0), TOY.copy()), tmp_path / "r", formats=("csv",))
-    for name in ("records_at_risk_k1.csv", "records_at_risk_l1_diag.csv", "records_at_risk_t1_diag.csv"):
+    write_report(assess(toy_config(k=1, l=1, t=0.9), TOY.copy()), tmp_path / "r", formats=("csv",))
+    for name in ("records_at_risk_k1.csv", "records_at_risk_l1_diag.csv", "records_at_risk_t0.9_diag.csv"):
         lines = (tmp_path / "r" / name).read_text().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("record,sid,scenario,"), (name, lines)
+        assert len(lines) == 1 and lines[0].startswith("input_row,sid,scenario,"), (name, lines)
 
 
 _cells = st.one_of(st.none(), st.sampled_from(["=1", "+a", "-b", "@c", "\tx", "\ry", "ok", "a=b", ""]),

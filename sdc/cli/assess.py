@@ -31,6 +31,30 @@ def _scenario(text: str) -> dict[str, Any]:
     return {"name": name.strip(), "keys": csv_list(keys)}
 
 
+def _number_or_named(kind: type) -> Any:
+    """``0.2`` (every sensitive variable) or ``NAME=0.2`` (one of them)."""
+    def parse(text: str) -> tuple[str | None, Any]:
+        name, sep, value = text.rpartition("=")
+        try:
+            v = kind(value.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a {'whole ' if kind is int else ''}number or NAME=NUMBER, "
+                                             f"got {text!r}") from None
+        if sep and not name.strip():
+            raise argparse.ArgumentTypeError(f"expected NAME=NUMBER, got {text!r}")
+        return (name.strip() if sep else None), v
+    return parse
+
+
+def _named_choice(choices: tuple[str, ...]) -> Any:
+    def parse(text: str) -> tuple[str | None, str]:
+        name, sep, value = text.rpartition("=")
+        if value not in choices:
+            raise argparse.ArgumentTypeError(f"expected one of {', '.join(choices)} (or NAME=one of them), got {text!r}")
+        return (name.strip() if sep else None), value
+    return parse
+
+
 def _domain(text: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep or not name.strip() or not value.strip():
@@ -46,14 +70,14 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("assess", help="run every configured measure and write the report folder",
                        description="Assess DATA (or the bundled example) and write an audit-ready report folder.")
     p.add_argument("data", metavar="DATA", nargs="?",
-                   help="data file (CSV, Stata, SAS); default: the config's, or the bundled example")
+                   help="data file (CSV, Excel .xlsx, Stata, SAS); default: the config's, or the bundled example")
     p.add_argument("--config", metavar="FILE", help="run configuration (TOML, or YAML with .yaml/.yml)")
     p.add_argument("--out", metavar="DIR", default="sdc-report", help="report folder (default: ./sdc-report)")
     g = p.add_argument_group("roles (override the config)")
     g.add_argument("--keys", type=csv_list, help="categorical key variables, comma-separated")
     g.add_argument("--continuous-keys", type=csv_list, help="continuous key variables (banded with --bins)")
     g.add_argument("--bins", action="append", type=bins, metavar="COL=EDGES",
-                   help="bins of a continuous key: age=0,18,65,inf or age=quantiles:5 (repeatable)")
+                   help="bins of a continuous key: age=0,18,65,inf, age=quantiles:5 or age=width:10 (repeatable)")
     g.add_argument("--scenario", action="append", type=_scenario, metavar="NAME=K1,K2",
                    help="a key-variable scenario (repeatable); default: one scenario with every key")
     g.add_argument("--weights", help="sampling-weight column")
@@ -61,15 +85,24 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--sensitive", type=csv_list, help="sensitive variables, comma-separated")
     g.add_argument("--id", help="record id column (shown in the per-record files)")
     g.add_argument("--sep", help="CSV delimiter (default: detected)")
+    g.add_argument("--na-values", type=csv_list, metavar="M1,M2",
+                   help="markers read as missing besides empty fields, e.g. NA,. (default: only empty fields)")
+    g.add_argument("--text", type=csv_list, metavar="COLS",
+                   help="columns read as text (codes with leading zeros are, by default)")
+    g.add_argument("--sheet", help="Excel input: the sheet (default: the first)")
     g = p.add_argument_group("thresholds and options (override the config)")
     g.add_argument("--k", type=int, help="k of k-anonymity (default 3)")
-    g.add_argument("--l", type=int, help="l of l-diversity (default 2)")
-    g.add_argument("--t", type=float, help="t of t-closeness (default 0.2)")
+    g.add_argument("--l", type=_number_or_named(int), action="append", metavar="[VAR=]L",
+                   help="l of l-diversity (default 2); VAR=L for one sensitive variable (repeatable)")
+    g.add_argument("--t", type=_number_or_named(float), action="append", metavar="[VAR=]T",
+                   help="t of t-closeness (default 0.2); VAR=T for one sensitive variable (repeatable)")
     g.add_argument("--risk-threshold", type=float, help="individual-risk threshold (default 0.1)")
     g.add_argument("--max-global-risk", type=float, help="maximum acceptable global risk (default 0.01)")
     g.add_argument("--missing", choices=("wildcard", "category"), help="missing key values (default wildcard)")
     g.add_argument("--alpha", type=float, help="sdcMicro's alpha for wildcard matches (default 1)")
-    g.add_argument("--distance", choices=DISTANCES, help="t-closeness distance (default ordered)")
+    g.add_argument("--distance", type=_named_choice(DISTANCES), action="append", metavar="[VAR=]DISTANCE",
+                   help=f"t-closeness distance: {', '.join(DISTANCES)} (default ordered); VAR=DISTANCE for one "
+                        "sensitive variable (repeatable)")
     g.add_argument("--measures", type=csv_list, help=f"measures to run (default all of: {', '.join(MEASURES)}; "
                    f"also available: {', '.join(OPTIONAL_MEASURES)})")
     g.add_argument("--population-size", type=int, help="population size for population-uniqueness estimates")
@@ -92,7 +125,11 @@ def add_parsers(sub: Any) -> None:
                    help="a long-format domain and its test-name column, pivoted to one column per test (repeatable)")
     p.add_argument("--value-column", help="value column of long domains (default <DOMAIN>STRESN, STRESC or ORRES)")
     p.add_argument("--sep", help="CSV delimiter of the inputs (default: detected)")
-    p.add_argument("--out", required=True, metavar="FILE", help="the joined CSV file to write")
+    p.add_argument("--na-values", type=csv_list, metavar="M1,M2",
+                   help="markers read as missing besides empty fields (default: only empty fields)")
+    p.add_argument("--text", type=csv_list, metavar="COLS",
+                   help="joined columns read as text, e.g. DM__ZIP (codes with leading zeros are, by default)")
+    p.add_argument("--out", required=True, metavar="FILE", help="the joined CSV file to write (never an input)")
     p.set_defaults(run=lambda args, argv: run_combine(args))
 
 
@@ -100,18 +137,29 @@ def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any] | list[Any]
     o: dict[str, Any] = {"data": {}, "variables": {}, "thresholds": {}, "options": {}, "output": {}}
     if args.data:
         o["data"]["path"] = str(Path(args.data))
-    for flag, sec, key in (("sep", "data", "sep"), ("id", "data", "id"), ("keys", "variables", "categorical_keys"),
+    for flag, sec, key in (("sep", "data", "sep"), ("id", "data", "id"), ("na_values", "data", "na_values"),
+                           ("text", "data", "text_columns"), ("keys", "variables", "categorical_keys"),
                            ("continuous_keys", "variables", "continuous_keys"), ("weights", "variables", "weights"),
                            ("household", "variables", "household"), ("sensitive", "variables", "sensitive"),
-                           ("k", "thresholds", "k"), ("l", "thresholds", "l"), ("t", "thresholds", "t"),
-                           ("risk_threshold", "thresholds", "risk"),
+                           ("k", "thresholds", "k"), ("risk_threshold", "thresholds", "risk"),
                            ("max_global_risk", "thresholds", "max_global_risk"), ("missing", "options", "missing"),
-                           ("alpha", "options", "alpha"), ("distance", "options", "distance"),
+                           ("alpha", "options", "alpha"),
                            ("measures", "options", "measures"), ("population_size", "options", "population_size"),
                            ("sampling_fraction", "options", "sampling_fraction"), ("formats", "output", "formats")):
         v = getattr(args, flag)
         if v is not None:
             o[sec][key] = v
+    if args.sheet is not None:
+        o["data"]["sheet"] = int(args.sheet) if args.sheet.isdigit() else args.sheet
+    per: dict[str, dict[str, Any]] = {}
+    for flag, sec, key in (("l", "thresholds", "l"), ("t", "thresholds", "t"), ("distance", "options", "distance")):
+        for name, value in getattr(args, flag) or []:
+            if name is None:
+                o[sec][key] = value
+            else:
+                per.setdefault(name, {})[key] = value
+    if per:
+        o["sensitive_thresholds"] = per
     if args.bins:
         o["bins"] = dict(args.bins)
     if args.scenario:
@@ -166,14 +214,12 @@ def _print_summary(result, folder) -> None:  # noqa: ANN001
     """Per scenario: the headline, then each measure's statistic, value, bound and verdict."""
     import pandas as pd
 
-    from sdc.report.formatting import render_table
+    from sdc.report.formatting import passes_if, render_table
     from sdc.report.content import headline
 
     print(f"Assessed {len(result.data):,} records ({result.config.source}).")
-    verdicts = pd.DataFrame([v.__dict__ for v in result.verdicts])
-    # A bare number as threshold means "must equal it"; information-only rows have none.
-    verdicts["passes if"] = [("-" if t == "info" else t if t.startswith(("<", ">")) else f"= {t}")
-                             for t in verdicts["threshold"]]
+    verdicts = result.to_frame()
+    verdicts["passes if"] = [passes_if(t) for t in verdicts["threshold"]]
     cols = ["measure", "statistic", "value", "passes if", "verdict"]
     for r in result.scenarios:
         print()
@@ -185,11 +231,15 @@ def _print_summary(result, folder) -> None:  # noqa: ANN001
         print("Across the file (sensitive variables inferred from released ones):")
         print(render_table(rest[cols]))
     print()
+    if result.skipped:
+        print("Not computed: " + "; ".join(f"{m} ({why})" for m, why in result.skipped) + ".")
     if result.cross_check is not None:
         ok = bool(result.cross_check["agree"].all())
         print(f"Cross-check with sdcMicro: {len(result.cross_check)} measures, "
               + ("all agree." if ok else "DISAGREEMENTS; see the report."))
-    print(f"Report: {folder.path / 'report.html'} ({len(folder.files)} files in {folder.path}/)")
+    main = folder.main_file
+    where = f"{folder.path / main}" if main else f"{folder.path}/"
+    print(f"Report: {where} ({len(folder.files)} files in {folder.path}/)")
 
 
 def run_combine(args: argparse.Namespace) -> int:
@@ -199,9 +249,13 @@ def run_combine(args: argparse.Namespace) -> int:
     domains = dict(args.domains)
     if len(domains) != len(args.domains):
         raise ValueError("each domain may be named once.")
+    for name, path in domains.items():  # never write over an input
+        if Path(args.out).exists() and Path(path).exists() and os.path.samefile(args.out, path):
+            raise ValueError(f"`out` '{args.out}' is the input of domain {name}: sdc combine never writes over its "
+                             "input; choose another output file.")
     df = combine_domains(domains, args.subject_id, long=dict(args.long or []), value_column=args.value_column,
-                         sep=args.sep)
-    atomic_write(args.out, csv_text(df))
+                         sep=args.sep, na_values=args.na_values, text_columns=args.text)
+    atomic_write(args.out, csv_text(df), inputs=list(domains.values()))
     print(f"Joined {len(domains)} domains ({', '.join(domains)}): {len(df):,} subjects x {df.shape[1]} columns "
           f"-> {args.out}")
     return 0

@@ -6,7 +6,11 @@ Subcommands: ``assess`` (every configured measure, written as a report folder; s
 ``inference`` (attribute disclosure), ``suda``, ``modrisk`` and ``uniqueness`` (the risk
 toolbox), ``combine`` (join per-domain files) and ``example`` (the bundled example data).
 Errors print one line, ``sdc: error: ...``, on stderr and exit with status 2; warnings
-print ``sdc: warning: ...`` on stderr. ``--json`` output goes to stdout alone.
+print ``sdc: warning: ...`` on stderr (sdc's own only: third-party deprecation and other
+notices are developer matters, not the user's). ``--json`` output goes to stdout alone.
+Nothing from the data reaches the terminal as a control sequence: every control character
+written to stdout, or in a message, is shown escaped (``\u001b``), so a value holding an
+escape code cannot recolour, clear or rewrite the terminal.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -169,24 +174,57 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+# What a terminal acts on: C0 controls but tab and line feed, DEL, C1 controls (0x9b is an
+# 8-bit CSI), and the bidirectional overrides and isolates.
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape_controls(text: str) -> str:
+    """Control characters as ``\\uXXXX`` (a valid escape inside JSON strings too)."""
+    return _TERMINAL_CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+class _VisibleStream:
+    """A text stream that shows control characters escaped instead of writing them."""
+
+    def __init__(self, stream) -> None:  # noqa: ANN001
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(_escape_controls(text))
+
+    def writelines(self, lines) -> None:  # noqa: ANN001
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        return getattr(self._stream, name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
     args = parser.parse_args(argv)
-    with warnings.catch_warnings():
-        warnings.simplefilter("always", SdcWarning)
-        warnings.showwarning = _show_warning  # type: ignore[assignment]
-        try:
-            run = getattr(args, "run", None)
-            if run is not None:
-                return run(args, argv)
-            return _dispatch(args)
-        except (ValueError, TypeError, DataFileError, OSError, RuntimeError) as exc:
-            print(f"sdc: error: {flag_names(parser, args, one_line(exc))}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            print("sdc: interrupted", file=sys.stderr)
-            return 130
+    stdout = sys.stdout
+    sys.stdout = _VisibleStream(stdout)  # type: ignore[assignment]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # third-party notices (FutureWarning, ...) are not the user's
+            warnings.simplefilter("always", SdcWarning)
+            warnings.showwarning = _show_warning  # type: ignore[assignment]
+            try:
+                run = getattr(args, "run", None)
+                if run is not None:
+                    return run(args, argv)
+                return _dispatch(args)
+            except (ValueError, TypeError, DataFileError, OSError, RuntimeError) as exc:
+                print(f"sdc: error: {flag_names(parser, args, one_line(exc))}", file=sys.stderr)
+                return 2
+            except KeyboardInterrupt:
+                print("sdc: interrupted", file=sys.stderr)
+                return 130
+    finally:
+        sys.stdout = stdout
 
 
 def _save_example_config(path: str, data_path: str | None) -> None:

@@ -205,6 +205,12 @@ def frequencies(
     >>> sdc.frequencies(df, ["a", "b"], missing="category").sample_frequency.tolist()
     [2, 2, 1, 1]
     """
+    from sdc.core._dask import is_dask
+
+    if is_dask(data):  # a Dask DataFrame: one pass to the pattern table (sdc.core._dask)
+        from sdc.core import _dask
+
+        return _dask.frequencies(data, keys, weights=weights, missing=missing, alpha=alpha, key_bins=key_bins)
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     keys = check_keys(data, keys)
     missing = check_option(missing, "missing", MISSING_RULES)

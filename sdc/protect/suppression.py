@@ -68,7 +68,8 @@ from sdc.core.patterns import code_matrix, group_positions, pattern_table, rank_
 from sdc.core.strata import strata_ids
 from sdc.protect._result import ProtectionResult
 
-__all__ = ["local_suppression", "SUPPRESSION_MODES", "SUPPRESSION_UNITS", "default_importance"]
+__all__ = ["local_suppression", "SUPPRESSION_MODES", "SUPPRESSION_UNITS", "default_importance", "SdcMicroStops",
+           "wildcard_fk"]
 
 SUPPRESSION_MODES = ("minimal", "sdcmicro")
 SUPPRESSION_UNITS = ("cell", "record")
@@ -445,20 +446,19 @@ def _minimal_stratum(codes: np.ndarray, subsets: list[tuple[tuple[int, ...], int
     try:
         sdcm = _sdcmicro_stratum(codes, subsets, importance, alpha)
     except SdcMicroStops:
-        return heur, None
-    n_sdcm = int((sdcm < 0).sum()) - base
-    pruned = _prune(codes, sdcm, subsets, importance, alpha)
-    if pruned is None:
-        # sdcMicro's result is not k-anonymous on every subset (combs with alpha < 1: a later
-        # subset's suppressions lower an earlier subset's frequencies): finish it, then prune.
-        fixed = _heuristic_stratum(sdcm, subsets, importance, alpha)
-        pruned = _prune(codes, fixed, subsets, importance, alpha)
-    best = heur
-    for cand in (safe, pruned):
-        if cand is not None and (best is None or int((cand < 0).sum()) < int((best < 0).sum())):
-            best = cand
-    if best is None:  # pragma: no cover - the heuristic always ends k-anonymous
-        best = sdcm
+        sdcm, n_sdcm, pruned = None, None, None
+    else:
+        n_sdcm = int((sdcm < 0).sum()) - base
+        pruned = _prune(codes, sdcm, subsets, importance, alpha)
+        if pruned is None:
+            # sdcMicro's result is not k-anonymous on every subset (combs with alpha < 1: a later
+            # subset's suppressions lower an earlier subset's frequencies): finish it, then prune.
+            fixed = _heuristic_stratum(sdcm, subsets, importance, alpha)
+            pruned = _prune(codes, fixed, subsets, importance, alpha)
+    # Every candidate is k-anonymous (the heuristic passes end only when every record is
+    # safe, and pruning keeps every record safe); the fewest cells win, the first on ties.
+    cands = [c for c in (heur, safe, pruned) if c is not None]
+    best = min(cands, key=lambda c: int((c < 0).sum()))
     return best, n_sdcm
 
 

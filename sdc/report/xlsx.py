@@ -1,9 +1,15 @@
 """``report.xlsx``: one sheet per report table, after a contents sheet.
 
-Text cells are neutralised against formula injection (:mod:`sdc.report.safety`); numbers stay
-numbers. The workbook is made reproducible: its document properties carry the report's
-generation time instead of the wall clock, and the zip entries carry a fixed date, so the
-same results give the same bytes.
+Each sheet is named after its table (``s1 Individual and global risk``: the scenario's tag,
+then the title, cut to Excel's 31 characters and made unique) and listed, with a link, on
+the contents sheet. Numbers are stored as numbers (counts with a thousands separator), the
+columns carry the report's human labels, the header row is frozen and filterable, and a
+verdict cell is coloured: red for fail, green for pass.
+
+Text cells are neutralised against formula injection (:mod:`sdc.report.safety`). The
+workbook is made reproducible: its document properties carry the report's generation time
+instead of the wall clock, and the zip entries carry a fixed date, so the same results give
+the same bytes.
 """
 
 from __future__ import annotations
@@ -22,16 +28,27 @@ from sdc.report.safety import neutralise
 
 __all__ = ["render_xlsx"]
 
-_BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
+_BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\\x00-\x1f\x7f]")
+_SCENARIO_TAG = re.compile(r"^(s\d+) ")
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+_FILL = {"fail": "FBE3E1", "pass": "E3F4E1", "info": "F2F2F2"}
+_FONT = {"fail": "A12617", "pass": "1D6B1A", "info": "555555"}
 
 
-def _sheet_name(key: str, used: set[str]) -> str:
-    base = _BAD_SHEET_CHARS.sub("_", key).strip("'")[:31] or "sheet"
+def _sheet_name(key: str, used: set[str], title: str | None = None) -> str:
+    """A sheet name: the table's scenario tag and title (else its key), without the characters
+    Excel refuses, at most 31 characters, unique (case-insensitively, as Excel compares)."""
+    text = key
+    if title:
+        tag = _SCENARIO_TAG.match(key)
+        text = (tag.group(1) + " " if tag else "") + title
+    base = _BAD_SHEET_CHARS.sub("_", text).strip().strip("'")[:31].rstrip().rstrip("'") or "sheet"
+    if base.lower() == "history":  # reserved by Excel
+        base = "History (table)"
     name, i = base, 2
     while name.lower() in used:
         suffix = f" ({i})"
-        name, i = base[: 31 - len(suffix)] + suffix, i + 1
+        name, i = base[: 31 - len(suffix)].rstrip() + suffix, i + 1
     used.add(name.lower())
     return name
 
@@ -53,13 +70,18 @@ def _value(v: object) -> object:
     return neutralise(ILLEGAL_CHARACTERS_RE.sub("", str(v)))
 
 
+def _shown(t) -> pd.DataFrame:  # noqa: ANN001
+    return t.display() if hasattr(t, "display") else t.frame
+
+
 def render_xlsx(report: Report) -> bytes:
     """The workbook's bytes."""
     from openpyxl import Workbook
-    from openpyxl.styles import Font
+    from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
 
     bold = Font(bold=True)
+    header_fill = PatternFill("solid", fgColor="EEF2F7")
     wb = Workbook()
     contents = wb.active
     contents.title = "Contents"
@@ -74,23 +96,41 @@ def render_xlsx(report: Report) -> bytes:
         c.font = bold
     for s in report.sections:
         for t in s.tables:
-            name = _sheet_name(t.key, used)
+            name = _sheet_name(t.key, used, t.title)
             contents.append([name, _value(t.title), _value(s.title)])
+            link = contents.cell(row=contents.max_row, column=1)
+            link.hyperlink = f"#'{name.replace(chr(39), chr(39) * 2)}'!A1"
+            link.font = Font(color="1F4E8C", underline="single")
             ws = wb.create_sheet(name)
             ws.append([_value(t.title)])
             ws["A1"].font = bold
             if t.note:
                 ws.append([_value(t.note)])
-            ws.append([_value(str(c)) for c in t.frame.columns])
-            for c in ws[ws.max_row]:
-                c.font = bold
+                ws.cell(row=ws.max_row, column=1).alignment = Alignment(wrap_text=False)
+            frame = _shown(t)
+            ws.append([_value(str(c)) for c in frame.columns])
             header_row = ws.max_row
-            for row in t.frame.itertuples(index=False, name=None):
+            for c in ws[header_row]:
+                c.font = bold
+                c.fill = header_fill
+            verdict_cols = [j for j, c in enumerate(frame.columns, start=1) if str(c).lower().startswith("verdict")]
+            for row in frame.itertuples(index=False, name=None):
                 ws.append([_value(v) for v in row])
+                r = ws.max_row
+                for j, v in enumerate(row, start=1):
+                    cell = ws.cell(row=r, column=j)
+                    if isinstance(cell.value, int) and not isinstance(cell.value, bool):
+                        cell.number_format = "#,##0"
+                    if j in verdict_cols and str(v) in _FILL:
+                        cell.fill = PatternFill("solid", fgColor=_FILL[str(v)])
+                        cell.font = Font(bold=True, color=_FONT[str(v)])
             ws.freeze_panes = ws.cell(row=header_row + 1, column=1)
-            for j, col in enumerate(t.frame.columns, start=1):
-                width = max([len(str(col))] + [len(str(v)) for v in t.frame[col].head(200)])
-                ws.column_dimensions[get_column_letter(j)].width = min(max(width + 2, 8), 60)
+            if len(frame) and frame.shape[1]:
+                ws.auto_filter.ref = f"A{header_row}:{get_column_letter(frame.shape[1])}{ws.max_row}"
+            for j in range(frame.shape[1]):
+                col = frame.iloc[:200, j]
+                width = max([len(str(frame.columns[j]))] + [len(str(v)) for v in col])
+                ws.column_dimensions[get_column_letter(j + 1)].width = min(max(width + 2, 8), 60)
     contents.column_dimensions["A"].width = 24
     contents.column_dimensions["B"].width = 60
     contents.column_dimensions["C"].width = 40

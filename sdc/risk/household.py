@@ -123,6 +123,10 @@ def household_risk(
     >>> sdc.household_risk(df, ["age"], "hh").risk.tolist()
     [0.75, 0.75, 1.0, 1.0]
     """
+    from sdc.core._dask import is_dask, not_distributed
+
+    if is_dask(data):
+        raise not_distributed("household risk", "it needs each household's records together")
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     hh = check_household(data, household)
     ind = individual_risk(data, keys, weights=weights, method=method, missing=missing, alpha=alpha)

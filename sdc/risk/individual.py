@@ -293,6 +293,13 @@ def individual_risk(
     >>> res.risk.tolist(), res.expected_reidentifications
     ([0.5, 0.5, 1.0], 2.0)
     """
+    from sdc.core._dask import is_dask
+
+    if is_dask(data):  # a Dask DataFrame: one pass to the pattern table (sdc.core._dask)
+        from sdc.risk import on_dask
+
+        return on_dask.individual_risk(data, keys, weights=weights, method=method, missing=missing, alpha=alpha,
+                                       max_global_risk=max_global_risk, key_bins=key_bins)
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     keys = kc.keys

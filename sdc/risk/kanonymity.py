@@ -178,6 +178,13 @@ def k_anonymity(
     >>> p.n_classes, p.n_unique, p.n_k_lt_threshold, p.min_k
     (3, 2, 2, 1.0)
     """
+    from sdc.core._dask import is_dask
+
+    if is_dask(data):  # a Dask DataFrame: one pass to the pattern table (sdc.core._dask)
+        from sdc.risk import on_dask
+
+        return on_dask.k_anonymity(data, keys, k=k, weights=weights, missing=missing, alpha=alpha, method=method,
+                                   top=top, key_bins=key_bins)
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     keys = kc.keys

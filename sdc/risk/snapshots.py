@@ -122,6 +122,14 @@ def key_subset_snapshots(
     -------
     SnapshotResult
     """
+    from sdc.core._dask import is_dask
+
+    if is_dask(data):  # a Dask DataFrame: one pass to the pattern table (sdc.core._dask)
+        from sdc.risk import on_dask
+
+        return on_dask.key_subset_snapshots(
+            data, keys, subsets=subsets, max_size=max_size, max_subsets=max_subsets, threshold=threshold,
+            weights=weights, missing=missing, alpha=alpha, method=method, progress=progress, key_bins=key_bins)
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     keys = kc.keys

@@ -511,6 +511,9 @@ def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | N
         if sec == "data" and ("path" in items or "domains" in items):
             merged.pop("path", None)  # data named on the command line replace the file's
             merged.pop("domains", None)
+        if sec == "sensitive_thresholds":  # per variable, key by key
+            items = {k: {**(merged.get(k) if isinstance(merged.get(k), Mapping) else {}), **v}
+                     for k, v in items.items()}
         merged.update(items)
         raw[sec] = merged
     return from_mapping(raw, source=source, data_given=data_given)
