@@ -182,32 +182,38 @@ log "pytest exit status $status in $((SECONDS - t0)) s"
 # satisfied by the Debian packages, within pyproject.toml's ranges), used from outside the tree --
 t0=$SECONDS
 wheel=ok
-in_chroot /bin/bash -euo pipefail -c '
-  cd /root/sdc
-  .venv/bin/python -m pip wheel --quiet --no-deps --no-build-isolation -w /tmp/wheel . >/dev/null
-  python3 -m venv --system-site-packages /tmp/wheel-venv
-  # --no-deps, then sdc'"'"'s own requirements checked: pip'"'"'s resolver would also demand the
-  # requirements of the Debian packages themselves (sid'"'"'s statsmodels names formulaic, unpackaged).
-  /tmp/wheel-venv/bin/pip install --quiet --no-index --no-deps /tmp/wheel/sdc-*.whl
-  /tmp/wheel-venv/bin/python -c "
+cat >"$dir/tmp/sdc-wheel-check.sh" <<'SH'
+set -euo pipefail
+cd /root/sdc
+.venv/bin/python -m pip wheel --quiet --no-deps --no-build-isolation -w /tmp/wheel . >/dev/null
+python3 -m venv --system-site-packages /tmp/wheel-venv
+# --no-deps, then sdc's own requirements checked against what is installed: pip's resolver would
+# also demand the requirements of the Debian packages themselves (sid's statsmodels names
+# formulaic, which Debian does not package).
+/tmp/wheel-venv/bin/pip install --quiet --no-index --no-deps /tmp/wheel/sdc-*.whl
+/tmp/wheel-venv/bin/python - <<'PY'
 import importlib.metadata as md, sys
 from packaging.requirements import Requirement
 bad = []
-for text in md.requires(\"sdc\") or []:
+for text in md.requires("sdc") or []:
     req = Requirement(text)
-    if req.marker is not None and not req.marker.evaluate({\"extra\": \"\"}):
-        continue
+    if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+        continue  # an extra
     try:
         have = md.version(req.name)
     except md.PackageNotFoundError:
-        bad.append(f\"{req} (not installed)\"); continue
+        bad.append(f"{req} (not installed)")
+        continue
     if not req.specifier.contains(have, prereleases=True):
-        bad.append(f\"{req} (have {have})\")
-sys.exit(\"unsatisfied: \" + \", \".join(bad) if bad else 0)"
-  cd /tmp
-  /tmp/wheel-venv/bin/sdc assess --out /tmp/wheel-report >/tmp/wheel-assess.log 2>&1 || {
-    tail -n 20 /tmp/wheel-assess.log >&2; exit 1; }
-  test -s /tmp/wheel-report/report.html' || wheel=FAILED
+        bad.append(f"{req} (have {have})")
+sys.exit("unsatisfied: " + ", ".join(bad) if bad else 0)
+PY
+cd /tmp
+/tmp/wheel-venv/bin/sdc assess --out /tmp/wheel-report >/tmp/wheel-assess.log 2>&1 || {
+  tail -n 20 /tmp/wheel-assess.log >&2; exit 1; }
+test -s /tmp/wheel-report/report.html
+SH
+in_chroot /bin/bash /tmp/sdc-wheel-check.sh || wheel=FAILED
 log "wheel: pip install + sdc assess on the bundled example: $wheel in $((SECONDS - t0)) s"
 [ $wheel = ok ] || [ $status != 0 ] || status=1
 

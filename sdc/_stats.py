@@ -1,10 +1,14 @@
-"""Small statistics helpers with R's conventions (median of even counts, ``mad``)."""
+"""Small statistics helpers with R's conventions (median of even counts, ``mad``), and the
+table every result's ``summary()`` returns."""
 
 from __future__ import annotations
 
-import numpy as np
+import numbers
 
-__all__ = ["weighted_median", "mad"]
+import numpy as np
+import pandas as pd
+
+__all__ = ["weighted_median", "mad", "summary_frame"]
 
 
 def weighted_median(values: np.ndarray, counts: np.ndarray) -> float:
@@ -24,3 +28,25 @@ def mad(x: np.ndarray) -> float:
     """Median absolute deviation, scaled for normal consistency (R's ``mad``: 1.4826)."""
     med = np.median(x)
     return float(1.4826 * np.median(np.abs(x - med)))
+
+
+def summary_frame(rows: list[tuple[str, object, str]]) -> pd.DataFrame:
+    """``statistic``, ``value``, ``description`` rows as a DataFrame whose values keep their kind:
+    a count stays an integer (a float column would show 4 records as 4.0), numpy scalars become
+    Python numbers, and -0.0 becomes 0.0.
+
+    >>> summary_frame([("n", np.int64(4), "records"), ("p", -0.0, "share")])["value"].tolist()
+    [4, 0.0]
+    """
+    def plain(v: object) -> object:
+        if isinstance(v, (bool, np.bool_)):
+            return bool(v)
+        if isinstance(v, numbers.Integral):
+            return int(v)
+        if isinstance(v, numbers.Real):
+            return float(v) + 0.0
+        return v
+
+    values = pd.Series([plain(v) for _, v, _ in rows], dtype=object)
+    return pd.DataFrame({"statistic": [r[0] for r in rows], "value": values,
+                         "description": [r[2] for r in rows]})

@@ -170,7 +170,7 @@ def test_brute_first_group(n, p, k, seed):
 @settings(max_examples=60, deadline=None)
 @given(X=arrays(np.float64, st.tuples(st.integers(2, 50), st.integers(2, 3)),
                 elements=st.sampled_from([0.0, 1.0, 1.5, 2.0, -3.0, 1e6, 7.25])),
-       k=st.integers(2, 4))
+       k=st.sampled_from([2, 3, 4, 9, 12]))
 def test_fast_path_equals_exact_path(X, k):
     # Heavy ties: the filtered fast path must reproduce the exact single-precision path.
     M._FAST = True

@@ -32,6 +32,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_frame, check_keys, check_number, check_option
 from sdc.core.binning import Binning, BinSpec, apply_binning
 from sdc.core.scenario import KeyClasses, resolve_keys
@@ -166,7 +167,7 @@ class TClosenessResult:
             ("n_records_above_t", self.n_records_above_t, f"records in classes with distance > {self.t:g}"),
             ("pct_records_above_t", self.pct_records_above_t, "% of records"),
         ]
-        return pd.DataFrame(rows, columns=["statistic", "value", "description"])
+        return summary_frame(rows)
 
 
 def t_closeness(

@@ -145,7 +145,7 @@ def inference_risk(
         raise ValueError(f"sensitive variable {s_name!r} is missing in every record.")
     s_codes = sens.codes[obs]
     q = np.bincount(s_codes, minlength=sens.n_values) / s_codes.size
-    h_s = float(-(q[q > 0] * np.log2(q[q > 0])).sum())
+    h_s = float(-(q[q > 0] * np.log2(q[q > 0])).sum()) + 0.0  # + 0.0: one value gives 0, not -0.0
     enc = encode_keys(data.loc[obs, cands], tuple(cands)) if cands else None
 
     rows = []
@@ -181,7 +181,7 @@ def _finding(variables: tuple[str, ...], z: np.ndarray, s: np.ndarray, m: int, m
     post = cnt / n_z[zc]
     n = s.size
     n_kept = int(kept.sum())
-    h = float(-(cnt * np.log2(post)).sum() / n_kept) if n_kept else float("nan")
+    h = float(-(cnt * np.log2(post)).sum() / n_kept) + 0.0 if n_kept else float("nan")
     revealed = int(cnt[post >= min_posterior].sum())
     n_levels = int(np.count_nonzero(np.bincount(zc, minlength=nz))) if zc.size else 0
     return {
@@ -190,7 +190,7 @@ def _finding(variables: tuple[str, ...], z: np.ndarray, s: np.ndarray, m: int, m
         "deterministic": bool(n_kept > 0 and ids.size == n_levels),  # one value of S per level
         "max_posterior": float(post.max()) if post.size else float("nan"),
         "conditional_entropy": h,
-        "uncertainty_coefficient": (h_s - h) / h_s if h_s > 0 and n_kept else float("nan"),
+        "uncertainty_coefficient": (h_s - h) / h_s + 0.0 if h_s > 0 and n_kept else float("nan"),
         "pct_records_revealed": 100.0 * revealed / n,
         "n_records_revealed": revealed,
         "n_levels": n_levels,

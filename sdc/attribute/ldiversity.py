@@ -33,10 +33,10 @@ Two modes:
 
 Without missing sensitive values and with one sensitive variable, the two modes agree.
 
-A sensitive variable missing in every record is an error in ``mode="correct"`` (there is
-nothing to assess: every class would be "not violating"). When l exceeds the number of
-distinct values the variable takes in the whole file, no class can reach it: a warning says
-so (every class is below l).
+A sensitive variable missing in every record gets a warning in ``mode="correct"``: no class
+has an l, so none is counted as violating, although nothing was assessed (``sdc assess``
+refuses such a variable). When l exceeds the number of distinct values the variable takes in
+the whole file, no class can reach it: a warning says so (every class is below l).
 """
 
 from __future__ import annotations
@@ -235,8 +235,8 @@ def l_diversity(
     for s in encoded:
         n_values = int(s.n_values)
         if mode == "correct" and not (s.codes >= 0).any():
-            raise ValueError(f"sensitive variable {s.name!r} is missing in every record: there is nothing to assess; "
-                             "drop it from `sensitive`.")
+            warnings.warn(f"sensitive variable {s.name!r} is missing in every record: no class has an l, and no "
+                          "record is counted below l; nothing was assessed.", SdcWarning, stacklevel=2)
         if l_by[s.name] > n_values:
             warnings.warn(f"l = {l_by[s.name]} but {s.name!r} takes only {n_values} distinct value(s) in the whole "
                           f"file: no class can reach l, so every class is below it.", SdcWarning, stacklevel=2)

@@ -239,17 +239,20 @@ class _Mdav:
     def _fast_nearest(self, g: np.ndarray, nzr: float, ref: np.ndarray) -> np.ndarray:
         """The k nearest remaining rows (g is consumed)."""
         g[self.dead_idx] = np.inf
-        low = []
-        for _ in range(self.k):  # the k smallest, in order
-            i = int(np.argmin(g))
-            low.append((i, float(g[i])))
-            g[i] = np.inf
-        T = low[-1][1]
-        thr = T + 2.0 * self._window(nzr, T + nzr)
-        idx = np.array([i for i, _ in low], dtype=np.int64)
-        nxt = float(g.min())
-        if nxt <= thr:
-            idx = np.union1d(idx, np.flatnonzero(g <= thr))
+        if self.k > 8:
+            T = float(np.partition(g, self.k - 1)[self.k - 1])
+            idx = np.flatnonzero(g <= T + 2.0 * self._window(nzr, T + nzr))
+        else:
+            low = []
+            for _ in range(self.k):  # the k smallest by k passes of argmin (faster than a partition)
+                i = int(np.argmin(g))
+                low.append((i, float(g[i])))
+                g[i] = np.inf
+            T = low[-1][1]
+            thr = T + 2.0 * self._window(nzr, T + nzr)
+            idx = np.array([i for i, _ in low], dtype=np.int64)
+            if float(g.min()) <= thr:
+                idx = np.union1d(idx, np.flatnonzero(g <= thr))
         exact = self.dist_rows(idx, ref)
         order = np.lexsort((-idx, exact))
         return idx[order[: self.k]]

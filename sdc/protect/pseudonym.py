@@ -228,6 +228,13 @@ def pseudonymise(
     >>> list(r.data.columns), r.data["USUBJID"].nunique()
     (['USUBJID'], 2)
     """
+    from sdc.core._dask import is_dask
+
+    if is_dask(data):  # row-wise: the same method on every partition (sdc.protect.on_dask)
+        from sdc.protect.on_dask import protect_partitions
+
+        kw = {k: v for k, v in locals().items() if k not in ("data", "variables", "is_dask")}
+        return protect_partitions(pseudonymise, data, variables, **kw)
     frame = check_frame(data)
     cols = check_columns(frame, variables, role="variables", allow_empty=True)
     dropped = check_columns(frame, drop, role="drop", allow_empty=True)

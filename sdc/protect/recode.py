@@ -487,6 +487,13 @@ def global_recode(
     >>> sdc.global_recode(df, "age", width=10, closed="left", labels="lower").data["age"].tolist()
     [0, 10, 20, 60, 90]
     """
+    from sdc.core._dask import is_dask
+
+    if is_dask(data):  # row-wise: the same method on every partition (sdc.protect.on_dask)
+        from sdc.protect.on_dask import protect_partitions
+
+        kw = {k: v for k, v in locals().items() if k not in ("data", "variables", "is_dask")}
+        return protect_partitions(global_recode, data, variables, **kw)
     frame, cols = check_variables(data, variables)
     closed = check_option(closed, "closed", ("right", "left"))
     outside = check_option(outside, "outside", ("error", "missing"))
@@ -718,6 +725,13 @@ def top_bottom_code(
     >>> sdc.top_bottom_code(df, "income", top=200, top_value=200).data["income"].tolist()
     [10, 200, 90, 200]
     """
+    from sdc.core._dask import is_dask
+
+    if is_dask(data):  # row-wise: the same method on every partition (sdc.protect.on_dask)
+        from sdc.protect.on_dask import protect_partitions
+
+        kw = {k: v for k, v in locals().items() if k not in ("data", "variables", "is_dask")}
+        return protect_partitions(top_bottom_code, data, variables, **kw)
     frame, cols = check_variables(data, variables)
     top = check_number_or_none(top, "top")
     bottom = check_number_or_none(bottom, "bottom")

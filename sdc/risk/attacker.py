@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_fraction, check_frame, check_weights
 from sdc.core.scenario import resolve_keys
 from sdc.core.keys import combine_codes, factorize_column
@@ -74,7 +75,7 @@ class AttackerRiskResult:
                 (f"{model}_average_risk", getattr(self, f"{model}_average_risk"), "average risk (success rate)"),
             ]
         rows.append(("marketer_risk", self.marketer_risk, "expected share of records re-identified"))
-        return pd.DataFrame(rows, columns=["statistic", "value", "description"])
+        return summary_frame(rows)
 
 
 def attacker_risk(

@@ -21,6 +21,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_frame, plain
 from sdc.core.keys import dense_ids
 from sdc.core.frequencies import MissingRule
@@ -77,7 +78,7 @@ class HouseholdRiskResult:
             ("hier_risk", self.global_risk, "household expected re-identifications / n"),
             ("hier_risk_pct", self.global_risk_pct, "in %"),
         ]
-        return pd.DataFrame(rows, columns=["statistic", "value", "description"])
+        return summary_frame(rows)
 
 
 def check_household(data: pd.DataFrame, household: str) -> np.ndarray:

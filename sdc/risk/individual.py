@@ -24,7 +24,7 @@ import pandas as pd
 from scipy.special import hyp2f1
 
 from sdc._validation import check_fraction, check_frame, check_number, check_option, check_weights
-from sdc._stats import mad, weighted_median
+from sdc._stats import mad, summary_frame, weighted_median
 from sdc.exceptions import SdcWarning
 from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, PerRecord, warn_if_degenerate
 from sdc.risk.threshold import global_threshold
@@ -204,7 +204,7 @@ class IndividualRiskResult:
         ``print.measure_risk`` uses ``mad_factor=3``; ``print(sdcObj, "risk")`` uses 2.
         """
         r_occ, n_occ = self._pattern_risk
-        if 4 * r_occ.size > self.n_records:  # about as many patterns as records: per record
+        if 4 * r_occ.size > self.n_records and isinstance(self._records, PerRecord):  # per record
             r = self.risk.to_numpy()
             return int(np.count_nonzero((r > np.median(r) + mad_factor * mad(r)) & (r > floor)))
         # The same medians from the patterns, each counted for its records.
@@ -229,7 +229,7 @@ class IndividualRiskResult:
             ("n_higher_risk", self.n_higher_risk(),
              "records with risk > median + 3 MAD and > 0.1 (sdcMicro)"),
         ]
-        return pd.DataFrame(rows, columns=["statistic", "value", "description"])
+        return summary_frame(rows)
 
 
 def individual_risk(

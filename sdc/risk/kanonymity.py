@@ -17,7 +17,7 @@ import pandas as pd
 
 from sdc._validation import check_fraction, check_frame, check_int, check_option, check_weights
 from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, PerRecord, warn_if_degenerate
-from sdc._stats import weighted_median
+from sdc._stats import summary_frame, weighted_median
 from sdc.core.keys import EncodedKeys, first_occurrence
 from sdc.risk.individual import RISK_METHODS, pattern_risk
 from sdc.core.scenario import resolve_keys
@@ -122,7 +122,7 @@ class KAnonymityResult:
             ("min_k", self.min_k, "smallest fk (the k achieved)"),
             ("median_k", self.median_k, "median fk over records"),
         ]
-        return pd.DataFrame(rows, columns=["statistic", "value", "description"])
+        return summary_frame(rows)
 
 
 def k_anonymity(

@@ -39,6 +39,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_keys, check_number, check_option, check_weights
 from sdc.core.keys import column_levels
 from sdc.exceptions import SdcWarning
@@ -104,7 +105,7 @@ class ModelRiskResult:
             ("gr2perc", self.gr2perc, "in %"),
             ("n_cells_kept", self.n_cells_kept, f"cells with 0 < f <= {self.bound:g} and a fitted value"),
         ]
-        return pd.DataFrame(rows, columns=["statistic", "value", "description"])
+        return summary_frame(rows)
 
 
 def _formula_variables(formula: str) -> tuple[list[str], bool]:
@@ -163,6 +164,10 @@ def model_risk(
            model for sample disclosure risk estimation. PSD 2006, LNCS 4302, 82-93.
     .. [3] Templ, M. (2017). Statistical Disclosure Control for Microdata. Springer, ch. 4.
     """
+    from sdc.core._dask import is_dask, not_distributed
+
+    if is_dask(data):
+        raise not_distributed("modRisk", "its log-linear model is fitted over all cells together")
     data, _, weights = prepare(data, keys if keys is not None else list(key_bins or ()), key_bins=key_bins,
                                weights=weights)
     method = check_option(method, "method", MODRISK_METHODS)

@@ -47,6 +47,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_fraction, check_frame, check_int, check_keys, check_number, check_option
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.exceptions import SdcWarning
@@ -155,7 +156,7 @@ class SudaResult:
             ("dis_sum", self.dis_sum, "sum of DIS-SUDA scores (expected correct matches)"),
             ("dis_max", self.dis_max, "largest DIS-SUDA score"),
         ]
-        return pd.DataFrame(rows, columns=["statistic", "value", "description"])
+        return summary_frame(rows)
 
 
 def suda(
@@ -210,6 +211,10 @@ def suda(
     >>> sdc.suda(df, ["a", "b", "c"]).score.tolist()
     [2.0, 4.0, 2.0]
     """
+    from sdc.core._dask import is_dask, not_distributed
+
+    if is_dask(data):
+        raise not_distributed("SUDA2", "its minimal sample uniques need every record's key combinations at once")
     data, keys, _ = prepare(data, keys, key_bins=key_bins)
     kc = keys if isinstance(keys, KeyClasses) else None
     keys = resolve_keys(data, keys).keys if kc is not None else check_keys(data, keys)

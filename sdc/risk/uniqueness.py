@@ -47,6 +47,7 @@ from scipy import optimize
 from scipy.special import gammaln
 from scipy.stats import hypergeom
 
+from sdc._stats import summary_frame
 from sdc._validation import check_fraction, check_frame, check_int, check_option
 from sdc.core.scenario import resolve_keys
 from sdc.exceptions import SdcWarning
@@ -266,7 +267,7 @@ class PopulationUniquenessResult:
             ("population_uniques", self.chosen, f"estimated population uniques ({self.model}, Dankar et al.)"),
             ("population_uniqueness", self.fraction_chosen, "estimated population uniques / N"),
         ]
-        return pd.DataFrame(rows, columns=["statistic", "value", "description"])
+        return summary_frame(rows)
 
 
 def population_uniqueness(

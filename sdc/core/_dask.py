@@ -1,0 +1,335 @@
+"""The measures on a Dask DataFrame: one pass over the data to a small pattern table.
+
+Frequencies are additive. Each partition counts its distinct key patterns (a missing value
+kept as a value of its own: ``groupby(keys, dropna=False)``) with their record count, weight
+sum and first position; a tree reduction adds the partitions' tables into one pandas table
+of the distinct patterns (:func:`pattern_table`). Everything else is computed on that table
+by the same in-memory code (:func:`sdc.core.wildcard.wildcard_frequencies` works per
+pattern, given each pattern's count and weight sum), so sdcMicro's wildcard rule, missing as
+a category, the risks and the threshold give the in-memory numbers. Per-record results
+(f_k, F_k, risk) go back to the records as a Dask Series, one merge of each partition's keys
+with the table (pandas matches a missing key to a missing key in a merge), aligned to the
+input partitions.
+
+This is the only module of ``sdc`` that imports dask or distributed, and only inside
+functions: :func:`is_dask` never imports dask, so ``sdc`` runs without it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from sdc._validation import check_weights
+from sdc.core.frequencies import FrequencyResult, PatternFrequencies, warn_if_degenerate
+from sdc.core.keys import EncodedKeys, encode_keys
+from sdc.core.wildcard import wildcard_frequencies
+
+__all__ = [
+    "is_dask", "require_dask", "pattern_table", "table_frequencies", "DaskPerRecord", "DaskFrequencyResult",
+    "frequencies", "value_table", "map_partitions_seeded", "partition_seeds", "read_csv", "client_for",
+    "not_distributed", "write_partitioned", "concat_columns",
+]
+
+#: Positions within a partition are below this; the partition number goes above it, so the
+#: smallest position of a pattern over all partitions is its first record in the data.
+_POSITION_BITS = 40
+
+
+def is_dask(obj: object) -> bool:
+    """Whether `obj` is a Dask collection (DataFrame or Series); never imports dask."""
+    if "dask" not in sys.modules:
+        return False
+    return type(obj).__module__.split(".")[0] == "dask"
+
+
+def require_dask() -> None:
+    """Raise one clear line when dask (with distributed) is not installed."""
+    try:
+        import dask.dataframe  # noqa: F401
+    except ImportError as e:  # pragma: no cover - depends on the installation
+        raise ValueError("--engine dask needs dask and distributed: apt-get install python3-dask "
+                         "python3-distributed, or pip install 'sdc[dask]'.") from e
+
+
+def not_distributed(measure: str, why: str) -> ValueError:
+    """The one-line error of a measure that cannot run on a Dask DataFrame exactly."""
+    return ValueError(f"{measure} cannot run on a Dask DataFrame exactly ({why}); compute it on a pandas "
+                      "DataFrame (ddf.compute()) when the data fit in memory.")
+
+
+def _check_columns(ddf: Any, names: list[str], role: str) -> None:
+    missing = [c for c in names if c not in ddf.columns]
+    if missing:
+        raise ValueError(f"`{role}` names columns not in the data: {', '.join(map(repr, missing))}.")
+
+
+def _keys_tuple(keys: Any) -> tuple[str, ...]:
+    if isinstance(keys, str):
+        keys = [keys]
+    if not isinstance(keys, (list, tuple)) or not keys or not all(isinstance(k, str) for k in keys):
+        raise TypeError("`keys` on a Dask DataFrame must be a column name or a non-empty list of column names.")
+    if len(set(keys)) != len(keys):
+        raise ValueError("`keys` names a column twice.")
+    return tuple(keys)
+
+
+def _plain(part: pd.DataFrame, cols: list[str]) -> pd.DataFrame:
+    """The columns, categoricals as their values (pandas 1.5 drops NaN groups of categoricals)."""
+    out = part[cols]
+    cats = [c for c in cols if isinstance(out[c].dtype, pd.CategoricalDtype)]
+    if cats:
+        out = out.astype({c: object for c in cats})
+    return out
+
+
+def _chunk(part: pd.DataFrame, keys: list[str], weights: str | None, extra: list[str],
+           partition_info: dict | None = None) -> pd.DataFrame:
+    number = partition_info["number"] if partition_info else 0
+    cols = keys + extra
+    w = check_weights(part, weights) if weights is not None else None
+    g = _plain(part, cols).assign(
+        _n=np.int64(1), _w=1.0 if w is None else w,
+        _first=np.arange(len(part), dtype=np.int64) + (np.int64(number) << _POSITION_BITS))
+    out = g.groupby(cols, dropna=False, sort=False, observed=True).agg(
+        _n=("_n", "sum"), _w=("_w", "sum"), _first=("_first", "min"))
+    return out.reset_index()
+
+
+def pattern_table(ddf: Any, keys: tuple[str, ...], weights: str | None = None, *,
+                  extra: tuple[str, ...] = ()) -> pd.DataFrame:
+    """The distinct key patterns (with `extra` columns, e.g. a sensitive variable) of a Dask
+    DataFrame, as pandas: the columns, ``_n`` (records), ``_w`` (weight sum; records when
+    unweighted) and ``_first`` (order of first appearance), sorted by first appearance.
+
+    One pass over the data with a tree reduction (no shuffle); the table has one row per
+    distinct pattern, so it must fit in the client's memory.
+    """
+    cols = list(keys) + list(extra)
+    _check_columns(ddf, cols + ([weights] if weights else []), "keys")
+    sub = ddf[cols + ([weights] if weights else [])]
+    meta = _chunk(sub._meta, list(keys), weights, list(extra))
+    per = sub.map_partitions(_chunk, list(keys), weights, list(extra), meta=meta)
+    agg = per.groupby(cols, dropna=False, observed=True).agg({"_n": "sum", "_w": "sum", "_first": "min"})
+    table = agg.compute().reset_index()
+    return table.sort_values("_first", kind="stable", ignore_index=True)
+
+
+def table_frequencies(table: pd.DataFrame, keys: tuple[str, ...], *, missing: str, alpha: float
+                      ) -> tuple[EncodedKeys, PatternFrequencies]:
+    """f and F per pattern of a pattern table, by the in-memory code.
+
+    The table's rows play the records of :func:`sdc.core.frequencies.pattern_frequencies`,
+    but each carries its count and weight sum: the same rules (and dtype conventions) as
+    there, with the per-pattern counts given instead of counted.
+    """
+    enc = encode_keys(table, keys)
+    # Rows that encode to one pattern (groupby can be finer than the encoding) are added.
+    counts = np.rint(np.bincount(enc.pattern, weights=table["_n"].to_numpy(np.float64),
+                                 minlength=enc.n_ids)).astype(np.int64)
+    wsum = np.bincount(enc.pattern, weights=table["_w"].to_numpy(np.float64), minlength=enc.n_ids)
+    return enc, frequencies_from_counts(enc, counts, wsum, missing=missing, alpha=alpha)
+
+
+def frequencies_from_counts(enc: EncodedKeys, counts: np.ndarray, wsum: np.ndarray, *, missing: str,
+                            alpha: float) -> PatternFrequencies:
+    """``pattern_frequencies`` with the counts and weight sums per pattern id given."""
+    if missing == "category" or not enc.has_missing:
+        fk = counts.astype(np.float64) if missing == "wildcard" and 0 < alpha < 1 else counts
+        return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=wsum, counts=counts)
+    fk, Fk = wildcard_frequencies(enc, counts, wsum, alpha)
+    if alpha in (0.0, 1.0):
+        fk = np.rint(fk).astype(np.int64)
+    return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=Fk, counts=counts)
+
+
+def _lookup(part: pd.DataFrame, table: pd.DataFrame, keys: list[str], name: str) -> pd.Series:
+    # A left merge keeps the partition's row order; pandas matches NaN keys to NaN keys.
+    merged = _plain(part, keys).merge(table, how="left", on=keys, sort=False)
+    return pd.Series(merged[name].to_numpy(), index=part.index, name=name)
+
+
+class DaskPerRecord:
+    """Per-pattern arrays shown per record as Dask Series (the Dask twin of
+    :class:`sdc.core.frequencies.PerRecord`): ``series(name)`` merges each partition's keys
+    with the small (pattern, value) table; nothing is computed until the Series is."""
+
+    __slots__ = ("ddf", "keys", "table", "ids", "n_records", "_arrays", "_series")
+
+    def __init__(self, ddf: Any, keys: tuple[str, ...], table: pd.DataFrame, ids: np.ndarray, n_records: int,
+                 **arrays: np.ndarray):
+        self.ddf, self.keys, self.table, self.ids, self.n_records = ddf, keys, table, ids, n_records
+        self._arrays, self._series = arrays, {}
+
+    def series(self, name: str) -> Any:
+        if name not in self._series:
+            import dask
+
+            values = self._arrays[name][self.ids]
+            small = _plain(self.table, list(self.keys)).assign(**{name: values})
+            lookup = dask.delayed(small, pure=True)
+            self._series[name] = self.ddf[list(self.keys)].map_partitions(
+                _lookup, lookup, list(self.keys), name, meta=pd.Series(dtype=values.dtype, name=name))
+        return self._series[name]
+
+
+class DaskFrequencyResult(FrequencyResult):
+    """:class:`~sdc.core.frequencies.FrequencyResult` of a Dask DataFrame: the Series are Dask
+    Series; the counts come from the pattern table."""
+
+    __slots__ = ("_counts",)
+
+    @property
+    def n_records(self) -> int:
+        return int(self._counts["n"])
+
+    @property
+    def n1(self) -> int:
+        return int(self._counts["n1"])
+
+    @property
+    def n2(self) -> int:
+        return int(self._counts["n2"])
+
+    def to_frame(self) -> Any:
+        return concat_columns([self.sample_frequency, self.population_frequency])
+
+
+def concat_columns(series: list[Any]) -> Any:
+    """Dask Series with the same partitions side by side, as a Dask DataFrame."""
+    import dask.dataframe as dd
+
+    return dd.concat(series, axis=1)
+
+
+def frequencies(ddf: Any, keys: Any, *, weights: str | None = None, missing: str = "wildcard", alpha: float = 1.0,
+                key_bins: Any = None) -> DaskFrequencyResult:
+    """:func:`sdc.frequencies` on a Dask DataFrame (same arguments, same numbers)."""
+    from sdc._validation import check_fraction, check_option
+    from sdc.core.frequencies import MISSING_RULES
+
+    if key_bins:
+        raise not_distributed("key_bins", "bin the keys first, e.g. with ddf.map_partitions")
+    keys = _keys_tuple(keys)
+    missing = check_option(missing, "missing", MISSING_RULES)
+    alpha = check_fraction(alpha, "alpha")
+    table = pattern_table(ddf, keys, weights)
+    enc, pf = table_frequencies(table, keys, missing=missing, alpha=alpha)
+    warn_if_degenerate(pf, stacklevel=4)
+    per = DaskPerRecord(ddf, keys, table, enc.pattern, int(pf.counts.sum()), fk=pf.fk, Fk=pf.Fk)
+    occ = pf.occupied
+    f, n_at = pf.fk[occ], pf.counts[occ]
+    res = DaskFrequencyResult(
+        keys=keys, weights=weights, missing=missing, alpha=alpha,
+        sample_frequency=per.series("fk").rename("fk"), population_frequency=per.series("Fk").rename("Fk"),
+        n_patterns=pf.n_patterns)
+    object.__setattr__(res, "_counts", {"n": int(n_at.sum()), "n1": int(n_at[f == 1].sum()),
+                                        "n2": int(n_at[f == 2].sum())})
+    return res
+
+
+def value_table(ddf: Any, keys: tuple[str, ...], sensitive: str, weights: str | None = None) -> pd.DataFrame:
+    """The (key pattern, sensitive value) cells with their counts: one pass, as pandas."""
+    return pattern_table(ddf, keys, weights, extra=(sensitive,))
+
+
+# --- row-wise methods -----------------------------------------------------------------------
+
+def partition_seeds(seed: int, n_partitions: int) -> list[int]:
+    """One seed per partition, spawned from `seed` (numpy SeedSequence): a rerun with the same
+    seed and partitioning draws the same numbers in every partition."""
+    return [int(s.generate_state(1, dtype=np.uint64)[0] >> 1) for s in np.random.SeedSequence(seed).spawn(n_partitions)]
+
+
+def _apply(part: pd.DataFrame, fn: Callable, seeds: list[int] | None, attribute: str, kwargs: dict,
+           partition_info: dict | None = None) -> Any:
+    if seeds is not None:
+        number = partition_info["number"] if partition_info else 0
+        kwargs = {**kwargs, "seed": seeds[number]}
+    return getattr(fn(part, **kwargs), attribute)
+
+
+def map_partitions_seeded(ddf: Any, fn: Callable, *, seed: int | None = None, attribute: str = "data",
+                          **kwargs: Any) -> Any:
+    """`fn(partition, **kwargs).<attribute>` on every partition (a row-wise protection method
+    returning a ProtectionResult), with a per-partition seed from `seed` when given."""
+    seeds = None if seed is None else partition_seeds(int(seed), ddf.npartitions)
+    probe = fn(ddf._meta_nonempty, **({**kwargs, "seed": 0} if seeds is not None else kwargs))
+    meta = getattr(probe, attribute).iloc[:0]
+    return ddf.map_partitions(_apply, fn, seeds, attribute, kwargs, meta=meta)
+
+
+def write_partitioned(ddf: Any, directory: str, *, name: str = "part-*.csv") -> list[str]:
+    """Write a Dask DataFrame as one CSV file per partition into `directory`, all or nothing:
+    the files go to a temporary directory beside it, renamed into place when every one is
+    written."""
+    import shutil
+    import tempfile
+
+    target = os.path.abspath(directory)
+    if os.path.exists(target) and os.listdir(target):
+        raise ValueError(f"output directory {directory!r} exists and is not empty.")
+    parent = os.path.dirname(target) or "."
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".sdc-", dir=parent)
+    try:
+        ddf.to_csv(os.path.join(tmp, name), index=False, lineterminator="\n")
+        if os.path.exists(target):
+            os.rmdir(target)
+        os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return sorted(os.path.join(target, f) for f in os.listdir(target))
+
+
+# --- reading and the cluster ------------------------------------------------------------------
+
+def read_csv(path: str, **kwargs: Any) -> Any:
+    """A CSV file or glob as a Dask DataFrame (one partition per file at least)."""
+    require_dask()
+    import dask.dataframe as dd
+
+    try:
+        return dd.read_csv(path, assume_missing=True, **kwargs)
+    except (OSError, ValueError) as e:
+        raise ValueError(f"cannot read {path!r} with dask: {str(e).splitlines()[0] if str(e) else type(e).__name__}.") from e
+
+
+@dataclass
+class _Client:
+    client: Any
+    cluster: Any = None
+    own: bool = field(default=False)
+
+    def __enter__(self) -> Any:
+        return self.client
+
+    def __exit__(self, *exc: object) -> None:
+        if self.own:
+            self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+
+
+def client_for(scheduler: str | None = None, *, n_workers: int | None = None, threads_per_worker: int | None = None,
+               memory_limit: str | None = None) -> _Client:
+    """A context giving a distributed Client: connected to `scheduler` (an address such as
+    ``tcp://host:8786`` or a scheduler file ``*.json``), else a LocalCluster sized to the
+    machine (one worker process per core, one thread each), closed on exit."""
+    require_dask()
+    from distributed import Client, LocalCluster
+
+    if scheduler:
+        if scheduler.endswith(".json"):
+            return _Client(Client(scheduler_file=scheduler), own=True)
+        return _Client(Client(scheduler), own=True)
+    n = n_workers or max(1, os.cpu_count() or 1)
+    cluster = LocalCluster(n_workers=n, threads_per_worker=threads_per_worker or 1, processes=True,
+                           memory_limit=memory_limit or "auto", dashboard_address=None)
+    return _Client(Client(cluster), cluster=cluster, own=True)
