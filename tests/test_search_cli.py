@@ -110,6 +110,13 @@ def test_cli_search_writes_the_folder(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "## Optimum" in md and "## Runner-ups" in md and "Khan et al." in md
     # built hierarchies are saved in ARX's layout
     assert (out / "hierarchies" / "age.csv").read_text(encoding="utf-8").splitlines()[0] == "21;[20, 30[;*"
+    # the release beside the original, as sdc compare writes it: risk, utility, the attack
+    assert {"comparison/report.md", "comparison/report.json", "comparison/risk.csv"} <= names
+    cmp = json.loads((out / "comparison" / "report.json").read_text(encoding="utf-8"))
+    risk = {(r["scenario"], r["measure"]): r for r in cmp["risk"]}
+    uniques = next(v for (s, m), v in risk.items() if m == "sample uniques")
+    assert uniques["after"] == 0 and uniques["before"] > 0  # 2-anonymous after, unique ages before
+    assert cmp["attacks"]["linkage"]
 
 
 def test_cli_flags_override_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -211,6 +211,12 @@ def search_files(run: SearchRun, *, data: pd.DataFrame | None = None, input_path
         files["dimension.csv"] = run.dimension.table.to_csv(index=False, lineterminator="\n")
     if run.combinations is not None:
         files["combinations.csv"] = run.combinations.table.to_csv(index=False, lineterminator="\n")
+    if run.comparison is not None:  # the release beside the original, as sdc compare writes it
+        from sdc.report.compare import comparison_files
+
+        sub = comparison_files(run.comparison, formats=("html", "md", "txt", "json", "csv", "png"),
+                               released_name=rel.name)
+        files.update({f"comparison/{k}": v for k, v in sub.items()})
     return files
 
 

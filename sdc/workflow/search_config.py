@@ -110,6 +110,7 @@ class SearchRun:
     dimension: SubsetSearchResult | None = None
     combinations: SubsetSearchResult | None = None
     seconds: float = 0.0
+    comparison: Any = field(default=None, repr=False)  # sdc.workflow.compare.Comparison of the release
 
 
 def _err(where: str, what: str) -> ConfigError:
@@ -237,5 +238,25 @@ def run_search(cfg: SearchConfig, data: pd.DataFrame) -> SearchRun:
         cmb = dict(cfg.combinations)
         cmb.setdefault("sensitive", models.get("sensitive") or (cfg.sensitive or None))
         comb = transformation_search(data, hs, cmb["transformations"], **_targets(cmb))
-    return SearchRun(config=cfg, hierarchies=hs, result=res, dimension=dim, combinations=comb,
-                     seconds=time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    return SearchRun(config=cfg, hierarchies=hs, result=res, dimension=dim, combinations=comb, seconds=seconds,
+                     comparison=compare_release(cfg, data, res))
+
+
+def compare_release(cfg: SearchConfig, data: pd.DataFrame, res: GeneralisationResult) -> Any:
+    """The original and the chosen release side by side (``sdc compare``'s report): risk with
+    the quasi-identifiers as keys (their released values are the generalised ones), the
+    sensitive variables' l-diversity and t-closeness, utility, and the linkage attack."""
+    from sdc.workflow.compare import compare
+    from sdc.workflow.config import from_mapping
+
+    sens = [s for s in cfg.sensitive if s in data.columns]
+    k = cfg.models.get("k")
+    raw = {"data": {},
+           "variables": {"categorical_keys": list(cfg.quasi_identifiers), "sensitive": sens},
+           "options": {"measures": ["k_anonymity", "risk"] + (["ldiversity", "tcloseness"] if sens else []),
+                       "missing": "wildcard"}}
+    if isinstance(k, int) and k >= 2:
+        raw["thresholds"] = {"k": k}
+    run_cfg = from_mapping(raw, source=cfg.source, data_given=True)
+    return compare(data, res.data, run_cfg, match="index", recoded=list(cfg.quasi_identifiers))
