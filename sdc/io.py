@@ -310,10 +310,14 @@ def _read_excel(p: Path, sheet: str | int | None, text_columns: bool | Sequence[
     _check_header(p, header)
     if named:
         _check_text_columns(p, [str(h) for h in header], named)
-    dtype: object = str if all_text else ({c: str for c in named} or None)
+    # Cells are read as they are typed in the workbook (pandas would turn the text cell "02134"
+    # into the number 2134); a column of number cells becomes numbers, one with text cells stays text.
     df = pd.read_excel(p, sheet_name=which, engine="openpyxl", keep_default_na=False, na_values=list(na),
-                       dtype=dtype)
-    # Excel stores codes typed: a text cell keeps its leading zeros, a number cell never had them.
+                       dtype=str if all_text else object)
+    if not all_text:
+        df = df.infer_objects()
+        for c in named:
+            df[c] = df[c].map(lambda v: v if v is None or (isinstance(v, float) and v != v) else str(v))
     return df, ReadDetails(str(p), "excel", na, text_columns=tuple(map(str, df.columns)) if all_text else named)
 
 

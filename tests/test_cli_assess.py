@@ -210,3 +210,176 @@ def test_library_errors_name_the_flag_on_the_command_line(tmp_path: Path, capsys
     assert main(["assess", "--formats", "json", "--out", str(tmp_path / "f")]) == 2
     err = capsys.readouterr().err
     assert f"sdc: error: --out '{tmp_path / 'f'}' is a file, not a folder." in err and "`out`" not in err
+
+
+# ---- issue 11 ---------------------------------------------------------------------------------------
+
+def test_an_input_inside_out_is_never_deleted(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # item 9: the input sits in an earlier report folder; replacing the folder would delete it
+    out = tmp_path / "rep"
+    TOY.to_csv(tmp_path / "toy.csv", index=False)
+    assert main(["assess", str(tmp_path / "toy.csv"), *TOY_FLAGS, "--formats", "json", "--out", str(out)]) == 0
+    TOY.to_csv(out / "toy.csv", index=False)
+    status, _, err = run_cli(capsys, "assess", str(out / "toy.csv"), *TOY_FLAGS, "--formats", "json", "--out", str(out))
+    assert status == 2 and f"--out '{out}' holds the input '{out / 'toy.csv'}'" in err
+    assert (out / "toy.csv").exists()
+    # a file put there by hand is not the report's either
+    (out / "toy.csv").rename(out / "notes.txt")
+    status, _, err = run_cli(capsys, "assess", str(tmp_path / "toy.csv"), *TOY_FLAGS, "--formats", "json",
+                             "--out", str(out))
+    assert status == 2 and "holds 'notes.txt', which sdc did not write there" in err
+    assert (out / "notes.txt").exists()
+
+
+def test_a_folder_created_at_out_during_the_run_is_left_alone(toy_csv: Path, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # item 9: the target did not exist when the run started; someone creates it meanwhile
+    import sdc.report.folder as folder
+
+    out = tmp_path / "rep"
+    real = folder._fill
+
+    def meanwhile(*args, **kw):  # noqa: ANN002, ANN003, ANN202 - while sdc writes its temporary folder
+        out.mkdir()
+        (out / "theirs.txt").write_text("precious")
+        return real(*args, **kw)
+
+    monkeypatch.setattr(folder, "_fill", meanwhile)
+    status, _, err = run_cli(capsys, "assess", str(toy_csv), *TOY_FLAGS, "--formats", "json", "--out", str(out))
+    assert status == 2 and ("appeared while sdc was writing" in err or "appeared or changed while sdc was writing" in err)
+    assert (out / "theirs.txt").read_text() == "precious" and sorted(p.name for p in out.iterdir()) == ["theirs.txt"]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary folder left
+
+
+def test_sigterm_while_writing_leaves_no_hidden_folder(toy_csv: Path, tmp_path: Path) -> None:
+    # item 9: kill the process while it writes; nothing half-written may stay behind
+    script = tmp_path / "slow.py"
+    script.write_text(f"""
+import os, signal, sys, time
+sys.path.insert(0, {str(ROOT)!r})
+real_rename, real_replace = os.rename, os.replace
+def kill_first(real):
+    def move(src, dst, *a, **k):
+        if os.path.basename(str(src)).startswith(".rep.tmp-"):  # the finished folder, about to move in
+            os.kill(os.getpid(), signal.SIGTERM)  # as a scheduler would, in the middle of writing
+            time.sleep(5)
+        return real(src, dst, *a, **k)
+    return move
+os.rename, os.replace = kill_first(real_rename), kill_first(real_replace)
+from sdc.cli import main
+sys.exit(main({["assess", str(toy_csv), *TOY_FLAGS, "--formats", "xlsx,json", "--out", str(tmp_path / "rep")]!r}))
+""")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 143, proc.stderr
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == ["slow.py", "toy.csv"], left
+
+
+def test_combine_never_writes_over_an_input(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    for name, df in (("dm", DM), ("vs", VS)):
+        df.to_csv(tmp_path / f"{name}.csv", index=False)
+    before = (tmp_path / "dm.csv").read_bytes()
+    status, _, err = run_cli(capsys, "combine", f"DM={tmp_path / 'dm.csv'}", f"VS={tmp_path / 'vs.csv'}",
+                             "--subject-id", "USUBJID", "--out", str(tmp_path / "dm.csv"))
+    assert status == 2 and "--out" in err and "is the input of domain DM" in err
+    assert (tmp_path / "dm.csv").read_bytes() == before
+
+
+def test_outputs_are_no_more_readable_than_the_input(toy_csv: Path, tmp_path: Path) -> None:
+    # item 12: a 0600 input gives 0600 files and 0700 folders, whatever the umask
+    os.chmod(toy_csv, 0o600)
+    old = os.umask(0o022)
+    try:
+        assert main(["assess", str(toy_csv), *TOY_FLAGS, "--out", str(tmp_path / "rep")]) == 0
+        assert main(["combine", f"DM={toy_csv}", "--subject-id", "sid", "--out", str(tmp_path / "joined.csv")]) == 0
+    finally:
+        os.umask(old)
+    modes = {p.relative_to(tmp_path): p.stat().st_mode & 0o777 for p in (tmp_path / "rep").rglob("*")}
+    assert modes and all(m == (0o700 if (tmp_path / p).is_dir() else 0o600) for p, m in modes.items()), modes
+    assert (tmp_path / "rep").stat().st_mode & 0o777 == 0o700
+    assert (tmp_path / "joined.csv").stat().st_mode & 0o777 == 0o600
+
+
+def test_terminal_escape_codes_are_shown_escaped(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # item 13: a value and a column name holding escape codes are printed escaped
+    df = TOY.assign(region=TOY["region"].replace({"s": "s\x1b[2J\x1b[31m"}))
+    df = df.rename(columns={"sex": "sex\x1b]0;title\x07"})
+    p = tmp_path / "evil.csv"
+    df.to_csv(p, index=False)
+    key = "sex\x1b]0;title\x07"
+    for argv in (["risk", str(p), "--keys", f"{key},region"],
+                 ["assess", str(p), "--keys", f"{key},region", "--formats", "json", "--out", str(tmp_path / "r")],
+                 ["risk", str(p), "--keys", "nope\x1b[2J"]):
+        _, out, err = run_cli(capsys, *argv)
+        for text in (out, err):
+            assert "\x1b" not in text and "\x07" not in text, (argv, text)
+        assert "\\u001b" in out + err or "\\x1b" in out + err, argv  # shown escaped
+
+
+def test_modrisk_all_missing_key_and_bad_subsets_are_one_line_errors(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture) -> None:
+    # item 10
+    p = tmp_path / "d.csv"
+    TOY.assign(empty="").to_csv(p, index=False)
+    status, _, err = run_cli(capsys, "modrisk", str(p), "--keys", "sex,empty")
+    assert status == 2 and "key variable 'empty' is missing in every record" in err and err.count("\n") == 1
+    status, _, err = run_cli(capsys, "snapshots", str(p), "--keys", "sex,region", "--subsets", "sex,,region")
+    assert status == 2 and err == "sdc: error: --subsets: expected comma-separated column names, got 'sex,,region'.\n"
+
+
+def test_bins_with_widths_in_every_measure(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # item 18: --bins (widths too) in every command that takes keys
+    p = tmp_path / "d.csv"
+    TOY.to_csv(p, index=False)
+    banded = tmp_path / "banded.csv"
+    TOY.assign(age=(TOY["age"] // 20) * 20).to_csv(banded, index=False)
+    for cmd, extra in (("risk", []), ("snapshots", []), ("suda", []), ("modrisk", []),
+                       ("uniqueness", ["--population-size", "1000"]), ("ldiversity", ["--sensitive", "diag"]),
+                       ("tcloseness", ["--sensitive", "diag", "--distance", "equal"])):
+        status, out, err = run_cli(capsys, cmd, str(p), "--keys", "age,sex", "--bins", "age=width:20", "--json", *extra)
+        assert status == 0, (cmd, err)
+        status, want, err = run_cli(capsys, cmd, str(banded), "--keys", "age,sex", "--json", *extra)
+        assert status == 0, (cmd, err)
+        a, b = json.loads(out), json.loads(want)
+        for doc in (a, b):
+            if isinstance(doc, dict):
+                doc.pop("binning", None)
+                doc.pop("riskiest_classes", None)  # key values: a band's label there, its lower edge here
+                doc.pop("attribute_level_contributions", None)
+        if cmd in ("ldiversity", "tcloseness"):  # class key values are labels, the class figures agree
+            a, b = a.get("n_classes"), b.get("n_classes")
+        assert a == b, cmd
+    status, out, err = run_cli(capsys, "inference", str(p), "--sensitive", "age", "--bins", "age=width:40", "--json")
+    assert status == 0 and json.loads(out)[0]["sensitive"] == "age", err
+
+
+def test_assess_reads_excel_and_markers_and_codes(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # items 2, 3, 19: --na-values, --text, Excel input
+    df = TOY.assign(zip=["02134", "2134"] * 5, pc=["NA"] * 3 + ["AB"] * 7)
+    p = tmp_path / "d.xlsx"
+    df.to_excel(p, index=False)
+    out = tmp_path / "r"
+    assert main(["assess", str(p), "--keys", "sex,zip,pc", "--formats", "json", "--out", str(out)]) == 0
+    doc = json.loads((out / "report.json").read_text())
+    rows = {r["variable"]: r for r in doc["tables"]["variables"]["rows"]}
+    assert rows["zip"]["distinct values"] == 2 and rows["pc"]["read as missing"] == 0
+    assert main(["assess", str(p), "--keys", "sex,zip,pc", "--na-values", "NA", "--formats", "json",
+                 "--out", str(out)]) == 0
+    rows = {r["variable"]: r for r in json.loads((out / "report.json").read_text())["tables"]["variables"]["rows"]}
+    assert rows["pc"]["read as missing"] == 3
+    csv = tmp_path / "d.csv"
+    df.to_csv(csv, index=False)
+    assert main(["assess", str(csv), "--keys", "sex,hh", "--text", "hh", "--formats", "json", "--out", str(out)]) == 0
+    rows = {r["variable"]: r for r in json.loads((out / "report.json").read_text())["tables"]["variables"]["rows"]}
+    assert rows["hh"]["kind"] == "text" and rows["zip"]["kind"] == "text (a code with leading zeros)"
+
+
+def test_per_sensitive_thresholds_on_the_command_line(toy_csv: Path, tmp_path: Path) -> None:
+    # item 6
+    out = tmp_path / "r"
+    assert main(["assess", str(toy_csv), "--keys", "sex,region", "--sensitive", "diag", "--t", "diag=0.6",
+                 "--l", "diag=3", "--distance", "equal", "--formats", "json", "--out", str(out)]) == 0
+    doc = json.loads((out / "report.json").read_text())
+    assert doc["config"]["sensitive_thresholds"] == {"diag": {"t": 0.6, "l": 3}}
+    assert {v["measure"] for v in doc["verdicts"]} >= {"3-diversity (diag)", "t-closeness (diag, equal)"}

@@ -79,6 +79,14 @@ def _data_args(p: argparse.ArgumentParser, *, keys: bool = True) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
 
 
+def _engine_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
+                   help="pandas in memory (default), or dask: DATA may be a glob of CSV files ('data/part-*.csv')")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --engine dask: an existing cluster (tcp://host:8786 or a scheduler .json file); "
+                        "default: a local cluster sized to the machine")
+
+
 def _common(p: argparse.ArgumentParser, *, data: bool = True) -> None:
     if data:
         p.add_argument("data", metavar="DATA", help=DATA_HELP)
@@ -107,11 +115,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--max-global-risk", type=float, default=0.01, help="acceptable global risk for the threshold (default 0.01)")
     p.add_argument("--top", type=int, default=10, help="riskiest classes to list (default 10)")
     p.add_argument("--household", help="household id column: adds the household (hierarchical) risk")
+    _engine_args(p)
 
     p = sub.add_parser("snapshots", help="risk over every subset of the key variables")
     _common(p)
     p.add_argument("--subsets", help="only these subsets: 'a,b;a,c' (default: every non-empty subset)")
     p.add_argument("--max-size", type=int, help="only subsets of at most this many keys")
+    _engine_args(p)
 
     p = sub.add_parser("ldiversity", help="distinct, entropy and recursive l-diversity of sensitive variables")
     _data_args(p)
@@ -276,7 +286,12 @@ def _dispatch(args: argparse.Namespace) -> int:
                 print(f"\nExample data written to {args.save}; try: sdc risk {args.save} --keys age,sex,region --weights weight")
         return 0
 
-    data = read_data(args.data, **read_options(args))
+    if getattr(args, "engine", "pandas") == "dask":
+        from sdc.workflow.engine import open_dask
+
+        data = open_dask(args.data, scheduler=args.scheduler, **read_options(args))
+    else:
+        data = read_data(args.data, **read_options(args))
     if args.command in ("ldiversity", "tcloseness", "inference"):
         return _attribute(args, data)
     if args.command in ("suda", "modrisk", "uniqueness"):

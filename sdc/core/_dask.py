@@ -33,7 +33,7 @@ from sdc.core.wildcard import wildcard_frequencies
 __all__ = [
     "is_dask", "require_dask", "pattern_table", "table_frequencies", "DaskPerRecord", "DaskFrequencyResult",
     "frequencies", "value_table", "map_partitions_seeded", "partition_seeds", "read_csv", "client_for",
-    "not_distributed", "write_partitioned", "concat_columns",
+    "not_distributed", "write_partitioned", "concat_columns", "sum_by_index",
 ]
 
 #: Positions within a partition are below this; the partition number goes above it, so the
@@ -243,7 +243,7 @@ def value_table(ddf: Any, keys: tuple[str, ...], sensitive: str, weights: str | 
 def partition_seeds(seed: int, n_partitions: int) -> list[int]:
     """One seed per partition, spawned from `seed` (numpy SeedSequence): a rerun with the same
     seed and partitioning draws the same numbers in every partition."""
-    return [int(s.generate_state(1, dtype=np.uint64)[0] >> 1) for s in np.random.SeedSequence(seed).spawn(n_partitions)]
+    return [int(s.generate_state(1, dtype=np.uint64)[0]) >> 1 for s in np.random.SeedSequence(seed).spawn(n_partitions)]
 
 
 def _apply(part: pd.DataFrame, fn: Callable, seeds: list[int] | None, attribute: str, kwargs: dict,
@@ -262,6 +262,18 @@ def map_partitions_seeded(ddf: Any, fn: Callable, *, seed: int | None = None, at
     probe = fn(ddf._meta_nonempty, **({**kwargs, "seed": 0} if seeds is not None else kwargs))
     meta = getattr(probe, attribute).iloc[:0]
     return ddf.map_partitions(_apply, fn, seeds, attribute, kwargs, meta=meta)
+
+
+def _sum_parts(parts: list[pd.Series]) -> pd.Series:
+    return pd.concat(parts).groupby(level=0, sort=False).sum()
+
+
+def sum_by_index(series: Any) -> Any:
+    """A Dask Series whose partitions share one small index (e.g. counts per variable), summed
+    over the partitions: lazy (a Delayed); ``.compute()`` gives a pandas Series."""
+    import dask
+
+    return dask.delayed(_sum_parts, pure=True)(series.to_delayed())
 
 
 def write_partitioned(ddf: Any, directory: str, *, name: str = "part-*.csv") -> list[str]:

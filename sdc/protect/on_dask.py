@@ -33,7 +33,8 @@ def protect_partitions(fn: Callable[..., ProtectionResult], ddf: Any, variables:
     """`fn(partition, variables, **kwargs)` on every partition of `ddf`, lazily.
 
     Returns a :class:`ProtectionResult` whose ``data`` is a Dask DataFrame with the input's
-    partitions and ``changed`` a Dask Series (records changed); nothing runs until they are
+    partitions and ``changed`` a Dask Delayed (cells changed per variable, summed
+    over the partitions); nothing runs until they are
     computed or written (:func:`sdc.core._dask.write_partitioned`).
     """
     for name in WHOLE_FILE_PARAMETERS.get(fn.__name__, ()):
@@ -45,8 +46,8 @@ def protect_partitions(fn: Callable[..., ProtectionResult], ddf: Any, variables:
     probe = fn(ddf._meta_nonempty, variables, **probe_kwargs)
     out = _dask.map_partitions_seeded(ddf, lambda part, **kw: fn(part, variables, **kw), seed=seed,
                                       attribute="data", **kwargs)
-    changed = _dask.map_partitions_seeded(ddf, lambda part, **kw: fn(part, variables, **kw), seed=seed,
-                                          attribute="changed", **kwargs)
+    changed = _dask.sum_by_index(_dask.map_partitions_seeded(
+        ddf, lambda part, **kw: fn(part, variables, **kw), seed=seed, attribute="changed", **kwargs))
     return ProtectionResult(method=probe.method, data=out, variables=probe.variables,
                             parameters=dict(probe.parameters, partitions=ddf.npartitions), seed=seed,
                             changed=changed, details={"engine": "dask", "partitions": ddf.npartitions})

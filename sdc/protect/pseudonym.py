@@ -231,9 +231,9 @@ def pseudonymise(
     from sdc.core._dask import is_dask
 
     if is_dask(data):  # row-wise: the same method on every partition (sdc.protect.on_dask)
+        kw = {k: v for k, v in locals().items() if k not in ("data", "variables", "is_dask")}
         from sdc.protect.on_dask import protect_partitions
 
-        kw = {k: v for k, v in locals().items() if k not in ("data", "variables", "is_dask")}
         return protect_partitions(pseudonymise, data, variables, **kw)
     frame = check_frame(data)
     cols = check_columns(frame, variables, role="variables", allow_empty=True)

@@ -490,9 +490,9 @@ def global_recode(
     from sdc.core._dask import is_dask
 
     if is_dask(data):  # row-wise: the same method on every partition (sdc.protect.on_dask)
+        kw = {k: v for k, v in locals().items() if k not in ("data", "variables", "is_dask")}
         from sdc.protect.on_dask import protect_partitions
 
-        kw = {k: v for k, v in locals().items() if k not in ("data", "variables", "is_dask")}
         return protect_partitions(global_recode, data, variables, **kw)
     frame, cols = check_variables(data, variables)
     closed = check_option(closed, "closed", ("right", "left"))
@@ -728,9 +728,9 @@ def top_bottom_code(
     from sdc.core._dask import is_dask
 
     if is_dask(data):  # row-wise: the same method on every partition (sdc.protect.on_dask)
+        kw = {k: v for k, v in locals().items() if k not in ("data", "variables", "is_dask")}
         from sdc.protect.on_dask import protect_partitions
 
-        kw = {k: v for k, v in locals().items() if k not in ("data", "variables", "is_dask")}
         return protect_partitions(top_bottom_code, data, variables, **kw)
     frame, cols = check_variables(data, variables)
     top = check_number_or_none(top, "top")

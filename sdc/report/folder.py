@@ -142,6 +142,10 @@ def _move_into_place(tmp: Path, out: Path, flag: str, inputs: list[str | Path]) 
     os.rename(out, old)
     try:
         check_target(old, flag, inputs=inputs)  # the folder actually moved aside
+    except FileExistsError:
+        os.rename(old, out)
+        raise FileExistsError(f"{flag} '{out}' appeared or changed while sdc was writing; it was left as it is: "
+                              "run again, or choose another folder.") from None
     except BaseException:
         os.rename(old, out)
         raise

@@ -62,10 +62,12 @@ _MD_ENTITY = re.compile(r"&(?=[A-Za-z#])")
 _MD_BLOCK = re.compile(r"^(\s*|\s*\d+)((?<=\d)[.)]|(?<!\d)[#>+=-])")
 
 
-def md_text(text: object) -> str:
+def md_text(text: object, *, start: bool = True) -> str:
     r"""`text` as inert Markdown on one line: no HTML element (``<script>``, ``<img ...>``), no
     link or image, no emphasis or code span, no entity, no heading, quote or list can come
     from it; what a reader sees is the text. Backslash escapes (CommonMark) keep it readable.
+    `start`: the text starts a block (a paragraph, a heading), so a leading ``#``, ``-``,
+    ``>`` or ``1.`` is escaped too; in a table cell it need not be.
 
     >>> md_text("<img src=x onerror=alert(1)> & [x](javascript:y)\n# H")
     '\\<img src=x onerror=alert(1)> & \\[x\\](javascript:y) # H'
@@ -76,6 +78,8 @@ def md_text(text: object) -> str:
     t = _MD_ALWAYS.sub(r"\\\1", t)
     t = _MD_TAG.sub(r"\\<", t)
     t = _MD_ENTITY.sub(r"\\&", t)
+    if not start:  # inside a table cell a text cannot open a block
+        return t
     return _MD_BLOCK.sub(lambda m: m.group(1) + "\\" + m.group(2), t)
 
 

@@ -18,7 +18,7 @@ __all__ = ["render_markdown", "render_text"]
 
 
 def _md_cell(v: object) -> str:
-    return md_text(format_cell(v))
+    return md_text(format_cell(v), start=False)
 
 
 def _shown(t: Table) -> pd.DataFrame:

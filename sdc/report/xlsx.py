@@ -79,6 +79,7 @@ def render_xlsx(report: Report) -> bytes:
     from openpyxl import Workbook
     from openpyxl.styles import Alignment, Font, PatternFill
     from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.hyperlink import Hyperlink
 
     bold = Font(bold=True)
     header_fill = PatternFill("solid", fgColor="EEF2F7")
@@ -99,7 +100,7 @@ def render_xlsx(report: Report) -> bytes:
             name = _sheet_name(t.key, used, t.title)
             contents.append([name, _value(t.title), _value(s.title)])
             link = contents.cell(row=contents.max_row, column=1)
-            link.hyperlink = f"#'{name.replace(chr(39), chr(39) * 2)}'!A1"
+            link.hyperlink = Hyperlink(ref=link.coordinate, location=f"'{name.replace(chr(39), chr(39) * 2)}'!A1")
             link.font = Font(color="1F4E8C", underline="single")
             ws = wb.create_sheet(name)
             ws.append([_value(t.title)])
