@@ -101,3 +101,11 @@ __all__ = [
     "skewness_attack", "SkewnessResult",
     "SdcWarning", "DegenerateDataWarning", "DataFileError",
 ]
+
+# Notebooks show results as small HTML tables (sdc.report.notebook): every public result class.
+from sdc.report.notebook import install_html_reprs as _install_html_reprs  # noqa: E402
+
+_install_html_reprs(v for k, v in list(globals().items())
+                    if k in __all__ and isinstance(v, type) and not issubclass(v, BaseException)
+                    and (k.endswith(("Result", "Run", "Checklist", "Summary")) or k in ("Assessment", "Interval",
+                                                                                         "Comparison")))

@@ -2,4 +2,5 @@
 
 from sdc.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # Dask's worker processes import the main module: run only as a script
+    raise SystemExit(main())

@@ -281,3 +281,15 @@ def test_correlated_items_with_categorical_keys():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert has_correlated_items(cat, ("a", "b")) is has_correlated_items(df, ("a", "b")) is True
+
+
+def test_compat_script_and_ci_entry_point_parse_and_refuse_unknown_suites():
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    for script in ("scripts/compat-debian.sh", ".ci/run", "scripts/install.sh"):
+        assert subprocess.run(["bash", "-n", str(root / script)]).returncode == 0, script
+    for argv in ([], ["bookworm"], ["--worktree"]):
+        proc = subprocess.run(["bash", str(root / "scripts/compat-debian.sh"), *argv], capture_output=True, text=True)
+        assert proc.returncode == 2 and "usage: scripts/compat-debian.sh trixie|sid" in proc.stderr, argv

@@ -33,14 +33,17 @@ def test_entropy_l_diversity_on_the_boundary_is_not_below(counts: list[int], l: 
     assert r.by_sensitive["n_records_entropy_below_l"].iloc[0] == 0
     assert r.classes_below("s", "entropy").empty
     # one step above the boundary is below: l + 1 is not reached
-    r = sdc.l_diversity(df, ["k"], "s", l=l + 1, mode=mode)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SdcWarning)  # l + 1 may exceed the number of values (tested below)
+        r = sdc.l_diversity(df, ["k"], "s", l=l + 1, mode=mode)
     assert r.by_sensitive["n_records_entropy_below_l"].iloc[0] == len(df)
 
 
 def test_entropy_just_below_l_is_below() -> None:
     # counts [3, 1, 1]: exp(H) = 3.80...; l = 4 is not reached
     df = pd.DataFrame({"k": 1, "s": list("aaabc")})
-    r = sdc.l_diversity(df, ["k"], "s", l=4)
+    with pytest.warns(SdcWarning, match="takes only 3 distinct"):
+        r = sdc.l_diversity(df, ["k"], "s", l=4)
     assert r.classes["s_entropy"].iloc[0] == pytest.approx(math.exp(-(0.6 * math.log(0.6) + 0.4 * math.log(0.2))))
     assert r.by_sensitive["n_records_entropy_below_l"].iloc[0] == 5
 
@@ -295,3 +298,16 @@ def test_counts_in_summaries_are_integers() -> None:
     s = sdc.k_anonymity(_records(), ["sex", "region"], k=3).summary().set_index("statistic")["value"]
     assert isinstance(s["n_records"], int) and isinstance(s["n_k_lt_threshold"], int)
     assert isinstance(s["pct_unique"], float)
+
+
+def test_results_show_as_html_in_a_notebook() -> None:
+    df = _records().assign(region=lambda d: d["region"].replace({"a": "<b>a</b>"}))
+    html = sdc.k_anonymity(df, ["sex", "region"], k=3)._repr_html_()
+    assert "<b>KAnonymityResult</b>" in html and "records assessed" in html and '<td class="n">40</td>' in html
+    a = sdc.assess(df, keys=["sex", "region"], measures=["k_anonymity", "risk"], k=5)
+    page = a._repr_html_()
+    assert "<b>Assessment</b>: 40 records, 1 scenario(s)" in page and '<td class="fail">fail</td>' in page
+    assert "<b>a</b>" not in sdc.frequencies(df, ["region"])._repr_html_()  # data never become markup
+    for cls in (sdc.IndividualRiskResult, sdc.LDiversityResult, sdc.TClosenessResult, sdc.SnapshotResult,
+                sdc.SudaResult, sdc.Interval, sdc.Assessment):
+        assert callable(getattr(cls, "_repr_html_", None)), cls

@@ -82,7 +82,7 @@ def test_missing_values_stay_missing():
     ({"noise": -1}, r"`noise` must lie in \[0, inf\); got -1"),
     ({"method": "correlated2", "delta": 1}, r"`delta` must lie in \(0, 1\); got 1"),
     ({"method": "correlated", "variables": ["a"]}, r"'correlated' needs at least two variables"),
-    ({"variables": ["s"]}, r"add_noise needs numeric columns; column 's' has dtype"),
+    ({"variables": ["s"]}, r"add_noise needs numeric columns; column 's' is text"),
     ({"variables": ["one"]}, r"column 'one' has fewer than two non-missing values"),
 ])
 def test_errors(kwargs, message):

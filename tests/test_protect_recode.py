@@ -257,7 +257,7 @@ def test_bad_parameters_name_the_parameter(kwargs, message):
 
 def test_numeric_method_on_text_and_unknown_variable():
     df = pd.DataFrame({"sex": ["m", "f"], "age": [1, 2]})
-    with pytest.raises(TypeError, match=r"global_recode needs numeric columns; column 'sex' has dtype"):
+    with pytest.raises(TypeError, match=r"global_recode needs numeric columns; column 'sex' is text"):
         sdc.global_recode(df, "sex", width=5)
     with pytest.raises(ValueError, match=r"`variables` names columns not in the data: 'agee' \(did you mean 'age'\?\)"):
         sdc.global_recode(df, "agee", width=5)

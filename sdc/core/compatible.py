@@ -1,38 +1,40 @@
-"""Sums over compatible key patterns at the cost of the matches: a sorted trie with wildcards.
+"""Sums over compatible key patterns, paying for the matches: sorted groups probed by range.
 
 sdcMicro's wildcard rule (:mod:`sdc.core.frequencies`) needs, for every pattern with a
 missing key value (a *partial* pattern), the counts and weights of every pattern that is
 *compatible* with it (equal wherever both are observed), and for every complete pattern the
-counts of the partial patterns compatible with it. This module finds those pairs with one
-sort of the patterns and a level-by-level descent, paying for the pairs it finds rather than
-for a pass over all patterns per missingness mask.
+counts of the compatible partial patterns. This module finds them without a pass over all
+patterns per missingness mask.
 
-The trie
-    Each pattern is a string of digits, one per key, the missing value being one more digit
-    ``*`` (the key's number of values, so it sorts last). Keys are ordered by increasing
-    number of values (few values near the root, where every branch exists anyway; many
-    values near the leaves, where the trie is sparse), and the patterns are sorted once by
-    their digits packed into one integer. A node of the trie (a prefix of digits) is then a
-    contiguous range of the sorted patterns, found from its packed bounds: by a table of
-    range starts for the shallow levels (one entry per possible prefix), by binary search
-    below.
+Digits and order
+    A pattern is a string of digits, one per key, the missing value being one more digit
+    ``*`` (the key's number of values). Keys are ordered by increasing number of values and
+    the digits packed into one integer (mixed radix), so that sorting by that integer sorts
+    patterns lexicographically. Patterns are grouped by their set of missing keys (their
+    *mask*): the complete patterns first, then the partial groups, largest first; each group
+    sorted.
 
-The descent
-    A partial pattern q is compatible with p when at every key, q's digit is ``*``, or p's
-    digit is ``*``, or they are equal. Starting from the root, each state (q, node) moves
-    one level down: where q is observed, to the child with q's digit and to the ``*`` child;
-    where q is missing, to every child. A state whose remaining digits of q are all ``*`` is
-    a final range (every pattern in it matches), and a state whose range is small is
-    finished by comparing its few patterns directly. The work is the number of states, i.e.
-    the prefixes of the matches, and every Python-level step is a vectorised pass over all
-    states of one level (K levels), whatever the number of masks.
+Each unordered pair of groups once
+    For every group T, the patterns of all later groups are *queries* against T. A query q
+    and a pattern p of T are compatible when they agree on every key observed in both. In
+    T's own keys (T is complete there: its missing keys are the same constant ``*``), the
+    compatible patterns of q are those equal to q on the keys q observes, free on the keys q
+    misses. Free keys that come last in the key order form a contiguous range of T's sorted
+    patterns. One more free key D (the deepest one not in that trailing run) is made part
+    of the run by a second order of T, sorted with D's digit dropped (T's order sorted by
+    the remaining digits; it is nearly sorted already, so the stable sort is cheap).
+    Further free keys are enumerated (their values' product, usually small), or, when that
+    product is large, the range of the keys before them is compared pattern by pattern.
+    Each compatible pair is thus found by two binary searches of sorted probes into a sorted
+    array, and each Python-level step is a vectorised pass over all queries of one group T
+    (so the number of masks costs Python steps, not passes over the data).
 
 Sums over ranges
-    Counts are summed exactly with int64 prefix sums. Weights are split as w = h + l with h
-    a multiple of 2^-s (s chosen so that every prefix sum of h fits in int64, so h sums
-    exactly) and l the tiny remainder; a range's weight sum is then correct to about one
-    rounding, independent of the order of the data. Contributions to complete patterns
-    (the same sums in the other direction) use difference arrays in the same split.
+    Counts are summed exactly with int64 prefix sums. Weights are split as w = h / 2^s + l
+    with h an integer small enough that every prefix sum of h fits in int64 (so it sums
+    exactly) and l the tiny remainder, so that a range's weight sum is correct to about one
+    rounding, independent of the order of the data. The contributions of queries to the
+    patterns of T use difference arrays, in the same split.
 """
 
 from __future__ import annotations
@@ -45,23 +47,21 @@ __all__ = ["compatible_sums", "CompatibleSums"]
 
 # Packed digits must stay below this; beyond it callers use another method.
 _MAX_SPACE = 1 << 62
-# Levels whose prefixes number at most this (and not much more than the patterns) get a table.
-_TABLE_MAX = 1 << 24
-# A state whose range holds at most this many patterns is finished by direct comparison.
-_SCAN = 16
-# States processed at once (bounds the memory of the descent).
-_CHUNK = 1 << 19
+# Enumerate at most this many values of the free keys per query; beyond, compare a range.
+_ENUM_MAX = 64
+# Queries handled per step (bounds the memory of the probes).
+_CHUNK = 1 << 21
 
 
 class CompatibleSums:
     """Per pattern (in the input order): sums of counts and weights over compatible patterns.
 
-    For a partial pattern q (not all-missing): ``c_complete``/``w_complete`` over the
-    compatible complete patterns, ``c_partial``/``w_partial`` over the compatible partial
-    ones, q itself and the all-missing pattern included. For a complete pattern p:
-    ``c_partial``/``w_partial`` over the compatible partial patterns, the all-missing one
-    excluded; its ``c_complete``/``w_complete`` are 0 (complete patterns are distinct).
-    Undefined (0) for the all-missing pattern.
+    ``c_complete``/``w_complete``: over the compatible complete patterns (0 for a complete
+    pattern: complete patterns are distinct). ``c_partial``/``w_partial``: over the
+    compatible partial patterns other than the pattern itself; for a complete pattern the
+    all-missing pattern is left out (sdcMicro's rule), for a partial one it is included.
+    ``partial`` and ``all_missing`` flag the patterns; values are undefined (0) for the
+    all-missing pattern.
     """
 
     __slots__ = ("c_complete", "c_partial", "w_complete", "w_partial", "partial", "all_missing")
@@ -87,261 +87,307 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
     K = len(codes)
     levels = sorted(range(K), key=lambda v: (cards[v], v))
     radix = [int(cards[v]) + 1 for v in levels]
-    space = 1
-    for r in radix:
-        space *= r
-    if space >= _MAX_SPACE:
+    if K > 62 or math.prod(radix) >= _MAX_SPACE:
         return None
     mult = [1] * K
     for L in range(K - 2, -1, -1):
         mult[L] = mult[L + 1] * radix[L + 1]
-    dtype = np.int16 if max(radix) < (1 << 15) else np.int32 if max(radix) < (1 << 31) else np.int64
-    digits = []
+    ddt = np.int16 if max(radix) < (1 << 15) else np.int32 if max(radix) < (1 << 31) else np.int64
     key = np.zeros(P, dtype=np.int64)
+    stars = np.zeros(P, dtype=np.int64)
+    digits = []
     for L, v in enumerate(levels):
-        d = codes[v].astype(dtype, copy=True)
-        d[d < 0] = radix[L] - 1
-        digits.append(d)
+        d = codes[v].astype(ddt, copy=True)
+        miss = d < 0
+        d[miss] = radix[L] - 1
+        stars |= miss.astype(np.int64) << L
         key += d.astype(np.int64) * mult[L]
-    order = np.argsort(key)  # the packed digits are distinct: no ties to keep stable
-    skey = key[order]
-    del key
-    sdig = [d[order] for d in digits]
-    del digits
-    star = [r - 1 for r in radix]
-    partial = np.zeros(P, dtype=bool)
-    all_missing = np.ones(P, dtype=bool)
-    # tail[i]: first level from which every digit of sorted pattern i is '*'.
-    tail = np.full(P, K, dtype=np.int8 if K < 127 else np.int16)
-    for L in range(K - 1, -1, -1):
-        is_star = sdig[L] == star[L]
-        partial |= is_star
-        all_missing &= is_star
-        tail[all_missing] = L
-    # all_missing now says: every digit from level 0 on is '*'.
-    cs = c[order].astype(np.int64)
-    ws = w[order].astype(np.float64)
-    queries = np.flatnonzero(partial & ~all_missing)
+        digits.append(d)
+    full = (1 << K) - 1
     out = CompatibleSums(P)
-    if queries.size == 0:
-        out.partial[order] = partial
-        out.all_missing[order] = all_missing
+    out.partial = stars != 0
+    out.all_missing = stars == full
+    rows = np.flatnonzero(~out.all_missing)
+    if not out.partial[rows].any():
         return out
 
-    tables = _level_tables(skey, radix, mult, P)
-    sums = _RangeSums(cs, ws, partial)
-    qc = np.zeros(queries.size, dtype=np.int64)   # per query: complete counts
-    qp = np.zeros(queries.size, dtype=np.int64)   # per query: partial counts
-    qwc = np.zeros(queries.size)
-    qwp = np.zeros(queries.size)
-    diff = _RangeAdder(P)
-    for start in range(0, queries.size, _CHUNK):
-        qs = queries[start:start + _CHUNK]
-        q_idx, a, b = _descend(qs, skey, sdig, star, radix, mult, tables, tail, P)
-        # Sums of each range, by query.
-        cc, cp, wc, wp = sums.ranges(a, b)
-        local = q_idx - start
-        qc[start:start + qs.size] += np.bincount(local, weights=cc, minlength=qs.size).astype(np.int64)
-        qp[start:start + qs.size] += np.bincount(local, weights=cp, minlength=qs.size).astype(np.int64)
-        qwc[start:start + qs.size] += np.bincount(local, weights=wc, minlength=qs.size)
-        qwp[start:start + qs.size] += np.bincount(local, weights=wp, minlength=qs.size)
-        # Each partial query counts towards every complete pattern in its ranges.
-        diff.add(a, b, cs[queries[q_idx]], ws[queries[q_idx]])
-    to_c, to_w = diff.totals()
-    c_complete = np.zeros(P, dtype=np.int64)
-    c_partial = np.where(partial, 0, to_c)
-    w_complete = np.zeros(P)
-    w_partial = np.where(partial, 0.0, to_w)
-    c_complete[queries] = qc
-    c_partial[queries] = qp
-    w_complete[queries] = qwc
-    w_partial[queries] = qwp
-    # Back to the input order.
-    out.c_complete[order] = c_complete
-    out.c_partial[order] = c_partial
-    out.w_complete[order] = w_complete
-    out.w_partial[order] = w_partial
-    out.partial[order] = partial
-    out.all_missing[order] = all_missing
+    # Arrange: groups by mask (complete first, then largest first), each sorted by key.
+    rows = rows[np.argsort(key[rows])]
+    rmask = stars[rows]
+    if K <= 24:
+        per_mask = np.bincount(rmask, minlength=1 << K)
+        masks = np.flatnonzero(per_mask)
+        sizes = per_mask[masks]
+        slot = np.zeros(1 << K, dtype=np.int64)
+        slot[masks] = np.arange(masks.size)
+        group_of = slot[rmask]
+    else:
+        masks, group_of, sizes = np.unique(rmask, return_inverse=True, return_counts=True)
+    rank_order = sorted(range(masks.size), key=lambda g: (masks[g] != 0, -sizes[g], masks[g]))
+    rank = np.empty(masks.size, dtype=np.int64)
+    rank[rank_order] = np.arange(masks.size)
+    grank = rank[group_of]
+    if masks.size < (1 << 15):
+        grank = grank.astype(np.int16)  # a radix sort
+    arr = rows[np.argsort(grank, kind="stable")]
+    g_masks = masks[rank_order]
+    g_start = np.concatenate([[0], np.cumsum(sizes[rank_order])])
+
+    a_key = key[arr]
+    a_dig = [d[arr] for d in digits]
+    a_c = c[arr].astype(np.int64)
+    scale, a_wh, a_wl = _split(w[arr].astype(np.float64), _scale(w))
+    a_star = stars[arr]
+    n = arr.size
+    acc = _Accumulator(n)
+    geo = _Geometry(radix, mult)
+    for t in range(g_masks.size - 1):
+        s, e = int(g_start[t]), int(g_start[t + 1])
+        target = _Target(a_key[s:e], a_c[s:e], a_wh[s:e], a_wl[s:e], [d[s:e] for d in a_dig], int(g_masks[t]), geo,
+                         scale)
+        for q0 in range(e, n, _CHUNK):
+            q1 = min(n, q0 + _CHUNK)
+            res = target.match(a_key[q0:q1], [d[q0:q1] for d in a_dig], a_star[q0:q1], a_c[q0:q1],
+                               a_wh[q0:q1], a_wl[q0:q1])
+            q_c, q_h, q_l = res
+            if t == 0 and g_masks[0] == 0:
+                acc.c_complete[q0:q1] += q_c
+                acc.h_complete[q0:q1] += q_h
+                acc.l_complete[q0:q1] += q_l
+            else:
+                acc.c_partial[q0:q1] += q_c
+                acc.h_partial[q0:q1] += q_h
+                acc.l_partial[q0:q1] += q_l
+        t_c, t_h, t_l = target.received()
+        acc.c_partial[s:e] += t_c
+        acc.h_partial[s:e] += t_h
+        acc.l_partial[s:e] += t_l
+
+    # The all-missing pattern is compatible with every partial pattern (not with complete ones).
+    am = np.flatnonzero(out.all_missing)
+    part = a_star != 0
+    if am.size:
+        _, am_h, am_l = _split(w[am].astype(np.float64), scale)
+        acc.c_partial[part] += int(c[am].sum())
+        acc.h_partial[part] += int(am_h.sum())
+        acc.l_partial[part] += float(am_l.sum())
+    out.c_complete[arr] = acc.c_complete
+    out.c_partial[arr] = acc.c_partial
+    out.w_complete[arr] = acc.h_complete / scale + acc.l_complete
+    out.w_partial[arr] = acc.h_partial / scale + acc.l_partial
     return out
 
 
-def _level_tables(skey: np.ndarray, radix: list[int], mult: list[int], P: int) -> list[np.ndarray | None]:
-    """For each level whose prefixes are few enough, the start of every prefix's range."""
-    tables: list[np.ndarray | None] = []
-    space = 1
-    for L, r in enumerate(radix):
-        space *= r
-        if space <= min(_TABLE_MAX, 4 * P + (1 << 16)):
-            tables.append(np.searchsorted(skey, np.arange(space + 1, dtype=np.int64) * mult[L]))
-        else:
-            tables.append(None)
-    return tables
+class _Accumulator:
+    """Per arranged pattern: exact counts, and weights as integer parts and remainders."""
+
+    __slots__ = ("c_complete", "c_partial", "h_complete", "h_partial", "l_complete", "l_partial")
+
+    def __init__(self, n: int):
+        self.c_complete = np.zeros(n, dtype=np.int64)
+        self.c_partial = np.zeros(n, dtype=np.int64)
+        self.h_complete = np.zeros(n, dtype=np.int64)
+        self.h_partial = np.zeros(n, dtype=np.int64)
+        self.l_complete = np.zeros(n)
+        self.l_partial = np.zeros(n)
 
 
-def _descend(qs: np.ndarray, skey: np.ndarray, sdig: list[np.ndarray], star: list[int], radix: list[int],
-             mult: list[int], tables: list[np.ndarray | None], tail: np.ndarray, P: int
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The ranges of patterns compatible with the queries `qs` (sorted positions).
+class _Geometry:
+    """The digit layout: radix and multiplier of each level, as Python ints and arrays."""
 
-    Returns ``(query, start, stop)`` arrays: query indexes into `qs`, and ranges of sorted
-    positions whose patterns are all compatible with it (each compatible pattern in exactly
-    one range of its query)."""
-    K = len(radix)
-    out_q: list[np.ndarray] = []
-    out_a: list[np.ndarray] = []
-    out_b: list[np.ndarray] = []
-    # State: query index, range [lo, hi), prefix value pv (digits of levels < L, radix-packed).
-    q = np.arange(qs.size, dtype=np.int64)
-    lo = np.zeros(qs.size, dtype=np.int64)
-    hi = np.full(qs.size, P, dtype=np.int64)
-    pv = np.zeros(qs.size, dtype=np.int64)
-    qtail = tail[qs]
-    for L in range(K):
-        if q.size == 0:
-            break
-        # Final ranges: the query is '*' from this level on. Small ranges: compare directly
-        # (for a '*' digit, when the range is smaller than the children to enumerate).
-        r = radix[L]
-        s = star[L]
-        d = sdig[L][qs[q]].astype(np.int64)
-        size = hi - lo
-        fin = qtail[q] <= L
-        small = ~fin & ((size <= _SCAN) | ((d == s) & (size <= 2 * r)))
-        if fin.any():
-            out_q.append(q[fin]); out_a.append(lo[fin]); out_b.append(hi[fin])
-        if small.any():
-            sq, sa = _scan(q[small], lo[small], hi[small], qs, sdig, star, L)
-            out_q.append(sq); out_a.append(sa); out_b.append(sa + 1)
-        go = ~(fin | small)
-        q, lo, hi, pv, d = q[go], lo[go], hi[go], pv[go], d[go]
-        if q.size == 0:
-            break
-        obs = d != s
-        # Observed digit: the child with that digit and the '*' child.
-        qo, pvo, do = q[obs], pv[obs], d[obs]
-        base = pvo * r
-        a1, b1 = _bounds(base + do, base + do + 1, skey, tables[L], mult[L])
-        a2 = _bounds(base + s, None, skey, tables[L], mult[L])[0]
-        b2 = hi[obs]
-        # Missing digit: every child.
-        qm, pvm = q[~obs], pv[~obs]
-        if qm.size:
-            qm = np.repeat(qm, r)
-            child = np.tile(np.arange(r, dtype=np.int64), pvm.size)
-            basem = np.repeat(pvm * r, r) + child
-            am, bm = _bounds(basem, basem + 1, skey, tables[L], mult[L])
-        else:
-            am = bm = basem = np.empty(0, dtype=np.int64)
-        q = np.concatenate([qo, qo, qm])
-        lo = np.concatenate([a1, a2, am])
-        hi = np.concatenate([b1, b2, bm])
-        pv = np.concatenate([base + do, base + s, basem])
-        keep = lo < hi
-        q, lo, hi, pv = q[keep], lo[keep], hi[keep], pv[keep]
-    if q.size:  # below the last level every range is one pattern, compatible by construction
-        out_q.append(q); out_a.append(lo); out_b.append(hi)
-    return np.concatenate(out_q), np.concatenate(out_a), np.concatenate(out_b)
+    def __init__(self, radix: list[int], mult: list[int]):
+        self.K = len(radix)
+        self.radix = radix
+        self.mult = mult
+        self.r_arr = np.array(radix, dtype=np.int64)
+        self.m_arr = np.array(mult, dtype=np.int64)
+        # span[t]: keys with the same digits on levels < t (levels >= t free): product of radix[t:].
+        span = [1] * (self.K + 1)
+        for L in range(self.K - 1, -1, -1):
+            span[L] = span[L + 1] * radix[L]
+        self.span = np.array(span, dtype=np.int64)
 
 
-def _bounds(v0: np.ndarray, v1: np.ndarray | None, skey: np.ndarray, table: np.ndarray | None, m: int
-            ) -> tuple[np.ndarray, np.ndarray | None]:
-    """Sorted positions where prefixes `v0` (and `v1`) of this level start."""
-    if table is not None:
-        return table[v0], (None if v1 is None else table[v1])
-    if v1 is None:
-        return _search(skey, v0 * m), None
-    both = _search(skey, np.concatenate([v0, v1]) * m)
-    return both[: v0.size], both[v0.size:]
+def _drop(key: np.ndarray, D: int, geo: _Geometry) -> np.ndarray:
+    """Keys with level D's digit removed (mixed radix over the other levels)."""
+    m = geo.mult[D]
+    return (key // (m * geo.radix[D])) * m + key % m
 
 
-def _search(skey: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """``searchsorted`` with the probes sorted first: sorted probes walk the array in order
-    (random probes into a large array cost a cache miss per step)."""
-    if x.size < 64:
-        return np.searchsorted(skey, x)
-    o = np.argsort(x, kind="stable")
-    res = np.empty(x.size, dtype=np.int64)
-    res[o] = np.searchsorted(skey, x[o])
-    return res
+class _Target:
+    """One group's patterns (sorted), probed by the queries of later groups."""
 
+    def __init__(self, key: np.ndarray, c: np.ndarray, wh: np.ndarray, wl: np.ndarray, dig: list[np.ndarray],
+                 mask: int, geo: _Geometry, scale: float):
+        self.key, self.c, self.wh, self.wl, self.dig, self.mask, self.geo, self.scale = (
+            key, c, wh, wl, dig, mask, geo, scale)
+        n = key.size
+        self.recv_c = np.zeros(n + 1, dtype=np.int64)   # difference arrays per order, summed at the end
+        self.recv_h = np.zeros(n + 1, dtype=np.int64)
+        self.recv_l = np.zeros(n + 1)
+        self.orders: dict[int, tuple] = {}
+        self.pending: dict[int, list] = {}
 
-def _scan(q: np.ndarray, lo: np.ndarray, hi: np.ndarray, qs: np.ndarray, sdig: list[np.ndarray],
-          star: list[int], L: int) -> tuple[np.ndarray, np.ndarray]:
-    """Compare each small range's patterns with the query on levels L and below."""
-    n = hi - lo
-    qq = np.repeat(q, n)
-    first = np.repeat(lo - np.concatenate([[0], np.cumsum(n)[:-1]]), n)
-    pos = first + np.arange(qq.size, dtype=np.int64)
-    ok = np.ones(pos.size, dtype=bool)
-    qpos = qs[qq]
-    for lvl in range(L, len(sdig)):
-        dq = sdig[lvl][qpos]
-        dp = sdig[lvl][pos]
-        s = star[lvl]
-        ok &= (dq == dp) | (dq == s) | (dp == s)
-    return qq[ok], pos[ok]
+    def _order(self, D: int) -> tuple:
+        """(sorted keys, permutation, prefix sums of c, h and l) of the order without level D."""
+        if D not in self.orders:
+            if D < 0:
+                perm = None
+                skey = self.key
+            else:
+                kd = _drop(self.key, D, self.geo)
+                perm = np.argsort(kd, kind="stable")  # nearly sorted: runs merge quickly
+                skey = kd[perm]
+            c = self.c if perm is None else self.c[perm]
+            h = self.wh if perm is None else self.wh[perm]
+            lw = self.wl if perm is None else self.wl[perm]
+            zero = np.zeros(1, dtype=np.int64)
+            self.orders[D] = (skey, perm, np.concatenate([zero, np.cumsum(c)]), np.concatenate([zero, np.cumsum(h)]),
+                              np.concatenate([[0.0], np.cumsum(lw)]))
+            self.pending[D] = []
+        return self.orders[D]
 
+    def match(self, qkey: np.ndarray, qdig: list[np.ndarray], qstar: np.ndarray, qc: np.ndarray, qh: np.ndarray,
+              ql: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Sums over this group's compatible patterns for each query; records the queries'
+        contributions to this group's patterns."""
+        geo, K, Y = self.geo, self.geo.K, self.mask
+        nq = qkey.size
+        free = qstar | Y
+        # t0: start of the trailing run of free levels.
+        t0 = np.zeros(nq, dtype=np.int64)
+        for L in range(K):
+            t0 = np.where((free >> L) & 1 == 0, L + 1, t0)
+        before = (np.int64(1) << t0) - 1
+        need = qstar & ~Y & before           # query-missing, target-observed, before the run
+        D = np.full(nq, -1, dtype=np.int64)
+        for L in range(K):
+            D = np.where((need >> L) & 1 == 1, L, D)
+        enum = need & ~np.where(D >= 0, np.int64(1) << np.maximum(D, 0), 0)
+        n_enum = np.ones(nq, dtype=np.int64)
+        for L in range(K):
+            n_enum = np.where((enum >> L) & 1 == 1, n_enum * geo.radix[L], n_enum)
+        # Probe key: the query's digits; '*' where the target misses; 0 on the run, D and the
+        # enumerated levels (the enumerated values are added below).
+        base = qkey.copy()
+        for L in range(K):
+            d = qdig[L].astype(np.int64)
+            zero = ((enum | before) >> L) & 1 == 0   # in the run
+            zero |= ((enum >> L) & 1 == 1) | (D == L)
+            new = np.where(zero, 0, np.where((Y >> L) & 1 == 1, geo.radix[L] - 1, d))
+            base += (new - d) * geo.mult[L]
+        width = geo.span[t0]
+        idx = np.arange(nq, dtype=np.int64)
+        big = n_enum > _ENUM_MAX
+        q_c = np.zeros(nq, dtype=np.int64)
+        q_h = np.zeros(nq, dtype=np.int64)
+        q_l = np.zeros(nq)
+        if big.any():
+            sel = np.flatnonzero(big)
+            self._scan(sel, qdig, qstar, qc, qh, ql, q_c, q_h, q_l)
+            keep = ~big
+            idx, base, width, D, enum, n_enum = idx[keep], base[keep], width[keep], D[keep], enum[keep], n_enum[keep]
+        # Enumerate the values of the enumerated levels.
+        if (n_enum > 1).any():
+            rep = np.repeat(np.arange(idx.size), n_enum)
+            j = np.arange(rep.size, dtype=np.int64) - np.repeat(np.cumsum(n_enum) - n_enum, n_enum)
+            idx, base, width, D, enum = idx[rep], base[rep].copy(), width[rep], D[rep], enum[rep]
+            for L in range(K - 1, -1, -1):
+                on = (enum >> L) & 1 == 1
+                if on.any():
+                    r = geo.radix[L]
+                    base += np.where(on, (j % r) * geo.mult[L], 0)
+                    j = np.where(on, j // r, j)
+        for d_val in np.unique(D):
+            sel = np.flatnonzero(D == d_val)
+            b0 = base[sel] if d_val < 0 else _drop(base[sel], int(d_val), geo)
+            self._probe(int(d_val), idx[sel], b0, b0 + width[sel], qc, qh, ql, q_c, q_h, q_l)
+        return q_c, q_h, q_l
 
-class _RangeSums:
-    """Sums of counts and weights over ranges of the sorted patterns, split complete/partial."""
+    def _probe(self, D: int, qi: np.ndarray, lo_key: np.ndarray, hi_key: np.ndarray, qc, qh, ql, q_c, q_h, q_l) -> None:
+        skey, _perm, C, H, Lw = self._order(D)
+        o = np.argsort(lo_key, kind="stable")
+        a = np.empty(o.size, dtype=np.int64)
+        b = np.empty(o.size, dtype=np.int64)
+        a[o] = np.searchsorted(skey, lo_key[o])
+        b[o] = np.searchsorted(skey, hi_key[o])
+        hit = a < b
+        qi, a, b = qi[hit], a[hit], b[hit]
+        if qi.size == 0:
+            return
+        n = q_c.size
+        q_c += np.bincount(qi, weights=C[b] - C[a], minlength=n).astype(np.int64)
+        q_h += _int_bincount(qi, H[b] - H[a], n)
+        q_l += np.bincount(qi, weights=Lw[b] - Lw[a], minlength=n)
+        self.pending[D].append((a, b, qc[qi], qh[qi], ql[qi]))
 
-    def __init__(self, c: np.ndarray, w: np.ndarray, partial: np.ndarray):
-        zero = np.zeros(1, dtype=np.int64)
-        self.cc = np.concatenate([zero, np.cumsum(np.where(partial, 0, c))])
-        self.cp = np.concatenate([zero, np.cumsum(np.where(partial, c, 0))])
-        self.scale, hi, low = _split(w)
-        self.hc = np.concatenate([zero, np.cumsum(np.where(partial, 0, hi))])
-        self.hp = np.concatenate([zero, np.cumsum(np.where(partial, hi, 0))])
-        zf = np.zeros(1)
-        self.lc = np.concatenate([zf, np.cumsum(np.where(partial, 0.0, low))])
-        self.lp = np.concatenate([zf, np.cumsum(np.where(partial, low, 0.0))])
+    def _scan(self, sel: np.ndarray, qdig: list[np.ndarray], qstar: np.ndarray, qc, qh, ql, q_c, q_h, q_l) -> None:
+        """Queries with many values to enumerate: compare the target's patterns that share the
+        query's digits before its first free level, one by one."""
+        geo, K, Y = self.geo, self.geo.K, self.mask
+        free = qstar[sel] | Y
+        need = qstar[sel] & ~Y
+        first = np.full(sel.size, K, dtype=np.int64)
+        for L in range(K - 1, -1, -1):
+            first = np.where((need >> L) & 1 == 1, L, first)
+        lo_key = np.zeros(sel.size, dtype=np.int64)
+        for L in range(K):
+            d = np.where((Y >> L) & 1 == 1, geo.radix[L] - 1, qdig[L][sel].astype(np.int64))
+            lo_key += np.where(L < first, d * geo.mult[L], 0)
+        hi_key = lo_key + geo.span[first]
+        a = np.searchsorted(self.key, lo_key)
+        b = np.searchsorted(self.key, hi_key)
+        cnt = b - a
+        qq = np.repeat(np.arange(sel.size), cnt)
+        pos = np.repeat(a - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt) + np.arange(qq.size, dtype=np.int64)
+        ok = np.ones(pos.size, dtype=bool)
+        for L in range(K):
+            constrained = (free[qq] >> L) & 1 == 0
+            ok &= ~constrained | (self.dig[L][pos] == qdig[L][sel][qq])
+        qq, pos = qq[ok], pos[ok]
+        qi = sel[qq]
+        n = q_c.size
+        q_c += np.bincount(qi, weights=self.c[pos], minlength=n).astype(np.int64)
+        q_h += _int_bincount(qi, self.wh[pos], n)
+        q_l += np.bincount(qi, weights=self.wl[pos], minlength=n)
+        self._order(-1)
+        self.pending[-1].append((pos, pos + 1, qc[qi], qh[qi], ql[qi]))
 
-    def ranges(self, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        cc = self.cc[b] - self.cc[a]
-        cp = self.cp[b] - self.cp[a]
-        wc = (self.hc[b] - self.hc[a]) / self.scale + (self.lc[b] - self.lc[a])
-        wp = (self.hp[b] - self.hp[a]) / self.scale + (self.lp[b] - self.lp[a])
-        return cc, cp, wc, wp
-
-
-class _RangeAdder:
-    """Adds values over ranges of positions (difference arrays), counts exactly, weights split."""
-
-    def __init__(self, P: int):
-        self.P = P
-        self.dc = np.zeros(P + 1, dtype=np.int64)
-        self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-
-    def add(self, a: np.ndarray, b: np.ndarray, c: np.ndarray, w: np.ndarray) -> None:
-        self.dc += np.bincount(a, weights=c, minlength=self.P + 1).astype(np.int64)
-        self.dc -= np.bincount(b, weights=c, minlength=self.P + 1).astype(np.int64)
-        self.parts.append((a, b, w))
-
-    def totals(self) -> tuple[np.ndarray, np.ndarray]:
-        to_c = np.cumsum(self.dc)[: self.P]
-        if not self.parts:
-            return to_c, np.zeros(self.P)
-        w_all = np.concatenate([w for _, _, w in self.parts])
-        scale, hi, low = _split(w_all)
-        dh = np.zeros(self.P + 1, dtype=np.int64)
-        dl = np.zeros(self.P + 1)
-        at = 0
-        for a, b, w in self.parts:
-            h, lw = hi[at:at + a.size], low[at:at + a.size]
-            at += a.size
-            dh += _int_bincount(a, h, self.P + 1)
-            dh -= _int_bincount(b, h, self.P + 1)
-            dl += np.bincount(a, weights=lw, minlength=self.P + 1)
-            dl -= np.bincount(b, weights=lw, minlength=self.P + 1)
-        to_w = np.cumsum(dh)[: self.P] / scale + np.cumsum(dl)[: self.P]
-        return to_c, to_w
+    def received(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per pattern of this group: counts and weights of the compatible queries seen."""
+        n = self.key.size
+        rc = np.zeros(n, dtype=np.int64)
+        rh = np.zeros(n, dtype=np.int64)
+        rl = np.zeros(n)
+        for D, parts in self.pending.items():
+            if not parts:
+                continue
+            a = np.concatenate([p[0] for p in parts])
+            b = np.concatenate([p[1] for p in parts])
+            vc = np.concatenate([p[2] for p in parts])
+            vh = np.concatenate([p[3] for p in parts])
+            vl = np.concatenate([p[4] for p in parts])
+            dc = np.bincount(a, weights=vc, minlength=n + 1).astype(np.int64) - \
+                np.bincount(b, weights=vc, minlength=n + 1).astype(np.int64)
+            dh = _int_bincount(a, vh, n + 1) - _int_bincount(b, vh, n + 1)
+            dl = np.bincount(a, weights=vl, minlength=n + 1) - np.bincount(b, weights=vl, minlength=n + 1)
+            perm = self.orders[D][1]
+            c_o, h_o, l_o = np.cumsum(dc)[:n], np.cumsum(dh)[:n], np.cumsum(dl)[:n]
+            if perm is None:
+                rc += c_o
+                rh += h_o
+                rl += l_o
+            else:
+                rc[perm] += c_o
+                rh[perm] += h_o
+                rl[perm] += l_o
+        return rc, rh, rl
 
 
 def _int_bincount(idx: np.ndarray, v: np.ndarray, size: int) -> np.ndarray:
-    """Exact int64 sums of non-negative `v` (below 2^63) by `idx`: ``bincount`` adds in
-    float64, exact only below 2^53, so the values go in as three 21-bit parts (exact for up
-    to 2^32 values per index)."""
+    """Exact int64 sums of `v` (|v| below 2^62) by `idx`: ``bincount`` adds in float64, exact
+    only below 2^53, so the values go in as three 21-bit parts (exact for up to 2^31 values
+    per index); negative values are not expected."""
     total = np.zeros(size, dtype=np.int64)
     for shift in (42, 21, 0):
         part = (v >> shift) & ((1 << 21) - 1)
@@ -349,14 +395,18 @@ def _int_bincount(idx: np.ndarray, v: np.ndarray, size: int) -> np.ndarray:
     return total
 
 
-def _split(w: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-    """w = hi / scale + low, with hi int64 whose every prefix sum fits in int64 (exact sums)
-    and low the small remainder (also exact: hi / scale and w are close)."""
+def _scale(w: np.ndarray) -> float:
+    """A power of two 2^s with sum(|w|) * 2^s < 2^60: integer parts of w * 2^s then sum
+    exactly in int64, whatever subset is summed."""
     total = float(np.abs(w).sum())
     if total == 0 or not math.isfinite(total):
-        return 1.0, np.zeros(w.size, dtype=np.int64), w.astype(np.float64, copy=True)
-    shift = 61 - math.frexp(total)[1]   # total * 2^shift < 2^61
-    scale = math.ldexp(1.0, shift)
+        return 1.0
+    return math.ldexp(1.0, 60 - math.frexp(total)[1])
+
+
+def _split(w: np.ndarray, scale: float) -> tuple[float, np.ndarray, np.ndarray]:
+    """w = hi / scale + low, with hi int64 (exact sums, see :func:`_scale`) and low the small
+    remainder (exact too: hi / scale and w are close)."""
     hi_f = np.rint(w * scale)
     low = w - hi_f / scale
     return scale, hi_f.astype(np.int64), low

@@ -103,8 +103,8 @@ def wildcard_frequencies(
         # pattern gets its complete matches fully and its other partial matches times alpha;
         # a complete pattern gets alpha times its partial matches.
         part = sums.partial
-        add_f = np.where(part, sums.c_complete + alpha * (sums.c_partial - c), alpha * sums.c_partial)
-        add_F = np.where(part, sums.w_complete + alpha * (sums.w_partial - W), alpha * sums.w_partial)
+        add_f = np.where(part, sums.c_complete + alpha * sums.c_partial, alpha * sums.c_partial)
+        add_F = np.where(part, sums.w_complete + alpha * sums.w_partial, alpha * sums.w_partial)
     else:
         cards = enc.cardinalities
         mult = _multipliers(cards)

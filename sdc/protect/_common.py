@@ -8,7 +8,7 @@ import secrets
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns, check_frame, check_int
+from sdc._validation import check_columns, check_frame, check_int, dtype_name, plain
 
 __all__ = ["resolve_seed", "numeric_values", "check_variables", "count_changed", "is_numeric"]
 
@@ -38,13 +38,13 @@ def numeric_values(s: pd.Series, method: str) -> np.ndarray:
     """float64 values of a numeric column (NaN for missing); a text column is an error."""
     if not is_numeric(s):
         raise TypeError(
-            f"{method} needs numeric columns; column {str(s.name)!r} has dtype {s.dtype}."
+            f"{method} needs numeric columns; column {str(s.name)!r} is {dtype_name(s.dtype)}."
         )
     v = s.to_numpy(dtype="float64", na_value=np.nan)
     bad = np.isinf(v)
     if bad.any():
         i = int(np.argmax(bad))
-        raise ValueError(f"column {str(s.name)!r} has the non-finite value {float(v[i])!r} at index {s.index[i]!r}.")
+        raise ValueError(f"column {str(s.name)!r} has the non-finite value {float(v[i])!r} at index {plain(s.index[i])!r}.")
     return v
 
 

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_int, check_option
+from sdc._validation import check_int, check_option, plain
 from sdc.core.strata import sorted_levels
 from sdc.protect._common import (
     check_number_or_none, check_variables, count_changed, integer_like, numeric_values, restore_numeric,
@@ -249,7 +249,7 @@ def _to_datetime(s: pd.Series) -> pd.Series:
         bad = out.isna() & s.notna()
         if bad.any():
             i = int(np.argmax(bad.to_numpy()))
-            raise ValueError(f"column {name!r} has the value {s.iloc[i]!r} at index {s.index[i]!r}, which is not a date.")
+            raise ValueError(f"column {name!r} has the value {plain(s.iloc[i])!r} at index {plain(s.index[i])!r}, which is not a date.")
     if getattr(out.dt, "tz", None) is not None:
         out = out.dt.tz_localize(None)
     return out
@@ -275,7 +275,7 @@ def _ages(dt: pd.Series, ref: pd.Timestamp) -> np.ndarray:
     if bad.any():
         i = int(np.argmax(bad))
         raise ValueError(
-            f"column {str(dt.name)!r} has a date of birth after `age_at` ({ref.date().isoformat()}) at index {dt.index[i]!r}."
+            f"column {str(dt.name)!r} has a date of birth after `age_at` ({ref.date().isoformat()}) at index {plain(dt.index[i])!r}."
         )
     return age
 

@@ -34,8 +34,8 @@ table { border-collapse: collapse; margin: .3em 0 1em; font-size: .9em; max-widt
 table.wide { font-size: .8em; }
 th, td { border: 1px solid #d0d0d0; padding: 3px 8px; vertical-align: top; }
 th { background: #eef2f7; text-align: left; }
-td { overflow-wrap: anywhere; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; overflow-wrap: normal; }
+td { overflow-wrap: break-word; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.pass { background: #e3f4e1; font-weight: bold; color: #1d6b1a; }
 td.fail { background: #fbe3e1; font-weight: bold; color: #a12617; }
 td.info { background: #f2f2f2; color: #555; }
@@ -54,9 +54,9 @@ figcaption { color: #555; font-size: .9em; }
   section#summary { border: 1px solid #999; }
   .scroll { max-height: none; overflow: visible; display: block; }
   table { width: auto; max-width: 100%; font-size: 8pt; break-inside: auto; }
-  table.wide { font-size: 7pt; width: 100%; table-layout: fixed; }
+  table.wide { font-size: 7pt; }
   th, td { padding: 1px 4px; }
-  td.num { white-space: normal; overflow-wrap: anywhere; }
+  td.num { white-space: normal; }
   thead { display: table-header-group; }
   tr, figure, img { break-inside: avoid; page-break-inside: avoid; }
   figure img { max-width: 100%; max-height: 230mm; }

@@ -253,8 +253,9 @@ def _ldiversity_tables(cfg: RunConfig, res: Any) -> list[tuple[str, str, pd.Data
         frame = below[cols].head(10).rename(columns={
             f"{s}_distinct": f"distinct values of {s}", f"{s}_entropy": "entropy l",
             f"{s}_dominant": f"most frequent {s}", f"{s}_dominant_share": f"share of the most frequent {s}"})
-        out.append((f"ldiv below {s}", f"Classes with fewer than {res.l_of(s)} distinct values of {s} "
-                                        f"(first {len(frame)} of {len(below):,}, least diverse first)", frame))
+        which = f"(first {len(frame)} of {len(below):,}, least diverse first)" if len(below) else ": none"
+        out.append((f"ldiv below {s}", f"Classes with fewer than {res.l_of(s)} distinct values of {s} {which}"
+                    .replace(" :", ":"), frame))
     return out
 
 
@@ -266,8 +267,10 @@ def _tcloseness_tables(cfg: RunConfig, res: Any) -> list[tuple[str, str, pd.Data
                                         "n_records_above_t", "pct_records_above_t"]))]
     for s, tc in res.items():
         above = tc.classes_above()
-        out.append((f"t above {s}", f"Classes whose {s} distribution is farthest from the file's (first "
-                                    f"{min(len(above), 10)} of {len(above):,})", above.head(10)))
+        title = (f"Classes whose {s} distribution is farthest from the file's (first {min(len(above), 10)} of "
+                 f"{len(above):,})" if len(above) else f"Classes whose {s} distribution is farther than t = {tc.t:g} "
+                                                      "from the file's: none")
+        out.append((f"t above {s}", title, above.head(10)))
     return out
 
 
