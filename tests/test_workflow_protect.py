@@ -441,11 +441,13 @@ def test_a_folder_sdc_did_not_write_is_never_replaced(work: Path, capsys: pytest
     assert code == 2 and "not a folder written by sdc" in err
     assert (mine / "thesis.tex").read_text(encoding="utf-8") == "precious"
     assert sorted(p.name for p in mine.iterdir()) == ["thesis.tex"]
-    # an earlier sdc folder is replaced whole
+    # an earlier sdc folder is replaced whole, but not when it holds a file sdc did not write (issue 11)
+    assert _protect(capsys, work, "out")[0] == 0
     assert _protect(capsys, work, "out")[0] == 0
     (work / "out" / "stale.txt").write_text("x", encoding="utf-8")
-    assert _protect(capsys, work, "out")[0] == 0
-    assert not (work / "out" / "stale.txt").exists()
+    code, _, err = _protect(capsys, work, "out")
+    assert code == 2 and "holds 'stale.txt', which sdc did not write there" in err
+    assert (work / "out" / "stale.txt").read_text(encoding="utf-8") == "x"
 
 
 def test_a_failure_while_writing_leaves_the_previous_folder(work: Path, capsys, monkeypatch) -> None:

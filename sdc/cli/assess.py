@@ -87,7 +87,7 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--sep", help="CSV delimiter (default: detected)")
     g.add_argument("--na-values", type=csv_list, metavar="M1,M2",
                    help="markers read as missing besides empty fields, e.g. NA,. (default: only empty fields)")
-    g.add_argument("--text", type=csv_list, metavar="COLS",
+    g.add_argument("--text", dest="text_columns", type=csv_list, metavar="COLS",
                    help="columns read as text (codes with leading zeros are, by default)")
     g.add_argument("--sheet", help="Excel input: the sheet (default: the first)")
     g = p.add_argument_group("thresholds and options (override the config)")
@@ -127,7 +127,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--sep", help="CSV delimiter of the inputs (default: detected)")
     p.add_argument("--na-values", type=csv_list, metavar="M1,M2",
                    help="markers read as missing besides empty fields (default: only empty fields)")
-    p.add_argument("--text", type=csv_list, metavar="COLS",
+    p.add_argument("--text", dest="text_columns", type=csv_list, metavar="COLS",
                    help="joined columns read as text, e.g. DM__ZIP (codes with leading zeros are, by default)")
     p.add_argument("--out", required=True, metavar="FILE", help="the joined CSV file to write (never an input)")
     p.set_defaults(run=lambda args, argv: run_combine(args))
@@ -138,7 +138,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any] | list[Any]
     if args.data:
         o["data"]["path"] = str(Path(args.data))
     for flag, sec, key in (("sep", "data", "sep"), ("id", "data", "id"), ("na_values", "data", "na_values"),
-                           ("text", "data", "text_columns"), ("keys", "variables", "categorical_keys"),
+                           ("text_columns", "data", "text_columns"), ("keys", "variables", "categorical_keys"),
                            ("continuous_keys", "variables", "continuous_keys"), ("weights", "variables", "weights"),
                            ("household", "variables", "household"), ("sensitive", "variables", "sensitive"),
                            ("k", "thresholds", "k"), ("risk_threshold", "thresholds", "risk"),
@@ -212,8 +212,6 @@ def _fixed_time():  # noqa: ANN202
 
 def _print_summary(result, folder) -> None:  # noqa: ANN001
     """Per scenario: the headline, then each measure's statistic, value, bound and verdict."""
-    import pandas as pd
-
     from sdc.report.formatting import passes_if, render_table
     from sdc.report.content import headline
 
@@ -254,7 +252,7 @@ def run_combine(args: argparse.Namespace) -> int:
             raise ValueError(f"`out` '{args.out}' is the input of domain {name}: sdc combine never writes over its "
                              "input; choose another output file.")
     df = combine_domains(domains, args.subject_id, long=dict(args.long or []), value_column=args.value_column,
-                         sep=args.sep, na_values=args.na_values, text_columns=args.text)
+                         sep=args.sep, na_values=args.na_values, text_columns=args.text_columns)
     atomic_write(args.out, csv_text(df), inputs=list(domains.values()))
     print(f"Joined {len(domains)} domains ({', '.join(domains)}): {len(df):,} subjects x {df.shape[1]} columns "
           f"-> {args.out}")

@@ -52,7 +52,7 @@ def read_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
     p.add_argument("--na-values", type=csv_list, metavar="M1,M2",
                    help="markers read as missing besides empty fields, e.g. NA,. (default: only empty fields)")
-    p.add_argument("--text", type=csv_list, metavar="COLS",
+    p.add_argument("--text", dest="text_columns", type=csv_list, metavar="COLS",
                    help="columns read as text (codes with leading zeros are, by default)")
     p.add_argument("--sheet", help="Excel input: the sheet (default: the first)")
 
@@ -61,7 +61,7 @@ def read_options(args: argparse.Namespace) -> dict:
     """read_data's keyword arguments from the options of :func:`read_args`."""
     sheet = getattr(args, "sheet", None)
     return {"sep": getattr(args, "sep", None), "na_values": getattr(args, "na_values", None),
-            "text_columns": getattr(args, "text", None),
+            "text_columns": getattr(args, "text_columns", None),
             "sheet": int(sheet) if isinstance(sheet, str) and sheet.isdigit() else sheet}
 
 
@@ -217,6 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     stdout = sys.stdout
     sys.stdout = _VisibleStream(stdout)  # type: ignore[assignment]
+    _SHOWN.clear()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # third-party notices (FutureWarning, ...) are not the user's
@@ -249,8 +250,14 @@ def _save_example_config(path: str, data_path: str | None) -> None:
     print(f"Example config written to {path}; run: sdc assess --config {path}", file=sys.stderr)
 
 
+_SHOWN: set[str] = set()  # each warning once per command, though several measures raise it
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
-    print(f"sdc: warning: {one_line(Warning(str(message)))}", file=sys.stderr)
+    text = one_line(Warning(str(message)))
+    if text not in _SHOWN:
+        _SHOWN.add(text)
+        print(f"sdc: warning: {text}", file=sys.stderr)
 
 
 def _dispatch(args: argparse.Namespace) -> int:

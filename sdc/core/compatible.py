@@ -278,16 +278,37 @@ class _Target:
             base += (new - d) * geo.mult[L]
         width = geo.span[t0]
         idx = np.arange(nq, dtype=np.int64)
-        big = n_enum > _ENUM_MAX
         q_c = np.zeros(nq, dtype=np.int64)
         q_h = np.zeros(nq, dtype=np.int64)
         q_l = np.zeros(nq)
+        big = n_enum > _ENUM_MAX
         if big.any():
+            # Many values to enumerate: compare the range before the first free level instead,
+            # where that range is the smaller task.
             sel = np.flatnonzero(big)
-            self._scan(sel, qdig, qstar, qc, qh, ql, q_c, q_h, q_l)
-            keep = ~big
-            idx, base, width, D, enum, n_enum = idx[keep], base[keep], width[keep], D[keep], enum[keep], n_enum[keep]
-        # Enumerate the values of the enumerated levels.
+            lo_key, hi_key = self._scan_bounds(sel, qdig, qstar)
+            a = np.searchsorted(self.key, lo_key)
+            b = np.searchsorted(self.key, hi_key)
+            scan = (b - a) <= 4 * n_enum[sel]
+            if scan.any():
+                self._scan(sel[scan], a[scan], b[scan], qdig, qstar, qc, qh, ql, q_c, q_h, q_l)
+                keep = np.ones(nq, dtype=bool)
+                keep[sel[scan]] = False
+                idx, base, width, D, enum, n_enum = (idx[keep], base[keep], width[keep], D[keep], enum[keep],
+                                                     n_enum[keep])
+        # Enumerate the values of the enumerated levels, in batches of bounded size.
+        ends = np.cumsum(n_enum)
+        start = 0
+        while start < idx.size:
+            stop = int(np.searchsorted(ends, ends[start] - n_enum[start] + _CHUNK, side="right"))
+            stop = max(stop, start + 1)
+            self._enumerate(idx[start:stop], base[start:stop], width[start:stop], D[start:stop],
+                            enum[start:stop], n_enum[start:stop], qc, qh, ql, q_c, q_h, q_l)
+            start = stop
+        return q_c, q_h, q_l
+
+    def _enumerate(self, idx, base, width, D, enum, n_enum, qc, qh, ql, q_c, q_h, q_l) -> None:
+        geo, K = self.geo, self.geo.K
         if (n_enum > 1).any():
             rep = np.repeat(np.arange(idx.size), n_enum)
             j = np.arange(rep.size, dtype=np.int64) - np.repeat(np.cumsum(n_enum) - n_enum, n_enum)
@@ -302,7 +323,6 @@ class _Target:
             sel = np.flatnonzero(D == d_val)
             b0 = base[sel] if d_val < 0 else _drop(base[sel], int(d_val), geo)
             self._probe(int(d_val), idx[sel], b0, b0 + width[sel], qc, qh, ql, q_c, q_h, q_l)
-        return q_c, q_h, q_l
 
     def _probe(self, D: int, qi: np.ndarray, lo_key: np.ndarray, hi_key: np.ndarray, qc, qh, ql, q_c, q_h, q_l) -> None:
         skey, _perm, C, H, Lw = self._order(D)
@@ -321,11 +341,11 @@ class _Target:
         q_l += np.bincount(qi, weights=Lw[b] - Lw[a], minlength=n)
         self.pending[D].append((a, b, qc[qi], qh[qi], ql[qi]))
 
-    def _scan(self, sel: np.ndarray, qdig: list[np.ndarray], qstar: np.ndarray, qc, qh, ql, q_c, q_h, q_l) -> None:
-        """Queries with many values to enumerate: compare the target's patterns that share the
-        query's digits before its first free level, one by one."""
+    def _scan_bounds(self, sel: np.ndarray, qdig: list[np.ndarray], qstar: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """Key bounds of the target's patterns that share the queries' digits before their
+        first free level (the target's own missing keys count as shared)."""
         geo, K, Y = self.geo, self.geo.K, self.mask
-        free = qstar[sel] | Y
         need = qstar[sel] & ~Y
         first = np.full(sel.size, K, dtype=np.int64)
         for L in range(K - 1, -1, -1):
@@ -334,9 +354,13 @@ class _Target:
         for L in range(K):
             d = np.where((Y >> L) & 1 == 1, geo.radix[L] - 1, qdig[L][sel].astype(np.int64))
             lo_key += np.where(L < first, d * geo.mult[L], 0)
-        hi_key = lo_key + geo.span[first]
-        a = np.searchsorted(self.key, lo_key)
-        b = np.searchsorted(self.key, hi_key)
+        return lo_key, lo_key + geo.span[first]
+
+    def _scan(self, sel: np.ndarray, a: np.ndarray, b: np.ndarray, qdig: list[np.ndarray], qstar: np.ndarray,
+              qc, qh, ql, q_c, q_h, q_l) -> None:
+        """Compare the queries `sel` with the target's patterns in [a, b), one by one."""
+        K, Y = self.geo.K, self.mask
+        free = qstar[sel] | Y
         cnt = b - a
         qq = np.repeat(np.arange(sel.size), cnt)
         pos = np.repeat(a - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt) + np.arange(qq.size, dtype=np.int64)

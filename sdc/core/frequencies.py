@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from sdc.exceptions import DegenerateDataWarning
-from sdc._validation import check_fraction, check_frame, check_keys, check_option, check_weights
+from sdc._validation import check_fraction, check_keys, check_option, check_weights
 from sdc.core.binning import BinSpec
 from sdc.core.keys import EncodedKeys, encode_keys
 from sdc.core.prepare import prepare

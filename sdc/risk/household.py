@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame
-from sdc._validation import check_columns, check_frame, plain
+from sdc._validation import check_columns, plain
 from sdc.core.keys import dense_ids
 from sdc.core.frequencies import MissingRule
 from sdc.risk.individual import IndividualRiskResult, individual_risk

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import hyp2f1
 
-from sdc._validation import check_fraction, check_frame, check_number, check_option, check_weights
+from sdc._validation import check_fraction, check_number, check_option, check_weights
 from sdc._stats import mad, summary_frame, weighted_median
 from sdc.exceptions import SdcWarning
 from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, PerRecord, warn_if_degenerate

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_fraction, check_frame, check_int, check_option, check_weights
+from sdc._validation import check_fraction, check_int, check_option, check_weights
 from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, PerRecord, warn_if_degenerate
 from sdc._stats import summary_frame, weighted_median
 from sdc.core.keys import EncodedKeys, first_occurrence

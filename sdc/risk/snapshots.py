@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import (
-    check_columns, check_fraction, check_frame, check_int, check_keys, check_option, check_weights,
+    check_columns, check_fraction, check_int, check_keys, check_option, check_weights,
 )
 from sdc.core.frequencies import MISSING_RULES, MissingRule, pattern_frequencies
 from sdc.risk.kanonymity import class_counts

@@ -48,7 +48,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame
-from sdc._validation import check_fraction, check_frame, check_int, check_keys, check_number, check_option
+from sdc._validation import check_fraction, check_int, check_keys, check_number, check_option
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.exceptions import SdcWarning
 from sdc.core.keys import column_levels, combine_codes, dense_ids, r_integer_codes, truncated_codes

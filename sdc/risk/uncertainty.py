@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from sdc._validation import check_fraction, check_frame, check_int, check_option, check_weights
+from sdc._validation import check_fraction, check_int, check_option, check_weights
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.risk.household import check_household
 from sdc.core.frequencies import pattern_frequencies

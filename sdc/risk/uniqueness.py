@@ -48,7 +48,7 @@ from scipy.special import gammaln
 from scipy.stats import hypergeom
 
 from sdc._stats import summary_frame
-from sdc._validation import check_fraction, check_frame, check_int, check_option
+from sdc._validation import check_fraction, check_int, check_option
 from sdc.core.scenario import resolve_keys
 from sdc.exceptions import SdcWarning
 from sdc.core.binning import BinSpec
