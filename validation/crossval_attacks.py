@@ -20,7 +20,6 @@ for another seed.
 from __future__ import annotations
 
 import argparse
-import math
 import platform
 import sys
 import time
@@ -32,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from sdc.attacks.distance import distance_risk, distance_risk_rmd, record_linkage
-from sdc.workflow.crosscheck import Diff, summarise
+from sdc.workflow.crosscheck import Diff, compare_values, summarise
 
 __all__ = ["AttackCase", "compare_d_risk", "compare_d_risk_rmd", "compare_record_linkage", "own_mcd_row", "dataset_cases",
            "random_distance_case", "random_linkage_case", "random_continuous_linkage_case", "with_missing", "run",
@@ -61,22 +60,7 @@ def _r():  # noqa: ANN202
 
 
 def _diff(measure: str, case: AttackCase, ours: object, theirs: object, *, rtol: float | None) -> Diff:
-    a = np.atleast_1d(np.asarray(ours, dtype=np.float64))
-    b = np.atleast_1d(np.asarray(theirs, dtype=np.float64))
-    if a.shape != b.shape:
-        return Diff(measure, case.name, case.dataset, max(a.size, b.size), math.inf, math.inf, False, rtol is None,
-                    rtol)
-    both = np.isnan(a) & np.isnan(b)
-    one = np.isnan(a) ^ np.isnan(b)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        absd = np.where(both, 0.0, np.abs(a - b))
-        reld = np.where(absd == 0, 0.0, absd / np.maximum(np.abs(a), np.abs(b)))
-    absd[one] = np.inf
-    reld[one] = np.inf
-    mx_a = float(absd.max()) if absd.size else 0.0
-    mx_r = float(reld.max()) if reld.size else 0.0
-    agree = mx_a == 0.0 if rtol is None else bool((reld <= rtol).all())
-    return Diff(measure, case.name, case.dataset, int(a.size), mx_a, mx_r, agree, rtol is None, rtol)
+    return compare_values(measure, case.name, case.dataset, ours, theirs, rtol=rtol)
 
 
 # ---------------------------------------------------------------- comparisons

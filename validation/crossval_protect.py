@@ -44,7 +44,7 @@ from sdc.protect.pram import pram, pram_matrix
 from sdc.protect.pseudonym import pseudonymise
 from sdc.protect.recode import global_recode, top_bottom_code
 from sdc.protect.swap import rank_swap
-from sdc.workflow.crosscheck import Diff, summarise
+from sdc.workflow.crosscheck import Diff, compare_values, summarise
 
 __all__ = [
     "protect_diffs", "recode_diffs", "pram_diffs", "noise_diffs", "swap_diffs", "pseudonym_diffs",
@@ -59,21 +59,7 @@ WORDS = np.array(["ab", "b", "c", "d d", "é", "zz", "10", "9"], dtype=object)
 # --------------------------------------------------------------------------- rows
 
 def _num_row(measure: str, case: str, dataset: str, ours: object, theirs: object, *, rtol: float | None) -> Diff:
-    a = np.atleast_1d(np.asarray(ours, dtype=np.float64))
-    b = np.atleast_1d(np.asarray(theirs, dtype=np.float64))
-    if a.shape != b.shape:
-        return Diff(measure, case, dataset, max(a.size, b.size), math.inf, math.inf, False, rtol is None, rtol)
-    both = np.isnan(a) & np.isnan(b)
-    one = np.isnan(a) ^ np.isnan(b)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        absd = np.where(both, 0.0, np.abs(a - b))
-        reld = np.where(absd == 0, 0.0, absd / np.maximum(np.abs(a), np.abs(b)))
-    absd[one] = np.inf
-    reld[one] = np.inf
-    mx_a = float(absd.max()) if absd.size else 0.0
-    mx_r = float(reld.max()) if reld.size else 0.0
-    agree = mx_a == 0.0 if rtol is None else bool((reld <= rtol).all())
-    return Diff(measure, case, dataset, int(a.size), mx_a, mx_r, agree, rtol is None, rtol)
+    return compare_values(measure, case, dataset, ours, theirs, rtol=rtol)
 
 
 def _label_row(measure: str, case: str, dataset: str, ours: Sequence[object], theirs: Sequence[object]) -> Diff:

@@ -519,10 +519,16 @@ def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | N
     return from_mapping(raw, source=source, data_given=data_given)
 
 
-def read_config_file(p: Path) -> dict[str, Any]:
-    """The parsed config file (not yet validated); parse errors name the file and the line."""
+def read_config_file(p: Path, *, kind: str = "config", error: type[ConfigError] = ConfigError,
+                     sections: str = "[data], [variables], ...") -> dict[str, Any]:
+    """The parsed TOML or YAML file of a run (not yet validated); errors name the file and the
+    line. `kind` names it in messages ("config", "plan"), `error` is the error class raised,
+    `sections` the sections it should hold."""
+    p = Path(p)
     if not p.exists():
-        raise ConfigError(f"config file '{p}' does not exist.")
+        raise error(f"{kind} file '{p}' does not exist.")
+    if p.is_dir():
+        raise error(f"{kind} file '{p}' is a folder.")
     text = p.read_text(encoding="utf-8")
     try:
         if p.suffix.lower() in (".yaml", ".yml"):
@@ -535,9 +541,9 @@ def read_config_file(p: Path) -> dict[str, Any]:
         raise
     except Exception as exc:  # a parse error: say where
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ConfigError(f"config file '{p}' could not be parsed: {first}") from None
+        raise error(f"{kind} file '{p}' could not be parsed: {first}") from None
     if not isinstance(raw, dict):
-        raise ConfigError(f"config file '{p}' must hold a table of sections ([data], [variables], ...).")
+        raise error(f"{kind} file '{p}' must hold a table of sections ({sections}).")
     return raw
 
 

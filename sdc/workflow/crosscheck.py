@@ -37,7 +37,7 @@ from sdc.risk.suda import suda
 if TYPE_CHECKING:
     from sdc.workflow.assess import Assessment
 
-__all__ = ["Case", "Diff", "RTOL", "compare_case", "summarise", "COMPARISONS", "cross_check"]
+__all__ = ["Case", "Diff", "compare_values", "RTOL", "compare_case", "summarise", "COMPARISONS", "cross_check"]
 
 
 def _r():  # noqa: ANN202
@@ -91,13 +91,18 @@ class Diff:
 
 def _diff(measure: str, case: Case, ours: object, theirs: object, *, rtol: float | None,
           atol: object = 0.0) -> Diff:
-    """Compare arrays (NaN == NaN); rtol None means exact equality. A value also agrees within
-    `atol` (per value), an error bound of sdcMicro's own arithmetic where that is known."""
+    return compare_values(measure, case.name, case.dataset, ours, theirs, rtol=rtol, atol=atol)
+
+
+def compare_values(measure: str, case: str, dataset: str, ours: object, theirs: object, *, rtol: float | None,
+                   atol: object = 0.0) -> Diff:
+    """One :class:`Diff` row: arrays compared value by value (NaN == NaN); rtol None means exact
+    equality. A value also agrees within `atol` (per value), an error bound of sdcMicro's own
+    arithmetic where that is known."""
     a = np.atleast_1d(np.asarray(ours, dtype=np.float64))
     b = np.atleast_1d(np.asarray(theirs, dtype=np.float64))
     if a.shape != b.shape:
-        return Diff(measure, case.name, case.dataset, max(a.size, b.size), math.inf, math.inf, False, rtol is None,
-                    rtol)
+        return Diff(measure, case, dataset, max(a.size, b.size), math.inf, math.inf, False, rtol is None, rtol)
     both_nan = np.isnan(a) & np.isnan(b)
     one_nan = np.isnan(a) ^ np.isnan(b)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -108,7 +113,7 @@ def _diff(measure: str, case: Case, ours: object, theirs: object, *, rtol: float
     max_abs = float(absd.max()) if absd.size else 0.0
     max_rel = float(reld.max()) if reld.size else 0.0
     agree = max_abs == 0.0 if rtol is None else bool((((reld <= rtol) | (absd <= atol)) & ~one_nan).all())
-    return Diff(measure, case.name, case.dataset, int(a.size), max_abs, max_rel, agree, rtol is None, rtol)
+    return Diff(measure, case, dataset, int(a.size), max_abs, max_rel, agree, rtol is None, rtol)
 
 
 def _quiet(fn, *args, **kwargs):  # noqa: ANN001, ANN202

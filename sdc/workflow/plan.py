@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc.workflow.config import ConfigError, _toml_key, _toml_module, _toml_value
+from sdc.workflow.config import ConfigError, _toml_key, _toml_value, read_config_file
 
 __all__ = ["Plan", "Step", "MethodSpec", "PlanError", "METHOD_NAMES", "method_table", "load_plan",
            "plan_from_mapping", "check_plan", "step_seed", "plan_to_toml", "flags_plan", "ASSESS_SECTIONS",
@@ -251,27 +251,7 @@ def _err(where: str, what: str) -> PlanError:
 
 def read_plan_file(path: str | Path) -> dict[str, Any]:
     """The parsed plan file (TOML, or YAML with .yaml/.yml), not yet validated."""
-    p = Path(path)
-    if not p.exists():
-        raise PlanError(f"plan file '{p}' does not exist.")
-    if p.is_dir():
-        raise PlanError(f"plan file '{p}' is a folder.")
-    text = p.read_text(encoding="utf-8")
-    try:
-        if p.suffix.lower() in (".yaml", ".yml"):
-            import yaml
-
-            raw = yaml.safe_load(text) or {}
-        else:
-            raw = _toml_module().loads(text)
-    except ConfigError:
-        raise
-    except Exception as exc:  # a parse error: say where
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise PlanError(f"plan file '{p}' could not be parsed: {first}") from None
-    if not isinstance(raw, dict):
-        raise PlanError(f"plan file '{p}' must hold a table of sections ([plan], [[steps]], ...).")
-    return raw
+    return read_config_file(Path(path), kind="plan", error=PlanError, sections="[plan], [[steps]], ...")
 
 
 def load_plan(path: str | Path | None = None, extra_steps: Sequence[Mapping[str, Any]] = (),
