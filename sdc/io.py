@@ -217,7 +217,7 @@ def _na_values(na_values: str | Sequence[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(["", *na_values]))
 
 
-def _text_request(text_columns: bool | Sequence[str] | None, where: str) -> tuple[bool, tuple[str, ...], bool]:
+def _text_request(text_columns: bool | Sequence[str] | None) -> tuple[bool, tuple[str, ...], bool]:
     """(every column as text, the named ones, detect codes)."""
     if text_columns is None:
         return False, (), True
@@ -257,7 +257,7 @@ def _read_text(p: Path, sep: str | None, text_columns: bool | Sequence[str] | No
         sep = _WHITESPACE
     elif sep in ("\\t", "tab"):
         sep = "\t"
-    all_text, named, detect = _text_request(text_columns, str(p))
+    all_text, named, detect = _text_request(text_columns)
     scan = _check_structure(p, sep, sample)
     if scan is not None:
         _check_header(p, scan.header)
@@ -300,7 +300,7 @@ def _read_excel(p: Path, sheet: str | int | None, text_columns: bool | Sequence[
         import openpyxl  # noqa: F401  (pandas' engine for .xlsx)
     except ImportError:
         raise DataFileError(f"cannot read data file '{p}': reading Excel files needs the 'openpyxl' package.") from None
-    all_text, named, _ = _text_request(text_columns, str(p))
+    all_text, named, _ = _text_request(text_columns)
     which = 0 if sheet is None else sheet
     try:
         head = pd.read_excel(p, sheet_name=which, header=None, nrows=1, engine="openpyxl")
@@ -564,9 +564,35 @@ def _open_binary(p: Path) -> BinaryIO:
         z = zipfile.ZipFile(p)
         names = z.namelist()
         if not names:
+            z.close()
             raise DataFileError(f"cannot read data file '{p}': the zip archive is empty.")
-        return z.open(names[0])  # type: ignore[return-value]
+        return _ZipMember(z, z.open(names[0]))  # type: ignore[return-value]
     return open(p, "rb")
+
+
+class _ZipMember(io.RawIOBase):
+    """The first member of a zip archive; closing it closes the archive too."""
+
+    def __init__(self, archive, member) -> None:  # noqa: ANN001
+        super().__init__()
+        self._archive, self._member = archive, member
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        return self._member.read(size)
+
+    def readinto(self, b) -> int:  # noqa: ANN001
+        data = self._member.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._member.close()
+            self._archive.close()
+        super().close()
 
 
 def _open_text(p: Path, newline: str | None) -> io.TextIOWrapper:

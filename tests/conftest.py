@@ -24,9 +24,19 @@ settings.register_profile("dev", max_examples=100, deadline=None, suppress_healt
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # Before any fixture: a module-scoped fixture that loads sdcMicro's data would otherwise
+    # error where R is not installed instead of skipping.
+    _require_sdcmicro(item)
+
+
 @pytest.fixture(autouse=True)
 def _sdcmicro_available(request: pytest.FixtureRequest) -> None:
-    if request.node.get_closest_marker("sdcmicro") is None:
+    _require_sdcmicro(request.node)
+
+
+def _require_sdcmicro(node: pytest.Item) -> None:
+    if node.get_closest_marker("sdcmicro") is None:
         return
     import r_bridge
 

@@ -66,3 +66,19 @@ def test_the_console_check_catches_errors(chromium: str, tmp_path: Path) -> None
     bad.write_text('<!DOCTYPE html><html><body><script>console.error("oops"); missing();</script></body></html>')
     r = render(chromium, bad)
     assert any("oops" in c for c in r.console) and any("missing is not defined" in c for c in r.console)
+
+
+def test_the_report_prints_to_a4_pages(chromium: str, report_html: Path, tmp_path: Path) -> None:
+    # issue 11, item 15: a print stylesheet; Chromium prints the page as a reader would
+    import subprocess
+
+    pdf = tmp_path / "report.pdf"
+    cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-pdf-header-footer",
+           f"--user-data-dir={tmp_path / 'profile'}", f"--print-to-pdf={pdf}", report_html.as_uri()]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0 and pdf.exists(), r.stderr[-2000:]
+    data = pdf.read_bytes()
+    pages = len(re.findall(rb"/Type\s*/Page\b", data))
+    boxes = {tuple(round(float(x)) for x in m.split()) for m in re.findall(rb"/MediaBox\s*\[([^\]]*)\]", data)}
+    assert boxes == {(0, 0, 595, 842)}  # A4, from the stylesheet's @page
+    assert 10 <= pages <= 60, pages  # every row of every table printed (no scroll boxes), not one endless page

@@ -28,6 +28,13 @@ pytestmark = [pytest.mark.sdcmicro, pytest.mark.filterwarnings("ignore::sdc.exce
 N_RANDOM = 120
 
 
+def _cases(make):  # noqa: ANN001, ANN202
+    """Cases built from sdcMicro's datasets need R even to be collected: without it, one
+    placeholder that conftest skips (or fails, under SDC_REQUIRE_SDCMICRO=1), so the suite
+    still runs where R is not installed (SDC_SKIP_R=1, the pandas-3 stack)."""
+    return make() if r_bridge.is_available() else [pytest.param(None, id="sdcMicro-unavailable")]
+
+
 def _assert_agree(diffs):
     bad = [d.explain() for d in diffs if not d.agree]
     assert not bad, "\n".join(bad)
@@ -54,7 +61,7 @@ def test_golden_values_of_the_reference_notes():
     assert theirs["IL1s"] == pytest.approx(0.51471443766698, rel=1e-12)
 
 
-@pytest.mark.parametrize("case", dataset_cases(), ids=lambda c: c.name)
+@pytest.mark.parametrize("case", _cases(dataset_cases), ids=lambda c: c.name)
 def test_sdcmicro_datasets_protected_here(case):
     _assert_agree(compare_utility(case))
 
@@ -67,7 +74,7 @@ def test_random_datasets():
     assert len(diffs) == 4 * N_RANDOM
 
 
-@pytest.mark.parametrize("spec", sdc_obj_cases(), ids=lambda s: s[0])
+@pytest.mark.parametrize("spec", _cases(sdc_obj_cases), ids=lambda s: s[0])
 def test_sdcmicro_objects_protected_by_sdcmicro(spec):
     _assert_agree(compare_sdc_obj(*spec))
 

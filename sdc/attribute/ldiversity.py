@@ -237,7 +237,7 @@ def l_diversity(
         if mode == "correct" and not (s.codes >= 0).any():
             warnings.warn(f"sensitive variable {s.name!r} is missing in every record: no class has an l, and no "
                           "record is counted below l; nothing was assessed.", SdcWarning, stacklevel=2)
-        if l_by[s.name] > n_values:
+        if 0 < n_values < l_by[s.name]:
             warnings.warn(f"l = {l_by[s.name]} but {s.name!r} takes only {n_values} distinct value(s) in the whole "
                           f"file: no class can reach l, so every class is below it.", SdcWarning, stacklevel=2)
     # sdcMicro's processing order matters only for classes without any category (stale

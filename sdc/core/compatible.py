@@ -136,21 +136,25 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
     a_key = key[arr]
     a_dig = [d[arr] for d in digits]
     a_c = c[arr].astype(np.int64)
-    scale, a_wh, a_wl = _split(w[arr].astype(np.float64), _scale(w))
+    scale = _scale(w)
+    a_h, a_l = _split(w[arr].astype(np.float64), scale)
     a_star = stars[arr]
     n = arr.size
     acc = _Accumulator(n)
     geo = _Geometry(radix, mult)
     for t in range(g_masks.size - 1):
         s, e = int(g_start[t]), int(g_start[t + 1])
-        target = _Target(a_key[s:e], a_c[s:e], a_wh[s:e], a_wl[s:e], [d[s:e] for d in a_dig], int(g_masks[t]), geo,
-                         scale)
+        target = _Target(a_key[s:e], a_c[s:e], a_h[s:e], a_l[s:e], [d[s:e] for d in a_dig], int(g_masks[t]), geo)
+        to_complete = t == 0 and g_masks[0] == 0
         for q0 in range(e, n, _CHUNK):
             q1 = min(n, q0 + _CHUNK)
-            res = target.match(a_key[q0:q1], [d[q0:q1] for d in a_dig], a_star[q0:q1], a_c[q0:q1],
-                               a_wh[q0:q1], a_wl[q0:q1])
-            q_c, q_h, q_l = res
-            if t == 0 and g_masks[0] == 0:
+            # The query groups in this chunk: their masks and bounds (relative to q0).
+            g0 = int(np.searchsorted(g_start, q0, side="right")) - 1
+            g1 = int(np.searchsorted(g_start, q1, side="left"))
+            bounds = np.clip(g_start[g0:g1 + 1], q0, q1) - q0
+            q_c, q_h, q_l = target.match(a_key[q0:q1], [d[q0:q1] for d in a_dig], a_c[q0:q1], a_h[q0:q1],
+                                         a_l[q0:q1], g_masks[g0:g1], bounds)
+            if to_complete:
                 acc.c_complete[q0:q1] += q_c
                 acc.h_complete[q0:q1] += q_h
                 acc.l_complete[q0:q1] += q_l
@@ -167,9 +171,9 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
     am = np.flatnonzero(out.all_missing)
     part = a_star != 0
     if am.size:
-        _, am_h, am_l = _split(w[am].astype(np.float64), scale)
+        am_h, am_l = _split(w[am].astype(np.float64), scale)
         acc.c_partial[part] += int(c[am].sum())
-        acc.h_partial[part] += int(am_h.sum())
+        acc.h_partial[part] += float(am_h.sum())
         acc.l_partial[part] += float(am_l.sum())
     out.c_complete[arr] = acc.c_complete
     out.c_partial[arr] = acc.c_partial
@@ -179,15 +183,15 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
 
 
 class _Accumulator:
-    """Per arranged pattern: exact counts, and weights as integer parts and remainders."""
+    """Per arranged pattern: exact counts, and weights as whole parts (exact) and remainders."""
 
     __slots__ = ("c_complete", "c_partial", "h_complete", "h_partial", "l_complete", "l_partial")
 
     def __init__(self, n: int):
         self.c_complete = np.zeros(n, dtype=np.int64)
         self.c_partial = np.zeros(n, dtype=np.int64)
-        self.h_complete = np.zeros(n, dtype=np.int64)
-        self.h_partial = np.zeros(n, dtype=np.int64)
+        self.h_complete = np.zeros(n)
+        self.h_partial = np.zeros(n)
         self.l_complete = np.zeros(n)
         self.l_partial = np.zeros(n)
 
@@ -208,125 +212,164 @@ class _Geometry:
         self.span = np.array(span, dtype=np.int64)
 
 
-def _drop(key: np.ndarray, D: int, geo: _Geometry) -> np.ndarray:
-    """Keys with level D's digit removed (mixed radix over the other levels)."""
-    m = geo.mult[D]
-    return (key // (m * geo.radix[D])) * m + key % m
+def _drop(key: np.ndarray, drop: int, geo: _Geometry) -> np.ndarray:
+    """Keys with the digits of the levels in `drop` (a bit mask) removed: mixed radix over
+    the other levels, in the same order."""
+    div = 1
+    for L in range(geo.K - 1, -1, -1):  # deepest first: shallower multipliers shrink by each removed radix
+        if (drop >> L) & 1:
+            m = geo.mult[L] // div
+            key = (key // (m * geo.radix[L])) * m + key % m
+            div *= geo.radix[L]
+    return key
 
 
 class _Target:
     """One group's patterns (sorted), probed by the queries of later groups."""
 
-    def __init__(self, key: np.ndarray, c: np.ndarray, wh: np.ndarray, wl: np.ndarray, dig: list[np.ndarray],
-                 mask: int, geo: _Geometry, scale: float):
-        self.key, self.c, self.wh, self.wl, self.dig, self.mask, self.geo, self.scale = (
-            key, c, wh, wl, dig, mask, geo, scale)
-        n = key.size
-        self.recv_c = np.zeros(n + 1, dtype=np.int64)   # difference arrays per order, summed at the end
-        self.recv_h = np.zeros(n + 1, dtype=np.int64)
-        self.recv_l = np.zeros(n + 1)
+    def __init__(self, key: np.ndarray, c: np.ndarray, h: np.ndarray, lw: np.ndarray, dig: list[np.ndarray],
+                 mask: int, geo: _Geometry):
+        self.key, self.c, self.h, self.lw, self.dig, self.mask, self.geo = key, c, h, lw, dig, mask, geo
         self.orders: dict[int, tuple] = {}
         self.pending: dict[int, list] = {}
 
-    def _order(self, D: int) -> tuple:
-        """(sorted keys, permutation, prefix sums of c, h and l) of the order without level D."""
-        if D not in self.orders:
-            if D < 0:
+    def _order(self, drop: int) -> tuple:
+        """(sorted keys, permutation, prefix sums of c, h and l) of the order of the keys with
+        the levels in `drop` (a bit mask) removed."""
+        if drop not in self.orders:
+            if drop == 0:
                 perm = None
                 skey = self.key
             else:
-                kd = _drop(self.key, D, self.geo)
-                perm = np.argsort(kd, kind="stable")  # nearly sorted: runs merge quickly
+                kd = _drop(self.key, drop, self.geo)
+                perm = np.argsort(kd, kind="stable")  # nearly sorted: its runs merge quickly
                 skey = kd[perm]
             c = self.c if perm is None else self.c[perm]
-            h = self.wh if perm is None else self.wh[perm]
-            lw = self.wl if perm is None else self.wl[perm]
-            zero = np.zeros(1, dtype=np.int64)
-            self.orders[D] = (skey, perm, np.concatenate([zero, np.cumsum(c)]), np.concatenate([zero, np.cumsum(h)]),
-                              np.concatenate([[0.0], np.cumsum(lw)]))
-            self.pending[D] = []
-        return self.orders[D]
+            h = self.h if perm is None else self.h[perm]
+            lw = self.lw if perm is None else self.lw[perm]
+            self.orders[drop] = (skey, perm, _prefix(c), _prefix(h), _prefix(lw))
+            self.pending[drop] = []
+        return self.orders[drop]
 
-    def match(self, qkey: np.ndarray, qdig: list[np.ndarray], qstar: np.ndarray, qc: np.ndarray, qh: np.ndarray,
-              ql: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def match(self, qkey: np.ndarray, qdig: list[np.ndarray], qc: np.ndarray, qh: np.ndarray, ql: np.ndarray,
+              gmasks: np.ndarray, bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Sums over this group's compatible patterns for each query; records the queries'
-        contributions to this group's patterns."""
+        contributions to this group's patterns. The queries come in groups (masks `gmasks`,
+        rows ``bounds[i]:bounds[i + 1]``), so that everything that depends on the masks
+        alone is worked out once per group."""
         geo, K, Y = self.geo, self.geo.K, self.mask
         nq = qkey.size
-        free = qstar | Y
-        # t0: start of the trailing run of free levels.
-        t0 = np.zeros(nq, dtype=np.int64)
+        sizes = np.diff(bounds)
+        gm = np.asarray(gmasks, dtype=np.int64)
+        G = gm.size
+        free = gm | Y
+        # Per query group: the trailing run of free levels starts at t0; the free levels
+        # before it that the target observes ('need') are dropped from the order (one more
+        # sort of the target per set of dropped levels) or, all but the deepest, enumerated.
+        t0 = np.zeros(G, dtype=np.int64)
         for L in range(K):
             t0 = np.where((free >> L) & 1 == 0, L + 1, t0)
         before = (np.int64(1) << t0) - 1
-        need = qstar & ~Y & before           # query-missing, target-observed, before the run
-        D = np.full(nq, -1, dtype=np.int64)
+        need = gm & ~Y & before
+        deepest = np.zeros(G, dtype=np.int64)
         for L in range(K):
-            D = np.where((need >> L) & 1 == 1, L, D)
-        enum = need & ~np.where(D >= 0, np.int64(1) << np.maximum(D, 0), 0)
-        n_enum = np.ones(nq, dtype=np.int64)
+            deepest = np.where((need >> L) & 1 == 1, np.int64(1) << L, deepest)
+        rest = need & ~deepest
+        n_enum = np.ones(G, dtype=np.int64)
         for L in range(K):
-            n_enum = np.where((enum >> L) & 1 == 1, n_enum * geo.radix[L], n_enum)
-        # Probe key: the query's digits; '*' where the target misses; 0 on the run, D and the
-        # enumerated levels (the enumerated values are added below).
-        base = qkey.copy()
+            n_enum = np.where((rest >> L) & 1 == 1, n_enum * (geo.radix[L] - 1), n_enum)
+        # Drop every needed level where the rows to enumerate would cost more than a sort.
+        drop = need.copy()
+        enum = np.zeros(G, dtype=np.int64)
+        rows_per_need: dict[int, int] = {}
+        for g in np.flatnonzero(rest != 0):
+            rows_per_need[int(need[g])] = rows_per_need.get(int(need[g]), 0) + int(sizes[g] * n_enum[g])
+        for g in np.flatnonzero(rest != 0):
+            M = int(need[g])
+            if M not in self.orders and 5 * rows_per_need[M] <= self.key.size:
+                drop[g] = deepest[g]
+                enum[g] = rest[g]
+        first = np.full(G, K, dtype=np.int64)
+        for L in range(K - 1, -1, -1):
+            first = np.where((need >> L) & 1 == 1, L, first)
+        yfix = Y & before & ~gm  # levels the target misses and the query observes: '*' in the probe
+
+        # Probe keys: the query's key with '*' on yfix levels and zeros on the trailing run.
+        b1 = qkey
         for L in range(K):
-            d = qdig[L].astype(np.int64)
-            zero = ((enum | before) >> L) & 1 == 0   # in the run
-            zero |= ((enum >> L) & 1 == 1) | (D == L)
-            new = np.where(zero, 0, np.where((Y >> L) & 1 == 1, geo.radix[L] - 1, d))
-            base += (new - d) * geo.mult[L]
-        width = geo.span[t0]
-        idx = np.arange(nq, dtype=np.int64)
+            if (Y >> L) & 1 and ((yfix >> L) & 1).any():
+                rows = np.repeat((yfix >> L) & 1 == 1, sizes)
+                b1 = b1 + np.where(rows, (geo.radix[L] - 1 - qdig[L].astype(np.int64)) * geo.mult[L], 0)
+        span_t0 = np.repeat(geo.span[t0], sizes)
+        base = (b1 // span_t0) * span_t0
+        drop_q = np.repeat(drop, sizes)
         q_c = np.zeros(nq, dtype=np.int64)
-        q_h = np.zeros(nq, dtype=np.int64)
+        q_h = np.zeros(nq)
         q_l = np.zeros(nq)
-        big = n_enum > _ENUM_MAX
-        if big.any():
-            # Many values to enumerate: compare the range before the first free level instead,
-            # where that range is the smaller task.
-            sel = np.flatnonzero(big)
-            lo_key, hi_key = self._scan_bounds(sel, qdig, qstar)
+        multi = np.flatnonzero(enum != 0)
+        if multi.size:
+            # Queries with levels to enumerate: where the target's patterns sharing the
+            # query's digits before the first free level are fewer than the values to
+            # enumerate, compare those patterns directly.
+            rows = np.concatenate([np.arange(bounds[g], bounds[g + 1]) for g in multi])
+            grow = np.repeat(multi, sizes[multi])
+            span_f = geo.span[first[grow]]
+            lo_key = (b1[rows] // span_f) * span_f
             a = np.searchsorted(self.key, lo_key)
-            b = np.searchsorted(self.key, hi_key)
-            scan = (b - a) <= 4 * n_enum[sel]
+            b = np.searchsorted(self.key, lo_key + span_f)
+            scan = (b - a) <= n_enum[grow]
             if scan.any():
-                self._scan(sel[scan], a[scan], b[scan], qdig, qstar, qc, qh, ql, q_c, q_h, q_l)
-                keep = np.ones(nq, dtype=bool)
-                keep[sel[scan]] = False
-                idx, base, width, D, enum, n_enum = (idx[keep], base[keep], width[keep], D[keep], enum[keep],
-                                                     n_enum[keep])
-        # Enumerate the values of the enumerated levels, in batches of bounded size.
-        ends = np.cumsum(n_enum)
-        start = 0
-        while start < idx.size:
-            stop = int(np.searchsorted(ends, ends[start] - n_enum[start] + _CHUNK, side="right"))
-            stop = max(stop, start + 1)
-            self._enumerate(idx[start:stop], base[start:stop], width[start:stop], D[start:stop],
-                            enum[start:stop], n_enum[start:stop], qc, qh, ql, q_c, q_h, q_l)
-            start = stop
+                self._scan(rows[scan], a[scan], b[scan], qdig, free[grow[scan]], qc, qh, ql, q_c, q_h, q_l)
+            enum_rows = rows[~scan]
+            enum_grp = grow[~scan]
+            single = np.ones(nq, dtype=bool)
+            single[rows] = False
+            one = np.flatnonzero(single)
+        else:
+            enum_rows = np.empty(0, dtype=np.int64)
+            enum_grp = enum_rows
+            one = np.arange(nq, dtype=np.int64)
+        # Queries with nothing to enumerate: one range each.
+        width = span_t0
+        self._probe_by_drop(one, base[one], width[one], drop_q[one], True, qc, qh, ql, q_c, q_h, q_l)
+        # The others: every combination of values of their enumerated levels, in batches.
+        if enum_rows.size:
+            ne = n_enum[enum_grp]
+            ends = np.cumsum(ne)
+            start = 0
+            while start < enum_rows.size:
+                stop = max(int(np.searchsorted(ends, ends[start] - ne[start] + _CHUNK, side="right")), start + 1)
+                r_, g_ = enum_rows[start:stop], enum_grp[start:stop]
+                nn = ne[start:stop]
+                rep = np.repeat(np.arange(r_.size), nn)
+                j = np.arange(rep.size, dtype=np.int64) - np.repeat(np.cumsum(nn) - nn, nn)
+                rr, en = r_[rep], enum[g_][rep]
+                bb = base[rr].copy()
+                for L in range(K - 1, -1, -1):
+                    on = (en >> L) & 1 == 1
+                    if on.any():
+                        r = geo.radix[L] - 1  # every value of the level ('*' cannot occur in the target there)
+                        bb += np.where(on, (j % r - qdig[L][rr].astype(np.int64)) * geo.mult[L], 0)
+                        j = np.where(on, j // r, j)
+                self._probe_by_drop(rr, bb, width[rr], drop_q[rr], False, qc, qh, ql, q_c, q_h, q_l)
+                start = stop
         return q_c, q_h, q_l
 
-    def _enumerate(self, idx, base, width, D, enum, n_enum, qc, qh, ql, q_c, q_h, q_l) -> None:
-        geo, K = self.geo, self.geo.K
-        if (n_enum > 1).any():
-            rep = np.repeat(np.arange(idx.size), n_enum)
-            j = np.arange(rep.size, dtype=np.int64) - np.repeat(np.cumsum(n_enum) - n_enum, n_enum)
-            idx, base, width, D, enum = idx[rep], base[rep].copy(), width[rep], D[rep], enum[rep]
-            for L in range(K - 1, -1, -1):
-                on = (enum >> L) & 1 == 1
-                if on.any():
-                    r = geo.radix[L]
-                    base += np.where(on, (j % r) * geo.mult[L], 0)
-                    j = np.where(on, j // r, j)
-        for d_val in np.unique(D):
-            sel = np.flatnonzero(D == d_val)
-            b0 = base[sel] if d_val < 0 else _drop(base[sel], int(d_val), geo)
-            self._probe(int(d_val), idx[sel], b0, b0 + width[sel], qc, qh, ql, q_c, q_h, q_l)
+    def _probe_by_drop(self, qi, base, width, drop_q, unique, qc, qh, ql, q_c, q_h, q_l) -> None:
+        if qi.size == 0:
+            return
+        o = np.argsort(drop_q, kind="stable")
+        ds = drop_q[o]
+        cut = np.flatnonzero(np.r_[True, ds[1:] != ds[:-1], True])
+        for i in range(cut.size - 1):
+            sel = o[cut[i]:cut[i + 1]]
+            dm = int(ds[cut[i]])
+            lo = base[sel] if dm == 0 else _drop(base[sel], dm, self.geo)
+            self._probe(dm, qi[sel], lo, lo + width[sel], unique, qc, qh, ql, q_c, q_h, q_l)
 
-    def _probe(self, D: int, qi: np.ndarray, lo_key: np.ndarray, hi_key: np.ndarray, qc, qh, ql, q_c, q_h, q_l) -> None:
-        skey, _perm, C, H, Lw = self._order(D)
-        o = np.argsort(lo_key, kind="stable")
+    def _probe(self, drop: int, qi, lo_key, hi_key, unique, qc, qh, ql, q_c, q_h, q_l) -> None:
+        skey, _perm, C, H, Lw = self._order(drop)
+        o = np.argsort(lo_key, kind="stable")  # sorted probes walk the keys in order
         a = np.empty(o.size, dtype=np.int64)
         b = np.empty(o.size, dtype=np.int64)
         a[o] = np.searchsorted(skey, lo_key[o])
@@ -335,102 +378,88 @@ class _Target:
         qi, a, b = qi[hit], a[hit], b[hit]
         if qi.size == 0:
             return
-        n = q_c.size
-        q_c += np.bincount(qi, weights=C[b] - C[a], minlength=n).astype(np.int64)
-        q_h += _int_bincount(qi, H[b] - H[a], n)
-        q_l += np.bincount(qi, weights=Lw[b] - Lw[a], minlength=n)
-        self.pending[D].append((a, b, qc[qi], qh[qi], ql[qi]))
+        if unique:
+            q_c[qi] += C[b] - C[a]
+            q_h[qi] += H[b] - H[a]
+            q_l[qi] += Lw[b] - Lw[a]
+        else:
+            n = q_c.size
+            q_c += np.bincount(qi, weights=C[b] - C[a], minlength=n).astype(np.int64)
+            q_h += np.bincount(qi, weights=H[b] - H[a], minlength=n)
+            q_l += np.bincount(qi, weights=Lw[b] - Lw[a], minlength=n)
+        self.pending[drop].append((a, b, qc[qi], qh[qi], ql[qi]))
 
-    def _scan_bounds(self, sel: np.ndarray, qdig: list[np.ndarray], qstar: np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray]:
-        """Key bounds of the target's patterns that share the queries' digits before their
-        first free level (the target's own missing keys count as shared)."""
-        geo, K, Y = self.geo, self.geo.K, self.mask
-        need = qstar[sel] & ~Y
-        first = np.full(sel.size, K, dtype=np.int64)
-        for L in range(K - 1, -1, -1):
-            first = np.where((need >> L) & 1 == 1, L, first)
-        lo_key = np.zeros(sel.size, dtype=np.int64)
-        for L in range(K):
-            d = np.where((Y >> L) & 1 == 1, geo.radix[L] - 1, qdig[L][sel].astype(np.int64))
-            lo_key += np.where(L < first, d * geo.mult[L], 0)
-        return lo_key, lo_key + geo.span[first]
-
-    def _scan(self, sel: np.ndarray, a: np.ndarray, b: np.ndarray, qdig: list[np.ndarray], qstar: np.ndarray,
-              qc, qh, ql, q_c, q_h, q_l) -> None:
-        """Compare the queries `sel` with the target's patterns in [a, b), one by one."""
-        K, Y = self.geo.K, self.mask
-        free = qstar[sel] | Y
+    def _scan(self, qi, a, b, qdig, free, qc, qh, ql, q_c, q_h, q_l) -> None:
+        """Compare the queries `qi` with the target's patterns in [a, b), one by one, on the
+        levels that neither misses (`free`: the levels either misses, per query)."""
+        K = self.geo.K
         cnt = b - a
-        qq = np.repeat(np.arange(sel.size), cnt)
+        qq = np.repeat(np.arange(qi.size), cnt)
         pos = np.repeat(a - np.concatenate([[0], np.cumsum(cnt)[:-1]]), cnt) + np.arange(qq.size, dtype=np.int64)
         ok = np.ones(pos.size, dtype=bool)
+        fq = free[qq]
+        rq = qi[qq]
         for L in range(K):
-            constrained = (free[qq] >> L) & 1 == 0
-            ok &= ~constrained | (self.dig[L][pos] == qdig[L][sel][qq])
+            constrained = (fq >> L) & 1 == 0
+            if constrained.any():
+                ok &= ~constrained | (self.dig[L][pos] == qdig[L][rq])
         qq, pos = qq[ok], pos[ok]
-        qi = sel[qq]
+        q = qi[qq]
         n = q_c.size
-        q_c += np.bincount(qi, weights=self.c[pos], minlength=n).astype(np.int64)
-        q_h += _int_bincount(qi, self.wh[pos], n)
-        q_l += np.bincount(qi, weights=self.wl[pos], minlength=n)
-        self._order(-1)
-        self.pending[-1].append((pos, pos + 1, qc[qi], qh[qi], ql[qi]))
+        q_c += np.bincount(q, weights=self.c[pos], minlength=n).astype(np.int64)
+        q_h += np.bincount(q, weights=self.h[pos], minlength=n)
+        q_l += np.bincount(q, weights=self.lw[pos], minlength=n)
+        self._order(0)
+        self.pending[0].append((pos, pos + 1, qc[q], qh[q], ql[q]))
 
-    def received(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per pattern of this group: counts and weights of the compatible queries seen."""
+    def received(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per pattern of this group: counts and weights (whole parts, remainders) of the
+        compatible queries seen."""
         n = self.key.size
         rc = np.zeros(n, dtype=np.int64)
-        rh = np.zeros(n, dtype=np.int64)
+        rh = np.zeros(n)
         rl = np.zeros(n)
         for D, parts in self.pending.items():
             if not parts:
                 continue
             a = np.concatenate([p[0] for p in parts])
             b = np.concatenate([p[1] for p in parts])
-            vc = np.concatenate([p[2] for p in parts])
-            vh = np.concatenate([p[3] for p in parts])
-            vl = np.concatenate([p[4] for p in parts])
-            dc = np.bincount(a, weights=vc, minlength=n + 1).astype(np.int64) - \
-                np.bincount(b, weights=vc, minlength=n + 1).astype(np.int64)
-            dh = _int_bincount(a, vh, n + 1) - _int_bincount(b, vh, n + 1)
-            dl = np.bincount(a, weights=vl, minlength=n + 1) - np.bincount(b, weights=vl, minlength=n + 1)
             perm = self.orders[D][1]
-            c_o, h_o, l_o = np.cumsum(dc)[:n], np.cumsum(dh)[:n], np.cumsum(dl)[:n]
+            out = []
+            for k, col in enumerate((2, 3, 4)):
+                v = np.concatenate([p[col] for p in parts])
+                d = np.bincount(a, weights=v, minlength=n + 1) - np.bincount(b, weights=v, minlength=n + 1)
+                out.append(np.cumsum(d)[:n])
+            c_o = np.rint(out[0]).astype(np.int64)
             if perm is None:
                 rc += c_o
-                rh += h_o
-                rl += l_o
+                rh += out[1]
+                rl += out[2]
             else:
                 rc[perm] += c_o
-                rh[perm] += h_o
-                rl[perm] += l_o
+                rh[perm] += out[1]
+                rl[perm] += out[2]
         return rc, rh, rl
 
 
-def _int_bincount(idx: np.ndarray, v: np.ndarray, size: int) -> np.ndarray:
-    """Exact int64 sums of `v` (|v| below 2^62) by `idx`: ``bincount`` adds in float64, exact
-    only below 2^53, so the values go in as three 21-bit parts (exact for up to 2^31 values
-    per index); negative values are not expected."""
-    total = np.zeros(size, dtype=np.int64)
-    for shift in (42, 21, 0):
-        part = (v >> shift) & ((1 << 21) - 1)
-        total += np.bincount(idx, weights=part, minlength=size).astype(np.int64) << shift
-    return total
+def _prefix(v: np.ndarray) -> np.ndarray:
+    out = np.empty(v.size + 1, dtype=v.dtype)
+    out[0] = 0
+    np.cumsum(v, out=out[1:])
+    return out
 
 
 def _scale(w: np.ndarray) -> float:
-    """A power of two 2^s with sum(|w|) * 2^s < 2^60: integer parts of w * 2^s then sum
-    exactly in int64, whatever subset is summed."""
+    """A power of two 2^s with sum(|w|) * 2^s < 2^51: the whole parts of w * 2^s, and every
+    sum of them, are integers below 2^53, so float64 adds them exactly in any order."""
     total = float(np.abs(w).sum())
     if total == 0 or not math.isfinite(total):
         return 1.0
-    return math.ldexp(1.0, 60 - math.frexp(total)[1])
+    return math.ldexp(1.0, 51 - math.frexp(total)[1])
 
 
-def _split(w: np.ndarray, scale: float) -> tuple[float, np.ndarray, np.ndarray]:
-    """w = hi / scale + low, with hi int64 (exact sums, see :func:`_scale`) and low the small
-    remainder (exact too: hi / scale and w are close)."""
-    hi_f = np.rint(w * scale)
-    low = w - hi_f / scale
-    return scale, hi_f.astype(np.int64), low
+def _split(w: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """w = h / scale + l: h whole (float64, exact sums, see :func:`_scale`), l the small
+    remainder (exact too, as h / scale and w are close)."""
+    h = np.rint(w * scale)
+    return h, w - h / scale

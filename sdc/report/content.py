@@ -112,7 +112,7 @@ def _kv(rows: list[tuple[str, object]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["item", "value"])
 
 
-def _stats(summary: pd.DataFrame) -> dict:
+def _stats() -> dict:
     """A result's summary() shown as a reader reads it: what each figure is, and its value."""
     return {"show": ["description", "value"], "labels": {"description": "figure", "value": "value"}}
 
@@ -152,7 +152,7 @@ def _scenario_sections(r: ScenarioResult, a: Assessment, index: int) -> list[Sec
                   [f"Key variables: {keys}. Missing key values: {a.config.missing}"
                    + (f" (alpha = {a.config.alpha:g})" if a.config.missing == "wildcard" else "") + "."])
     sec.tables.append(Table(f"{tag} profile", "k-anonymity profile", p.summary()[["statistic", "value", "description"]],
-                            **_stats(p.summary())))
+                            **_stats()))
     sec.tables.append(Table(f"{tag} class sizes", "Class-size distribution", p.class_sizes))
     sec.tables.append(Table(f"{tag} riskiest", "The riskiest classes (top 10)", p.riskiest_classes))
     sec.figures.append(figure_id(tag, "class_sizes"))
@@ -162,7 +162,7 @@ def _scenario_sections(r: ScenarioResult, a: Assessment, index: int) -> list[Sec
     if r.attacker is not None:
         sec.tables.append(Table(f"{tag} attacker", "Prosecutor, journalist and marketer risk",
                                 r.attacker.summary()[["statistic", "value", "description"]],
-                                note=f"F_j from the {r.attacker.population_source}.", **_stats(r.attacker.summary())))
+                                note=f"F_j from the {r.attacker.population_source}.", **_stats()))
     sec.figures += [figure_id(tag, "risk_distribution"), figure_id(tag, "cumulative_risk")]
     out.append(sec)
     for m in SCENARIO_MEASURES:  # every registered measure with a section of its own
@@ -176,7 +176,7 @@ def _scenario_sections(r: ScenarioResult, a: Assessment, index: int) -> list[Sec
         s = Section(f"{tag}-{m.key}", f"{m.title} — scenario '{name}'", paras)
         for t in m.tables:
             frame = t.frame(res)
-            extra = _stats(frame) if list(frame.columns) == ["statistic", "value", "description"] else {}
+            extra = _stats() if list(frame.columns) == ["statistic", "value", "description"] else {}
             s.tables.append(Table(f"{tag} {t.key}", t.title, frame, note=t.note(res) if t.note else "",
                                   labels={**m.labels, **extra.get("labels", {})}, show=extra.get("show")))
         if m.more_tables is not None:
