@@ -83,13 +83,28 @@ def _prepare(data: pd.DataFrame, keys, sensitive: str, key_bins) -> _Prepared:  
     return _Prepared(classes, sens, q, n_obs, binning, frame)
 
 
-def _blocks(prep: _Prepared) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """(class ids, P) for consecutive blocks of classes; P rows are class distributions."""
-    cl = cells(prep.classes, prep.sens)
+def _blocks(prep: _Prepared, skip: np.ndarray | None = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(class ids, P) for consecutive blocks of classes; P rows are class distributions.
+    Classes in `skip` (worked out otherwise) are left out."""
+    classes, sens = prep.classes, prep.sens
+    ids_of = None
+    if skip is not None:
+        keep = np.ones(classes.n_classes, dtype=bool)
+        keep[skip] = False
+        ids_of = np.flatnonzero(keep)
+        remap = np.full(classes.n_classes, -1, dtype=np.int64)
+        remap[ids_of] = np.arange(ids_of.size)
+        rec = np.flatnonzero(keep[classes.ids])
+        classes = Classes(keys=classes.keys, ids=remap[classes.ids[rec]], n_classes=int(ids_of.size),
+                          sizes=classes.sizes[ids_of], first=classes.first[ids_of])
+        sens = Sensitive(name=sens.name, codes=sens.codes[rec], values=sens.values, numeric=sens.numeric,
+                         ordered=sens.ordered)
+    n_obs = prep.n_obs if ids_of is None else prep.n_obs[ids_of]
+    cl = cells(classes, sens)
     obs = cl.code >= 0
     cls, code, cnt = cl.cls[obs], cl.code[obs], cl.count[obs]
     m = prep.sens.n_values
-    G = prep.classes.n_classes
+    G = classes.n_classes
     step = max(1, _BLOCK_CELLS // max(m, 1))
     starts = np.searchsorted(cls, np.arange(0, G + step, step))
     for b, g0 in enumerate(range(0, G, step)):
@@ -98,16 +113,37 @@ def _blocks(prep: _Prepared) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         P = np.zeros((g1 - g0, m))
         P[cls[lo:hi] - g0, code[lo:hi]] = cnt[lo:hi]
         with np.errstate(invalid="ignore", divide="ignore"):
-            P /= prep.n_obs[g0:g1, None]
-        yield np.arange(g0, g1), P
+            P /= n_obs[g0:g1, None]
+        yield (np.arange(g0, g1) if ids_of is None else ids_of[g0:g1]), P
 
 
 def _per_class(prep: _Prepared, fn) -> np.ndarray:  # noqa: ANN001
     out = np.full(prep.classes.n_classes, np.nan)
-    for ids, P in _blocks(prep):
-        out[ids] = fn(P)
+    single = _single_value_classes(prep)
+    if single is not None:
+        # A class whose observed values are all one value v has the distribution e_v: its
+        # distance is that of e_v, worked out once per value (most classes, when the keys
+        # nearly identify records); the other classes go through the dense blocks.
+        cls, code = single
+        m = prep.sens.n_values
+        out[cls] = fn(np.eye(m))[code]
+        for ids, P in _blocks(prep, skip=cls):
+            out[ids] = fn(P)
+    else:
+        for ids, P in _blocks(prep):
+            out[ids] = fn(P)
     out[prep.n_obs == 0] = np.nan
     return out
+
+
+def _single_value_classes(prep: _Prepared) -> tuple[np.ndarray, np.ndarray] | None:
+    """(classes, their one value's code) for classes of one record with an observed value,
+    when they are many; else None."""
+    codes = prep.sens.codes[prep.classes.first]
+    one = np.flatnonzero((prep.classes.sizes == 1) & (codes >= 0))
+    if one.size < prep.classes.n_classes // 8:
+        return None
+    return one, codes[one]
 
 
 # -------------------------------------------------------------------------------------

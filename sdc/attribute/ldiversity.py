@@ -120,9 +120,14 @@ class LDiversityResult:
     n_records: int
     n_classes: int
     records: pd.DataFrame = field(repr=False)
-    classes: pd.DataFrame = field(repr=False)
     by_sensitive: pd.DataFrame = field(repr=False)
     l_by_sensitive: dict[str, int] = field(default_factory=dict)
+    _classes: "_Deferred" = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
+
+    @property
+    def classes(self) -> pd.DataFrame:
+        """The per-class table (made when first read: it holds a Python object per class)."""
+        return self._classes.get()
 
     def l_of(self, sensitive: str) -> int:
         """The threshold l of one sensitive variable."""
@@ -247,15 +252,14 @@ def l_diversity(
     per_class: dict[str, np.ndarray] = {}
     record_cols: dict[str, np.ndarray] = {}
     summary_rows = []
+    dominant: dict[str, Callable[[], tuple[np.ndarray, np.ndarray]]] = {}
     for s in encoded:
         miss_code = _missing_code(s, missing_value)
-        table = cells(classes, s)
-        vals = _class_values(table, classes, miss_code, c, mode, key_order)
+        vals, dominant[s.name] = _assess_sensitive(classes, s, miss_code, c, mode, key_order)
         per_class.update({f"{s.name}_{k}": v for k, v in vals.items()})
         for k, col in zip(MEASURES, ("Distinct", "Entropy", "Recursive")):
             record_cols[f"{s.name}_{col}_Ldiversity"] = vals[k][classes.ids]
         summary_rows.append(_summary(s.name, vals, classes, l_by[s.name], int(s.n_values)))
-        per_class[f"{s.name}_dominant"], per_class[f"{s.name}_dominant_share"] = dominant_values(table, s, miss_code)
     if mode == "correct" and len(encoded) >= 2:
         m_ent, m_rec = _multi(work, keys, encoded, classes, missing_value, c)
     else:
@@ -263,22 +267,89 @@ def l_diversity(
     record_cols["MultiEntropy_Ldiversity"] = m_ent[classes.ids]
     record_cols["MultiRecursive_Ldiversity"] = m_rec[classes.ids]
 
-    class_frame = classes.key_values(data)
-    class_frame.insert(0, "class", np.arange(classes.n_classes))
-    class_frame["n_records"] = classes.sizes
-    for s in encoded:
-        for k in ("observed", "distinct", "entropy", "recursive", "dominant", "dominant_share"):
-            class_frame[f"{s.name}_{k}"] = per_class[f"{s.name}_{k}"]
-    if len(encoded) >= 2:
-        class_frame["multi_entropy"] = m_ent
-        class_frame["multi_recursive"] = m_rec
+    def class_frame() -> pd.DataFrame:
+        frame = classes.key_values(data)
+        frame.insert(0, "class", np.arange(classes.n_classes))
+        frame["n_records"] = classes.sizes
+        for s in encoded:
+            per_class[f"{s.name}_dominant"], per_class[f"{s.name}_dominant_share"] = dominant[s.name]()
+            for k in ("observed", "distinct", "entropy", "recursive", "dominant", "dominant_share"):
+                frame[f"{s.name}_{k}"] = per_class[f"{s.name}_{k}"]
+        if len(encoded) >= 2:
+            frame["multi_entropy"] = m_ent
+            frame["multi_recursive"] = m_rec
+        return frame
+
     return LDiversityResult(
         keys=keys, sensitive=sens, l=l, c=c, mode=mode, missing_value=missing_value, binning=rec_k + rec_s,
         n_records=len(data), n_classes=classes.n_classes,
         records=_float_frame(record_cols, data.index),
-        classes=class_frame,
         by_sensitive=pd.DataFrame(summary_rows), l_by_sensitive=l_by,
+        _classes=_Deferred(class_frame),
     )
+
+
+class _Deferred:
+    """A value made by `make` when first asked for, then kept."""
+
+    __slots__ = ("_make", "_value")
+
+    def __init__(self, make: Callable[[], object]):
+        self._make, self._value = make, None
+
+    def get(self):  # noqa: ANN201
+        if self._make is not None:
+            self._value, self._make = self._make(), None
+        return self._value
+
+
+def _assess_sensitive(classes: Classes, s: Sensitive, miss_code: int, c: float, mode: str,
+                      key_order: Callable[[], np.ndarray] | None
+                      ) -> tuple[dict[str, np.ndarray], Callable[[], tuple[np.ndarray, np.ndarray]]]:
+    """Per class: observed count, distinct, entropy and recursive l-diversity of `s`, and a
+    function giving each class's dominant value and share (made only for the class table).
+
+    A class of one record with an observed value (most classes when the keys nearly identify
+    records) has every l equal to 1 and its value as the dominant one: such classes are
+    filled in directly, and only the others go through the class-by-value table."""
+    G = classes.n_classes
+    one_code = s.codes[classes.first]
+    trivial = (classes.sizes == 1) & (one_code >= 0) & (one_code != miss_code)
+    n_trivial = int(np.count_nonzero(trivial))
+    if n_trivial < G // 8:
+        table = cells(classes, s)
+        vals = _class_values(table, classes, miss_code, c, mode)
+
+        def dominant() -> tuple[np.ndarray, np.ndarray]:
+            return dominant_values(table, s, miss_code)
+    else:
+        keep = np.flatnonzero(~trivial)
+        remap = np.full(G, -1, dtype=np.int64)
+        remap[keep] = np.arange(keep.size)
+        rec = np.flatnonzero(~trivial[classes.ids])
+        sub = Classes(keys=classes.keys, ids=remap[classes.ids[rec]], n_classes=int(keep.size),
+                      sizes=classes.sizes[keep], first=classes.first[keep])
+        s_sub = Sensitive(name=s.name, codes=s.codes[rec], values=s.values, numeric=s.numeric, ordered=s.ordered)
+        table = cells(sub, s_sub)
+        v_sub = _class_values(table, sub, miss_code, c, mode)
+        vals = {}
+        for k, v in v_sub.items():
+            full = np.ones(G, dtype=np.float64)  # one record, one observed value: every l is 1
+            full[keep] = v
+            vals[k] = full
+
+        def dominant() -> tuple[np.ndarray, np.ndarray]:
+            d_sub, sh_sub = dominant_values(table, s_sub, miss_code)
+            dom = np.empty(G, dtype=object)
+            dom[trivial] = s.values[one_code[trivial]]
+            dom[keep] = d_sub
+            share = np.ones(G)
+            share[keep] = sh_sub
+            return dom, share
+    # sdcMicro leaves a class without categories at the previous class's value (key order).
+    if key_order is not None and np.isnan(vals["recursive"]).any():
+        vals["recursive"] = _carry_forward(vals["recursive"], key_order())
+    return vals, dominant
 
 
 def _float_frame(columns: dict[str, np.ndarray], index: pd.Index) -> pd.DataFrame:
@@ -298,11 +369,9 @@ def _missing_code(s: Sensitive, missing_value: float | None) -> int:
     return int(hit[0]) if hit.size else -2
 
 
-def _class_values(cl: Cells, classes: Classes, miss_code: int, c: float, mode: str,
-                  key_order: Callable[[], np.ndarray] | None = None) -> dict[str, np.ndarray]:
-    """Per class: observed count, distinct, entropy and recursive l-diversity.
-
-    `key_order` (sdcmicro mode) is the order in which sdcMicro processes the classes."""
+def _class_values(cl: Cells, classes: Classes, miss_code: int, c: float, mode: str) -> dict[str, np.ndarray]:
+    """Per class: observed count, distinct, entropy and recursive l-diversity (in sdcmicro
+    mode a class without categories has recursive NaN here; see :func:`_assess_sensitive`)."""
     G = classes.n_classes
     is_na = cl.code == -1
     is_code = cl.code == miss_code
@@ -326,9 +395,6 @@ def _class_values(cl: Cells, classes: Classes, miss_code: int, c: float, mode: s
         cat_cls = np.concatenate([cl.cls[obs], np.repeat(np.arange(G), n_na.astype(np.int64))])
         cat_cnt = np.concatenate([cl.count[obs], np.ones(int(n_na.sum()), dtype=np.int64)])
         recursive = _recursive(cat_cls, cat_cnt, G, c, np.float32)
-        # sdcMicro leaves a class without categories at the previous class's value (key order).
-        if key_order is not None and np.isnan(recursive).any():
-            recursive = _carry_forward(recursive, key_order())
         return {"observed": n_obs + n_na, "distinct": distinct, "entropy": entropy, "recursive": recursive}
     p = cl.count[obs] / n_obs[cl.cls[obs]]
     h = _sum_by(cl.cls[obs], p * np.log(p), G)
@@ -354,11 +420,27 @@ def _recursive(cls: np.ndarray, count: np.ndarray, G: int, c: float, dtype: type
     out = np.full(G, np.nan)
     if cls.size == 0:
         return out
-    order = np.lexsort((-count, cls))
+    # By class, then by count from the largest (ties in any order: equal counts add the same).
+    top = int(count.max()) + 1
+    order = np.argsort(cls.astype(np.int64) * top + (top - 1 - count), kind="stable")
     cc, r = cls[order], count[order]
     starts = np.searchsorted(cc, np.arange(G + 1))
     m = np.diff(starts)
     out[m == 1] = 1.0
+    mantissa = 24 if dtype is np.float32 else 53
+    if float(c).is_integer() and 0 < c and c * float(r.sum()) < 2.0**mantissa:
+        # With a whole c and small totals every step of the loop below is exact integer
+        # arithmetic, so its result is 1 + the number of positions j >= 2 where
+        # c * (r_j + ... + r_m) > r_1 (these form a prefix): counted without the loop.
+        suffix = np.cumsum(r[::-1])[::-1]          # r_i + ... + r_last over all cells
+        end = starts[1:][cc]                          # each cell's class end
+        after = np.where(end < r.size, suffix[np.minimum(end, r.size - 1)], 0)
+        s_j = suffix - after                         # suffix sum within the class
+        head = starts[:-1][cc]
+        hit = (np.arange(r.size) > head) & (c * s_j > r[head])
+        multi = m > 1
+        out[multi] = 1.0 + np.bincount(cc[hit], minlength=G)[multi]
+        return out
     multi = np.flatnonzero(m > 1)
     if multi.size == 0:
         return out

@@ -42,7 +42,7 @@ class Classes:
     def key_values(self, data: pd.DataFrame, classes: np.ndarray | None = None) -> pd.DataFrame:
         """Key values of the given classes (all by default), one row each."""
         rows = self.first if classes is None else self.first[classes]
-        return data.iloc[rows][list(self.keys)].reset_index(drop=True)
+        return data[list(self.keys)].iloc[rows].reset_index(drop=True)
 
 
 def key_order(data: pd.DataFrame, classes: Classes) -> np.ndarray:
@@ -73,14 +73,18 @@ def equivalence_classes(data: pd.DataFrame, keys: tuple[str, ...], enc: EncodedK
     """Classes of identical key values (missing = its own value), ids by first appearance."""
     enc = encode_keys(data, keys) if enc is None else enc
     first_all = first_occurrence(enc.pattern, enc.n_ids)
-    occupied = np.flatnonzero(first_all < enc.n_records)
+    counts = np.bincount(enc.pattern, minlength=enc.n_ids)
+    if counts.size and counts.all() and bool((first_all[1:] > first_all[:-1]).all()):
+        # Ids already dense and numbered by first appearance (hashed patterns): keep them.
+        return Classes(keys=tuple(keys), ids=enc.pattern, n_classes=int(enc.n_ids), sizes=counts, first=first_all)
+    occupied = np.flatnonzero(counts != 0)
     order = np.argsort(first_all[occupied], kind="stable")  # number classes by first appearance
     remap = np.empty(enc.n_ids, dtype=np.int64)
-    remap[occupied[order]] = np.arange(occupied.size)
+    kept = occupied[order]
+    remap[kept] = np.arange(occupied.size)
     ids = remap[enc.pattern]
     return Classes(
-        keys=tuple(keys), ids=ids, n_classes=int(occupied.size),
-        sizes=np.bincount(ids, minlength=occupied.size), first=first_all[occupied[order]],
+        keys=tuple(keys), ids=ids, n_classes=int(occupied.size), sizes=counts[kept], first=first_all[kept],
     )
 
 
@@ -170,11 +174,12 @@ def cells(classes: Classes, sens: Sensitive) -> Cells:
     space = classes.n_classes * width
     if space <= 4 * combined.size + 1024:  # direct addressing: counts come out sorted
         counts = np.bincount(combined, minlength=space)
-        nz = np.flatnonzero(counts)
+        nz = np.flatnonzero(counts != 0)  # bool: 4x faster than on int64
         cnt = counts[nz]
     else:
         nz, cnt = np.unique(combined, return_counts=True)
-    return Cells(cls=nz // width, code=nz % width - 1, count=cnt.astype(np.int64),
+    cls, code = np.divmod(nz, width)
+    return Cells(cls=cls, code=code - 1, count=cnt.astype(np.int64),
                  n_classes=classes.n_classes, n_values=sens.n_values)
 
 

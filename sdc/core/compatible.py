@@ -51,6 +51,8 @@ _MAX_SPACE = 1 << 62
 _ENUM_MAX = 64
 # Queries handled per step (bounds the memory of the probes).
 _CHUNK = 1 << 21
+# A sort of a target costs about this many probes per pattern (for choosing orders).
+_ORDER_COST = 0.5
 
 
 class CompatibleSums:
@@ -138,13 +140,15 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
     a_c = c[arr].astype(np.int64)
     scale = _scale(w)
     a_h, a_l = _split(w[arr].astype(np.float64), scale)
+    has_low = bool(a_l.any())  # weights not whole at this scale
     a_star = stars[arr]
     n = arr.size
     acc = _Accumulator(n)
     geo = _Geometry(radix, mult)
     for t in range(g_masks.size - 1):
         s, e = int(g_start[t]), int(g_start[t + 1])
-        target = _Target(a_key[s:e], a_c[s:e], a_h[s:e], a_l[s:e], [d[s:e] for d in a_dig], int(g_masks[t]), geo)
+        target = _Target(a_key[s:e], a_c[s:e], a_h[s:e], a_l[s:e], [d[s:e] for d in a_dig], int(g_masks[t]), geo,
+                         has_low)
         to_complete = t == 0 and g_masks[0] == 0
         for q0 in range(e, n, _CHUNK):
             q1 = min(n, q0 + _CHUNK)
@@ -173,7 +177,7 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
     if am.size:
         am_h, am_l = _split(w[am].astype(np.float64), scale)
         acc.c_partial[part] += int(c[am].sum())
-        acc.h_partial[part] += float(am_h.sum())
+        acc.h_partial[part] += int(am_h.sum())
         acc.l_partial[part] += float(am_l.sum())
     out.c_complete[arr] = acc.c_complete
     out.c_partial[arr] = acc.c_partial
@@ -190,8 +194,8 @@ class _Accumulator:
     def __init__(self, n: int):
         self.c_complete = np.zeros(n, dtype=np.int64)
         self.c_partial = np.zeros(n, dtype=np.int64)
-        self.h_complete = np.zeros(n)
-        self.h_partial = np.zeros(n)
+        self.h_complete = np.zeros(n, dtype=np.int64)
+        self.h_partial = np.zeros(n, dtype=np.int64)
         self.l_complete = np.zeros(n)
         self.l_partial = np.zeros(n)
 
@@ -228,8 +232,9 @@ class _Target:
     """One group's patterns (sorted), probed by the queries of later groups."""
 
     def __init__(self, key: np.ndarray, c: np.ndarray, h: np.ndarray, lw: np.ndarray, dig: list[np.ndarray],
-                 mask: int, geo: _Geometry):
+                 mask: int, geo: _Geometry, has_low: bool):
         self.key, self.c, self.h, self.lw, self.dig, self.mask, self.geo = key, c, h, lw, dig, mask, geo
+        self.has_low = has_low
         self.orders: dict[int, tuple] = {}
         self.pending: dict[int, list] = {}
 
@@ -247,7 +252,8 @@ class _Target:
             c = self.c if perm is None else self.c[perm]
             h = self.h if perm is None else self.h[perm]
             lw = self.lw if perm is None else self.lw[perm]
-            self.orders[drop] = (skey, perm, _prefix(c), _prefix(h), _prefix(lw))
+            # Remainders are all 0 for whole weights: no prefix sums for them then.
+            self.orders[drop] = (skey, perm, _prefix(c), _prefix(h), _prefix(lw) if self.has_low else None)
             self.pending[drop] = []
         return self.orders[drop]
 
@@ -278,17 +284,35 @@ class _Target:
         n_enum = np.ones(G, dtype=np.int64)
         for L in range(K):
             n_enum = np.where((rest >> L) & 1 == 1, n_enum * (geo.radix[L] - 1), n_enum)
-        # Drop every needed level where the rows to enumerate would cost more than a sort.
-        drop = need.copy()
+        # For each set of needed levels: drop them all (an order of the target per set),
+        # drop the deepest and enumerate the others, or enumerate them all in the main order,
+        # whichever costs least (a sort of the target counts as _ORDER_COST probes per
+        # pattern, unless that order exists already).
+        drop = np.zeros(G, dtype=np.int64)
         enum = np.zeros(G, dtype=np.int64)
-        rows_per_need: dict[int, int] = {}
-        for g in np.flatnonzero(rest != 0):
-            rows_per_need[int(need[g])] = rows_per_need.get(int(need[g]), 0) + int(sizes[g] * n_enum[g])
-        for g in np.flatnonzero(rest != 0):
-            M = int(need[g])
-            if M not in self.orders and 5 * rows_per_need[M] <= self.key.size:
-                drop[g] = deepest[g]
-                enum[g] = rest[g]
+        n_all = np.ones(G, dtype=np.int64)
+        for L in range(K):
+            n_all = np.where((need >> L) & 1 == 1, n_all * (geo.radix[L] - 1), n_all)
+        per_need: dict[int, list[int]] = {}
+        for g in np.flatnonzero(need != 0):
+            per_need.setdefault(int(need[g]), []).append(int(g))
+        planned = set(self.orders) | {0}
+        sort_cost = _ORDER_COST * self.key.size
+        for M, gs in sorted(per_need.items(), key=lambda kv: -int(sizes[kv[1]].sum())):
+            sz = int(sizes[gs].sum())
+            deep = int(deepest[gs[0]])
+            options = [
+                ((0 if M in planned else sort_cost) + sz, M, 0),
+                ((0 if deep in planned else sort_cost) + sz * int(n_enum[gs[0]]), deep, M & ~deep),
+                (sz * int(n_all[gs[0]]), 0, M),
+            ]
+            _, dm, em = min(options, key=lambda o: o[0])
+            planned.add(dm)
+            drop[gs] = dm
+            enum[gs] = em
+        n_enum = np.ones(G, dtype=np.int64)
+        for L in range(K):
+            n_enum = np.where((enum >> L) & 1 == 1, n_enum * (geo.radix[L] - 1), n_enum)
         first = np.full(G, K, dtype=np.int64)
         for L in range(K - 1, -1, -1):
             first = np.where((need >> L) & 1 == 1, L, first)
@@ -304,7 +328,7 @@ class _Target:
         base = (b1 // span_t0) * span_t0
         drop_q = np.repeat(drop, sizes)
         q_c = np.zeros(nq, dtype=np.int64)
-        q_h = np.zeros(nq)
+        q_h = np.zeros(nq, dtype=np.int64)
         q_l = np.zeros(nq)
         multi = np.flatnonzero(enum != 0)
         if multi.size:
@@ -381,13 +405,15 @@ class _Target:
         if unique:
             q_c[qi] += C[b] - C[a]
             q_h[qi] += H[b] - H[a]
-            q_l[qi] += Lw[b] - Lw[a]
+            if Lw is not None:
+                q_l[qi] += Lw[b] - Lw[a]
         else:
             n = q_c.size
-            q_c += np.bincount(qi, weights=C[b] - C[a], minlength=n).astype(np.int64)
-            q_h += np.bincount(qi, weights=H[b] - H[a], minlength=n)
-            q_l += np.bincount(qi, weights=Lw[b] - Lw[a], minlength=n)
-        self.pending[drop].append((a, b, qc[qi], qh[qi], ql[qi]))
+            q_c += _int_sums(qi, C[b] - C[a], n)
+            q_h += _int_sums(qi, H[b] - H[a], n)
+            if Lw is not None:
+                q_l += np.bincount(qi, weights=Lw[b] - Lw[a], minlength=n)
+        self.pending[drop].append((a, b, qc[qi], qh[qi], ql[qi] if self.has_low else None))
 
     def _scan(self, qi, a, b, qdig, free, qc, qh, ql, q_c, q_h, q_l) -> None:
         """Compare the queries `qi` with the target's patterns in [a, b), one by one, on the
@@ -406,18 +432,19 @@ class _Target:
         qq, pos = qq[ok], pos[ok]
         q = qi[qq]
         n = q_c.size
-        q_c += np.bincount(q, weights=self.c[pos], minlength=n).astype(np.int64)
-        q_h += np.bincount(q, weights=self.h[pos], minlength=n)
-        q_l += np.bincount(q, weights=self.lw[pos], minlength=n)
+        q_c += _int_sums(q, self.c[pos], n)
+        q_h += _int_sums(q, self.h[pos], n)
+        if self.has_low:
+            q_l += np.bincount(q, weights=self.lw[pos], minlength=n)
         self._order(0)
-        self.pending[0].append((pos, pos + 1, qc[q], qh[q], ql[q]))
+        self.pending[0].append((pos, pos + 1, qc[q], qh[q], ql[q] if self.has_low else None))
 
     def received(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per pattern of this group: counts and weights (whole parts, remainders) of the
         compatible queries seen."""
         n = self.key.size
         rc = np.zeros(n, dtype=np.int64)
-        rh = np.zeros(n)
+        rh = np.zeros(n, dtype=np.int64)
         rl = np.zeros(n)
         for D, parts in self.pending.items():
             if not parts:
@@ -426,20 +453,30 @@ class _Target:
             b = np.concatenate([p[1] for p in parts])
             perm = self.orders[D][1]
             out = []
-            for k, col in enumerate((2, 3, 4)):
+            for col in (2, 3, 4) if self.has_low else (2, 3):
                 v = np.concatenate([p[col] for p in parts])
-                d = np.bincount(a, weights=v, minlength=n + 1) - np.bincount(b, weights=v, minlength=n + 1)
+                if col < 4:  # whole numbers: exact differences, summed in int64
+                    d = _int_sums(a, v, n + 1) - _int_sums(b, v, n + 1)
+                else:
+                    d = np.bincount(a, weights=v, minlength=n + 1) - np.bincount(b, weights=v, minlength=n + 1)
                 out.append(np.cumsum(d)[:n])
-            c_o = np.rint(out[0]).astype(np.int64)
             if perm is None:
-                rc += c_o
+                rc += out[0]
                 rh += out[1]
-                rl += out[2]
+                if self.has_low:
+                    rl += out[2]
             else:
-                rc[perm] += c_o
+                rc[perm] += out[0]
                 rh[perm] += out[1]
-                rl[perm] += out[2]
+                if self.has_low:
+                    rl[perm] += out[2]
         return rc, rh, rl
+
+
+def _int_sums(idx: np.ndarray, v: np.ndarray, size: int) -> np.ndarray:
+    """Sums of whole numbers `v` by `idx` as int64 (``bincount`` adds in float64: exact, as
+    every sum here stays below 2^53)."""
+    return np.bincount(idx, weights=v, minlength=size).astype(np.int64)
 
 
 def _prefix(v: np.ndarray) -> np.ndarray:
@@ -451,15 +488,18 @@ def _prefix(v: np.ndarray) -> np.ndarray:
 
 def _scale(w: np.ndarray) -> float:
     """A power of two 2^s with sum(|w|) * 2^s < 2^51: the whole parts of w * 2^s, and every
-    sum of them, are integers below 2^53, so float64 adds them exactly in any order."""
+    sum of them, are integers below 2^53, exact in int64 and in float64 (``bincount``).
+    Whole weights (counts, for instance) keep 2^0, so that they have no remainders."""
     total = float(np.abs(w).sum())
     if total == 0 or not math.isfinite(total):
+        return 1.0
+    if total < 2.0**51 and bool(np.all(w == np.rint(w))):
         return 1.0
     return math.ldexp(1.0, 51 - math.frexp(total)[1])
 
 
 def _split(w: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
-    """w = h / scale + l: h whole (float64, exact sums, see :func:`_scale`), l the small
+    """w = h / scale + l: h whole (int64, exact sums, see :func:`_scale`), l the small
     remainder (exact too, as h / scale and w are close)."""
     h = np.rint(w * scale)
-    return h, w - h / scale
+    return h.astype(np.int64), w - h / scale

@@ -72,7 +72,7 @@ class PatternFrequencies:
         """Ids of the patterns that occur; ``slice(None)`` when every id does (dense ids),
         so that per-pattern arrays are used as views instead of copies. Found once."""
         if self._occupied is None:
-            nz = np.flatnonzero(self.counts)
+            nz = np.flatnonzero(self.counts != 0)
             object.__setattr__(self, "_occupied", slice(None) if nz.size == self.counts.size else nz)
         return self._occupied
 

@@ -111,7 +111,7 @@ def sparse_counts(ids: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray]:
     one ``bincount`` when the space is small, a sort otherwise."""
     if space <= 4 * ids.size + 1024:
         counts = np.bincount(ids, minlength=space)
-        nz = np.flatnonzero(counts)
+        nz = np.flatnonzero(counts != 0)
         return nz, counts[nz]
     return np.unique(ids, return_counts=True)
 
@@ -195,10 +195,10 @@ def combine_codes(columns: list[np.ndarray], cardinalities: list[int], n_records
 
 def first_occurrence(ids: np.ndarray, n_ids: int) -> np.ndarray:
     """Position of the first record of each id (n_records where an id never occurs)."""
-    first = np.full(n_ids, ids.shape[0], dtype=np.int64)
+    n = ids.shape[0]
+    first = np.full(n_ids, n, dtype=np.int64)
     # Writing positions in reverse leaves the smallest position for each id.
-    order = np.arange(ids.shape[0] - 1, -1, -1, dtype=np.int64)
-    first[ids[order]] = order
+    first[ids[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)
     return first
 
 

@@ -73,7 +73,7 @@ def wildcard_frequencies(
 
     `counts` and `wsum` are the records and the weight sum of each pattern id.
     """
-    occ = np.flatnonzero(counts)
+    occ = np.flatnonzero(counts != 0)
     first = first_occurrence(enc.pattern, enc.n_ids)[occ]
     # Patterns x keys, in the smallest integer type that holds every key's codes.
     codes = np.column_stack([col[first] for col in enc.codes])

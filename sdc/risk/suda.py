@@ -52,6 +52,7 @@ from sdc._validation import check_fraction, check_int, check_keys, check_number,
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.exceptions import SdcWarning
 from sdc.core.keys import column_levels, combine_codes, dense_ids, r_integer_codes, truncated_codes
+from sdc.core.msu import minimal_uniques
 from sdc.core.binning import BinSpec
 from sdc.core.prepare import prepare
 
@@ -235,32 +236,15 @@ def suda(
     max_size = len(keys) if max_size is None else check_int(max_size, "max_size", min_value=1, max_value=len(keys))
     weights = _weights(M, original_scores)
 
-    observed = [c >= 0 for c in cols]
     cards = [int(c.max()) + 1 if c.size and c.max() >= 0 else 1 for c in cols]
     counts = np.zeros((n, max_size), dtype=np.int64)
     contrib = np.zeros((n, len(keys)))
-    previous: dict[tuple[int, ...], np.ndarray] = {(): np.full(n, n == 1)}  # unique on no variable
-    levels = range(1, max_size + 1)
-    if progress:
-        from tqdm.auto import tqdm
-
-        levels = tqdm(levels, desc="SUDA2 MSU sizes", unit="size")
-    for size in levels:
-        current: dict[tuple[int, ...], np.ndarray] = {}
-        for S in combinations(range(len(keys)), size):
-            obs = np.logical_and.reduce([observed[v] for v in S])
-            ids, n_ids = combine_codes([cols[v] for v in S], [cards[v] for v in S], n)
-            cnt = np.bincount(ids[obs], minlength=n_ids)
-            uniq = obs & (cnt[ids] == 1)
-            current[S] = uniq
-            msu = uniq.copy()
-            for v in S:
-                msu &= ~previous[tuple(u for u in S if u != v)]
-            if msu.any():
-                counts[msu, size - 1] += 1
-                for v in S:
-                    contrib[msu, v] += weights[size - 1]
-        previous = current
+    # Every subset of the keys up to max_size, searched with SUDA2's pruning (sdc.core.msu).
+    for S, rows in minimal_uniques(cols, cards, max_size, progress=progress):
+        size = len(S)
+        counts[rows, size - 1] += 1
+        for v in S:
+            contrib[rows, v] += weights[size - 1]
     # Score: sum over sizes of (number of MSUs of that size) * w(size), in size order as sdcMicro adds.
     score = np.zeros(n)
     for k in range(max_size):
