@@ -42,7 +42,7 @@ import pandas as pd
 from sdc.exceptions import DataFileError, SdcWarning
 
 __all__ = ["read_data", "read_data_details", "ReadDetails", "detect_delimiter", "DELIMITERS", "DEFAULT_NA_VALUES",
-           "COMMON_NA_MARKERS", "EXCEL_SUFFIXES"]
+           "COMMON_NA_MARKERS", "EXCEL_SUFFIXES", "read_columns", "iter_columns", "CHUNK_ROWS"]
 
 #: Candidate delimiters, in order of preference; "whitespace" means runs of blanks.
 DELIMITERS = {",": ",", ";": ";", "\t": "\t", "|": "|"}
@@ -446,19 +446,23 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
             continue
         a = np.frombuffer(buf, dtype=np.uint8)
         isq = a == 34
-        if isq.any():
+        plain = parity == 0 and not isq.any()  # no quote: every byte is outside quotes
+        if not plain and isq.any():
             quotes = True
             par = (np.cumsum(isq, dtype=np.int64) + parity) & 1
             outside = par == 0
             parity = int(par[-1])
-        else:
+        elif not plain:
             outside = np.full(a.size, parity == 0)
-        phys = np.flatnonzero(a == newline)
-        nl = np.flatnonzero((a == newline) & outside)
+        else:
+            outside = None  # all True: the masks below skip it
+        is_nl = a == newline
+        phys = np.flatnonzero(is_nl)
+        nl = phys if outside is None else np.flatnonzero(is_nl & outside)
         # separators up to and including each byte (int32: a chunk is far below 2**31 bytes)
-        csep = np.cumsum((a == sep) & outside, dtype=np.int32)
+        csep = np.cumsum(a == sep if outside is None else (a == sep) & outside, dtype=np.int32)
         if newline == 10 and not bare_cr:
-            cr = np.flatnonzero((a == 13) & outside)
+            cr = np.flatnonzero(a == 13 if outside is None else (a == 13) & outside)
             if cr.size:
                 bare = cr[a[cr + 1] != 10]  # never the last byte: held back, or the final newline follows
                 if bare.size:
@@ -473,7 +477,10 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
         length = ends - starts
         content = (length > 1) | ((length == 1) & (a[np.minimum(starts, a.size - 1)] != 13))
         content[0] |= carry_content
-        line_no = lines_before + 1 + np.searchsorted(phys, starts)
+        if outside is None:  # every line end is a record end: segment j starts after j line ends
+            line_no = lines_before + 1 + np.arange(starts.size, dtype=np.int64)
+        else:
+            line_no = lines_before + 1 + np.searchsorted(phys, starts)
         line_no[0] = carry_start
         done = starts.size - 1
         idx = np.flatnonzero(content[:done])
@@ -486,13 +493,13 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
                 first_bad, bad_fields = int(line_no[wrong[0]]), int(seps[wrong[0]]) + 1
             n_bad += int(wrong.size)
         # Leading zeros: a '0' followed by a digit at the start of a field (or after its opening quote).
-        z = np.flatnonzero((a[:-1] == 48) & (a[1:] >= 48) & (a[1:] <= 57))
+        z = np.flatnonzero((a[:-1] == 48) & ((a[1:] - np.uint8(48)) <= 9))  # uint8: below '0' wraps above 9
         if z.size:
             ext = np.concatenate([np.array([prev2, prev], dtype=np.uint8), a])
             b1, b2 = ext[z + 1], ext[z]  # a[z - 1], a[z - 2]
             ends_field = (b1 == sep) | (b1 == 10) | (b1 == 13)
             opener = (b1 == 34) & ((b2 == sep) | (b2 == 10) | (b2 == 13))
-            keep = z[(ends_field & outside[z]) | opener]
+            keep = z[(ends_field if outside is None else ends_field & outside[z]) | opener]
             if keep.size:
                 seg = np.searchsorted(nl, keep)
                 col = csep[keep] - before_start[seg] + np.where(seg == 0, carry_seps, 0)
@@ -607,3 +614,186 @@ def _sample(p: Path) -> str:
         raise DataFileError(f"cannot read data file '{p}': it looks binary, not delimited text.")
     text = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="replace", newline="").read()
     return text[1:] if text.startswith("\ufeff") else text
+
+
+# ----------------------------------------------------------------------------------------
+# Some columns only, typed from the file (the key columns of the risk commands), in chunks
+# ----------------------------------------------------------------------------------------
+#: Records per chunk when reading columns of a delimited text file.
+CHUNK_ROWS = 1_000_000
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How to read some columns of a delimited text file: found once, used for every chunk."""
+
+    path: Path
+    sep: str
+    kw: dict
+    columns: tuple[str, ...]
+    zero_fields: tuple[str, ...]   # columns with a value such as 0123 (codes, if all digits)
+    named_text: tuple[str, ...]
+
+
+def _plan(path: str | Path, columns: Sequence[str], sep: str | None, text_columns, na_values) -> _Plan | None:  # noqa: ANN001
+    """The plan for reading `columns`, or None when :func:`read_data` must read the file
+    (not delimited text, separators pandas' C parser cannot take, every column as text, or a
+    column the header does not name: then the caller's checks see every column)."""
+    p = Path(path)
+    if not p.exists() or p.is_dir():
+        return None
+    if p.suffix.lower() in (".dta", ".sas7bdat", ".xpt", ".xls", *EXCEL_SUFFIXES):
+        return None
+    na = _na_values(na_values)
+    sample = _sample(p)
+    if sep is None:
+        sep = detect_delimiter(sample)
+    elif sep == "whitespace":
+        sep = _WHITESPACE
+    elif sep in ("\\t", "tab"):
+        sep = "\t"
+    all_text, named, detect = _text_request(text_columns)
+    if sep == _WHITESPACE or all_text:
+        return None
+    scan = _check_structure(p, sep, sample)  # the same refusals as read_data, on the whole file
+    if scan is None:
+        return None
+    _check_header(p, scan.header)
+    if named:
+        _check_text_columns(p, scan.header, named)
+    cols = tuple(str(c) for c in columns)
+    header = [str(h) for h in scan.header]
+    if any(c not in header for c in cols) or len(set(cols)) != len(cols):
+        return None
+    zero = tuple(header[i] for i in sorted(scan.zero_fields) if i < len(header) and header[i] in cols
+                 and header[i] not in named) if detect else ()
+    kw = {"keep_default_na": False, "na_values": list(na), "sep": sep, "usecols": list(cols)}
+    return _Plan(p, sep, kw, cols, zero, tuple(c for c in named if c in cols))
+
+
+def iter_columns(path: str | Path, columns: Sequence[str], *, chunk_rows: int = CHUNK_ROWS, sep: str | None = None,
+                 text_columns: bool | Sequence[str] | None = None, na_values: str | Sequence[str] | None = None,
+                 dtypes: dict[str, object] | None = None) -> Iterator[pd.DataFrame]:
+    """`columns` of a delimited text file, `chunk_rows` records at a time (the other columns
+    are split but not parsed). Each chunk's types are inferred on its own unless `dtypes`
+    fixes them (e.g. ``str`` for a column that is text somewhere in the file). The file is
+    checked first as :func:`read_data` checks it.
+
+    Raises DataFileError when the file is not delimited text or lacks one of the columns.
+    """
+    plan = _plan(path, columns, sep, text_columns, na_values)
+    if plan is None:
+        raise DataFileError(f"cannot read columns of '{path}' in chunks: it is not a delimited text file with "
+                            f"columns {', '.join(map(repr, columns))}.")
+    yield from _chunks_of(plan, chunk_rows, dtypes)
+
+
+def _chunks_of(plan: _Plan, chunk_rows: int, dtypes: dict[str, object] | None) -> Iterator[pd.DataFrame]:
+    dtype = {c: str for c in plan.named_text}
+    dtype.update(dtypes or {})
+    try:
+        reader = pd.read_csv(plan.path, chunksize=chunk_rows, dtype=dtype or None, low_memory=False, **plan.kw)
+        with reader:
+            for part in reader:
+                yield part
+    except pd.errors.EmptyDataError:
+        raise DataFileError(f"data file '{plan.path}' is empty.") from None
+    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataFileError(f"cannot read data file '{plan.path}': {msg}") from None
+
+
+def read_columns(path: str | Path, columns: Sequence[str], *, sep: str | None = None,
+                 text_columns: bool | Sequence[str] | None = None, na_values: str | Sequence[str] | None = None,
+                 sheet: str | int | None = None, compact: bool = False) -> pd.DataFrame:
+    """Only the named columns of a data file: the same values, types and refusals as
+    ``read_data(path)[columns]``, without parsing the other columns of a text file.
+
+    A delimited text file is read in chunks of :data:`CHUNK_ROWS` records, each column with
+    the type pandas finds in it; a column whose chunks disagree is made what reading the
+    whole file gives (whole numbers with and without gaps: floats; numbers and text: text).
+    Codes with leading zeros and markers such as ``NA`` are handled as by :func:`read_data`.
+    Other files, and a text file whose header lacks one of the columns, go through
+    :func:`read_data` (then every column is returned, so that the caller's checks see them).
+
+    Parameters
+    ----------
+    compact : bool, default False
+        Store whole-number columns in the smallest integer type that holds them (same
+        values, less memory: for grouping, as the risk commands do).
+    """
+    opts = dict(sep=sep, text_columns=text_columns, na_values=na_values)
+    try:
+        plan = _plan(path, columns, sep, text_columns, na_values)
+    except DataFileError:
+        raise
+    except (ValueError, OSError, UnicodeDecodeError) as exc:
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataFileError(f"cannot read data file '{path}': {msg}") from None
+    if plan is None:
+        df = read_data(path, sheet=sheet, **opts)
+        if all(c in df.columns for c in columns):
+            df = df[list(columns)]
+        return _compact(df) if compact else df
+    parts: dict[str, list[pd.Series]] = {c: [] for c in plan.columns}
+    n = 0
+    for chunk in _chunks_of(plan, CHUNK_ROWS, None):
+        n += len(chunk)
+        for c in plan.columns:
+            s = chunk[c]
+            parts[c].append(_compact_series(s) if compact else s)
+    if n == 0:
+        raise DataFileError(f"data file '{plan.path}' has no records.")
+    out: dict[str, pd.Series] = {}
+    for c in plan.columns:
+        col = _join(parts.pop(c))
+        if col is None:  # chunks of different kinds: read this column whole, as read_data would
+            col = next(_chunks_of(_Plan(plan.path, plan.sep, {**plan.kw, "usecols": [c]}, (c,), (), plan.named_text),
+                                  1 << 62, None))[c]
+            col = _compact_series(col) if compact else col
+        out[c] = col
+    df = pd.DataFrame(out)
+    df.index = pd.RangeIndex(len(df))
+    _keep_codes(plan, df)
+    details = ReadDetails(str(plan.path), "text", tuple(plan.kw["na_values"]),
+                          marker_values=_marker_values(df, tuple(plan.kw["na_values"])))
+    _warn_numbers_with_markers(df, details)
+    return df
+
+
+def _join(parts: list[pd.Series]) -> pd.Series | None:
+    """The chunks of one column as one Series, or None when they are of kinds that only a
+    read of the whole column settles (text in some chunks and numbers in others, ...)."""
+    kinds = {p.dtype.kind for p in parts}
+    if len(kinds) > 1 and not kinds <= set("iuf"):
+        return None
+    values = np.concatenate([p.to_numpy() for p in parts])  # numpy's common type: int with float is float
+    return pd.Series(values, name=parts[0].name)
+
+
+def _compact_series(s: pd.Series) -> pd.Series:
+    if s.dtype.kind == "i" and len(s):
+        lo, hi = int(s.min()), int(s.max())
+        for dt in (np.int8, np.int16, np.int32):
+            if np.iinfo(dt).min <= lo and hi <= np.iinfo(dt).max:
+                return s.astype(dt)
+    return s
+
+
+def _compact(df: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({c: _compact_series(df[c]) for c in df.columns}, index=df.index)
+
+
+def _keep_codes(plan: _Plan, df: pd.DataFrame) -> None:
+    """Columns read as numbers that hold a value such as 0123: text, when every value is a
+    whole number in digits (as :func:`read_data` does)."""
+    cand = [c for c in plan.zero_fields if pd.api.types.is_numeric_dtype(df[c].dtype)
+            and not pd.api.types.is_bool_dtype(df[c].dtype)]
+    if not cand:
+        return
+    raw = next(_chunks_of(_Plan(plan.path, plan.sep, {**plan.kw, "usecols": cand}, tuple(cand), (), ()), 1 << 62,
+                          {c: str for c in cand}))
+    for c in cand:
+        values = raw[c].dropna()
+        if len(values) and values.map(lambda v: _CODE.fullmatch(v) is not None).all():
+            df[c] = raw[c].to_numpy(dtype=object)

@@ -48,6 +48,7 @@ GROUPING_ALLOWED: dict[str, str] = {
     "sdc.report.safety": "factorises cell strings of a table to neutralise each distinct one once",
     "sdc.workflow.crosscheck": "groups the comparison rows by measure for the summary table",
     "sdc.workflow.combine": "checks one subject-id column of a domain file for duplicates",
+    "sdc._files": "formats each distinct value of a table's column once when writing it as CSV",
 }
 
 

@@ -1,261 +1,93 @@
-"""Speed and memory: native ``sdc.individual_risk`` vs sdcMicro's ``measure_risk``, same data, one run.
+"""Speed and memory against sdcMicro, measured fairly: same typed files, both sides warm.
 
-    .venv/bin/python -m validation.benchmark [--sizes 1e4,1e5,1e6,1e7] [--keys 3,5,8]
+    .venv/bin/python -m validation.benchmark --suite risk --sizes 1e6,1e7 --keys 5,8
+    .venv/bin/python -m validation.benchmark --suite all        # every suite, default sizes
 
-For every size, number of keys, with and without weights and with and without missing
-values (5% per key), it times:
+How every figure is taken (the same for both sides):
 
-* native: ``sdc.individual_risk`` (frequencies, risk, global risk, threshold), best of
-  ``--repeat`` runs, from a DataFrame already in memory;
-* sdcMicro: ``measure_risk`` inside R (``system.time``), in an ``Rscript`` subprocess that
-  reads the same columns from binary files and is stopped at ``--r-budget`` seconds;
-* a bare baseline (keys without missing values): ``pandas.factorize`` per key, mixed-radix
-  packing, ``pandas.factorize`` of the packed keys and ``numpy.bincount`` for f_k and F_k.
+* **Data.** Seeded generators: :func:`make_data` for the function benchmarks (keys with the
+  cardinalities :data:`CARDS`, skewed; "NA" puts 5 % missing values in every key of the same
+  records, so data with and without NA differ only by the NAs), :mod:`validation.make_risk_data`
+  and :mod:`validation.make_assess_data` for the command-line runs. The columns are written
+  once to typed little-endian binary files (int32 keys with R's NA, float64 weights); sdc and
+  R both read *those files* (reading is not timed).
+* **Warm and cold.** In one R session (`validation/bench_sdcmicro.R`) and one Python process,
+  the function is called once (the *cold* figure, reported apart), then ``--repeat`` more
+  times (the *warm* figures). R's first call is much slower than its later ones.
+* **CPU and wall.** CPU time is user + system time of the process (R: ``system.time``'s
+  ``user.self + sys.self``; Python: ``time.process_time``), the figure compared on a machine
+  shared with other work; wall time is reported beside it. Minimum and median of the warm
+  runs; speed-ups are sdcMicro's minimum CPU over sdc's minimum CPU.
+* **Agreement.** Every timed pair is compared (expected re-identifications, l-diversity
+  sums, SUDA score sums, ...), so no wrong answer is timed.
+* **Floor.** The least any exact implementation must do for f_k: integer keys offset and
+  packed into one int64, counted once (``bincount`` when the packed space is at most
+  n + 1024, else ``numpy.unique``), f_k per record.
 
-Peak memory of the native call is measured with ``tracemalloc`` (a separate run) and
-reported against the size of the key and weight columns. ``--weights no|yes`` and ``--na
-no|yes`` restrict the risk suite to some of the four combinations (for a long sdcMicro budget
-on one case, e.g. ``--sizes 1e7 --keys 8 --weights no --na yes --r-budget 600``).
-
-``--suite ldiversity`` times ``sdc.l_diversity(mode="sdcmicro")`` against sdcMicro's
-``ldiversity`` (one sensitive variable with ``--categories`` values), ``--suite
-tcloseness`` times ``sdc.t_closeness`` (ordered EMD) per million records, and ``--suite
-suda|household|modrisk`` time ``sdc.suda``, ``sdc.household_risk`` and ``sdc.model_risk``
-against sdcMicro's ``suda2``, ``measure_risk(hid =)`` and ``modRisk``. Results go to
-``validation/results/benchmark[-suite].{csv,md}``.
+Suites: ``risk`` (individual_risk vs measure_risk, and the floor), ``wildcard`` (sdcMicro's
+missing-value rule against the same data without NA and with NA as a category), ``ldiversity``,
+``tcloseness``, ``suda``, ``household``, ``modrisk``, ``cli`` (``sdc risk FILE`` against
+reading the key columns plus the floor, as processes, with peak memory), ``assess`` (``sdc
+assess`` on the bundled example's configuration at 10^6 records, report included) and
+``big`` (``sdc risk`` on a 10^8-record file read in chunks). Results go to
+``validation/results/benchmark-<suite>.{csv,md}`` (``benchmark.{csv,md}`` for ``risk``);
+``python -m validation.benchmark_doc`` builds docs/benchmark.md from them.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import math
+import os
 import platform
 import shutil
+import statistics
 import subprocess
+import sys
 import tempfile
 import time
 import tracemalloc
 import warnings
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 
-import sdc
-from sdc.exceptions import SdcWarning
-
 HERE = Path(__file__).resolve().parent
-CARDS = (2, 9, 20, 5, 50, 100, 10, 30)  # key cardinalities, in order (sex, region, age band, ...)
+ROOT = HERE.parent
+CARDS = (2, 9, 20, 5, 50, 100, 10, 30, 4, 7)  # key cardinalities, in order (the first K keys)
 NA_RATE = 0.05
+NA_INT32 = np.iinfo(np.int32).min  # R's NA_integer_
 
 
-@dataclass
-class Row:
-    n: int
-    keys: int
-    weights: bool
-    missing: bool
-    native_s: float
-    baseline_s: float          # NaN with missing values
-    sdcmicro_s: float          # NaN if not run; inf if stopped at the budget
-    sdcmicro_note: str
-    speedup: float             # sdcMicro / native (a lower bound when sdcMicro was stopped)
-    vs_baseline: float         # native / baseline
-    native_peak_mb: float
-    input_mb: float
-    memory_ratio: float        # native peak / input columns
-    sdcmicro_peak_mb: float
-    er_rel_diff: float         # |ER native - ER sdcMicro| / ER
-
-
+# --------------------------------------------------------------------------------------------
+# Data
+# --------------------------------------------------------------------------------------------
 def make_data(n: int, k: int, weighted: bool, missing: bool, seed: int) -> pd.DataFrame:
-    """Keys drawn from skewed (Dirichlet) distributions over CARDS; weights in [1, 100)."""
+    """Keys drawn from skewed (Dirichlet) distributions over CARDS; weights in [1, 100).
+
+    With `missing`, the same keys (same seed) get 5 % missing values in every key, drawn from
+    a second stream: the data differ from ``missing=False`` by the NAs only."""
     rng = np.random.default_rng(seed)
-    cols = {}
+    cols: dict[str, np.ndarray] = {}
     for j in range(k):
-        card = CARDS[j]
-        p = rng.dirichlet(np.ones(card))
-        codes = rng.choice(card, size=n, p=p).astype(np.int64) + 1
-        if missing:
-            col = codes.astype(np.float64)
-            col[rng.random(n) < NA_RATE] = np.nan
-            cols[f"k{j + 1}"] = col
-        else:
-            cols[f"k{j + 1}"] = codes
+        p = rng.dirichlet(np.ones(CARDS[j]))
+        cols[f"k{j + 1}"] = rng.choice(CARDS[j], size=n, p=p).astype(np.int64) + 1
+    w = rng.uniform(1.0, 100.0, size=n) if weighted else None
+    if missing:
+        holes = np.random.default_rng(seed + 7919)
+        for name in list(cols):
+            col = cols[name].astype(np.float64)
+            col[holes.random(n) < NA_RATE] = np.nan
+            cols[name] = col
     df = pd.DataFrame(cols)
-    if weighted:
-        df["w"] = rng.uniform(1.0, 100.0, size=n)
+    if w is not None:
+        df["w"] = w
     return df
-
-
-def baseline(df: pd.DataFrame, keys: list[str], weights: str | None) -> np.ndarray:
-    """The bare computation of f_k (and F_k): factorize, pack, factorize, bincount."""
-    packed = None
-    for k in keys:
-        codes, uniq = pd.factorize(df[k])
-        packed = codes.astype(np.int64) if packed is None else packed * (len(uniq) + 1) + codes
-    ids, _ = pd.factorize(packed)
-    fk = np.bincount(ids)[ids]
-    if weights is not None:
-        np.bincount(ids, weights=df[weights].to_numpy())[ids]
-    return fk
-
-
-def best_of(fn, repeat: int) -> float:  # noqa: ANN001
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
-def native_peak_mb(fn) -> float:  # noqa: ANN001
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1] / 2**20
-    finally:
-        tracemalloc.stop()
-
-
-def _int32_file(col: pd.Series, path: Path) -> None:
-    """A column as R integers (NA as NA_integer_) in a binary file."""
-    v = col.to_numpy(dtype=np.float64)
-    np.where(np.isnan(v), np.iinfo(np.int32).min, v).astype(np.int32).tofile(path)
-
-
-def run_r(script: str, df: pd.DataFrame, keys: list[str], extra: dict[str, str], args: list[str],
-          budget: float) -> tuple[float, float, float, str]:
-    """(elapsed s, checksum, peak MB, note) from an Rscript subprocess stopped at `budget` s.
-
-    Keys (and the integer columns in `extra`, name -> file stem) go to int32 files; a
-    weight column ``w``, if in `args`, to a double file.
-    """
-    with tempfile.TemporaryDirectory(prefix="sdc-bench-") as tmp:
-        for j, k in enumerate(keys, 1):
-            _int32_file(df[k], Path(tmp) / f"k{j}.bin")
-        for col, stem in extra.items():
-            if col == "w":
-                df["w"].to_numpy(dtype=np.float64).tofile(Path(tmp) / f"{stem}.bin")
-            else:
-                _int32_file(df[col], Path(tmp) / f"{stem}.bin")
-        cmd = ["timeout", str(int(budget)), "Rscript", str(HERE / script), tmp, str(len(df)), str(len(keys)), *args]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode == 124:
-            return math.inf, math.nan, math.nan, f"stopped at {budget:g} s"
-        if proc.returncode != 0:
-            return math.nan, math.nan, math.nan, "failed: " + proc.stderr.strip().splitlines()[-1][:120]
-        out = proc.stdout.split()
-        return float(out[0]), float(out[1]), float(out[-1]), ""
-
-
-def run_sdcmicro(df: pd.DataFrame, keys: list[str], weighted: bool, budget: float) -> tuple[float, float, float, str]:
-    """sdcMicro's measure_risk: (elapsed s, global_risk_ER, peak MB, note)."""
-    return run_r("bench_measure_risk.R", df, keys, {"w": "w"} if weighted else {}, ["1" if weighted else "0"], budget)
-
-
-def run(sizes: list[int], key_counts: list[int], repeat: int, budget: float, with_r: bool,
-        weight_options: tuple[bool, ...] = (False, True), missing_options: tuple[bool, ...] = (False, True)) -> list[Row]:
-    rows = []
-    skip_r: set[tuple] = set()  # (keys, weighted, missing) that already hit the budget at a smaller n
-    for n in sizes:
-        for k in key_counts:
-            for weighted in weight_options:
-                for missing in missing_options:
-                    df = make_data(n, k, weighted, missing, seed=n + 10 * k + 2 * weighted + missing)
-                    keys = [f"k{j + 1}" for j in range(k)]
-                    w = "w" if weighted else None
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore", SdcWarning)
-
-                        def call():  # noqa: ANN202
-                            return sdc.individual_risk(df, keys, weights=w)
-
-                        res = call()
-                        t_native = best_of(call, repeat)
-                        peak = native_peak_mb(call)
-                    t_base = math.nan if missing else best_of(lambda: baseline(df, keys, w), repeat)
-                    input_mb = df[keys + ([w] if w else [])].memory_usage(index=False).sum() / 2**20
-                    t_r, er_r, mem_r, note = math.nan, math.nan, math.nan, "not run"
-                    if with_r:
-                        if (k, weighted, missing) in skip_r:
-                            t_r, note = math.inf, f"not run: stopped at {budget:g} s at a smaller size"
-                        else:
-                            t_r, er_r, mem_r, note = run_sdcmicro(df, keys, weighted, budget)
-                            if math.isinf(t_r):
-                                skip_r.add((k, weighted, missing))
-                    er = res.expected_reidentifications
-                    row = Row(
-                        n=n, keys=k, weights=weighted, missing=missing, native_s=t_native, baseline_s=t_base,
-                        sdcmicro_s=t_r, sdcmicro_note=note,
-                        speedup=(budget if math.isinf(t_r) else t_r) / t_native if not math.isnan(t_r) else math.nan,
-                        vs_baseline=t_native / t_base if not math.isnan(t_base) else math.nan,
-                        native_peak_mb=peak, input_mb=input_mb, memory_ratio=peak / input_mb,
-                        sdcmicro_peak_mb=mem_r,
-                        er_rel_diff=abs(er - er_r) / er if not math.isnan(er_r) else math.nan,
-                    )
-                    rows.append(row)
-                    print(_line(row), flush=True)
-    return rows
-
-
-def _line(r: Row) -> str:
-    sm = ("stopped" if math.isinf(r.sdcmicro_s) else f"{r.sdcmicro_s:8.3f}s") if not math.isnan(r.sdcmicro_s) else "   -    "
-    return (f"n={r.n:>9,} K={r.keys} w={int(r.weights)} NA={int(r.missing)}  native {r.native_s:8.3f}s  "
-            f"sdcMicro {sm}  x{r.speedup:8.1f}  vs bare {r.vs_baseline:5.2f}  mem {r.memory_ratio:4.2f}x")
-
-
-def markdown(rows: list[Row], meta: dict[str, str], budget: float) -> str:
-    def s(x: float) -> str:
-        return "-" if math.isnan(x) else (f"> {budget:g}" if math.isinf(x) else f"{x:.3f}")
-
-    def ratio(x: float, lower: bool = False) -> str:
-        return "-" if math.isnan(x) else (">= " if lower else "") + (f"{x:,.0f}" if x >= 100 else f"{x:.2f}" if x < 10 else f"{x:.1f}")
-
-    lines = [
-        "| records | keys | weights | 5% NA | native (s) | sdcMicro (s) | speed-up | bare (s) | native / bare | native peak (MB) | input (MB) | peak / input | ER rel. diff |",
-        "|---:|---:|:---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for r in rows:
-        lines.append(
-            f"| {r.n:,} | {r.keys} | {'yes' if r.weights else 'no'} | {'yes' if r.missing else 'no'} | "
-            f"{r.native_s:.3f} | {s(r.sdcmicro_s)} | {ratio(r.speedup, math.isinf(r.sdcmicro_s))} | {s(r.baseline_s)} | "
-            f"{ratio(r.vs_baseline)} | {r.native_peak_mb:,.1f} | {r.input_mb:,.1f} | {r.memory_ratio:.2f} | "
-            f"{'-' if math.isnan(r.er_rel_diff) else f'{r.er_rel_diff:.1e}'} |")
-    head = [
-        "# Benchmark: native vs sdcMicro measure_risk",
-        "",
-        f"Run by `python -m validation.benchmark` on {meta['date']}; {meta['machine']}.",
-        "Versions: " + meta["versions"] + ".",
-        "",
-        "Native: `sdc.individual_risk` (f_k, F_k, risk, global risk, threshold) from a DataFrame, best of "
-        f"{meta['repeat']}. sdcMicro: `measure_risk` timed inside R (`system.time`), stopped at {budget:g} s; "
-        "a stopped run's speed-up is a lower bound (budget / native). Bare: `pandas.factorize` per key, packing, "
-        "`pandas.factorize`, `numpy.bincount` (keys without missing values only). Peak: `tracemalloc` peak of the "
-        "native call; input: the key and weight columns. Keys have cardinalities "
-        f"{', '.join(map(str, CARDS))} (first K), skewed; 5% NA means 5% missing in every key.",
-        "",
-    ]
-    return "\n".join(head + lines) + "\n"
-
-
-@dataclass
-class AttrRow:
-    suite: str
-    n: int
-    keys: int
-    categories: int
-    classes: int
-    native_s: float
-    sdcmicro_s: float
-    sdcmicro_note: str
-    speedup: float
-    native_s_per_million: float
-    native_peak_mb: float
-    agree: str
 
 
 def _sensitive(df: pd.DataFrame, categories: int, seed: int) -> pd.DataFrame:
@@ -264,151 +96,529 @@ def _sensitive(df: pd.DataFrame, categories: int, seed: int) -> pd.DataFrame:
     return df.assign(s=rng.choice(categories, size=len(df), p=p).astype(np.int64) + 1)
 
 
-def _suite_call(suite: str, df: pd.DataFrame, keys: list[str]):  # noqa: ANN202
-    """(native call, R script, extra columns, R args, checksum of the native result, classes)."""
-    if suite == "ldiversity":
-        return (lambda: sdc.l_diversity(df, keys, "s", mode="sdcmicro"), "bench_ldiversity.R", {"s": "s"}, [],
-                lambda r: r.records["s_Distinct_Ldiversity"].sum(), lambda r: r.n_classes)
-    if suite == "tcloseness":
-        return (lambda: sdc.t_closeness(df, keys, "s", distance="ordered"), None, {}, [], None, lambda r: r.n_classes)
-    if suite == "suda":
-        return (lambda: sdc.suda(df, keys), "bench_toolbox.R", {}, ["suda2"], lambda r: r.score_sum,
-                lambda r: r.n_records_with_msu)
-    if suite == "household":
-        return (lambda: sdc.household_risk(df, keys, "hh", weights="w"), "bench_toolbox.R",
-                {"w": "w", "hh": "hh"}, ["household"], lambda r: r.expected_reidentifications,
-                lambda r: r.n_households)
-    return (lambda: sdc.model_risk(df, keys, weights="w"), "bench_toolbox.R", {"w": "w"}, ["modrisk"],
-            lambda r: r.gr1, lambda r: len(r.cells))
+def _int32_file(col: pd.Series, path: Path) -> None:
+    """A column as R integers (NA as NA_integer_) in a little-endian binary file."""
+    v = col.to_numpy(dtype=np.float64)
+    np.where(np.isnan(v), NA_INT32, v).astype("<i4").tofile(path)
 
 
-def run_attribute(suite: str, sizes: list[int], key_counts: list[int], categories: int, repeat: int,
-                  budget: float, with_r: bool) -> list[AttrRow]:
-    """One of the suites beyond the risk measures, native vs sdcMicro on the same data."""
+def write_typed(df: pd.DataFrame, keys: list[str], directory: Path) -> None:
+    """The keys (k1..kK) and the extra columns (w, s, hh) as typed binary files."""
+    for j, k in enumerate(keys, 1):
+        _int32_file(df[k], directory / f"k{j}.bin")
+    if "w" in df:
+        df["w"].to_numpy(dtype="<f8").tofile(directory / "w.bin")
+    for c in ("s", "hh"):
+        if c in df:
+            _int32_file(df[c], directory / f"{c}.bin")
+
+
+def read_typed(directory: Path, n: int, k: int) -> pd.DataFrame:
+    """The files of :func:`write_typed`, as sdc gets them: int32 keys, float64 where NA."""
+    cols: dict[str, np.ndarray] = {}
+    for j in range(1, k + 1):
+        v = np.fromfile(directory / f"k{j}.bin", dtype="<i4", count=n)
+        na = v == NA_INT32
+        cols[f"k{j}"] = np.where(na, np.nan, v) if na.any() else v.astype(np.int32)
+    for c in ("s", "hh"):
+        if (directory / f"{c}.bin").exists():
+            cols[c] = np.fromfile(directory / f"{c}.bin", dtype="<i4", count=n).astype(np.int64)
+    if (directory / "w.bin").exists():
+        cols["w"] = np.fromfile(directory / "w.bin", dtype="<f8", count=n)
+    return pd.DataFrame(cols)
+
+
+# --------------------------------------------------------------------------------------------
+# Timing
+# --------------------------------------------------------------------------------------------
+@dataclass
+class Timing:
+    """Cold (first call) and warm (later calls) CPU and wall seconds."""
+
+    cold_cpu: float = math.nan
+    cold_wall: float = math.nan
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def cpu_min(self) -> float:
+        return min(self.cpu) if self.cpu else math.nan
+
+    @property
+    def cpu_med(self) -> float:
+        return statistics.median(self.cpu) if self.cpu else math.nan
+
+    @property
+    def wall_min(self) -> float:
+        return min(self.wall) if self.wall else math.nan
+
+    @property
+    def wall_med(self) -> float:
+        return statistics.median(self.wall) if self.wall else math.nan
+
+    def flat(self, prefix: str) -> dict[str, Any]:
+        return {f"{prefix}_cpu_min": self.cpu_min, f"{prefix}_cpu_med": self.cpu_med,
+                f"{prefix}_wall_min": self.wall_min, f"{prefix}_wall_med": self.wall_med,
+                f"{prefix}_cold_cpu": self.cold_cpu, f"{prefix}_cold_wall": self.cold_wall,
+                f"{prefix}_runs": len(self.cpu), f"{prefix}_note": self.note}
+
+
+def time_py(fn: Callable[[], Any], repeat: int) -> tuple[Timing, Any]:
+    """The first call (cold), then `repeat` calls (warm): CPU and wall of each."""
+    t = Timing()
+    result = None
+    for i in range(repeat + 1):
+        gc.collect()
+        c0, w0 = time.process_time(), time.perf_counter()
+        result = fn()
+        c1, w1 = time.process_time(), time.perf_counter()
+        if i == 0:
+            t.cold_cpu, t.cold_wall = c1 - c0, w1 - w0
+        else:
+            t.cpu.append(c1 - c0)
+            t.wall.append(w1 - w0)
+    return t, result
+
+
+def peak_mb(fn: Callable[[], Any]) -> float:
+    """tracemalloc peak of one call (numpy and pandas allocations), in MB."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def time_r(what: str, directory: Path, n: int, k: int, repeat: int, budget: float) -> tuple[Timing, float, float]:
+    """sdcMicro in one R session: (timing, checksum, R peak MB). Stopped at `budget` seconds
+    (then the runs so far are kept; a stop before the first call gives cpu = inf)."""
+    t = Timing()
+    if shutil.which("Rscript") is None:
+        t.note = "R not available"
+        return t, math.nan, math.nan
+    cmd = ["timeout", str(int(budget)), "Rscript", str(HERE / "bench_sdcmicro.R"), what, str(directory), str(n), str(k),
+           str(repeat)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    check, mem = math.nan, math.nan
+    for line in proc.stdout.splitlines():
+        parts = line.split()
+        if parts[:1] == ["cold"]:
+            t.cold_wall, t.cold_cpu = float(parts[1]), float(parts[2])
+        elif parts[:1] == ["warm"]:
+            t.wall.append(float(parts[1]))
+            t.cpu.append(float(parts[2]))
+        elif parts[:1] == ["check"]:
+            check, mem = float(parts[1]) if parts[1] != "NA" else math.nan, float(parts[2])
+    if proc.returncode == 124:
+        t.note = f"stopped at {budget:g} s" + ("" if t.cpu else (" (no warm run)" if not math.isnan(t.cold_cpu) else
+                                                                   " (no run)"))
+        if math.isnan(t.cold_cpu):
+            t.cold_cpu = t.cold_wall = math.inf
+    elif proc.returncode != 0:
+        t.note = "failed: " + (proc.stderr.strip().splitlines() or ["?"])[-1][:120]
+    return t, check, mem
+
+
+def _warm_r_cpu(t: Timing) -> float:
+    """sdcMicro's warm CPU minimum; the cold one when no warm run finished; inf if none."""
+    if t.cpu:
+        return t.cpu_min
+    return t.cold_cpu
+
+
+def _ratio(a: float, b: float) -> float:
+    return a / b if b and not math.isnan(a) and not math.isnan(b) else math.nan
+
+
+# --------------------------------------------------------------------------------------------
+# The floor
+# --------------------------------------------------------------------------------------------
+def floor(df: pd.DataFrame, keys: list[str], weights: str | None) -> np.ndarray:
+    """f_k (and F_k) per record by the least work: offset-packed keys counted once."""
+    packed = None
+    radix = 1
+    for k in keys:
+        v = df[k].to_numpy()
+        lo = v.min()
+        card = int(v.max() - lo) + 1
+        c = (v - lo).astype(np.int64)
+        packed = c if packed is None else packed * card + c
+        radix *= card
+    n = len(df)
+    if radix <= n + 1024:
+        ids, size = packed, radix
+        counts = np.bincount(ids, minlength=size)
+    else:
+        _, ids, counts = np.unique(packed, return_inverse=True, return_counts=True)
+        size = counts.size
+    fk = counts[ids]
+    if weights is not None:
+        np.bincount(ids, weights=df[weights].to_numpy(), minlength=size)[ids]
+    return fk
+
+
+# --------------------------------------------------------------------------------------------
+# Suites
+# --------------------------------------------------------------------------------------------
+def _quiet() -> Any:
+    import sdc  # noqa: F401  (imported before timing)
+    from sdc.exceptions import SdcWarning
+
+    warnings.simplefilter("ignore", SdcWarning)
+    return sdc
+
+
+def suite_risk(a: argparse.Namespace) -> list[dict]:
+    sdc = _quiet()
     rows = []
-    skip_r: set[int] = set()
-    for n in sizes:
-        for k in key_counts:
-            df = make_data(n, k, suite in ("household", "modrisk"), False, seed=n + 10 * k)
-            if suite in ("ldiversity", "tcloseness"):
-                df = _sensitive(df, categories, seed=n + k)
-            if suite == "household":
-                df["hh"] = np.repeat(np.arange(n), 3)[:n] // 1  # households of 3 consecutive records
-            keys = [f"k{j + 1}" for j in range(k)]
-            call, script, extra, r_args, checksum, classes = _suite_call(suite, df, keys)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", SdcWarning)
-                res = call()
-                t_native = best_of(call, repeat)
-                peak = native_peak_mb(call)
-            t_r, check, note, agree = math.nan, math.nan, "not run", "-"
-            if script is not None and with_r:
-                if k in skip_r:
-                    t_r, note = math.inf, f"not run: stopped at {budget:g} s at a smaller size"
-                else:
-                    t_r, check, _mem, note = run_r(script, df, keys, extra, r_args, budget)
-                    if math.isinf(t_r):
-                        skip_r.add(k)
-                if not math.isnan(check):
-                    mine = float(checksum(res))
-                    agree = "yes" if abs(mine - check) <= 1e-6 * max(1.0, abs(check)) else f"NO ({mine} vs {check})"
-                elif not math.isnan(t_r) and not math.isinf(t_r):
-                    agree = "sdcMicro gave NaN"  # modRisk: see docs/sdcmicro-differences.md #25
-            row = AttrRow(
-                suite=suite, n=n, keys=k, categories=categories, classes=int(classes(res)), native_s=t_native,
-                sdcmicro_s=t_r, sdcmicro_note=note,
-                speedup=(budget if math.isinf(t_r) else t_r) / t_native if not math.isnan(t_r) else math.nan,
-                native_s_per_million=t_native / (n / 1e6), native_peak_mb=peak, agree=agree)
-            rows.append(row)
-            print(f"{suite} n={n:>10,} K={k} classes={row.classes:>9,} native {t_native:8.3f}s "
-                  f"({row.native_s_per_million:.3f} s/M) sdcMicro {t_r:8.3f}s x{row.speedup:7.1f} agree {agree}",
-                  flush=True)
+    skip_r: set[tuple] = set()
+    for n in a.sizes:
+        for k in a.keys:
+            for weighted in a.weight_options:
+                for missing in a.na_options:
+                    seed = n + 10 * k + 2 * weighted
+                    keys = [f"k{j + 1}" for j in range(k)]
+                    w = "w" if weighted else None
+                    with tempfile.TemporaryDirectory(prefix="sdc-bench-") as tmp:
+                        write_typed(make_data(n, k, weighted, missing, seed), keys, Path(tmp))
+                        df = read_typed(Path(tmp), n, k)
+
+                        def call():  # noqa: ANN202
+                            res = sdc.individual_risk(df, keys, weights=w)
+                            _ = res.risk  # the per-record risk, as measure_risk's Res holds it
+                            return res
+
+                        t_sdc, res = time_py(call, a.repeat)
+                        peak = peak_mb(call)
+                        t_floor = Timing() if missing else time_py(lambda: floor(df, keys, w), a.repeat)[0]
+                        key = (k, weighted, missing)
+                        if a.no_r:
+                            t_r, er_r = Timing(note="not run"), math.nan
+                        elif key in skip_r:
+                            t_r, er_r = Timing(note="not run: stopped at a smaller size"), math.nan
+                        else:
+                            t_r, er_r, _ = time_r("measure_risk", Path(tmp), n, k, a.repeat, a.r_budget)
+                            if "stopped" in t_r.note and not t_r.cpu:
+                                skip_r.add(key)
+                    er = res.expected_reidentifications
+                    row = {"n": n, "keys": k, "weights": weighted, "missing": missing,
+                           **t_sdc.flat("sdc"), **t_r.flat("r"), **t_floor.flat("floor"),
+                           "speedup": _ratio(_warm_r_cpu(t_r), t_sdc.cpu_min),
+                           "speedup_cold": _ratio(t_r.cold_cpu, t_sdc.cold_cpu),
+                           "sdc_over_floor": _ratio(t_sdc.cpu_min, t_floor.cpu_min),
+                           "sdc_peak_mb": peak, "input_mb": df.memory_usage(index=False).sum() / 2**20,
+                           "er": er, "er_rel_diff": abs(er - er_r) / er if not math.isnan(er_r) else math.nan}
+                    rows.append(row)
+                    _progress("risk", row)
     return rows
 
 
-def attribute_markdown(rows: list[AttrRow], meta: dict[str, str], budget: float) -> str:
-    suite = rows[0].suite
-    what = {
-        "ldiversity": "`sdc.l_diversity(mode=\"sdcmicro\")` vs sdcMicro's `ldiversity` (one sensitive variable); "
-                      "'agree': the sums of the distinct l-diversity column are equal; 'classes': equivalence classes",
-        "tcloseness": "`sdc.t_closeness(distance=\"ordered\")` (sdcMicro has no t-closeness); 'classes': equivalence classes",
-        "suda": "`sdc.suda()` vs sdcMicro's `suda2()`; 'agree': equal sums of SUDA scores; 'classes': records with an MSU",
-        "household": "`sdc.household_risk()` vs sdcMicro's `measure_risk(hid =)` (weights, households of 3); "
-                     "'agree': household expected re-identifications to 1e-6; 'classes': households",
-        "modrisk": "`sdc.model_risk()` vs sdcMicro's `modRisk(method = \"default\")`, main effects; 'agree': gr1 to "
-                   "1e-6; 'classes': cells of the model's table",
-    }[suite]
-    lines = [
-        f"# Benchmark: {suite}", "",
-        f"Run by `python -m validation.benchmark --suite {suite}` on {meta['date']}; {meta['machine']}.",
-        "Versions: " + meta["versions"] + ".", "",
-        f"{what}. Native: best of {meta['repeat']}; sdcMicro timed inside R, stopped at {budget:g} s. "
-        + (f"Sensitive variable with {rows[0].categories} categories (skewed); " if suite in ("ldiversity", "tcloseness") else "")
-        + "keys as in the risk benchmark.", "",
-        "| records | keys | classes | native (s) | native s per 10^6 records | sdcMicro (s) | speed-up | native peak (MB) | agree |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|:---:|",
-    ]
-    for r in rows:
-        sm = "-" if math.isnan(r.sdcmicro_s) else (f"> {budget:g}" if math.isinf(r.sdcmicro_s) else f"{r.sdcmicro_s:.3f}")
-        sp = "-" if math.isnan(r.speedup) else (">= " if math.isinf(r.sdcmicro_s) else "") + f"{r.speedup:.1f}"
-        lines.append(f"| {r.n:,} | {r.keys} | {r.classes:,} | {r.native_s:.3f} | {r.native_s_per_million:.3f} | "
-                     f"{sm} | {sp} | {r.native_peak_mb:,.1f} | {r.agree} |")
-    return "\n".join(lines) + "\n"
+def suite_wildcard(a: argparse.Namespace) -> list[dict]:
+    """sdcMicro's wildcard rule against the same data without NA, and NA as a category."""
+    sdc = _quiet()
+    rows = []
+    for n in a.sizes:
+        for k in a.keys:
+            seed = n + 10 * k
+            keys = [f"k{j + 1}" for j in range(k)]
+            clean = make_data(n, k, False, False, seed)
+            holes = make_data(n, k, False, True, seed)  # the same records, 5 % NA per key
+            t0, _ = time_py(lambda: sdc.individual_risk(clean, keys).risk, a.repeat)
+            t1, r1 = time_py(lambda: sdc.individual_risk(holes, keys), a.repeat)
+            t2, _ = time_py(lambda: sdc.individual_risk(holes, keys, missing="category").risk, a.repeat)
+            row = {"n": n, "keys": k, **t0.flat("clean"), **t1.flat("wildcard"), **t2.flat("category"),
+                   "wildcard_over_clean": _ratio(t1.cpu_min, t0.cpu_min),
+                   "wildcard_over_category": _ratio(t1.cpu_min, t2.cpu_min),
+                   "er": r1.expected_reidentifications}
+            rows.append(row)
+            _progress("wildcard", row)
+    return rows
+
+
+def _attribute_rows(suite: str, a: argparse.Namespace) -> list[dict]:
+    sdc = _quiet()
+    from sdc.core.scenario import key_classes
+
+    rows = []
+    skip_r: set[int] = set()
+    for n in a.sizes:
+        for k in a.keys:
+            if suite == "suda" and n * 2**k > 5e8:
+                continue  # sdcMicro's suda2 would take tens of minutes (all 2^K - 1 subsets)
+            seed = n + 10 * k
+            keys = [f"k{j + 1}" for j in range(k)]
+            df = make_data(n, k, suite in ("household", "modrisk"), False, seed)
+            r_what = {"ldiversity": "ldiversity", "suda": "suda2", "household": "household", "modrisk": "modrisk",
+                      "tcloseness": None}[suite]
+            if suite in ("ldiversity", "tcloseness"):
+                df = _sensitive(df, a.categories, seed=n + k)
+                r_what = "ldiversity"  # t-closeness has no sdcMicro function: l-diversity's time for scale
+            if suite == "household":
+                df["hh"] = np.arange(n) // 3  # households of 3 consecutive records
+            with tempfile.TemporaryDirectory(prefix="sdc-bench-") as tmp:
+                write_typed(df, keys, Path(tmp))
+                df = read_typed(Path(tmp), n, k)
+                kc = key_classes(df, keys)
+                call, shared, check = {
+                    "ldiversity": (lambda: sdc.l_diversity(df, keys, "s", mode="sdcmicro"),
+                                   lambda: sdc.l_diversity(df, kc, "s", mode="sdcmicro"),
+                                   lambda r: r.records["s_Distinct_Ldiversity"].sum()),
+                    "tcloseness": (lambda: sdc.t_closeness(df, keys, "s", distance="ordered"),
+                                   lambda: sdc.t_closeness(df, kc, "s", distance="ordered"), None),
+                    "suda": (lambda: sdc.suda(df, keys), lambda: sdc.suda(df, kc), lambda r: r.score_sum),
+                    "household": (lambda: sdc.household_risk(df, keys, "hh", weights="w"), None,
+                                  lambda r: r.expected_reidentifications),
+                    "modrisk": (lambda: sdc.model_risk(df, keys, weights="w"), None, lambda r: r.gr1),
+                }[suite]
+                t_sdc, res = time_py(call, a.repeat)
+                t_shared = time_py(shared, a.repeat)[0] if shared is not None else Timing()
+                peak = peak_mb(call)
+                if a.no_r:
+                    t_r, r_check = Timing(note="not run"), math.nan
+                elif k in skip_r:
+                    t_r, r_check = Timing(note="not run: stopped at a smaller size"), math.nan
+                else:
+                    t_r, r_check, _ = time_r(r_what, Path(tmp), n, k, a.repeat, a.r_budget)
+                    if "stopped" in t_r.note and not t_r.cpu:
+                        skip_r.add(k)
+            agree = "-"
+            if check is not None and suite != "tcloseness" and not math.isnan(r_check):
+                mine = float(check(res))
+                agree = "yes" if abs(mine - r_check) <= 1e-6 * max(1.0, abs(r_check)) else f"NO ({mine} vs {r_check})"
+            elif check is not None and suite == "modrisk" and t_r.cpu:
+                agree = "sdcMicro gave NaN"
+            classes = {"ldiversity": lambda r: r.n_classes, "tcloseness": lambda r: r.n_classes,
+                       "suda": lambda r: r.n_records_with_msu, "household": lambda r: r.n_households,
+                       "modrisk": lambda r: len(r.cells)}[suite](res)
+            row = {"suite": suite, "n": n, "keys": k, "classes": int(classes), **t_sdc.flat("sdc"),
+                   **t_shared.flat("shared"), **t_r.flat("r"),
+                   "speedup": _ratio(_warm_r_cpu(t_r), t_sdc.cpu_min),
+                   "speedup_shared": _ratio(_warm_r_cpu(t_r), t_shared.cpu_min),
+                   "speedup_cold": _ratio(t_r.cold_cpu, t_sdc.cold_cpu), "sdc_peak_mb": peak, "agree": agree}
+            rows.append(row)
+            _progress(suite, row)
+    return rows
+
+
+def _run_process(cmd: list[str], cwd: Path | None = None) -> tuple[float, float, float, int]:
+    """(CPU s, wall s, peak RSS MB, exit status) of one child process (its own rusage)."""
+    w0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - w0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        err = proc.stderr.read().decode(errors="replace").strip().splitlines() if proc.stderr else []
+        raise RuntimeError(f"{' '.join(cmd)} failed: {err[-1] if err else proc.returncode}")
+    return ru.ru_utime + ru.ru_stime, wall, ru.ru_maxrss / 1024, proc.returncode
+
+
+def _processes(cmd: list[str], repeat: int) -> Timing:
+    t = Timing()
+    peaks = []
+    for i in range(repeat + 1):
+        cpu, wall, peak, _ = _run_process(cmd)
+        peaks.append(peak)
+        if i == 0:
+            t.cold_cpu, t.cold_wall = cpu, wall
+        else:
+            t.cpu.append(cpu)
+            t.wall.append(wall)
+    t.note = f"peak {max(peaks):.0f} MB"
+    return t
+
+
+def _peak(t: Timing) -> float:
+    return float(t.note.split()[1]) if t.note.startswith("peak") else math.nan
+
+
+def suite_cli(a: argparse.Namespace) -> list[dict]:
+    """``sdc risk FILE`` against reading the key columns plus the floor, as processes."""
+    rows = []
+    py = sys.executable
+    for n in a.sizes:
+        for k in a.keys:
+            path = a.data_dir / f"risk-{n:.0e}x{k}.csv".replace("+", "")
+            if not path.exists():
+                subprocess.run([py, "-m", "validation.make_risk_data", "--records", str(n), "--keys", str(k),
+                                "--out", str(path)], cwd=ROOT, check=True)
+            keys = ",".join(f"k{j + 1}" for j in range(k))
+            t_sdc = _processes([py, "-m", "sdc", "risk", str(path), "--keys", keys, "--json"], a.repeat)
+            t_chunk = _processes([py, "-m", "sdc", "risk", str(path), "--keys", keys, "--json", "--chunks",
+                                  "1000000"], a.repeat)
+            t_floor = _processes([py, str(HERE / "floor_risk.py"), str(path), keys], a.repeat)
+            row = {"n": n, "keys": k, "file_mb": path.stat().st_size / 2**20, **t_sdc.flat("sdc"),
+                   **t_chunk.flat("chunked"), **t_floor.flat("floor"),
+                   "sdc_peak_mb": _peak(t_sdc), "chunked_peak_mb": _peak(t_chunk), "floor_peak_mb": _peak(t_floor),
+                   "sdc_over_floor": _ratio(t_sdc.cpu_min, t_floor.cpu_min),
+                   "peak_over_floor": _ratio(_peak(t_sdc), _peak(t_floor))}
+            rows.append(row)
+            _progress("cli", row)
+    return rows
+
+
+def suite_big(a: argparse.Namespace) -> list[dict]:
+    """``sdc risk`` on a file of ``--sizes`` records (default 10^8), read in chunks: once."""
+    rows = []
+    py = sys.executable
+    for n in a.sizes:
+        k = a.keys[0]
+        path = a.data_dir / f"risk-{n:.0e}x{k}.csv".replace("+", "")
+        if not path.exists():
+            subprocess.run([py, "-m", "validation.make_risk_data", "--records", str(n), "--keys", str(k),
+                            "--out", str(path)], cwd=ROOT, check=True)
+        keys = ",".join(f"k{j + 1}" for j in range(k))
+        cpu, wall, peak, _ = _run_process([py, "-m", "sdc", "risk", str(path), "--keys", keys, "--json", "--chunks",
+                                           "2000000"])
+        row = {"n": n, "keys": k, "file_gb": path.stat().st_size / 2**30, "cpu_s": cpu, "wall_s": wall,
+               "peak_gb": peak / 1024}
+        rows.append(row)
+        _progress("big", row)
+    return rows
+
+
+def suite_assess(a: argparse.Namespace) -> list[dict]:
+    """``sdc assess`` with the bundled example's configuration on generated data, report included."""
+    rows = []
+    py = sys.executable
+    from sdc.datasets import example_config_path
+
+    for n in a.sizes:
+        path = a.data_dir / f"survey-{n:.0e}.csv".replace("+", "")
+        if not path.exists():
+            subprocess.run([py, "-m", "validation.make_assess_data", "--records", str(n), "--out", str(path)],
+                           cwd=ROOT, check=True)
+        pop = int(round(pd.read_csv(path, usecols=["weight"])["weight"].sum()))
+        with tempfile.TemporaryDirectory(prefix="sdc-assess-") as tmp:
+            out = Path(tmp) / "report"
+            cmd = [py, "-m", "sdc", "assess", str(path), "--config", str(example_config_path()),
+                   "--population-size", str(pop), "--out", str(out)]
+            t = Timing()
+            peaks = []
+            for i in range(a.repeat + 1):
+                if out.exists():
+                    shutil.rmtree(out)
+                cpu, wall, peak, _ = _run_process(cmd)
+                peaks.append(peak)
+                if i == 0:
+                    t.cold_cpu, t.cold_wall = cpu, wall
+                else:
+                    t.cpu.append(cpu)
+                    t.wall.append(wall)
+            size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file()) / 2**20
+        row = {"n": n, **t.flat("assess"), "peak_mb": max(peaks), "report_mb": size}
+        rows.append(row)
+        _progress("assess", row)
+    return rows
+
+
+SUITES: dict[str, tuple[Callable[[argparse.Namespace], list[dict]], str, str]] = {
+    # suite: (runner, default sizes, default keys)
+    "risk": (suite_risk, "1e5,1e6,1e7", "3,5,8"),
+    "wildcard": (suite_wildcard, "1e6,1e7", "5,8"),
+    "ldiversity": (lambda a: _attribute_rows("ldiversity", a), "1e5,1e6", "3,5,8"),
+    "tcloseness": (lambda a: _attribute_rows("tcloseness", a), "1e5,1e6", "3,5,8"),
+    "suda": (lambda a: _attribute_rows("suda", a), "1e5,1e6", "5,8,10"),
+    "household": (lambda a: _attribute_rows("household", a), "1e5,1e6", "3,5,8"),
+    "modrisk": (lambda a: _attribute_rows("modrisk", a), "1e5,1e6", "3,5"),
+    "cli": (suite_cli, "1e7", "8"),
+    "assess": (suite_assess, "1e6", "0"),
+    "big": (suite_big, "1e8", "8"),
+}
+
+
+def _progress(suite: str, row: dict) -> None:
+    keep = {k: (f"{v:.3g}" if isinstance(v, float) else v) for k, v in row.items()
+            if not k.endswith(("_note", "_runs", "_med", "_wall_min", "_cold_wall"))}
+    print(suite, keep, flush=True)
+
+
+def _meta(a: argparse.Namespace) -> dict[str, str]:
+    import sdc
+
+    r = []
+    if shutil.which("Rscript"):
+        r = subprocess.run(["Rscript", "-e", 'cat(R.version$major, R.version$minor, as.character(packageVersion("sdcMicro")))'],
+                           capture_output=True, text=True).stdout.split()
+    cores = os.cpu_count() or 1
+    try:
+        with open("/proc/meminfo") as fh:
+            mem = int(fh.readline().split()[1]) / 2**20
+    except OSError:
+        mem = math.nan
+    return {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{platform.machine()}, {cores} cores (shared), {mem:.0f} GiB",
+        "versions": f"sdc {sdc.__version__}, Python {platform.python_version()}, pandas {pd.__version__}, "
+                    f"numpy {np.__version__}" + (f", R {r[0]}.{r[1]}, sdcMicro {r[2]}" if len(r) == 3 else ""),
+        "repeat": str(a.repeat), "command": "python -m validation.benchmark " + " ".join(a.argv),
+    }
+
+
+def write(suite: str, rows: list[dict], meta: dict[str, str], out: Path) -> Path:
+    stem = "benchmark" if suite == "risk" else f"benchmark-{suite}"
+    frame = pd.DataFrame(rows)
+    frame.to_csv(out / f"{stem}.csv", index=False)
+    lines = [f"# Benchmark: {suite}", "", f"Command: `{meta['command']}` ({meta['date']}; {meta['machine']}).",
+             f"Versions: {meta['versions']}. Warm figures: minimum (median) of {meta['repeat']} runs after one "
+             "cold run; CPU = user + system seconds. See validation/benchmark.py for the method.", ""]
+    cols = [c for c in frame.columns if not c.endswith(("_runs", "_cold_wall"))]
+    lines.append("| " + " | ".join(cols) + " |")
+    lines.append("|" + "---|" * len(cols))
+    for _, r in frame.iterrows():
+        lines.append("| " + " | ".join(_fmt(r[c]) for c in cols) + " |")
+    path = out / f"{stem}.md"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (out / f"{stem}.meta").write_text("\n".join(f"{k}: {v}" for k, v in meta.items()) + "\n", encoding="utf-8")
+    return path
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if isinstance(v, (float, np.floating)):
+        if math.isnan(v):
+            return "-"
+        if math.isinf(v):
+            return "inf"
+        return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.3g}"
+    return str(v)
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--suite", choices=("risk", "ldiversity", "tcloseness", "suda", "household", "modrisk"),
-                    default="risk")
-    ap.add_argument("--sizes", default="1e4,1e5,1e6,1e7")
-    ap.add_argument("--keys", default="3,5,8")
+    ap.add_argument("--suite", choices=(*SUITES, "all"), default="risk")
+    ap.add_argument("--sizes", help="records, comma-separated (default per suite)")
+    ap.add_argument("--keys", help="numbers of keys, comma-separated (default per suite)")
     ap.add_argument("--categories", type=int, default=50, help="sensitive categories (ldiversity, tcloseness)")
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--r-budget", type=float, default=600.0, help="seconds before sdcMicro is stopped")
-    ap.add_argument("--no-r", action="store_true", help="native and baseline only")
+    ap.add_argument("--repeat", type=int, default=3, help="warm runs after the cold one (default 3)")
+    ap.add_argument("--r-budget", type=float, default=600.0, help="seconds before an R session is stopped")
+    ap.add_argument("--no-r", action="store_true", help="sdc only")
     ap.add_argument("--weights", choices=("both", "no", "yes"), default="both", help="risk suite: weighted runs")
     ap.add_argument("--na", choices=("both", "no", "yes"), default="both", help="risk suite: runs with missing keys")
-    ap.add_argument("--out", default=str(HERE / "results"))
-    args = ap.parse_args(argv)
-    sizes = [int(float(x)) for x in args.sizes.split(",")]
-    key_counts = [int(x) for x in args.keys.split(",")]
-    with_r = not args.no_r and shutil.which("Rscript") is not None
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    r_version = subprocess.run(["Rscript", "-e", 'cat(R.version$major, R.version$minor, as.character(packageVersion("sdcMicro")))'],
-                               capture_output=True, text=True).stdout.split() if with_r else []
-    meta = {
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": f"{platform.machine()}, {_cores()} cores, {_mem_gb():.0f} GiB",
-        "versions": f"sdc {sdc.__version__}, Python {platform.python_version()}, pandas {pd.__version__}, numpy {np.__version__}"
-                    + (f", R {r_version[0]}.{r_version[1]}, sdcMicro {r_version[2]}" if len(r_version) == 3 else ""),
-        "repeat": str(args.repeat),
-    }
-    if args.suite == "risk":
-        pick = {"both": (False, True), "no": (False,), "yes": (True,)}
-        rows = run(sizes, key_counts, args.repeat, args.r_budget, with_r, pick[args.weights], pick[args.na])
-        stem, md = "benchmark", markdown(rows, meta, args.r_budget)
-    else:
-        rows = run_attribute(args.suite, sizes, key_counts, args.categories, args.repeat, args.r_budget, with_r)
-        stem, md = f"benchmark-{args.suite}", attribute_markdown(rows, meta, args.r_budget)
-    pd.DataFrame([asdict(r) for r in rows]).to_csv(out / f"{stem}.csv", index=False)
-    (out / f"{stem}.md").write_text(md, encoding="utf-8")
-    print(f"written to {out / (stem + '.md')}")
+    ap.add_argument("--data-dir", type=Path, default=Path(tempfile.gettempdir()) / "sdc-bench-data",
+                    help="where generated files are kept (cli, assess, big)")
+    ap.add_argument("--out", type=Path, default=HERE / "results")
+    a = ap.parse_args(argv)
+    a.argv = argv
+    pick = {"both": (False, True), "no": (False,), "yes": (True,)}
+    a.weight_options, a.na_options = pick[a.weights], pick[a.na]
+    a.out.mkdir(parents=True, exist_ok=True)
+    a.data_dir.mkdir(parents=True, exist_ok=True)
+    meta = _meta(a)
+    suites = [s for s in SUITES if s != "big"] if a.suite == "all" else [a.suite]
+    sizes_arg, keys_arg = a.sizes, a.keys
+    for suite in suites:
+        runner, sizes, keys = SUITES[suite]
+        a.sizes = [int(float(x)) for x in (sizes_arg or sizes).split(",")]
+        a.keys = [int(x) for x in (keys_arg or keys).split(",")]
+        rows = runner(a)
+        print("written to", write(suite, rows, meta, a.out))
     return 0
-
-
-def _cores() -> int:
-    import os
-
-    return os.cpu_count() or 1
-
-
-def _mem_gb() -> float:
-    try:
-        with open("/proc/meminfo") as fh:
-            return int(fh.readline().split()[1]) / 2**20
-    except OSError:
-        return float("nan")
 
 
 if __name__ == "__main__":

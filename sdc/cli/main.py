@@ -29,7 +29,7 @@ from sdc.datasets import EXAMPLE_ROLES, example_path
 from sdc.exceptions import DataFileError, SdcWarning
 from sdc.core.frequencies import MISSING_RULES
 from sdc.attribute.closeness import DISTANCES
-from sdc.io import read_data
+from sdc.io import read_columns, read_data
 from sdc.attribute.ldiversity import LDIVERSITY_MODES
 from sdc.risk.model import MODRISK_METHODS
 from sdc.risk.individual import RISK_METHODS
@@ -63,6 +63,52 @@ def read_options(args: argparse.Namespace) -> dict:
     return {"sep": getattr(args, "sep", None), "na_values": getattr(args, "na_values", None),
             "text_columns": getattr(args, "text_columns", None),
             "sheet": int(sheet) if isinstance(sheet, str) and sheet.isdigit() else sheet}
+
+
+#: ``sdc risk`` reads a text file in chunks from this size on, unless told otherwise.
+CHUNKED_FROM_BYTES = 4 << 30
+
+
+def _chunked(args: argparse.Namespace) -> bool:
+    """Whether ``sdc risk`` reads the file in chunks (--chunks, or a large text file)."""
+    if args.chunks is not None:
+        if args.chunks < 1:
+            raise ValueError(f"--chunks must be a number of records >= 1; got {args.chunks}.")
+        if args.household:
+            raise ValueError("--household needs every record in memory; drop --chunks.")
+        if args.bins:
+            raise ValueError("--bins cannot be used with --chunks; bin the keys in the file first.")
+        return True
+    if args.household or args.bins or getattr(args, "engine", "pandas") != "pandas":
+        return False
+    p = Path(args.data)
+    return (p.is_file() and p.suffix.lower() not in (".dta", ".sas7bdat", ".xpt", ".xls", ".xlsx", ".xlsm")
+            and p.stat().st_size >= CHUNKED_FROM_BYTES)
+
+
+def _risk_in_chunks(args: argparse.Namespace) -> int:
+    from sdc.io import CHUNK_ROWS
+    from sdc.report import serialize
+    from sdc.report.formatting import risk_text
+    from sdc.risk.streamed import risk_from_file
+
+    opts = read_options(args)
+    opts.pop("sheet", None)
+    prof, risk = risk_from_file(
+        args.data, args.keys, weights=args.weights, k=3 if args.threshold is None else args.threshold, top=args.top,
+        method=args.method, missing=args.missing, alpha=args.alpha, max_global_risk=args.max_global_risk,
+        chunk_rows=args.chunks or CHUNK_ROWS, **opts)
+    if args.json:
+        print(serialize.dumps(serialize.risk_summary(prof, risk)))
+    else:
+        print(risk_text(prof, risk, source=str(args.data)))
+    return 0
+
+
+def _risk_columns(args: argparse.Namespace) -> list[str]:
+    """The columns ``sdc risk`` reads: keys, weights, household id."""
+    cols = list(args.keys) + [c for c in (args.weights, args.household) if c]
+    return list(dict.fromkeys(cols))
 
 
 def _bins_arg(p: argparse.ArgumentParser) -> None:
@@ -115,6 +161,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--max-global-risk", type=float, default=0.01, help="acceptable global risk for the threshold (default 0.01)")
     p.add_argument("--top", type=int, default=10, help="riskiest classes to list (default 10)")
     p.add_argument("--household", help="household id column: adds the household (hierarchical) risk")
+    p.add_argument("--chunks", type=int, metavar="ROWS",
+                   help="read a delimited text file ROWS records at a time, keeping only the distinct key patterns "
+                        "(for files larger than memory; automatic above 4 GiB); no household risk with it")
     _engine_args(p)
 
     p = sub.add_parser("snapshots", help="risk over every subset of the key variables")
@@ -266,6 +315,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     from sdc.risk.household import household_risk
     from sdc.risk.kanonymity import k_anonymity
     from sdc.risk.individual import individual_risk
+    from sdc.risk.profile import profile_and_risk
     from sdc.risk.snapshots import key_subset_snapshots
 
     if args.command == "example":
@@ -297,6 +347,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         from sdc.workflow.engine import open_dask
 
         data = open_dask(args.data, scheduler=args.scheduler, **read_options(args))
+    elif args.command == "risk" and _chunked(args):
+        return _risk_in_chunks(args)
+    elif args.command == "risk":
+        # Only the columns the command needs, typed, in compact integers (sdc.io.read_columns).
+        data = read_columns(args.data, _risk_columns(args), compact=True, **read_options(args))
     else:
         data = read_data(args.data, **read_options(args))
     if args.command in ("ldiversity", "tcloseness", "inference"):
@@ -307,8 +362,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     opts = dict(weights=args.weights, missing=args.missing, alpha=args.alpha, method=args.method,
                 key_bins=dict(args.bins) or None)
     if args.command == "risk":
-        prof = k_anonymity(data, args.keys, k=k, top=args.top, **opts)
-        risk = individual_risk(data, args.keys, max_global_risk=args.max_global_risk, **opts)
+        # The keys encoded once and their frequencies counted once, for both measures.
+        prof, risk = profile_and_risk(data, args.keys, k=k, top=args.top, max_global_risk=args.max_global_risk,
+                                      **opts)
         hh = household_risk(data, args.keys, args.household, **opts) if args.household else None
         if args.json:
             doc = serialize.risk_summary(prof, risk)

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-__all__ = ["EncodedKeys", "encode_keys", "factorize_column", "grouping_codes", "first_occurrence", "column_levels", "dense_ids",
-           "truncated_codes", "r_integer_codes", "sparse_counts"]
+__all__ = ["EncodedKeys", "encode_keys", "factorize_column", "grouping_codes", "pack_codes", "first_occurrence", "column_levels", "dense_ids",
+           "truncated_codes", "r_integer_codes", "sparse_counts", "levels_from_codes"]
 
 # Mixed-radix products above this bound could overflow int64; we then re-factorise.
 _MAX_RADIX = np.iinfo(np.int64).max // 4
@@ -100,6 +100,24 @@ def column_levels(s: pd.Series | np.ndarray, *, sort: bool = True) -> tuple[np.n
     return codes.astype(np.int64, copy=False), np.asarray(levels)
 
 
+def levels_from_codes(s: pd.Series, codes: np.ndarray, *, as_text: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`column_levels` of `s` (``sort=True``), or of `s` as text (``as_text``: strings
+    sorted as strings), from codes the column already has (any coding with one code per
+    distinct value, -1 for missing): only the distinct values are sorted, no value is hashed
+    again. Returns the sorted-level codes (int64, -1 = missing) and the sorted levels."""
+    codes = np.asarray(codes)
+    size = int(codes.max()) + 1 if codes.size else 0
+    first = first_occurrence(np.where(codes < 0, size, codes), size + 1)[:size]
+    used = np.flatnonzero(first < codes.shape[0])
+    vals = s.iloc[first[used]]
+    if as_text:
+        vals = vals.astype(str)
+    rank, levels = pd.factorize(vals.to_numpy(dtype=object) if as_text else vals, sort=True)
+    remap = np.full(size + 1, -1, dtype=np.int64)
+    remap[used] = rank
+    return remap[np.where(codes < 0, size, codes)], np.asarray(levels)
+
+
 def dense_ids(values: np.ndarray) -> tuple[np.ndarray, int]:
     """Ids 0..m-1 of an array's values, numbered by first appearance, and m."""
     ids, uniq = pd.factorize(values, sort=False)
@@ -172,6 +190,14 @@ def combine_codes(columns: list[np.ndarray], cardinalities: list[int], n_records
     Returns the ids and the size of the id space (ids lie in ``0 .. size - 1``; with the
     packed shortcut some ids may be unused).
     """
+    ids, size, _ = pack_codes(columns, cardinalities, n_records, missing)
+    return ids, size
+
+
+def pack_codes(columns: list[np.ndarray], cardinalities: list[int], n_records: int,
+               missing: Sequence[bool] | None = None) -> tuple[np.ndarray, int, bool]:
+    """:func:`combine_codes`, and whether the ids were hashed (then they are dense and
+    numbered by the first appearance of each pattern in the records)."""
     shift = [True] * len(columns) if missing is None else [bool(m) for m in missing]
     packed = columns[0].astype(np.int64)
     if shift[0]:
@@ -188,9 +214,9 @@ def combine_codes(columns: list[np.ndarray], cardinalities: list[int], n_records
             packed += 1
         radix *= base
     if radix <= n_records + 1024:
-        return packed, int(max(radix, 1))
+        return packed, int(max(radix, 1)), False
     ids, uniq = pd.factorize(packed, sort=False)
-    return ids.astype(np.int64, copy=False), len(uniq)
+    return ids.astype(np.int64, copy=False), len(uniq), True
 
 
 def first_occurrence(ids: np.ndarray, n_ids: int) -> np.ndarray:
@@ -225,6 +251,9 @@ class EncodedKeys:
         Index of the encoded data, for aligning per-record results.
     missing : tuple of bool or None
         Whether each key has a missing value (None: not recorded; found from the codes).
+    first_order : bool
+        True when the ids are dense and numbered by the first appearance of each pattern
+        (hashed patterns): then id order is the order of first records.
     """
 
     keys: tuple[str, ...]
@@ -234,6 +263,7 @@ class EncodedKeys:
     n_ids: int
     index: pd.Index = field(repr=False)
     missing: tuple[bool, ...] | None = field(default=None, repr=False)
+    first_order: bool = field(default=False, repr=False)
 
     @property
     def n_records(self) -> int:
@@ -279,8 +309,8 @@ def encode_keys(data: pd.DataFrame, keys: tuple[str, ...]) -> EncodedKeys:
         cols.append(c)
         cards.append(card)
         missing.append(miss)
-    pattern, n_ids = combine_codes(cols, cards, len(data), missing)
+    pattern, n_ids, hashed = pack_codes(cols, cards, len(data), missing)
     return EncodedKeys(
         keys=tuple(keys), codes=tuple(cols), cardinalities=tuple(cards),
-        pattern=pattern, n_ids=n_ids, index=data.index, missing=tuple(missing),
+        pattern=pattern, n_ids=n_ids, index=data.index, missing=tuple(missing), first_order=hashed,
     )

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sdc._files import csv_text
+from sdc._files import csv_bytes, csv_text
 from sdc.workflow.assess import Assessment
 from sdc.workflow.config import FORMATS, to_toml
 from sdc.report.content import FIGURES, Report, build_report, figure_captions
@@ -132,7 +132,7 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
     content["config.toml"] = to_toml(a.config)
     if "csv" in formats:
         for name, frame in records.files.items():
-            content[name] = csv_text(safe_frame(frame))
+            content[name] = csv_bytes(safe_frame(frame))  # csv_text's bytes, assembled fast
     if png_files:
         for name, png in figs.items():
             content[f"plots/{name}.png"] = png

@@ -27,6 +27,13 @@ def neutralise(value: object) -> object:
     return value
 
 
+def _any_dangerous(values: object) -> bool:
+    """Whether a text value starts with a dangerous character: the first characters of all
+    values at once (pandas' string methods), not a Python loop over the values."""
+    first = pd.Series(np.asarray(values, dtype=object)).str[:1]  # NaN for values that are not text
+    return bool(first.isin(DANGEROUS_PREFIXES).any())
+
+
 def safe_frame(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of `df` with every text cell and column name neutralised (numbers untouched)."""
     out = df.copy()
@@ -35,7 +42,7 @@ def safe_frame(df: pd.DataFrame) -> pd.DataFrame:
         if s.dtype == object or isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(s.dtype):
             # Neutralise the distinct values, not every cell: hashing is fast, Python per cell is not.
             codes, uniques = pd.factorize(s, use_na_sentinel=True)
-            if any(isinstance(u, str) and u.startswith(DANGEROUS_PREFIXES) for u in uniques):
+            if _any_dangerous(uniques):
                 fixed = np.array([neutralise(u) for u in uniques], dtype=object)
                 values = fixed[np.maximum(codes, 0)]
                 values[codes < 0] = s.to_numpy(dtype=object)[codes < 0]  # missing stays as it was

@@ -257,10 +257,15 @@ def _riskiest(
     risk = pattern_risk(pf.fk[occ], pf.Fk[occ], weighted=weighted, method=method)
     # Highest risk first; ties by smallest fk, then by first appearance in the data. Only the
     # `top` classes are ordered: the candidates are narrowed by selection, one key at a time.
-    pick = _top_by([-risk, pf.fk[occ]], top)
-    first = _first_rows(enc.pattern, ids[pick], pf.counts.size)
-    keep = _top_by([-risk[pick], pf.fk[occ][pick], first], top)  # first rows are distinct
-    pick, first = pick[keep], first[keep]
+    if enc.first_order:
+        # Ids numbered by first appearance: id order is first-record order.
+        pick = _top_by([-risk, pf.fk[occ], ids], top)
+        first = ids[pick]
+    else:
+        pick = _top_by([-risk, pf.fk[occ]], top)
+        first = _first_rows(enc.pattern, ids[pick], pf.counts.size)
+        keep = _top_by([-risk[pick], pf.fk[occ][pick], first], top)  # first rows are distinct
+        pick, first = pick[keep], first[keep]
     order = pick[np.lexsort((first, pf.fk[occ][pick], -risk[pick]))][:top]
     rows = _first_rows(enc.pattern, ids[order], pf.counts.size)
     out = data.iloc[rows][list(enc.keys)].reset_index(drop=True)

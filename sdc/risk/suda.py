@@ -51,7 +51,9 @@ from sdc._stats import summary_frame
 from sdc._validation import check_fraction, check_int, check_keys, check_number, check_option
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.exceptions import SdcWarning
-from sdc.core.keys import column_levels, combine_codes, dense_ids, r_integer_codes, truncated_codes
+from sdc.core.keys import (
+    column_levels, combine_codes, dense_ids, levels_from_codes, r_integer_codes, truncated_codes,
+)
 from sdc.core.msu import minimal_uniques
 from sdc.core.binning import BinSpec
 from sdc.core.prepare import prepare
@@ -252,7 +254,8 @@ def suda(
     with np.errstate(invalid="ignore", divide="ignore"):
         share = np.where(score[:, None] > 0, contrib / score[:, None], 0.0)
 
-    full = _full_codes(data, keys, cols, mode, missing_value, n_dummies)
+    known = kc.encoded.codes if kc is not None else None  # one code per distinct value of each key
+    full = _full_codes(data, keys, cols, mode, missing_value, n_dummies, known)
     U, P = _uniques_and_pairs(full, mode)
     dis = _dis(score, U, P, f, M, mode)
 
@@ -268,9 +271,15 @@ def suda(
         msu_counts=pd.DataFrame(counts, index=data.index, columns=[f"msu_{k + 1}" for k in range(max_size)]),
         contributions=contributions,
         attribute_contributions=attr,
-        attribute_level_contributions=_level_contributions(data, keys, contribs),
+        attribute_level_contributions=_level_contributions(data, keys, contribs, known),
         n_uniques=U, n_pair_records=P,
     )
+
+
+def _is_text(s: pd.Series) -> bool:
+    """A key r_integer_codes reads as text (not categorical, boolean or numeric)."""
+    return not (isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(s.dtype)
+                or pd.api.types.is_numeric_dtype(s.dtype))
 
 
 def _is_number(s: pd.Series) -> bool:
@@ -298,15 +307,23 @@ def _weights(M: int, original: bool) -> list[float]:
 
 
 def _full_codes(data: pd.DataFrame, keys: tuple[str, ...], cols: list[np.ndarray], mode: str,
-                missing_value: float | None, n_dummies: int) -> list[np.ndarray]:
-    """Per-variable integer values as sdcMicro's C code sees them (missing = the missing code)."""
+                missing_value: float | None, n_dummies: int, known: tuple[np.ndarray, ...] | None = None
+                ) -> list[np.ndarray]:
+    """Per-variable integer values as sdcMicro's C code sees them (missing = the missing code).
+    `known`: the scenario's codes of the keys, to sort text keys' distinct values only."""
     if mode != "sdcmicro":
         return cols
     out = []
     miss = -999 if missing_value is None else int(missing_value)
-    for k in keys:
+    for j, k in enumerate(keys):
+        s = data[k]
+        if known is not None and _is_text(s):
+            # strings as sorted factor codes (as r_integer_codes), from the codes already made
+            rank, _ = levels_from_codes(s, known[j], as_text=True)
+            out.append(np.where(rank < 0, miss, rank + 1))
+            continue
         # strings as sorted factor codes, as the bridge and as.factor give them
-        out.append(r_integer_codes(data[k], miss))
+        out.append(r_integer_codes(s, miss))
     out.extend([np.ones(len(data), dtype=np.int64)] * n_dummies)
     return out
 
@@ -356,13 +373,17 @@ def _dis(score: np.ndarray, U: int, P: int, f: float, M: int, mode: str) -> np.n
     return dis
 
 
-def _level_contributions(data: pd.DataFrame, keys: tuple[str, ...], contribs: np.ndarray) -> pd.DataFrame:
+def _level_contributions(data: pd.DataFrame, keys: tuple[str, ...], contribs: np.ndarray,
+                         known: tuple[np.ndarray, ...] | None = None) -> pd.DataFrame:
     """Each observed level's share (%) of its key's total contribution (sdcMicro's levels: sorted values)."""
     rows = []
     for j, k in enumerate(keys):
         s = data[k]
         total = contribs[:, j].sum()
-        codes, levels = column_levels(s, sort=True)
+        if known is not None and not isinstance(s.dtype, pd.CategoricalDtype):
+            codes, levels = levels_from_codes(s, known[j])
+        else:
+            codes, levels = column_levels(s, sort=True)
         sums = np.bincount(codes[codes >= 0], weights=contribs[codes >= 0, j], minlength=len(levels))
         with np.errstate(invalid="ignore", divide="ignore"):
             share = 100.0 * sums / total

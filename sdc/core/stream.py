@@ -1,0 +1,234 @@
+"""Key patterns of data read in chunks: value domains, one code per value, counts per pattern.
+
+Used by :mod:`sdc.risk.streamed` for files larger than memory. A first pass gives each key
+its *domain* (:class:`KeyDomain`: the smallest and largest whole number, or the distinct
+values), so that a second pass codes every chunk's values the same way; the codes of a
+record are packed into one integer (mixed radix, one slot per key for a missing value) and
+counted per pattern (:class:`PatternCounter`), with the weight sum and the first record of
+each pattern. Only the distinct patterns are kept.
+
+Equality is that of :func:`sdc.core.keys.grouping_codes`: whole numbers by value, other
+values exactly, missing values a code of their own (how they match is decided later, by
+the missing-value rule applied to the pattern table).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sdc.core.keys import first_occurrence
+
+__all__ = ["KeyDomain", "PatternCounter"]
+
+# Offset codes for whole numbers spread over at most this many values.
+_MAX_SPAN = 1 << 24
+# Pattern spaces up to this size are counted in dense arrays.
+_DENSE = 1 << 25
+# Merge the chunks' pattern lists once they hold this many entries.
+_MERGE_AT = 1 << 25
+
+
+class KeyDomain:
+    """The values one key takes over all chunks, and their codes (0 .. card - 1; -1 = missing).
+
+    :meth:`update` sees every chunk (first pass); when the key is text in some chunks and
+    numbers in others, or numbers that are not whole or spread too wide for offsets
+    (:attr:`needs_values`), :meth:`collect` must then see every chunk again (as text for
+    the former) before :meth:`finish`."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.kinds: set[str] = set()
+        self.lo: float | None = None
+        self.hi: float | None = None
+        self.whole = True
+        self.uniques: list[np.ndarray] = []
+        self.has_missing = False
+        self.levels: pd.Index | None = None   # distinct values, when not offset-coded
+        self.card = 0
+
+    @property
+    def as_text(self) -> bool:
+        """Read as text in some chunk and as numbers (or booleans) in another: the whole file
+        reads it as text."""
+        return len(self.kinds) > 1 and not self.kinds <= set("iuf")
+
+    @property
+    def needs_values(self) -> bool:
+        numeric = self.kinds <= set("iuf")
+        wide = self.lo is not None and (not self.whole or self.hi - self.lo > _MAX_SPAN)
+        return self.as_text or (numeric and wide)
+
+    def update(self, s: pd.Series) -> None:
+        kind = s.dtype.kind
+        self.kinds.add(kind)
+        miss = s.isna().to_numpy()
+        if miss.any():
+            self.has_missing = True
+        if kind in "iuf":
+            v = s.to_numpy()[~miss] if miss.any() else s.to_numpy()
+            if v.size == 0:
+                return
+            if kind == "f" and self.whole and not bool(np.all(v == np.rint(v))):
+                self.whole = False
+            lo, hi = float(v.min()), float(v.max())
+            self.lo = lo if self.lo is None else min(self.lo, lo)
+            self.hi = hi if self.hi is None else max(self.hi, hi)
+        else:
+            self.uniques.append(pd.unique(s[~miss].to_numpy(dtype=object)))
+
+    def collect(self, s: pd.Series) -> None:
+        """A chunk's distinct values, for a key that :attr:`needs_values`."""
+        v = s.dropna()
+        self.uniques.append(pd.unique(v.to_numpy(dtype=object)) if self.as_text else np.unique(v.to_numpy()))
+
+    def finish(self) -> None:
+        """Fix the codes: offsets for whole numbers in a small range, else the sorted (numbers)
+        or first-seen (text) distinct values."""
+        numeric = self.kinds <= set("iuf")
+        if numeric and not self.needs_values:
+            self.levels = None
+            self.card = int(self.hi - self.lo) + 1 if self.lo is not None else 0
+        elif numeric:
+            vals = np.unique(np.concatenate(self.uniques)) if self.uniques else np.empty(0)
+            self.levels = pd.Index(vals)
+            self.card = len(vals)
+        else:
+            seen = pd.unique(np.concatenate(self.uniques)) if self.uniques else np.empty(0, dtype=object)
+            self.levels = pd.Index(seen, dtype=object)
+            self.card = len(seen)
+        self.uniques = []
+
+    def code(self, s: pd.Series) -> np.ndarray:
+        """Codes of a chunk's values (int64; -1 = missing)."""
+        miss = s.isna().to_numpy()
+        if self.levels is None:
+            v = s.to_numpy(dtype=np.float64, na_value=np.nan)
+            with np.errstate(invalid="ignore"):
+                out = np.where(miss, -1, np.nan_to_num(v - self.lo)).astype(np.int64)
+        else:
+            vals = s.to_numpy() if self.levels.dtype.kind in "iuf" else s.to_numpy(dtype=object)
+            out = self.levels.get_indexer(vals).astype(np.int64)
+            out[miss] = -1
+        return out
+
+    def values(self, codes: np.ndarray) -> np.ndarray:
+        """The values of codes (missing: NaN for numbers, None for text)."""
+        miss = codes < 0
+        if self.levels is None:
+            if not miss.any() and self.kinds <= set("iu"):
+                v = codes + int(self.lo)
+                for dt in (np.int8, np.int16, np.int32):  # the smallest type: the same values, less memory
+                    if np.iinfo(dt).min <= int(self.lo) and int(self.hi) <= np.iinfo(dt).max:
+                        return v.astype(dt)
+                return v.astype(np.int64)
+            return np.where(miss, np.nan, codes + (self.lo or 0.0))
+        lv = self.levels.to_numpy()
+        if not len(lv):
+            return np.full(codes.size, np.nan)
+        out = lv[np.maximum(codes, 0)]
+        if miss.any():
+            if out.dtype.kind in "iuf":
+                out = out.astype(np.float64)
+                out[miss] = np.nan
+            else:
+                out = out.astype(object)
+                out[miss] = None
+        return out
+
+
+class PatternCounter:
+    """Record counts, weight sums and first records of the key patterns of successive chunks."""
+
+    def __init__(self, domains: list[KeyDomain], *, weighted: bool):
+        self.domains = domains
+        self.radix = [d.card + 1 for d in domains]  # one more slot: missing
+        space = 1
+        for r in self.radix:
+            space *= r
+            if space >= 1 << 62:
+                raise ValueError("the keys take too many value combinations to be counted in chunks "
+                                 "(more than 2^62); bin or recode some of them.")
+        self.space = space
+        self.weighted = weighted
+        self.n = 0
+        self.dense = space <= _DENSE
+        if self.dense:
+            self.counts = np.zeros(space, dtype=np.int64)
+            self.wsum = np.zeros(space)
+            self.first = np.full(space, np.iinfo(np.int64).max, dtype=np.int64)
+        else:
+            self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+            self.held = 0
+
+    def add(self, chunk: pd.DataFrame, keys: tuple[str, ...], weights: str | None) -> None:
+        packed = np.zeros(len(chunk), dtype=np.int64)
+        for d, r, k in zip(self.domains, self.radix, keys):
+            packed *= r
+            packed += d.code(chunk[k]) + 1
+        w = None
+        if weights is not None:
+            from sdc._validation import check_weights
+
+            w = check_weights(chunk, weights)
+        offset = self.n
+        self.n += len(chunk)
+        if self.dense:
+            self.counts += np.bincount(packed, minlength=self.space)
+            self.wsum += np.bincount(packed, weights=w, minlength=self.space) if w is not None else 0.0
+            f = first_occurrence(packed, self.space)
+            hit = f < len(chunk)
+            self.first[hit] = np.minimum(self.first[hit], f[hit] + offset)
+            return
+        uniq, inv, cnt = np.unique(packed, return_inverse=True, return_counts=True)
+        ws = np.bincount(inv, weights=w, minlength=uniq.size) if w is not None else cnt.astype(np.float64)
+        first = first_occurrence(inv, uniq.size) + offset
+        self.parts.append((uniq, cnt.astype(np.int64), ws, first))
+        self.held += uniq.size
+        if self.held >= _MERGE_AT and len(self.parts) > 1:
+            self.parts = [_merge(self.parts)]
+            self.held = self.parts[0][0].size
+
+    def table(self) -> pd.DataFrame:
+        """The distinct patterns: key values, ``_n``, ``_w``, ``_first``; by first appearance."""
+        if self.dense:
+            keys_ = np.flatnonzero(self.counts != 0)
+            cnt, ws, first = self.counts[keys_], self.wsum[keys_], self.first[keys_]
+            if not self.weighted:
+                ws = cnt.astype(np.float64)
+        elif self.parts:
+            keys_, cnt, ws, first = _merge(self.parts)
+            self.parts = []
+        else:
+            keys_ = cnt = first = np.empty(0, dtype=np.int64)
+            ws = np.empty(0)
+        order = np.argsort(first, kind="stable")
+        keys_, cnt, ws, first = keys_[order], cnt[order], ws[order], first[order]
+        cols: dict[str, np.ndarray] = {}
+        rest = keys_
+        digits = []
+        for r in reversed(self.radix):
+            rest, d = np.divmod(rest, r)
+            digits.append(d - 1)
+        for d, codes in zip(self.domains, reversed(digits)):
+            cols[d.name] = d.values(codes)
+        out = pd.DataFrame(cols)
+        out["_n"] = cnt
+        out["_w"] = ws
+        out["_first"] = first
+        return out
+
+
+def _merge(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Pattern lists added into one: equal keys summed (first records: the smallest)."""
+    keys_ = np.concatenate([p[0] for p in parts])
+    order = np.argsort(keys_, kind="stable")
+    keys_ = keys_[order]
+    cnt = np.concatenate([p[1] for p in parts])[order]
+    ws = np.concatenate([p[2] for p in parts])[order]
+    first = np.concatenate([p[3] for p in parts])[order]
+    start = np.flatnonzero(np.r_[True, keys_[1:] != keys_[:-1]])
+    return (keys_[start], np.add.reduceat(cnt, start), np.add.reduceat(ws, start),
+            np.minimum.reduceat(first, start))

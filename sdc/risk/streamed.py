@@ -1,0 +1,116 @@
+"""Re-identification risk of a file larger than memory: two chunked passes to the pattern table.
+
+f_k and F_k are sums over the records of a key pattern, so a file can be read in chunks and
+only its *distinct patterns* kept, with each pattern's record count, weight sum and first
+record. Two passes over the key columns (:func:`sdc.io.iter_columns`):
+
+1. the values each key takes (its smallest and largest whole number, or its distinct
+   values), so that every chunk codes a value the same way;
+2. each chunk's keys coded and packed into one integer per record, counted per pattern
+   (:func:`sdc.core.stream.PatternCounter`), the chunks' counts added.
+
+The pattern table then goes through the in-memory code (:func:`sdc.core._dask.table_frequencies`,
+which applies sdcMicro's wildcard rule per pattern; :func:`~sdc.risk.individual.risk_from_frequencies`;
+:func:`~sdc.risk.kanonymity.profile_from_frequencies`), so the figures are those of reading
+the whole file. Memory holds the key columns of one chunk and the distinct patterns; the
+per-record values (risk, f_k of each record) are not kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sdc._validation import check_fraction, check_int, check_number, check_option
+from sdc.core._dask import table_frequencies
+from sdc.core.frequencies import MISSING_RULES, warn_if_degenerate
+from sdc.core.stream import KeyDomain, PatternCounter
+from sdc.io import CHUNK_ROWS, iter_columns
+from sdc.risk.individual import RISK_METHODS, IndividualRiskResult, risk_from_frequencies
+from sdc.risk.kanonymity import KAnonymityResult, profile_from_frequencies
+
+__all__ = ["risk_from_file", "NoRecords"]
+
+
+class NoRecords:
+    """Stands for the per-record values a chunked read does not keep: the number of records,
+    and a clear error if a per-record Series is asked for."""
+
+    __slots__ = ("n_records",)
+
+    def __init__(self, n_records: int):
+        self.n_records = n_records
+
+    def series(self, name: str) -> pd.Series:
+        raise ValueError(f"per-record values ({name!r}) are not kept when the file is read in chunks; "
+                         "read it whole (without chunks) to get them.")
+
+
+def risk_from_file(path: str | Path, keys: Sequence[str], *, weights: str | None = None, k: int = 3, top: int = 10,
+                   method: str = "approx", missing: str = "wildcard", alpha: float = 1.0,
+                   max_global_risk: float = 0.01, chunk_rows: int = CHUNK_ROWS, sep: str | None = None,
+                   text_columns: Any = None, na_values: Any = None) -> tuple[KAnonymityResult, IndividualRiskResult]:
+    """The k-anonymity profile and the individual/global risk of a delimited text file, read
+    in chunks of `chunk_rows` records (see the module notes).
+
+    The arguments are those of :func:`sdc.k_anonymity` and :func:`sdc.individual_risk`; the
+    results are theirs, without per-record Series (``risk``, ``sample_frequency``, ...).
+    """
+    keys = tuple(keys)
+    if not keys:
+        raise ValueError("`keys` must name at least one column.")
+    k = check_int(k, "k", min_value=1)
+    top = check_int(top, "top", min_value=0)
+    method = check_option(method, "method", RISK_METHODS)
+    missing = check_option(missing, "missing", MISSING_RULES)
+    alpha = check_fraction(alpha, "alpha")
+    g = check_number(max_global_risk, "max_global_risk", low=0, high=1, low_open=True, high_open=True)
+    chunk_rows = check_int(chunk_rows, "chunk_rows", min_value=1)
+    cols = list(dict.fromkeys([*keys, *([weights] if weights else [])]))
+    opts = dict(sep=sep, text_columns=text_columns, na_values=na_values)
+
+    # Pass 1: the values of each key.
+    domains = {c: KeyDomain(c) for c in keys}
+    for chunk in iter_columns(path, cols, chunk_rows=chunk_rows, **opts):
+        for c in keys:
+            domains[c].update(chunk[c])
+    dtypes = {c: str for c, d in domains.items() if d.as_text}
+    wide = [c for c in keys if domains[c].needs_values]
+    if wide:  # text somewhere, or numbers without small offsets: their distinct values
+        for c in wide:
+            domains[c].uniques = []
+        for chunk in iter_columns(path, wide, chunk_rows=chunk_rows, dtypes={c: dtypes[c] for c in wide if c in dtypes},
+                                  **opts):
+            for c in wide:
+                domains[c].collect(chunk[c])
+    for d in domains.values():
+        d.finish()
+
+    # Pass 2: code, pack and count the patterns, chunk by chunk.
+    counter = PatternCounter([domains[c] for c in keys], weighted=weights is not None)
+    for chunk in iter_columns(path, cols, chunk_rows=chunk_rows, dtypes=dtypes, **opts):
+        counter.add(chunk, keys, weights)
+    table = counter.table()
+    if len(table) == 0:
+        raise ValueError(f"data file '{path}' has no records.")
+    n = int(table["_n"].sum())
+
+    enc, pf = table_frequencies(table, keys, missing=missing, alpha=alpha)
+    warn_if_degenerate(pf, stacklevel=3)
+    prof = profile_from_frequencies(table[list(keys)], enc, pf, k=k, weights=weights, missing=missing, alpha=alpha,
+                                    method=method, top=top)
+    prof = _replace(prof, _records=NoRecords(n))
+    risk = risk_from_frequencies(pf, index=table.index, keys=keys, weights=weights, method=method, missing=missing,
+                                 alpha=alpha, max_global_risk=g, stacklevel=3)
+    risk = _replace(risk, global_risk=risk.expected_reidentifications / n, _records=NoRecords(n))
+    return prof, risk
+
+
+def _replace(res: Any, **changes: Any) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(res, **changes)
