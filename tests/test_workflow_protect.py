@@ -469,3 +469,19 @@ def test_a_stratum_column_is_checked_up_front() -> None:
     plan = plan_from_mapping({"steps": [{"method": "pram", "variables": ["sex"], "strata": "regoin"}]})
     with pytest.raises(PlanError, match=r"step 1 \(pram\): parameter `strata`.*'regoin' \(did you mean 'region'\?\)"):
         check_plan(plan, sdc.load_example())
+
+
+@pytest.mark.parametrize("column, words", [
+    (pd.Series(["a", "b", "c"]), "holds text."),
+    (pd.Series(["a", "b", "c"], dtype="category"), "holds categories."),
+    (pd.Series([True, False, True]), "holds true/false values."),
+])
+def test_a_numeric_step_on_a_non_numeric_column_says_what_it_holds_in_words(column: pd.Series, words: str) -> None:
+    # The message must not show a pandas dtype name: it differs between pandas 1.5 ("object")
+    # and pandas 3 ("str").
+    data = pd.DataFrame({"x": column})
+    plan = plan_from_mapping({"steps": [{"method": "add_noise", "variables": ["x"]}]})
+    with pytest.raises(PlanError) as err:
+        check_plan(plan, data)
+    assert str(err.value).endswith(f"'x' {words}")
+    assert "object" not in str(err.value) and "dtype" not in str(err.value)

@@ -485,6 +485,18 @@ NUMERIC_METHODS = ("top_bottom_code", "microaggregation", "add_noise", "rank_swa
 NUMERIC_RECODE = ("width", "edges", "breaks", "bins", "log_base", "round_to")
 
 
+def _kind(s: pd.Series) -> str:
+    """What a non-numeric column holds, in words that do not depend on the pandas version
+    (pandas 3 calls text ``str``, pandas 1.5 ``object``)."""
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return "true/false values"
+    if pd.api.types.is_datetime64_any_dtype(s.dtype):
+        return "dates"
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        return "categories"
+    return "text"
+
+
 def _numeric(s: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
 
@@ -532,7 +544,7 @@ def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodSpec]
             text = [v for v in names if v in data.columns and not _numeric(data[v])]
             if text:
                 raise _err(where, f"parameter `{spec.variables_param}`: {step.method} needs numeric columns; "
-                                  f"{text[0]!r} holds text ({data[text[0]].dtype}).")
+                                  f"{text[0]!r} holds {_kind(data[text[0]])}.")
         key_file = step.parameters.get("key_file")
         if key_file is not None:
             p = Path(str(key_file))
