@@ -322,3 +322,17 @@ def test_control_characters_are_shown_not_run(tmp_path: Path) -> None:
         text = (tmp_path / "r" / name).read_text()
         assert "\x1b" not in text and "\x07" not in text, name
         assert ("\\\\x1b\\[2J" if name == "report.md" else "\\x1b[2J") in text, name  # shown escaped
+
+
+@pytest.mark.parametrize("text, shown", [
+    # numbers and signs that cannot open a Markdown block stay as they are
+    ("0.3049", "0.3049"), ("3.5 %", "3.5 %"), ("-2", "-2"), ("+3", "+3"), ("2)x", "2)x"),
+    # what would open a list, a heading, a quote or a thematic break is escaped
+    ("1. item", "1\\. item"), ("12) z", "12\\) z"), ("1.", "1\\."), ("- x", "\\- x"), ("+ y", "\\+ y"),
+    ("---", "\\---"), ("# h", "\\# h"), ("> q", "\\> q"),
+])
+def test_markdown_text_escapes_block_openers_only(text: str, shown: str) -> None:
+    from sdc.report.formatting import md_text
+
+    assert md_text(text) == shown
+    assert md_text(text, start=False) == text

@@ -59,7 +59,10 @@ def one_line_text(text: object) -> str:
 _MD_ALWAYS = re.compile(r"([\\`*\[\]|~])")
 _MD_TAG = re.compile(r"<(?=[A-Za-z/!?])")
 _MD_ENTITY = re.compile(r"&(?=[A-Za-z#])")
-_MD_BLOCK = re.compile(r"^(\s*|\s*\d+)((?<=\d)[.)]|(?<!\d)[#>+=-])")
+# Block openers (CommonMark): an ordered-list marker or a "-"/"+" bullet only opens a block when
+# a space or the end follows ("0.3049" and "-2" are plain text, left unescaped); "#", ">", "="
+# and a "-" before another "-" (a thematic break) are escaped wherever they start the text.
+_MD_BLOCK = re.compile(r"^(\s*|\s*\d{1,9})((?<=\d)[.)](?=\s|$)|(?<!\d)(?:[#>=]|[-+](?=\s|$|-)))")
 
 
 def md_text(text: object, *, start: bool = True) -> str:
