@@ -210,3 +210,19 @@ def test_to_toml_roundtrips_any_config(keys: list[str], k: int, t: float, risk: 
         raw["scenarios"] = [{"name": keys[0], "keys": keys[:1]}]
     cfg = from_mapping(raw)
     assert from_mapping(_toml_module().loads(to_toml(cfg))) == cfg
+
+
+def test_measures_accept_the_api_function_names() -> None:
+    # l_diversity is what a Python user knows; the config's short name is ldiversity.
+    raw = {"data": {"path": "d.csv"}, "variables": {"categorical_keys": ["a", "b"], "sensitive": ["s"]},
+           "options": {"measures": ["k_anonymity", "l_diversity", "individual_risk", "t_closeness", "risk",
+                                    "model_risk"]}}
+    cfg = from_mapping(raw)
+    assert cfg.measures == ("k_anonymity", "ldiversity", "risk", "tcloseness", "modrisk")
+    from sdc.workflow.config import MEASURE_ALIASES, OPTIONAL_MEASURES
+
+    import sdc
+
+    for api_name, short in MEASURE_ALIASES.items():
+        assert hasattr(sdc, api_name), api_name
+        assert short in MEASURES + OPTIONAL_MEASURES

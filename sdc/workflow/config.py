@@ -64,12 +64,17 @@ from typing import Any
 from sdc.workflow.registry import DISTANCE_RANGES, SCENARIO_MEASURES
 
 __all__ = ["RunConfig", "Scenario", "Thresholds", "ConfigError", "load_config", "from_mapping", "from_options",
-           "to_toml", "MEASURES", "FORMATS", "DISTANCE_RANGES"]
+           "to_toml", "MEASURES", "MEASURE_ALIASES", "FORMATS", "DISTANCE_RANGES"]
 
 MEASURES = ("k_anonymity", "risk", "snapshots", "household", "ldiversity", "tcloseness", "inference", "suda",
             "uniqueness")
 # Measures registered later (sdc/workflow/registry.py) that run only when asked for by name.
 OPTIONAL_MEASURES = tuple(dict.fromkeys(m.name for m in SCENARIO_MEASURES if m.name not in MEASURES))
+# The Python API's function names, accepted for the measures they compute (the report and the
+# resolved config use the short names above).
+MEASURE_ALIASES = {"individual_risk": "risk", "key_subset_snapshots": "snapshots", "household_risk": "household",
+                   "l_diversity": "ldiversity", "t_closeness": "tcloseness", "inference_risk": "inference",
+                   "population_uniqueness": "uniqueness", "model_risk": "modrisk"}
 FORMATS = ("html", "md", "txt", "json", "xlsx", "csv", "png")
 _SECTIONS = {
     "data": {"path", "sep", "id", "domains", "subject_id", "long", "test_column", "value_column", "na_values",
@@ -371,6 +376,7 @@ def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", data_given:
     kw["missing"] = _choice(opt.get("missing", "wildcard"), "[options].missing", ("wildcard", "category"))
     kw["alpha"] = _number(opt.get("alpha", 1.0), "[options].alpha", low=0, high=1)
     measures = _strs(opt.get("measures", MEASURES), "[options].measures")
+    measures = tuple(dict.fromkeys(MEASURE_ALIASES.get(m, m) for m in measures))
     for m in measures:
         _choice(m, "[options].measures", MEASURES + OPTIONAL_MEASURES)
     kw["measures"] = measures
