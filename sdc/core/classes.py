@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from sdc.core._factorize import factorize
 from sdc.core.keys import EncodedKeys, combine_codes, encode_keys, factorize_column, first_occurrence
 
 __all__ = [
@@ -58,7 +59,7 @@ def key_order(data: pd.DataFrame, classes: Classes) -> np.ndarray:
     packed = np.zeros(classes.n_classes, dtype=np.int64)
     radix = 1
     for k in classes.keys:
-        codes, uniq = pd.factorize(kv[k], sort=True, use_na_sentinel=True)
+        codes, uniq = factorize(kv[k], sort=True)
         base = len(uniq) + 1
         if radix * base >= 1 << 62:
             uniq_packed, packed = np.unique(packed, return_inverse=True)
@@ -143,10 +144,10 @@ def encode_sensitive(data: pd.DataFrame, name: str) -> Sensitive:
         return Sensitive(name=name, codes=codes.astype(np.int64), values=np.asarray(s.cat.categories),
                          numeric=numeric, ordered=ordered)
     try:
-        codes, uniq = pd.factorize(s, sort=True, use_na_sentinel=True)
+        codes, uniq = factorize(s, sort=True)
     except TypeError:  # mixed types cannot be sorted: order them by their text
         text = s.astype(object).where(s.notna(), None).map(lambda v: None if v is None else str(v))
-        codes, uniq = pd.factorize(text, sort=True, use_na_sentinel=True)
+        codes, uniq = factorize(text, sort=True)
     return Sensitive(name=name, codes=codes.astype(np.int64), values=np.asarray(uniq), numeric=numeric,
                      ordered=ordered)
 

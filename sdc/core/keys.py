@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from sdc.core._factorize import factorize
+
 __all__ = ["EncodedKeys", "encode_keys", "factorize_column", "grouping_codes", "pack_codes", "first_occurrence", "column_levels", "dense_ids",
            "truncated_codes", "r_integer_codes", "sparse_counts", "levels_from_codes"]
 
@@ -42,7 +44,7 @@ def factorize_column(s: pd.Series) -> tuple[np.ndarray, int]:
     """
     if isinstance(s.dtype, pd.CategoricalDtype):
         return s.cat.codes.to_numpy(), len(s.cat.categories)
-    codes, uniques = pd.factorize(s, sort=False, use_na_sentinel=True)
+    codes, uniques = factorize(s)
     return _compact(codes, len(uniques)), len(uniques)
 
 
@@ -96,7 +98,7 @@ def grouping_codes(s: pd.Series) -> tuple[np.ndarray, int, bool]:
 
 def column_levels(s: pd.Series | np.ndarray, *, sort: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Codes of a column (-1 = missing, int64) and its distinct values (sorted by default)."""
-    codes, levels = pd.factorize(s, sort=sort, use_na_sentinel=True)
+    codes, levels = factorize(s, sort=sort)
     return codes.astype(np.int64, copy=False), np.asarray(levels)
 
 
@@ -112,7 +114,7 @@ def levels_from_codes(s: pd.Series, codes: np.ndarray, *, as_text: bool = False)
     vals = s.iloc[first[used]]
     if as_text:
         vals = vals.astype(str)
-    rank, levels = pd.factorize(vals.to_numpy(dtype=object) if as_text else vals, sort=True)
+    rank, levels = factorize(vals.to_numpy(dtype=object) if as_text else vals, sort=True)
     remap = np.full(size + 1, -1, dtype=np.int64)
     remap[used] = rank
     return remap[np.where(codes < 0, size, codes)], np.asarray(levels)
@@ -152,7 +154,7 @@ def truncated_codes(s: pd.Series, *, missing_value: float | None = None, truncat
             v = t
         codes, _ = pd.factorize(np.where(miss, np.nan, v), use_na_sentinel=True)
         return codes.astype(np.int64), merged
-    codes, _ = pd.factorize(s, use_na_sentinel=True)
+    codes, _ = factorize(s)
     return codes.astype(np.int64), False
 
 
@@ -169,7 +171,7 @@ def r_integer_codes(s: pd.Series, missing_code: int) -> np.ndarray:
         x = s.to_numpy(dtype="float64", na_value=np.nan)
         return np.where(np.isnan(x), missing_code, np.trunc(np.nan_to_num(x))).astype(np.int64)
     na = s.isna().to_numpy()
-    sub, _ = pd.factorize(pd.Series(s.to_numpy(dtype=object)[~na]).astype(str), sort=True)
+    sub, _ = factorize(pd.Series(s.to_numpy(dtype=object)[~na]).astype(str), sort=True)
     v = np.full(len(s), missing_code, dtype=np.int64)
     v[~na] = sub + 1
     return v

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from sdc.core._factorize import factorize
 from sdc.core.keys import combine_codes, first_occurrence
 
 __all__ = ["Levels", "sorted_levels", "distinct_values", "Strata", "strata_ids"]
@@ -51,30 +52,11 @@ def _sort_key(v: object) -> tuple:
 
 
 def _factorize(s: pd.Series) -> tuple[np.ndarray, np.ndarray]:
-    """``pandas.factorize`` (codes, uniques as a numpy array), exact for text with NUL characters.
-
-    pandas hashes all-text object columns as C strings, so ``"a\x00b"`` and ``"a"`` (or ``""``
-    and ``"\x00"``) would be one value; such columns are factorised with a Python dict instead.
-    """
-    if s.dtype != object:
-        codes, uniques = pd.factorize(s, sort=False, use_na_sentinel=True)
-        return np.asarray(codes, dtype=np.int64), np.asarray(uniques, dtype=object) if not isinstance(
-            uniques, np.ndarray) else uniques
-    values = s.to_numpy(dtype=object)
-    codes, uniques = pd.factorize(values, sort=False, use_na_sentinel=True)
-    if len(uniques) and isinstance(uniques[0], str):
-        present = values[codes >= 0] if (codes < 0).any() else values
-        try:
-            has_nul = "\x00" in "".join(present)
-        except TypeError:  # not all text: pandas hashes the objects themselves
-            has_nul = False
-        if has_nul:
-            table: dict[object, int] = {}
-            codes = np.array([-1 if c < 0 else table.setdefault(v, len(table)) for v, c in zip(values, codes)],
-                             dtype=np.int64)
-            uniques = np.empty(len(table), dtype=object)
-            uniques[:] = list(table)
-    return np.asarray(codes, dtype=np.int64), uniques
+    """``pandas.factorize`` (codes, uniques as a numpy array), exact for text with NUL
+    characters (:func:`sdc.core._factorize.factorize`)."""
+    codes, uniques = factorize(s.to_numpy(dtype=object) if s.dtype == object else s)
+    return np.asarray(codes, dtype=np.int64), np.asarray(uniques, dtype=object) if not isinstance(
+        uniques, np.ndarray) else uniques
 
 
 def sorted_levels(s: pd.Series) -> Levels:

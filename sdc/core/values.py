@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from sdc.core._factorize import factorize
 from sdc.core.keys import combine_codes
 
 __all__ = ["encode_values", "encode_pair", "pair_counts"]
@@ -28,7 +29,7 @@ def encode_values(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
     """
     if isinstance(s.dtype, pd.CategoricalDtype):
         return s.cat.codes.to_numpy().astype(np.int64), pd.Index(s.cat.categories)
-    codes, uniques = pd.factorize(s, sort=False, use_na_sentinel=True)
+    codes, uniques = factorize(s)
     return codes.astype(np.int64, copy=False), pd.Index(uniques)
 
 
