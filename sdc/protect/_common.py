@@ -10,7 +10,7 @@ import pandas as pd
 
 from sdc._validation import check_columns, check_frame, check_int, dtype_name, plain
 
-__all__ = ["resolve_seed", "numeric_values", "check_variables", "count_changed", "is_numeric"]
+__all__ = ["resolve_seed", "numeric_values", "check_variables", "count_changed", "is_numeric", "output_frame"]
 
 
 def resolve_seed(seed: object) -> tuple[int, np.random.Generator]:
@@ -34,18 +34,41 @@ def is_numeric(s: pd.Series) -> bool:
     return bool(pd.api.types.is_numeric_dtype(s.dtype)) and not pd.api.types.is_bool_dtype(s.dtype)
 
 
-def numeric_values(s: pd.Series, method: str) -> np.ndarray:
-    """float64 values of a numeric column (NaN for missing); a text column is an error."""
+def numeric_values(s: pd.Series, method: str, *, copy: bool = True) -> np.ndarray:
+    """float64 values of a numeric column (NaN for missing); a text column is an error.
+
+    ``copy=False`` lets a float64 column's own array through (no copy): for callers that only
+    read the values.
+    """
     if not is_numeric(s):
         raise TypeError(
             f"{method} needs numeric columns; column {str(s.name)!r} is {dtype_name(s.dtype)}."
         )
-    v = s.to_numpy(dtype="float64", na_value=np.nan)
+    if not copy and s.dtype == np.float64:
+        v = s.to_numpy()
+    else:
+        v = s.to_numpy(dtype="float64", na_value=np.nan)
     bad = np.isinf(v)
     if bad.any():
         i = int(np.argmax(bad))
         raise ValueError(f"column {str(s.name)!r} has the non-finite value {float(v[i])!r} at index {plain(s.index[i])!r}.")
     return v
+
+
+def _copy_on_write() -> bool:
+    """Whether pandas copies on write (always from pandas 3; an option in 1.5 to 2.x)."""
+    if int(pd.__version__.split(".")[0]) >= 3:
+        return True
+    try:
+        return pd.get_option("mode.copy_on_write") is True
+    except (KeyError, AttributeError):  # pragma: no cover - pandas without the option (OptionError is both)
+        return False
+
+
+def output_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame a method fills in: a deep copy of the input, or under copy-on-write a
+    shallow one (writing to either side then copies first, so the input stays untouched)."""
+    return frame.copy(deep=not _copy_on_write())
 
 
 def count_changed(before: np.ndarray, after: np.ndarray) -> int:
