@@ -114,7 +114,6 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
         return out
 
     # Arrange: groups by mask (complete first, then largest first), each sorted by key.
-    rows = rows[np.argsort(key[rows])]
     rmask = stars[rows]
     if K <= 24:
         per_mask = np.bincount(rmask, minlength=1 << K)
@@ -129,9 +128,16 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
     rank = np.empty(masks.size, dtype=np.int64)
     rank[rank_order] = np.arange(masks.size)
     grank = rank[group_of]
-    if masks.size < (1 << 15):
-        grank = grank.astype(np.int16)  # a radix sort
-    arr = rows[np.argsort(grank, kind="stable")]
+    space = math.prod(radix)
+    if (masks.size - 1) * space < _MAX_SPACE:
+        # One sort by (group, key): the keys are distinct.
+        arr = rows[np.argsort(grank * space + key[rows])]
+    else:  # sorted by key, then stably by group (a radix sort for few groups)
+        o = np.argsort(key[rows])
+        rows, grank = rows[o], grank[o]
+        if masks.size < (1 << 15):
+            grank = grank.astype(np.int16)
+        arr = rows[np.argsort(grank, kind="stable")]
     g_masks = masks[rank_order]
     g_start = np.concatenate([[0], np.cumsum(sizes[rank_order])])
 

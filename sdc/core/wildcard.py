@@ -75,16 +75,17 @@ def wildcard_frequencies(
     """
     occ = np.flatnonzero(counts != 0)
     first = first_occurrence(enc.pattern, enc.n_ids)[occ]
-    # Patterns x keys, in the smallest integer type that holds every key's codes.
-    codes = np.column_stack([col[first] for col in enc.codes])
+    # Each key's codes per pattern (contiguous columns: the joins read them whole).
+    columns = [col[first] for col in enc.codes]
     c = counts[occ].astype(np.float64)
     W = wsum[occ].astype(np.float64)
-    K = codes.shape[1]
-    observed = ((codes >= 0) * (1 << np.arange(K, dtype=np.int64))).sum(axis=1)
+    K = len(columns)
     full = (1 << K) - 1
     add_f = np.zeros(occ.size)
     add_F = np.zeros(occ.size)
-    all_missing = observed == 0
+    all_missing = columns[0] < 0
+    for col in columns[1:]:
+        all_missing &= col < 0
 
     def add(block: _Block, part: tuple, scale: float) -> None:
         idx, vc, vw = part
@@ -92,8 +93,7 @@ def wildcard_frequencies(
         add_f[rows] += scale * vc
         add_F[rows] += scale * vw
 
-    sums = None if K == 1 else compatible_sums([codes[:, v] for v in range(K)], list(enc.cardinalities),
-                                                counts[occ], W)
+    sums = None if K == 1 else compatible_sums(columns, list(enc.cardinalities), counts[occ], W)
     if K == 1:
         # One key: missing records count (times alpha) towards every observed value.
         add_f[~all_missing] = alpha * c[all_missing].sum()
@@ -108,6 +108,9 @@ def wildcard_frequencies(
     else:
         cards = enc.cardinalities
         mult = _multipliers(cards)
+        # Patterns x keys, in the smallest integer type that holds every key's codes.
+        codes = np.column_stack(columns)
+        observed = ((codes >= 0) * (1 << np.arange(K, dtype=np.int64))).sum(axis=1)
 
         def block(m: int, rows: np.ndarray) -> _Block:
             # Column-major codes: keys read whole columns.
@@ -122,7 +125,7 @@ def wildcard_frequencies(
         if 0 in by_mask:
             order.append(0)
             blocks[0] = block(0, by_mask[0])
-        del codes, by_mask  # every pattern now lives in exactly one block
+        del codes, columns, by_mask  # every pattern now lives in exactly one block
 
         for m in order:
             if m == 0:
