@@ -105,6 +105,12 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--drop", type=csv_list, default=[], metavar="COLS", help="direct identifiers to drop")
     add_role_flags(p)
     p.add_argument("--no-assess", action="store_true", help="do not assess the files (no comparison/ folder)")
+    p.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
+                   help="pandas in memory (default), or dask: DATA may be a glob of CSV files ('data/part-*.csv'), "
+                        "the row-wise steps run per partition and the release is written as released/part-*.csv")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --engine dask: an existing cluster (tcp://host:8786 or a scheduler .json file); "
+                        "default: a local cluster sized to the machine")
     p.add_argument("--json", action="store_true", help="print a JSON summary instead of text (no progress bars)")
     p.set_defaults(run=run_protect)
 
@@ -144,6 +150,10 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
         raise ValueError("give a plan (--plan FILE) or steps as flags (--recode, --top-code, --pram, --k, "
                          "--pseudonymise, --drop).")
     plan = load_plan(args.plan, steps, seed=args.seed)
+    if args.engine == "dask":
+        return _run_protect_dask(args, argv, plan)
+    if args.scheduler:
+        raise ValueError("--scheduler is for --engine dask.")
     data = read_data(args.data, sep=args.sep)
     progress = not args.json and sys.stderr.isatty()
     run = protect_data(data, plan, config=args.config, overrides=assessment_overrides(args, k=args.k),
@@ -168,4 +178,37 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
           f"--plan {shlex.quote(str(folder.path / 'plan.toml'))} --out DIR")
     if run.comparison is not None and (folder.path / "comparison" / "report.html").exists():
         print(f"Comparison: {folder.path / 'comparison' / 'report.html'}")
+    return 0
+
+
+def _run_protect_dask(args: argparse.Namespace, argv: Sequence[str], plan: Any) -> int:
+    """``sdc protect --engine dask``: the row-wise steps per partition, the release partitioned."""
+    from sdc.cli.assess import _fixed_time
+    from sdc.report import serialize
+    from sdc.report.protection_dask import write_protection_dask
+    from sdc.workflow.protect import dask_session, protect_data, read_dask_partitions
+
+    with dask_session(args.scheduler):
+        ddf, files = read_dask_partitions(args.data, sep=args.sep)
+        run = protect_data(ddf, plan, config=args.config, overrides=assessment_overrides(args, k=args.k),
+                           reassess=not args.no_assess, input_file=args.data, command="sdc " + shlex.join(argv),
+                           now=_fixed_time())
+        run, folder = write_protection_dask(run, args.out, files=files, sep=args.sep)
+    if args.json:
+        doc = {"out": str(folder.path), "released": folder.released, "released_sha256": folder.released_sha256,
+               "files": list(folder.files), "summary": run.summary()}
+        if run.dask_assessment is not None:
+            doc["assessment_on_dask"] = run.dask_assessment
+        print(serialize.dumps(doc))
+        return 0
+    print(f"Protected {run.records_in:,} records in {len(files)} partition(s) on Dask with {len(run.steps)} step(s) "
+          f"(plan seed {run.plan.seed}):")
+    for r in run.steps:
+        seed = f", seed {r.seed}" if r.seed is not None else ""
+        print(f"  {r.step.number}. {r.step.method} on {', '.join(map(str, r.result.variables)) or '-'}: "
+              f"{r.result.n_changed:,} cells changed{seed}")
+    if run.dask_assessment is not None:
+        print(f"Re-assessment on Dask: {folder.path / 'assessment.md'}")
+    print(f"Released files: {folder.path / 'released'} ({len(files)} file(s); SHA256SUMS beside them)")
+    print(f"Log: {folder.path / 'protection.md'}")
     return 0

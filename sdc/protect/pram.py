@@ -190,6 +190,12 @@ def pram(
     >>> r.details["sex"]["matrix"].shape
     (2, 2)
     """
+    from sdc.core._dask import is_dask
+
+    if is_dask(data):  # the matrix from one pass, the draws per partition (sdc.protect.on_dask)
+        from sdc.protect.on_dask import pram_partitions
+
+        return pram_partitions(data, variables, pd=pd, alpha=alpha, flip=flip, matrix=matrix, strata=strata, seed=seed)
     frame, cols = check_variables(data, variables)
     if flip is not None and (pd is not None or alpha is not None):
         raise ValueError("`flip` replaces the invariant matrix; give `flip` or `pd`/`alpha`, not both.")

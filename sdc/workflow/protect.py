@@ -39,7 +39,8 @@ from sdc.workflow.plan import (
     KEY_SOURCES, MethodSpec, Plan, PlanError, Step, check_plan, load_plan, method_table, plan_to_toml, step_seed,
 )
 
-__all__ = ["ProtectionRun", "StepRecord", "protect_data", "run_steps", "assessment_config", "protection_log"]
+__all__ = ["ProtectionRun", "StepRecord", "protect_data", "run_steps", "assessment_config", "protection_log",
+           "finish_dask_run", "DASK_REFUSED", "dask_session", "read_dask_partitions"]
 
 LOG_SCHEMA_VERSION = 1
 #: Longer lists of values in a method's details are summarised in the log (min, median, max).
@@ -108,6 +109,17 @@ class ProtectionRun:
     config: RunConfig | None = field(default=None, repr=False)
     comparison: Comparison | None = field(default=None, repr=False)
     provenance: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    #: On Dask (``original``/``released`` are Dask DataFrames): the measures run on both files.
+    dask_assessment: Mapping[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def records_in(self) -> int:
+        """Records of the input (on Dask: counted when the release was written)."""
+        return int(self.provenance["records_in"]) if "records_in" in self.provenance else len(self.original)
+
+    @property
+    def records_out(self) -> int:
+        return int(self.provenance["records_out"]) if "records_out" in self.provenance else len(self.released)
 
     @property
     def seeds(self) -> dict[int, int | None]:
@@ -116,7 +128,7 @@ class ProtectionRun:
 
     @property
     def records_dropped(self) -> int:
-        return len(self.original) - len(self.released)
+        return self.records_in - self.records_out
 
     def cells_changed(self) -> pd.Series:
         """Cells changed per variable over all steps (a cell changed twice counts twice)."""
@@ -141,8 +153,8 @@ class ProtectionRun:
         """Headline figures: steps, records in and out, cells changed, the plan's seed; and the
         primary scenario's risk before and after when the released file was assessed."""
         out: dict[str, Any] = {"steps": [f"{r.step.number}: {r.step.method}" for r in self.steps],
-                               "seed": self.plan.seed, "records_in": len(self.original),
-                               "records_out": len(self.released), "records_dropped": self.records_dropped,
+                               "seed": self.plan.seed, "records_in": self.records_in,
+                               "records_out": self.records_out, "records_dropped": self.records_dropped,
                                "cells_changed": int(self.cells_changed().sum())}
         if self.comparison is not None:
             c = self.comparison.summary()
@@ -211,6 +223,13 @@ def _call(spec: MethodSpec, step: Step, data: pd.DataFrame, seed: int | None,
     return res
 
 
+def _length(frame: Any) -> int:
+    """Records of a frame; 0 for a Dask DataFrame (counted when written: :func:`finish_dask_run`)."""
+    from sdc.core._dask import is_dask
+
+    return 0 if is_dask(frame) else len(frame)
+
+
 def run_steps(data: pd.DataFrame, plan: Plan, *, methods: Mapping[str, MethodSpec] | None = None,
               values: Mapping[int, Mapping[str, Any]] | None = None, only: Sequence[int] | None = None,
               progress: bool = False) -> tuple[pd.DataFrame, list[StepRecord]]:
@@ -247,7 +266,7 @@ def run_steps(data: pd.DataFrame, plan: Plan, *, methods: Mapping[str, MethodSpe
             notes = tuple(dict.fromkeys(" ".join(str(w.message).split()) for w in caught
                                         if issubclass(w.category, SdcWarning)))
             records.append(StepRecord(step=step, seed=seed if spec.seeded else None, seed_source=source, result=res,
-                                      records_before=len(current), records_after=len(res.data),
+                                      records_before=_length(current), records_after=_length(res.data),
                                       seconds=time.perf_counter() - t0, notes=notes))
             current = res.data
             if bar is not None:
@@ -319,8 +338,10 @@ def protect_data(
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        The original microdata (not modified).
+    data : pandas.DataFrame or dask.dataframe.DataFrame
+        The original microdata (not modified). A Dask DataFrame gives a lazy run of the
+        row-wise steps (whole-file steps are refused in one line: :data:`DASK_REFUSED`),
+        computed and written by :func:`sdc.report.protection_dask.write_protection_dask`.
     plan : Plan or path
         The plan (see :mod:`sdc.workflow.plan`), or its file.
     config : RunConfig or path, optional
@@ -350,6 +371,11 @@ def protect_data(
     >>> run = sdc.protect_data(df, "sdc/data/example_plan.toml")   # doctest: +SKIP
     >>> run.released, run.comparison.risk                          # doctest: +SKIP
     """
+    from sdc.core._dask import is_dask
+
+    if is_dask(data):
+        return _protect_dask(data, plan, config=config, overrides=overrides, reassess=reassess,
+                             input_file=input_file, command=command, now=now)
     check_frame(data)
     if not data.index.is_unique:
         raise ValueError("`data` has duplicated index labels; the run pairs the released records with the original "
@@ -389,6 +415,174 @@ def protect_data(
                        files=[input_file] if input_file else (), command=command, progress=progress, now=when)
         run = replace(run, comparison=comp)
     return run
+
+
+# ---------------------------------------------------------------------------------------------
+# On Dask: the row-wise steps per partition
+
+#: Methods that need the whole file at once, refused on a Dask DataFrame: why, in one phrase.
+#: (Recoding, top/bottom coding and pseudonyms are row-wise; PRAM's matrix comes from one
+#: counting pass, its draws are per partition: :mod:`sdc.protect.on_dask`.)
+DASK_REFUSED: dict[str, str] = {
+    "local_suppression": "it suppresses values until every key pattern of the whole file has k records",
+    "microaggregation": "its groups of similar records are formed over the whole file",
+    "rank_swap": "it swaps values between records ranked over the whole file",
+    "add_noise": "its noise scale comes from the whole file's standard deviations or covariance",
+}
+
+#: The measures the Dask re-assessment runs (the rest of the configuration's are listed as not run).
+DASK_MEASURES = ("k_anonymity", "risk")
+
+
+def _protect_dask(data: Any, plan: Plan | str | Path, *, config: RunConfig | str | Path | None,
+                  overrides: Mapping[str, Any] | None, reassess: bool, input_file: str | Path | None,
+                  command: str, now: datetime | None) -> ProtectionRun:
+    """The run on a Dask DataFrame, lazily: the steps are chained per partition; nothing is
+    computed until :func:`finish_dask_run` writes the release."""
+    if not isinstance(plan, Plan):
+        plan = load_plan(plan)
+    plan = plan.with_seed()
+    for step in plan.steps:
+        if step.method in DASK_REFUSED:
+            raise PlanError(f"plan {step.label}: {step.method} cannot run on a Dask DataFrame "
+                            f"({DASK_REFUSED[step.method]}); run it in memory (--engine pandas).")
+    table = method_table()
+    check_plan(plan, data._meta, table)
+    cfg = None
+    if reassess:
+        cfg = assessment_config(plan, config=config, overrides=overrides,
+                                data_path=str(input_file) if input_file else None)
+        if cfg is None:
+            raise ValueError("the released file is assessed with the key variables: give them (--keys, --config, "
+                             "[plan].config or [variables] in the plan), or do not assess (--no-assess).")
+        from sdc._validation import check_columns
+
+        for role, cols in (("keys", cfg.keys), ("weights", (cfg.weights,) if cfg.weights else ())):
+            if cols:
+                check_columns(data._meta, list(cols), role=role)
+    released, records = run_steps(data, plan, methods=table)
+    when = now or datetime.now(timezone.utc)
+    prov: dict[str, Any] = {"generated_utc": when.strftime("%Y-%m-%d %H:%M:%S UTC"), "command": command,
+                            "plan_source": plan.source, "sdc": __version__, "engine": "dask",
+                            "partitions": data.npartitions}
+    if input_file is not None:
+        prov["input_file"] = str(input_file)
+    return ProtectionRun(plan=plan, original=data, released=released, steps=tuple(records), config=cfg,
+                         provenance=prov)
+
+
+def _lazy_details(x: Any, found: list[Any]) -> Any:
+    """Details with each Dask object replaced by its place in `found` (a marker)."""
+    from sdc.core._dask import is_dask
+
+    if isinstance(x, Mapping):
+        return {k: _lazy_details(v, found) for k, v in x.items()}
+    if is_dask(x):
+        found.append(x)
+        return _Lazy(len(found) - 1)
+    return x
+
+
+@dataclass(frozen=True)
+class _Lazy:
+    index: int
+
+
+def _fill_details(x: Any, values: Sequence[Any]) -> Any:
+    if isinstance(x, Mapping):
+        return {k: _fill_details(v, values) for k, v in x.items()}
+    return values[x.index] if isinstance(x, _Lazy) else x
+
+
+def dask_session(scheduler: str | None = None) -> Any:
+    """The cluster of a Dask run (a context giving a Client): `scheduler` (an address or a
+    scheduler file), else a local cluster sized to the machine."""
+    from sdc.core._dask_protect import session
+
+    return session(scheduler)
+
+
+def read_dask_partitions(pattern: str, *, sep: str | None = None) -> tuple[Any, list[str]]:
+    """A path or glob as a Dask DataFrame of one partition per file, each read as in memory
+    (:func:`sdc.io.read_data`); and the files."""
+    from sdc.core._dask_protect import read_partitions
+
+    return read_partitions(pattern, **({"sep": sep} if sep else {}))
+
+
+def finish_dask_run(run: ProtectionRun, directory: str, writer: Any, *, mode: int = 0o644
+                    ) -> tuple[ProtectionRun, list[tuple[str, str, int]]]:
+    """Compute a Dask run: the released partitions written into `directory` (each by
+    ``writer(partition, number) -> (file name, bytes)`` on its worker; see
+    :func:`sdc.core._dask_protect.write_partitions`) together with every step's cells changed
+    and lazy details, in one pass over the data; then the Dask-capable measures
+    (:data:`DASK_MEASURES`) on the original and the released file.
+
+    Returns the run with concrete step results and record counts, and the files written as
+    (name, SHA-256, records).
+    """
+    from sdc.core import _dask_protect
+    from sdc.core._dask import is_dask
+
+    writes = _dask_protect.write_partitions(run.released, directory, writer, mode=mode)
+
+    lazy: list[Any] = []
+    shells = []
+    for r in run.steps:
+        changed = _lazy_details({"c": r.result.changed}, lazy)["c"]
+        shells.append((changed, _lazy_details(dict(r.result.details), lazy)))
+    done = _dask_protect.compute(list(writes), lazy)
+    written, values = list(done[0]), list(done[1])
+    n = int(sum(w[2] for w in written))
+    steps = []
+    for r, (changed, details) in zip(run.steps, shells):
+        ch = _fill_details({"c": changed}, values)["c"]
+        if is_dask(ch):  # pragma: no cover - defensive
+            ch = ch.compute()
+        ch = pd.Series({str(k): int(v) for k, v in pd.Series(ch).items()}, dtype=np.int64, name="cells_changed")
+        res = replace(r.result, changed=ch, details=_fill_details(details, values))
+        steps.append(replace(r, result=res, records_before=n, records_after=n))
+    prov = {**dict(run.provenance), "records_in": n, "records_out": n}
+    out = replace(run, steps=tuple(steps), provenance=prov)
+    if run.config is not None:
+        out = replace(out, dask_assessment=dask_assessment(run.original, run.released, run.config))
+    return out, written
+
+
+def dask_assessment(original: Any, released: Any, cfg: RunConfig) -> dict[str, Any]:
+    """k-anonymity and the re-identification risks of both files on Dask (the primary keys,
+    weights, missing-value rule and k of the configuration); the configuration's other
+    measures are listed as not run."""
+    from sdc.risk.individual import individual_risk
+    from sdc.risk.kanonymity import k_anonymity
+
+    keys = list(cfg.categorical_keys)
+    k = cfg.thresholds.k
+    not_run = [m for m in cfg.measures if m not in DASK_MEASURES]
+    exact = {"suda": "SUDA2 needs every record's key combinations at once",
+             "modrisk": "a log-linear model fitted over all cells together",
+             "household": "each household's records together"}
+    why = {m: (f"cannot run on Dask exactly ({exact[m]})" if m in exact
+               else "not run in the Dask re-assessment of sdc protect (sdc assess --engine dask on the released files)")
+           for m in not_run}
+    if cfg.continuous_keys:
+        why["continuous keys"] = ("binned keys are not assessed on Dask: "
+                                  + ", ".join(cfg.continuous_keys) + " left out of the keys")
+    out: dict[str, Any] = {"keys": keys, "weights": cfg.weights, "k": k, "missing": cfg.missing,
+                           "measures": list(DASK_MEASURES), "not_run": why, "files": {}}
+    if not keys:
+        out["not_run"]["k_anonymity"] = out["not_run"]["risk"] = "no categorical keys"
+        out["measures"] = []
+        return out
+    for name, frame in (("original", original), ("released", released)):
+        prof = k_anonymity(frame, keys, k=k, weights=cfg.weights, missing=cfg.missing, alpha=cfg.alpha)
+        risk = individual_risk(frame, keys, weights=cfg.weights, missing=cfg.missing, alpha=cfg.alpha)
+        out["files"][name] = {
+            "records": int(prof.n_records), "classes": int(prof.n_classes), "sample_uniques": int(prof.n_unique),
+            "records_fk_below_k": int(prof.n_k_lt_threshold),
+            "expected_reidentifications": float(risk.expected_reidentifications),
+            "global_risk": float(risk.global_risk)}
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -480,12 +674,15 @@ def protection_log(run: ProtectionRun) -> dict[str, Any]:
         "generator": f"sdc {__version__}",
         "generated_utc": prov.get("generated_utc", ""),
         "input": {"file": prov.get("input_file", "(a DataFrame)"), "sha256": prov.get("input_sha256"),
-                  "records": len(run.original), "variables": int(run.original.shape[1])},
-        "released": {"records": len(run.released), "variables": int(run.released.shape[1]),
+                  "records": run.records_in, "variables": len(run.original.columns)},
+        "released": {"records": run.records_out, "variables": len(run.released.columns),
                      "columns_dropped": [c for c in run.original.columns if c not in run.released.columns]},
         "plan": {"source": run.plan.source, "seed": run.plan.seed, "steps": len(run.plan.steps)},
         "steps": steps,
         "totals": {"cells_changed": {str(k): int(v) for k, v in total.items()},
                    "records_dropped": run.records_dropped},
         "command": prov.get("command", ""),
+        **({"engine": {"name": "dask", "partitions": prov.get("partitions"), "files": prov.get("input_files")},
+            "assessment_on_dask": _json(run.dask_assessment)} if run.dask_assessment is not None
+           or prov.get("engine") == "dask" else {}),
     }
