@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
@@ -239,14 +239,8 @@ def suda(
     weights = _weights(M, original_scores)
 
     cards = [int(c.max()) + 1 if c.size and c.max() >= 0 else 1 for c in cols]
-    counts = np.zeros((n, max_size), dtype=np.int64)
-    contrib = np.zeros((n, len(keys)))
-    # Every subset of the keys up to max_size, searched with SUDA2's pruning (sdc.core.msu).
-    for S, rows in minimal_uniques(cols, cards, max_size, progress=progress):
-        size = len(S)
-        counts[rows, size - 1] += 1
-        for v in S:
-            contrib[rows, v] += weights[size - 1]
+    counts, contrib = _tally(minimal_uniques(cols, cards, max_size, progress=progress), n, len(keys), max_size,
+                             weights)
     # Score: sum over sizes of (number of MSUs of that size) * w(size), in size order as sdcMicro adds.
     score = np.zeros(n)
     for k in range(max_size):
@@ -274,6 +268,45 @@ def suda(
         attribute_level_contributions=_level_contributions(data, keys, contribs, known),
         n_uniques=U, n_pair_records=P,
     )
+
+
+#: Record positions gathered before they are counted into the per-record tables.
+_TALLY_BATCH = 1 << 22
+
+
+def _tally(msus: Iterator[tuple[tuple[int, ...], np.ndarray]], n: int, n_keys: int, max_size: int,
+           weights: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """Per record: the number of MSUs of each size, and per key the summed weights w(|S|) of
+    the MSUs S containing it. The records of many subsets are gathered and counted with one
+    ``bincount`` per size and per key (not one scattered update per subset and key)."""
+    counts = np.zeros((max_size, n), dtype=np.int64)
+    contrib = np.zeros((n_keys, n))
+    by_size: list[list[np.ndarray]] = [[] for _ in range(max_size)]
+    by_key: list[list[tuple[np.ndarray, float]]] = [[] for _ in range(n_keys)]
+    held = 0
+
+    def flush() -> None:
+        for k, parts in enumerate(by_size):
+            if parts:
+                counts[k] += np.bincount(np.concatenate(parts), minlength=n)
+                parts.clear()
+        for v, parts in enumerate(by_key):
+            if parts:
+                rows = np.concatenate([r for r, _ in parts])
+                w = np.concatenate([np.full(r.size, wt) for r, wt in parts])
+                contrib[v] += np.bincount(rows, weights=w, minlength=n)
+                parts.clear()
+
+    for S, rows in msus:
+        by_size[len(S) - 1].append(rows)
+        for v in S:
+            by_key[v].append((rows, weights[len(S) - 1]))
+        held += rows.size * (len(S) + 1)
+        if held >= _TALLY_BATCH:
+            flush()
+            held = 0
+    flush()
+    return counts.T, contrib.T
 
 
 def _is_text(s: pd.Series) -> bool:
