@@ -103,9 +103,8 @@ def test_top_bottom_changed_counts_cell_by_cell(top, top_value, bottom, bottom_v
         expect[x < bottom] = bottom if bottom_value is None else bottom_value
     np.testing.assert_array_equal(y, expect)
     assert r.data["v"].dtype == np.float64
-    # Writing into the result never reaches the input (pandas 3's copy-on-write may share the
-    # untouched column's buffer lazily, so the test is behavioural, not np.shares_memory).
-    assert not np.shares_memory(r.data["v"].to_numpy(), df["v"].to_numpy())
+    # Writing into the result never reaches the input (pandas 3's copy-on-write may share an
+    # unchanged column's buffer lazily, so the test is behavioural, not np.shares_memory).
     out = r.data
     out.loc[out.index[0], "w"] = 1e6
     out.loc[out.index[0], "v"] = -1e6
