@@ -425,7 +425,7 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
     carry_seps = 0         # separators so far on the current, unfinished line
     carry_content = False  # the unfinished line has content
     carry_start = 1        # physical line number where the unfinished line started
-    prev2, prev = newline, newline  # the two bytes before this chunk (a line start at the beginning)
+    prev3, prev2, prev = newline, newline, newline  # the bytes before this chunk (a line start at the beginning)
     header_fields = -1
     first_bad, bad_fields, n_bad = 0, 0, 0
     bare_cr = 0
@@ -445,9 +445,15 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
         if not buf:
             continue
         a = np.frombuffer(buf, dtype=np.uint8)
-        isq = a == 34
-        plain = parity == 0 and not isq.any()  # no quote: every byte is outside quotes
-        if not plain and isq.any():
+        # The previous chunk's last byte, a '0' starting a field, with its next byte here a digit.
+        if prev == 48 and 0 <= int(a[0]) - 48 <= 9 and (
+                (parity == 0 and prev2 in (sep, 10, 13)) or (prev2 == 34 and prev3 in (sep, 10, 13))):
+            zeros.add(carry_seps)
+        # A byte search (memchr) first: most files hold no quote and no CR at all.
+        has_quote = buf.find(b'"') >= 0
+        isq = a == 34 if has_quote else None
+        plain = parity == 0 and not has_quote  # no quote: every byte is outside quotes
+        if not plain and has_quote:
             quotes = True
             par = (np.cumsum(isq, dtype=np.int64) + parity) & 1
             outside = par == 0
@@ -456,12 +462,27 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
             outside = np.full(a.size, parity == 0)
         else:
             outside = None  # all True: the masks below skip it
-        is_nl = a == newline
-        phys = np.flatnonzero(is_nl)
-        nl = phys if outside is None else np.flatnonzero(is_nl & outside)
-        # separators up to and including each byte (int32: a chunk is far below 2**31 bytes)
-        csep = np.cumsum(a == sep if outside is None else (a == sep) & outside, dtype=np.int32)
-        if newline == 10 and not bare_cr:
+        # Positions of the line ends and separators (outside quotes); csep(i), the separators
+        # up to and including byte i, is a binary search in them (cheaper than a running count
+        # over every byte).
+        if outside is None:  # one pass finds both
+            hits = np.flatnonzero((a == newline) | (a == sep))
+            at_nl = a[hits] == newline
+            j = np.flatnonzero(at_nl)
+            nl = phys = hits[j]
+            sep_at = hits[~at_nl]
+            seps_to_nl = j - np.arange(j.size)  # the hits before the j-th line end that are separators
+        else:
+            is_nl = a == newline
+            phys = np.flatnonzero(is_nl)
+            nl = np.flatnonzero(is_nl & outside)
+            sep_at = np.flatnonzero((a == sep) & outside)
+            seps_to_nl = np.searchsorted(sep_at, nl, side="right")
+
+        def csep(i: np.ndarray) -> np.ndarray:
+            return np.searchsorted(sep_at, i, side="right")
+
+        if newline == 10 and not bare_cr and buf.find(b"\r") >= 0:
             cr = np.flatnonzero(a == 13 if outside is None else (a == 13) & outside)
             if cr.size:
                 bare = cr[a[cr + 1] != 10]  # never the last byte: held back, or the final newline follows
@@ -471,8 +492,8 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
         # the unfinished line, the last is unfinished (after the final newline: empty).
         starts = np.r_[0, nl + 1]
         ends = np.r_[nl, a.size]
-        before_start = np.r_[0, csep[nl]]  # separators before each segment (a newline is none)
-        seps = (np.r_[before_start[1:], csep[-1]] - before_start).astype(np.int64)
+        before_start = np.r_[0, seps_to_nl]  # separators before each segment (a newline is none)
+        seps = (np.r_[before_start[1:], sep_at.size] - before_start).astype(np.int64)
         seps[0] += carry_seps
         length = ends - starts
         content = (length > 1) | ((length == 1) & (a[np.minimum(starts, a.size - 1)] != 13))
@@ -493,7 +514,14 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
                 first_bad, bad_fields = int(line_no[wrong[0]]), int(seps[wrong[0]]) + 1
             n_bad += int(wrong.size)
         # Leading zeros: a '0' followed by a digit at the start of a field (or after its opening quote).
-        z = np.flatnonzero((a[:-1] == 48) & ((a[1:] - np.uint8(48)) <= 9))  # uint8: below '0' wraps above 9
+        # Candidates: the first two bytes of the chunk, and each field's first byte (after a
+        # separator or a line end) and, after an opening quote, its second.
+        z = np.concatenate([np.arange(min(2, a.size)), sep_at + 1, nl + 1])
+        if has_quote:
+            q = z[z < a.size]
+            z = np.concatenate([z, q[a[q] == 34] + 1])
+        z = z[z < a.size - 1]
+        z = z[(a[z] == 48) & ((a[z + 1] - np.uint8(48)) <= 9)]  # uint8: below '0' wraps above 9
         if z.size:
             ext = np.concatenate([np.array([prev2, prev], dtype=np.uint8), a])
             b1, b2 = ext[z + 1], ext[z]  # a[z - 1], a[z - 2]
@@ -502,11 +530,11 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
             keep = z[(ends_field if outside is None else ends_field & outside[z]) | opener]
             if keep.size:
                 seg = np.searchsorted(nl, keep)
-                col = csep[keep] - before_start[seg] + np.where(seg == 0, carry_seps, 0)
+                col = csep(keep) - before_start[seg] + np.where(seg == 0, carry_seps, 0)
                 zeros.update(int(c) for c in np.unique(col))
         carry_seps, carry_content, carry_start = int(seps[-1]), bool(content[-1]), int(line_no[-1])
         lines_before += int(phys.size)
-        prev2, prev = (int(a[-2]) if a.size > 1 else prev), int(a[-1])
+        prev3, prev2, prev = ([prev3, prev2, prev] + [int(b) for b in a[-3:]])[-3:]
     if parity:  # a quote left open: not RFC 4180 quoting (5'10"), so the view above may be wrong
         return ("quotes", "unbalanced quotes"), zeros
     if bare_cr:

@@ -1,0 +1,65 @@
+"""The byte-level structure scan of delimited files (sdc.io._scan_bytes) against a plain
+line-by-line reading, on random files cut into random chunks (a CR-LF pair may be split)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from sdc import io
+
+
+def _brute(text: bytes, sep: int) -> tuple[tuple[str, int, int] | None, set[int]]:
+    """(("fields", first bad line, its fields) or None, fields with a leading-zero value)."""
+    header = -1
+    first = None
+    zeros: set[int] = set()
+    for no, line in enumerate(text.replace(b"\r\n", b"\n").split(b"\n"), 1):
+        if not line:
+            continue
+        fields = line.split(bytes([sep]))
+        zeros.update(i for i, f in enumerate(fields) if f.lstrip(b'"')[:1] == b"0" and f.lstrip(b'"')[1:2].isdigit()
+                     and f[:2] != b'""')
+        if header < 0:
+            header = len(fields)
+        elif len(fields) != header and first is None:
+            first = ("quotes" if b'"' in text else "fields", no, len(fields))
+    return first, zeros
+
+
+def _chunks(text: bytes, cuts: list[int]):
+    pos = 0
+    for c in sorted(set(cuts)):
+        if pos < c < len(text):
+            yield text[pos:c]
+            pos = c
+    yield text[pos:]
+    yield b""
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(st.lists(st.sampled_from(["", "0", "00", "01", "10", "7", "0.5", "abc", "x0", "09", '"01"', '"0"', '"x"']),
+                              min_size=1, max_size=4), min_size=1, max_size=12),
+       crlf=st.booleans(), blank=st.booleans(), cuts=st.lists(st.integers(0, 200), max_size=6),
+       sep=st.sampled_from([",", ";", "\t"]))
+def test_scan_matches_line_by_line(rows, crlf, blank, cuts, sep):
+    end = "\r\n" if crlf else "\n"
+    lines = [sep.join(r) for r in rows]
+    if blank:
+        lines.insert(len(lines) // 2 + 1, "")
+    text = (end.join(lines) + end).encode()
+    problem, zeros = io._scan_bytes(_chunks(text, cuts), ord(sep), 10)
+    want, want_zeros = _brute(text, ord(sep))
+    assert zeros == want_zeros
+    if want is None:
+        assert problem is None
+    else:
+        assert problem is not None and problem[0] == want[0]
+        assert f"line {want[1]:,} has {want[2]} field(s)" in problem[1]
+
+
+def test_scan_counts_every_bad_line():
+    text = b"a,b\n1,2\n3\n4,5,6\n7,8\n"
+    problem, _ = io._scan_bytes(iter([text[:9], text[9:], b""]), ord(","), 10)
+    assert problem[0] == "fields"
+    assert "line 3 has 1 field(s) where the header has 2" in problem[1] and "2 lines differ" in problem[1]
