@@ -257,4 +257,4 @@ def test_the_comparison_report_shows_the_attack(pair: Path, capsys: pytest.Captu
     doc = json.loads((pair / "cmp-attack" / "report.json").read_text())
     figures = {r["figure"] for r in doc["attacks"]["linkage"]}
     assert "precision at 1" in figures and "re-identified (unique and correct match)" in figures
-    assert "Linkage attack before and after" in (pair / "cmp-attack" / "report.md").read_text()
+    assert "Linkage attack per scenario" in (pair / "cmp-attack" / "report.md").read_text()

@@ -37,6 +37,7 @@ from sdc.report.formatting import fmt_num, fmt_pct
 from sdc.report.safety import safe_frame
 from sdc.report.serialize import frame_records, jsonable
 from sdc.workflow.compare import Comparison
+from sdc.workflow.compare_attacks import ATTACKS
 from sdc.workflow.config import FORMATS, to_toml
 
 __all__ = ["write_comparison", "comparison_files", "build_comparison_report", "comparison_document",
@@ -147,13 +148,8 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     s.figures += ["changed_distributions", "correlations"]
     sections.append(s)
 
-    if len(c.attacks):
-        s = Section("attacks", "Linkage attack before and after",
-                    ["A simulated attacker holds the key values of a share of the original's records (drawn with a "
-                     "fixed seed) and links them exactly to each file, a missing value matching anything; a record is "
-                     "re-identified when its match is unique and correct. After a deterministic recoding the "
-                     "attacker codes his records the same way. Formulas: docs/attacks.md."])
-        s.tables.append(Table("linkage attack", "Linkage attack per scenario", c.attacks))
+    s = _attack_section(c)
+    if s is not None:
         sections.append(s)
 
     s = Section("changes", "What the protection changed",
@@ -187,6 +183,57 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     return Report(title=title, generated=str(prov.get("generated_utc", "")), sections=sections, assessment=c.after)
 
 
+#: The attacks of :mod:`sdc.workflow.compare_attacks` in the report: table key, title, what it shows.
+_ATTACK_TABLES = {
+    "singling_out": ("singling out attack", "Singling-out attack per scenario (anonymeter design)",
+                     "Queries built from a file that select exactly one of its records (univariate: one rare value; "
+                     "multivariate: up to three keys of a record); the attack succeeds when the query also selects "
+                     "exactly one original record. risk = (attack rate - control rate) / (1 - control rate), with "
+                     "its 95 % interval; attacks = queries found."),
+    "linkability": ("linkability attack", "Linkability attack per scenario (anonymeter design)",
+                    "The attacker holds the keys split in two files (A and B) and links each target to its nearest "
+                    "record of the file on A and on B; success when both point to the same record."),
+    "inference": ("inference attack", "Inference attack per scenario and sensitive variable (anonymeter design)",
+                  "The attacker knows a target's keys and guesses its sensitive value as that of the nearest record "
+                  "(numeric: right within 5 %)."),
+    "skewness": ("skewness attack", "Skewness attack per scenario and sensitive variable",
+                 "lift = (share of a value in the class) / (its share in the file), classes of the keys as assessed, "
+                 "numeric sensitive variables in their l-diversity bands; a class is skewed from lift 2."),
+}
+
+
+def _attack_section(c: Comparison) -> Section | None:
+    """The attacks before and after: the linkage attack, then singling out, linkability, inference, skewness."""
+    more = c.attack_figures
+    if not len(c.attacks) and (more is None or not len(more.table)):
+        return None
+    s = Section("attacks", "Attacks before and after", [
+        "Simulated attacks on the original and on the released file, with the same seed (change = after - before). "
+        "After a deterministic recoding the attacker codes his records the way the release does. Formulas and "
+        "sources: docs/attacks.md; what each figure means: docs/compare-sweep.md."])
+    if len(c.attacks):
+        s.tables.append(Table("linkage attack", "Linkage attack per scenario", c.attacks,
+                              note="The attacker holds the key values of a share of the original's records (fixed "
+                                   "seed) and links them exactly to each file, a missing value matching anything; a "
+                                   "record is re-identified when its match is unique and correct."))
+    if more is not None and len(more.table):
+        st = more.settings
+        if "n_control" in st:
+            s.paragraphs.append(
+                f"Singling out, linkability and inference follow anonymeter (Giomi et al. 2023): "
+                f"{st['n_control']:,} original records are held out as control records (seed {st['seed']}); before, "
+                f"the attacker is given the other {st['n_training']:,} original records themselves, after, their "
+                f"released records; both are judged on the same records. Up to {st['n_attacks']:,} attacks each.")
+        for name in ATTACKS:
+            rows = more.rows(name)
+            if len(rows):
+                key, title, note = _ATTACK_TABLES[name]
+                s.tables.append(Table(key, title, rows, note=note))
+    if more is not None and more.notes:
+        s.paragraphs += list(more.notes)
+    return s
+
+
 def comparison_document(report: Report, c: Comparison, files: Mapping[str, str]) -> dict[str, Any]:
     """``report.json`` of the comparison."""
     tables = {}
@@ -213,11 +260,22 @@ def comparison_document(report: Report, c: Comparison, files: Mapping[str, str])
         "class_sizes": frame_records(c.class_sizes),
         "key_frequencies": frame_records(c.key_frequencies),
         "protection": c.protection,
-        "attacks": {"linkage": frame_records(c.attacks)},
+        "attacks": _attacks_document(c),
         "tables": tables,
         "files": dict(files),
         "notes": [p for s in report.sections if s.key == "notes" for p in s.paragraphs],
     })
+
+
+def _attacks_document(c: Comparison) -> dict[str, Any]:
+    """``report.json``'s ``attacks``: the linkage rows, then each attack's rows, its settings and notes."""
+    doc: dict[str, Any] = {"linkage": frame_records(c.attacks)}
+    more = c.attack_figures
+    for name in ATTACKS:
+        doc[name] = frame_records(more.rows(name)) if more is not None else []
+    doc["settings"] = dict(more.settings) if more is not None else {}
+    doc["notes"] = list(more.notes) if more is not None else []
+    return doc
 
 
 def comparison_files(c: Comparison, *, formats: Sequence[str] | None = None,

@@ -26,6 +26,7 @@ import pandas as pd
 from sdc.exceptions import SdcWarning
 from sdc.protect._result import changed_cells
 from sdc.workflow.assess import Assessment, ScenarioResult, assess
+from sdc.workflow.compare_attacks import ATTACK_N, AttackComparison, attacks_before_after
 from sdc.workflow.config import RunConfig, Scenario
 
 __all__ = ["Comparison", "compare", "MATCH_MODES", "risk_figures", "match_records", "released_config",
@@ -76,6 +77,11 @@ class Comparison:
         whose Cramér's V or correlation changed, largest change first.
     protection : dict or None
         The protection log (``protection.json``'s content), when known.
+    attacks : pandas.DataFrame
+        The simulated linkage attack per scenario before and after (:func:`linkage_before_after`).
+    attack_figures : AttackComparison or None
+        Singling out, linkability, inference and skewness before and after
+        (:func:`sdc.workflow.compare_attacks.attacks_before_after`).
     notes : tuple of str
     provenance : dict
     """
@@ -99,6 +105,7 @@ class Comparison:
     associations: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
     protection: Mapping[str, Any] | None = field(default=None, repr=False)
     attacks: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    attack_figures: AttackComparison | None = field(default=None, repr=False)
     notes: tuple[str, ...] = ()
     provenance: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
@@ -517,6 +524,7 @@ def compare(
     command: str = "",
     progress: bool = False,
     now: datetime | None = None,
+    n_attacks: int = ATTACK_N,
 ) -> Comparison:
     """Assess an original and a released file alike and put them side by side.
 
@@ -536,15 +544,19 @@ def compare(
         Variables a recoding changed (besides those the log names).
     files : sequence of path
         The two files' paths (original, released), for the provenance and their SHA-256.
+    n_attacks : int
+        Singling-out queries sought and linkability and inference targets of the attacks
+        before and after (:func:`sdc.workflow.compare_attacks.attacks_before_after`).
 
     Returns
     -------
     Comparison
     """
-    from sdc._validation import check_frame
+    from sdc._validation import check_frame, check_int
 
     check_frame(original, "original")
     check_frame(released, "released")
+    n_attacks = check_int(n_attacks, "n_attacks", min_value=1)
     orig_m, rel_m, how = match_records(original, released, match=match, id=config.id)
     recoded = set(recoded)
     if protection:
@@ -593,6 +605,9 @@ def compare(
                   for v in (st.get("variables") or [])} | (set(recoded) - {v for st in (protection or {}).get("steps", [])
                                                                             for v in (st.get("variables") or [])})
     attacks = linkage_before_after(orig_m, rel_m, config, sorted(repeatable))
+    more = attacks_before_after(orig_m, rel_m, config, before=before, after=after, repeatable=sorted(repeatable),
+                                n_attacks=n_attacks, seed=ATTACK_SEED)
+    notes += more.notes
     keyvars = list(dict.fromkeys(k for s in config.all_scenarios for k in s.keys))
     key_freq = _key_frequencies(before, after, keyvars)
     prov = {
@@ -610,5 +625,6 @@ def compare(
         n_original=len(original), n_released=len(released), risk=risk, verdicts=verdicts, changes=changes,
         key_frequencies=key_freq, class_sizes=_class_sizes(before, after), utility=util["summary"],
         utility_table=util["table"], marginals=util["marginals"], associations=util["associations"],
-        protection=dict(protection) if protection else None, attacks=attacks, notes=tuple(dict.fromkeys(notes)),
+        protection=dict(protection) if protection else None, attacks=attacks, attack_figures=more,
+        notes=tuple(dict.fromkeys(notes)),
         provenance=prov)
