@@ -55,10 +55,11 @@ class _Prepared:
     n_obs: np.ndarray          # observed sensitive values per class
     binning: tuple[Binning, ...]
     class_frame: pd.DataFrame
+    counts: np.ndarray | None = None  # records per row, when the rows are (class, value) cells
 
 
-def _prepare(data: pd.DataFrame, keys, sensitive: str, key_bins) -> _Prepared:  # noqa: ANN001
-    check_frame(data)
+def _check_arguments(data: pd.DataFrame, keys, sensitive: str, key_bins):  # noqa: ANN001, ANN202
+    """(key classes or None, keys, the sensitive variable), checked (one error line each)."""
     kc = keys if isinstance(keys, KeyClasses) else None
     keys = resolve_keys(data, keys).keys if kc is not None else check_keys(data, keys)
     (s_name,) = check_columns(data, [sensitive], role="sensitive")
@@ -68,25 +69,43 @@ def _prepare(data: pd.DataFrame, keys, sensitive: str, key_bins) -> _Prepared:  
         extra = [b for b in key_bins if b not in keys]
         if extra:
             raise ValueError(f"`key_bins` names columns that are not keys: {', '.join(map(repr, extra))}.")
+    return kc, keys, s_name
+
+
+def _prepare(data: pd.DataFrame, keys, sensitive: str, key_bins) -> _Prepared:  # noqa: ANN001
+    check_frame(data)
+    kc, keys, s_name = _check_arguments(data, keys, sensitive, key_bins)
     work, binning = apply_binning(data, key_bins)
     classes = kc.classes if kc is not None and not key_bins else equivalence_classes(work, keys)
-    sens = encode_sensitive(work, s_name)
+    return prepared(classes, encode_sensitive(work, s_name), data, binning)
+
+
+def prepared(classes: Classes, sens: Sensitive, data: pd.DataFrame, binning: tuple[Binning, ...] = (),
+             counts: np.ndarray | None = None) -> _Prepared:
+    """The file distribution and per-class counts of `sens`; with `counts`, the rows of
+    `data` are (class, value) cells standing for that many records each."""
     observed = sens.codes >= 0
     if not observed.any():
-        raise ValueError(f"sensitive variable {s_name!r} is missing in every record.")
-    q = np.bincount(sens.codes[observed], minlength=sens.n_values) / observed.sum()
-    n_obs = np.bincount(classes.ids[observed], minlength=classes.n_classes)
+        raise ValueError(f"sensitive variable {sens.name!r} is missing in every record.")
+    if counts is None:
+        q = np.bincount(sens.codes[observed], minlength=sens.n_values) / observed.sum()
+        n_obs = np.bincount(classes.ids[observed], minlength=classes.n_classes)
+    else:
+        w = np.asarray(counts, dtype=np.float64)[observed]
+        n_q = np.rint(np.bincount(sens.codes[observed], weights=w, minlength=sens.n_values)).astype(np.int64)
+        q = n_q / n_q.sum()
+        n_obs = np.rint(np.bincount(classes.ids[observed], weights=w, minlength=classes.n_classes)).astype(np.int64)
     frame = classes.key_values(data)
     frame.insert(0, "class", np.arange(classes.n_classes))
     frame["n_records"] = classes.sizes
     frame["n_observed"] = n_obs
-    return _Prepared(classes, sens, q, n_obs, binning, frame)
+    return _Prepared(classes, sens, q, n_obs, binning, frame, counts)
 
 
 def _blocks(prep: _Prepared, skip: np.ndarray | None = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """(class ids, P) for consecutive blocks of classes; P rows are class distributions.
     Classes in `skip` (worked out otherwise) are left out."""
-    classes, sens = prep.classes, prep.sens
+    classes, sens, counts = prep.classes, prep.sens, prep.counts
     ids_of = None
     if skip is not None:
         keep = np.ones(classes.n_classes, dtype=bool)
@@ -99,8 +118,9 @@ def _blocks(prep: _Prepared, skip: np.ndarray | None = None) -> Iterator[tuple[n
                           sizes=classes.sizes[ids_of], first=classes.first[ids_of])
         sens = Sensitive(name=sens.name, codes=sens.codes[rec], values=sens.values, numeric=sens.numeric,
                          ordered=sens.ordered)
+        counts = None if counts is None else counts[rec]
     n_obs = prep.n_obs if ids_of is None else prep.n_obs[ids_of]
-    cl = cells(classes, sens)
+    cl = cells(classes, sens, counts)
     obs = cl.code >= 0
     cls, code, cnt = cl.cls[obs], cl.code[obs], cl.count[obs]
     m = prep.sens.n_values
@@ -220,7 +240,8 @@ def t_closeness(
     Parameters
     ----------
     data : pandas.DataFrame
-        Microdata. Not modified.
+        Microdata. Not modified. A Dask DataFrame gives the same numbers from one pass over
+        its partitions, with ``records`` as a Dask object (:mod:`sdc.attribute.on_dask`).
     keys : str or sequence of str
         Key variables defining the classes.
     sensitive : str
@@ -245,9 +266,22 @@ def t_closeness(
     >>> sdc.t_closeness(df, ["zip"], "salary", distance="ordered").records.round(4).tolist()
     [0.3, 0.3, 0.3, 0.3, 0.3, 0.3]
     """
+    from sdc.core._dask import is_dask
+
+    if is_dask(data):  # a Dask DataFrame: one pass to the (class, value) table (sdc.core._dask)
+        from sdc.attribute import on_dask
+
+        return on_dask.t_closeness(data, keys, sensitive, distance=distance, t=t, key_bins=key_bins)
     distance = check_option(distance, "distance", DISTANCES)
     t = check_number(t, "t", low=0.0, high=float("inf"), high_open=True)
     prep = _prepare(data, keys, sensitive, key_bins)
+    dist = class_distances(prep, distance)
+    return closeness_result(prep, distance, t, dist, pd.Series(dist[prep.classes.ids], index=data.index,
+                                                               name=f"{prep.sens.name}_t_{distance}"))
+
+
+def class_distances(prep: _Prepared, distance: str) -> np.ndarray:
+    """Each class's `distance` to the file distribution (NaN without an observed value)."""
     s = prep.sens
     if distance == "ordered" and not s.ordered:
         raise ValueError(
@@ -271,18 +305,22 @@ def t_closeness(
             cum = np.cumsum(P - q, axis=1)[:, :-1]
             return np.abs(cum) @ w
 
-    dist = _per_class(prep, fn)
+    return _per_class(prep, fn)
+
+
+def closeness_result(prep: _Prepared, distance: str, t: float, dist: np.ndarray, records) -> TClosenessResult:  # noqa: ANN001
+    """The result from the class distances; `records`: each record's distance (a pandas or a
+    Dask Series)."""
     size = prep.classes.sizes
     above = dist > t  # NaN compares False: classes without observed values are never above
     frame = prep.class_frame
     frame["distance"] = dist
     return TClosenessResult(
-        keys=tuple(prep.classes.keys), sensitive=s.name, distance=distance, t=t,
+        keys=tuple(prep.classes.keys), sensitive=prep.sens.name, distance=distance, t=t,
         n_records=int(size.sum()), n_classes=prep.classes.n_classes,
         max_t=float(np.nanmax(dist)) if (~np.isnan(dist)).any() else float("nan"),
         n_classes_above_t=int(above.sum()), n_records_above_t=int(size[above].sum()),
-        records=pd.Series(dist[prep.classes.ids], index=data.index, name=f"{s.name}_t_{distance}"),
-        classes=frame, binning=prep.binning,
+        records=records, classes=frame, binning=prep.binning,
     )
 
 

@@ -166,7 +166,8 @@ def l_diversity(
     Parameters
     ----------
     data : pandas.DataFrame
-        Microdata. Not modified.
+        Microdata. Not modified. A Dask DataFrame gives the same numbers from one pass over
+        its partitions, with ``records`` as a Dask object (:mod:`sdc.attribute.on_dask`).
     keys : str or sequence of str
         Key variables defining the equivalence classes (missing = its own value).
     sensitive : str or sequence of str
@@ -202,49 +203,21 @@ def l_diversity(
     >>> r.records["dx_Distinct_Ldiversity"].tolist()
     [2.0, 2.0, 2.0, 1.0, 1.0]
     """
+    from sdc.core._dask import is_dask
+
+    if is_dask(data):  # a Dask DataFrame: one pass to the (class, value) table (sdc.core._dask)
+        from sdc.attribute import on_dask
+
+        return on_dask.l_diversity(data, keys, sensitive, l=l, c=c, mode=mode, missing_value=missing_value,
+                                   key_bins=key_bins, sensitive_bins=sensitive_bins)
     check_frame(data)
-    kc = keys if isinstance(keys, KeyClasses) else None
-    keys = resolve_keys(data, keys).keys if kc is not None else check_keys(data, keys)
-    sens = check_columns(data, sensitive, role="sensitive")
-    both = [s for s in sens if s in keys]
-    if both:
-        raise ValueError(f"`sensitive` variables may not also be keys: {', '.join(map(repr, both))}.")
-    if isinstance(l, Mapping):
-        extra = [k for k in l if k not in sens]
-        lacking = [s for s in sens if s not in l]
-        if extra or lacking:
-            raise ValueError(f"`l` as a mapping must give each sensitive variable's l; "
-                             + (f"not sensitive: {', '.join(map(repr, extra))}" if extra
-                                else f"missing: {', '.join(map(repr, lacking))}") + ".")
-        l_by = {s: check_int(l[s], f"l[{s!r}]", min_value=1) for s in sens}
-    else:
-        l_by = dict.fromkeys(sens, check_int(l, "l", min_value=1))
-    l = min(l_by.values())
-    c = check_number(c, "c", low=0, high=float("inf"), low_open=True, high_open=True)
-    mode = check_option(mode, "mode", LDIVERSITY_MODES)
-    if mode == "sdcmicro" and len(sens) > 5:
-        raise ValueError(f"mode='sdcmicro' allows at most 5 sensitive variables, as sdcMicro; got {len(sens)}.")
-    if missing_value is not None:
-        missing_value = check_number(missing_value, "missing_value", low=-float("inf"), high=float("inf"))
-    for role, bins in (("key_bins", key_bins), ("sensitive_bins", sensitive_bins)):
-        if bins:
-            allowed = keys if role == "key_bins" else sens
-            extra = [b for b in bins if b not in allowed]
-            if extra:
-                raise ValueError(f"`{role}` names columns that are not {role.split('_')[0]} variables: "
-                                 f"{', '.join(map(repr, extra))}.")
+    kc, keys, sens, l_by, l, c, mode, missing_value = _check_arguments(
+        data, keys, sensitive, l, c, mode, missing_value, key_bins, sensitive_bins)
     work, rec_k = apply_binning(data, key_bins)
     work, rec_s = apply_binning(work, sensitive_bins)
     classes = kc.classes if kc is not None and not key_bins else equivalence_classes(work, keys)
     encoded = [encode_sensitive(work, s) for s in sens]
-    for s in encoded:
-        n_values = int(s.n_values)
-        if mode == "correct" and not (s.codes >= 0).any():
-            warnings.warn(f"sensitive variable {s.name!r} is missing in every record: no class has an l, and no "
-                          "record is counted below l; nothing was assessed.", SdcWarning, stacklevel=2)
-        if 0 < n_values < l_by[s.name]:
-            warnings.warn(f"l = {l_by[s.name]} but {s.name!r} takes only {n_values} distinct value(s) in the whole "
-                          f"file: no class can reach l, so every class is below it.", SdcWarning, stacklevel=2)
+    warn_values(encoded, mode, l_by)
     # sdcMicro's processing order matters only for classes without any category (stale
     # recursive values), so it is computed only if one occurs.
     key_order = functools.cache(lambda: classes_in_key_order(work, classes)) if mode == "sdcmicro" else None
@@ -287,6 +260,56 @@ def l_diversity(
         by_sensitive=pd.DataFrame(summary_rows), l_by_sensitive=l_by,
         _classes=_Deferred(class_frame),
     )
+
+
+def _check_arguments(data: pd.DataFrame, keys, sensitive, l, c, mode, missing_value, key_bins,  # noqa: ANN001
+                     sensitive_bins):  # noqa: ANN001, ANN202
+    """The arguments of :func:`l_diversity` checked (one error line each): ``(key classes or
+    None, keys, sensitive, l by sensitive, l, c, mode, missing_value)``."""
+    kc = keys if isinstance(keys, KeyClasses) else None
+    keys = resolve_keys(data, keys).keys if kc is not None else check_keys(data, keys)
+    sens = check_columns(data, sensitive, role="sensitive")
+    both = [s for s in sens if s in keys]
+    if both:
+        raise ValueError(f"`sensitive` variables may not also be keys: {', '.join(map(repr, both))}.")
+    if isinstance(l, Mapping):
+        extra = [k for k in l if k not in sens]
+        lacking = [s for s in sens if s not in l]
+        if extra or lacking:
+            raise ValueError(f"`l` as a mapping must give each sensitive variable's l; "
+                             + (f"not sensitive: {', '.join(map(repr, extra))}" if extra
+                                else f"missing: {', '.join(map(repr, lacking))}") + ".")
+        l_by = {s: check_int(l[s], f"l[{s!r}]", min_value=1) for s in sens}
+    else:
+        l_by = dict.fromkeys(sens, check_int(l, "l", min_value=1))
+    l = min(l_by.values())
+    c = check_number(c, "c", low=0, high=float("inf"), low_open=True, high_open=True)
+    mode = check_option(mode, "mode", LDIVERSITY_MODES)
+    if mode == "sdcmicro" and len(sens) > 5:
+        raise ValueError(f"mode='sdcmicro' allows at most 5 sensitive variables, as sdcMicro; got {len(sens)}.")
+    if missing_value is not None:
+        missing_value = check_number(missing_value, "missing_value", low=-float("inf"), high=float("inf"))
+    for role, bins in (("key_bins", key_bins), ("sensitive_bins", sensitive_bins)):
+        if bins:
+            allowed = keys if role == "key_bins" else sens
+            extra = [b for b in bins if b not in allowed]
+            if extra:
+                raise ValueError(f"`{role}` names columns that are not {role.split('_')[0]} variables: "
+                                 f"{', '.join(map(repr, extra))}.")
+    return kc, keys, sens, l_by, l, c, mode, missing_value
+
+
+def warn_values(encoded: Sequence[Sensitive], mode: str, l_by: Mapping[str, int], stacklevel: int = 3) -> None:
+    """The warnings of sensitive variables that cannot be assessed or cannot reach l."""
+    for s in encoded:
+        n_values = int(s.n_values)
+        if mode == "correct" and not (s.codes >= 0).any():
+            warnings.warn(f"sensitive variable {s.name!r} is missing in every record: no class has an l, and no "
+                          "record is counted below l; nothing was assessed.", SdcWarning, stacklevel=stacklevel)
+        if 0 < n_values < l_by[s.name]:
+            warnings.warn(f"l = {l_by[s.name]} but {s.name!r} takes only {n_values} distinct value(s) in the whole "
+                          f"file: no class can reach l, so every class is below it.", SdcWarning,
+                          stacklevel=stacklevel)
 
 
 class _Deferred:
@@ -480,13 +503,19 @@ def _carry_forward(values: np.ndarray, order: np.ndarray) -> np.ndarray:
     return out
 
 
-def _summary(name: str, vals: dict[str, np.ndarray], classes: Classes, l: int, n_values: int) -> dict[str, object]:
+def _summary(name: str, vals: dict[str, np.ndarray], classes: Classes, l: int, n_values: int, *,
+             ids_are_records: bool = True) -> dict[str, object]:
+    """The row of `by_sensitive`; `ids_are_records` False: ``classes.ids`` are those of the
+    rows of a (class, value) table, so the per-record mean is weighted by the class sizes."""
     d, e, r = vals["distinct"], vals["entropy"], vals["recursive"]
     size = classes.sizes
     has = ~np.isnan(d)
     n = int(size.sum())
     below = has & (d < l)
-    rec_d = d[classes.ids]
+    if ids_are_records:
+        mean_d = float(np.nanmean(d[classes.ids])) if has.any() else float("nan")
+    else:
+        mean_d = float(np.dot(size[has], d[has]) / size[has].sum()) if has.any() else float("nan")
     return {
         "sensitive": name,
         "l": l,
@@ -497,7 +526,7 @@ def _summary(name: str, vals: dict[str, np.ndarray], classes: Classes, l: int, n
         "n_records_entropy_below_l": int(size[has & entropy_below(e, l)].sum()),
         "n_records_recursive_below_l": int(size[has & (r < l)].sum()),
         "min_distinct": float(np.nanmin(d)) if has.any() else float("nan"),
-        "mean_distinct_per_record": float(np.nanmean(rec_d)) if has.any() else float("nan"),
+        "mean_distinct_per_record": mean_d,
         "min_entropy": float(np.nanmin(e)) if has.any() else float("nan"),
         "min_recursive": float(np.nanmin(r)) if (~np.isnan(r)).any() else float("nan"),
         "n_records_unobserved": int(size[~has].sum()),
@@ -505,8 +534,9 @@ def _summary(name: str, vals: dict[str, np.ndarray], classes: Classes, l: int, n
 
 
 def _multi(data: pd.DataFrame, keys: tuple[str, ...], encoded: list[Sensitive], classes: Classes,
-           missing_value: float | None, c: float) -> tuple[np.ndarray, np.ndarray]:
-    """Multi-attribute entropy and recursive l-diversity (Machanavajjhala et al. 2007, sec. 5)."""
+           missing_value: float | None, c: float, counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Multi-attribute entropy and recursive l-diversity (Machanavajjhala et al. 2007, sec. 5);
+    `counts`: the records each row stands for (rows of a (class, values) table)."""
     G = classes.n_classes
     ent = np.full(G, np.inf)
     rec = np.full(G, np.inf)
@@ -514,7 +544,7 @@ def _multi(data: pd.DataFrame, keys: tuple[str, ...], encoded: list[Sensitive], 
         others = [(o.name, o.codes, o.n_values) for o in encoded if o.name != s.name]
         sub = refine_classes(classes, others)  # classes x the other sensitive values
         parent = classes.ids[sub.first]  # each sub-class lies inside one class
-        vals = _class_values(cells(sub, s), sub, _missing_code(s, missing_value), c, "correct")
+        vals = _class_values(cells(sub, s, counts), sub, _missing_code(s, missing_value), c, "correct")
         for acc, v in ((ent, vals["entropy"]), (rec, vals["recursive"])):
             ok = ~np.isnan(v)
             np.minimum.at(acc, parent[ok], v[ok])

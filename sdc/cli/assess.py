@@ -114,6 +114,13 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--fail-on-risk", action="store_true",
                    help=f"exit with status {EXIT_RISK} when a measure fails its threshold (for pipelines)")
     g.add_argument("--json", action="store_true", help="print report.json on stdout (no progress bars)")
+    g.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
+                   help="pandas in memory (default), or dask: DATA may be a glob of CSV files ('data/part-*.csv'); "
+                        "k-anonymity, risks, snapshots, l-diversity and t-closeness run on the cluster, the measures "
+                        "that cannot run on Dask exactly are listed in the report as not run")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --engine dask: an existing cluster (tcp://host:8786 or a scheduler .json file); "
+                        "default: a local cluster sized to the machine")
     p.set_defaults(run=run_assess)
 
     p = sub.add_parser("combine", help="join per-domain files (e.g. CDISC DM, VS, LB) into one analysis file",
@@ -185,6 +192,10 @@ def run_assess(args: argparse.Namespace, argv: Sequence[str]) -> int:
         from dataclasses import replace
 
         cfg = replace(cfg, source="bundled example (sdc/data/example.toml)")
+    if args.engine == "dask":
+        return _run_assess_dask(args, argv, cfg)
+    if args.scheduler:
+        raise ValueError("--scheduler is for --engine dask.")
     progress = not args.json and sys.stderr.isatty()
     command = "sdc " + shlex.join(argv)
     result = assess(cfg, command=command, progress=progress, cross_check=args.cross_check, now=_fixed_time())
@@ -194,6 +205,32 @@ def run_assess(args: argparse.Namespace, argv: Sequence[str]) -> int:
         print(serialize.dumps(report_document(folder.report, dict.fromkeys(folder.files, ""))))
     else:
         _print_summary(result, folder)
+    return EXIT_RISK if (args.fail_on_risk and fails) else 0
+
+
+def _run_assess_dask(args: argparse.Namespace, argv: Sequence[str], cfg: Any) -> int:
+    """``sdc assess --engine dask``: the measures that run on Dask, and the report folder."""
+    from sdc.report import serialize
+    from sdc.report.assess_dask import assessment_document, write_assessment_dask
+    from sdc.workflow.assess_dask import assess_dask, dask_session, read_input
+
+    if args.cross_check:
+        raise ValueError("--cross-check runs sdcMicro in memory; it is not available with --engine dask.")
+    with dask_session(args.scheduler):
+        ddf, files = read_input(cfg)
+        result = assess_dask(ddf, cfg, files=files, command="sdc " + shlex.join(argv), now=_fixed_time())
+        path, names = write_assessment_dask(result, args.out)
+    fails = [v for v in result.verdicts if v.verdict == "fail"]
+    if args.json:
+        print(serialize.dumps(assessment_document(result)))
+    else:
+        from sdc.report.formatting import render_table
+
+        print(f"Assessed {result.n_records:,} records in {result.partitions} partition(s) on Dask "
+              f"({result.config.source}).")
+        print(render_table(result.to_frame()[["scenario", "measure", "value", "threshold", "verdict"]]))
+        print("Not run on Dask: " + "; ".join(result.not_run) + " (reasons in the report).")
+        print(f"Report: {path / 'report.md'} ({len(names)} files in {path}/)")
     return EXIT_RISK if (args.fail_on_risk and fails) else 0
 
 

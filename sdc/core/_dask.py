@@ -33,7 +33,7 @@ from sdc.core.wildcard import wildcard_frequencies
 __all__ = [
     "is_dask", "require_dask", "pattern_table", "table_frequencies", "DaskPerRecord", "DaskFrequencyResult",
     "frequencies", "value_table", "map_partitions_seeded", "partition_seeds", "read_csv", "client_for",
-    "not_distributed", "write_partitioned", "concat_columns", "sum_by_index",
+    "not_distributed", "write_partitioned", "concat_columns", "sum_by_index", "class_table", "key_rows",
 ]
 
 #: Positions within a partition are below this; the partition number goes above it, so the
@@ -148,6 +148,11 @@ def frequencies_from_counts(enc: EncodedKeys, counts: np.ndarray, wsum: np.ndarr
     return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=Fk, counts=counts)
 
 
+def _lookup_frame(part: pd.DataFrame, table: pd.DataFrame, keys: list[str], names: list[str]) -> pd.DataFrame:
+    merged = _plain(part, keys).merge(table, how="left", on=keys, sort=False)
+    return pd.DataFrame({n: merged[n].to_numpy() for n in names}, index=part.index)
+
+
 def _lookup(part: pd.DataFrame, table: pd.DataFrame, keys: list[str], name: str) -> pd.Series:
     # A left merge keeps the partition's row order; pandas matches NaN keys to NaN keys.
     merged = _plain(part, keys).merge(table, how="left", on=keys, sort=False)
@@ -176,6 +181,17 @@ class DaskPerRecord:
             self._series[name] = self.ddf[list(self.keys)].map_partitions(
                 _lookup, lookup, list(self.keys), name, meta=pd.Series(dtype=values.dtype, name=name))
         return self._series[name]
+
+    def frame(self, names: list[str]) -> Any:
+        """Several arrays per record as one Dask DataFrame: one merge per partition (not one
+        per column)."""
+        import dask
+
+        cols = {n: self._arrays[n][self.ids] for n in names}
+        small = _plain(self.table, list(self.keys)).assign(**cols)
+        meta = pd.DataFrame({n: pd.Series(dtype=v.dtype) for n, v in cols.items()})
+        return self.ddf[list(self.keys)].map_partitions(
+            _lookup_frame, dask.delayed(small, pure=True), list(self.keys), list(names), meta=meta)
 
 
 class DaskFrequencyResult(FrequencyResult):
@@ -236,6 +252,51 @@ def frequencies(ddf: Any, keys: Any, *, weights: str | None = None, missing: str
 def value_table(ddf: Any, keys: tuple[str, ...], sensitive: str, weights: str | None = None) -> pd.DataFrame:
     """The (key pattern, sensitive value) cells with their counts: one pass, as pandas."""
     return pattern_table(ddf, keys, weights, extra=(sensitive,))
+
+
+def _known_categories(ddf: Any, table: pd.DataFrame, cols: list[str]) -> pd.DataFrame:
+    """The table's columns with the categorical dtypes of the data back (the pattern table
+    holds categoricals as their values): the categories and their order are what the
+    in-memory measures see (unobserved categories count, ordered categoricals are ordered)."""
+    out = table
+    for c in cols:
+        dtype = ddf._meta[c].dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            if "__UNKNOWN_CATEGORIES__" in list(dtype.categories):
+                raise ValueError(f"column {c!r} is a Dask categorical with unknown categories; make them known "
+                                 f"first (ddf = ddf.categorize(columns=[{c!r}]) or ddf[{c!r}].cat.as_known()).")
+            if out is table:
+                out = table.copy()
+            out[c] = out[c].astype(dtype)
+    return out
+
+
+def class_table(ddf: Any, keys: tuple[str, ...], extra: tuple[str, ...]) -> tuple[pd.DataFrame, Any]:
+    """The (key pattern, `extra` values) cells of a Dask DataFrame with their record counts
+    (``_n``), in one pass (:func:`pattern_table`), and the equivalence classes of its rows.
+
+    The classes are those of :func:`sdc.core.classes.equivalence_classes` on the records (a
+    missing key value is a value of its own), numbered by first appearance in the data (the
+    table is sorted by its cells' first records, and a class's first record is its first
+    cell's); ``sizes`` are record counts, ``ids`` and ``first`` refer to the table's rows.
+    """
+    import dataclasses
+
+    from sdc.core.classes import equivalence_classes
+
+    table = pattern_table(ddf, keys, extra=extra)
+    table = _known_categories(ddf, table, list(keys) + list(extra))
+    cl = equivalence_classes(table, keys)
+    sizes = np.rint(np.bincount(cl.ids, weights=table["_n"].to_numpy(np.float64), minlength=cl.n_classes))
+    return table, dataclasses.replace(cl, sizes=sizes.astype(np.int64))
+
+
+def key_rows(table: pd.DataFrame, keys: tuple[str, ...], class_ids: np.ndarray) -> tuple[pd.DataFrame, np.ndarray]:
+    """The distinct key rows of a class table (one per key pattern as grouped) and their
+    class ids: what :class:`DaskPerRecord` merges the records with (the table's other rows
+    repeat a class once per value, and would repeat records in the merge)."""
+    first = ~table.duplicated(subset=list(keys)).to_numpy()
+    return table.loc[first, list(keys)].reset_index(drop=True), np.asarray(class_ids)[first]
 
 
 # --- row-wise methods -----------------------------------------------------------------------

@@ -168,12 +168,19 @@ class Cells:
         return np.searchsorted(self.cls, np.arange(self.n_classes + 1))
 
 
-def cells(classes: Classes, sens: Sensitive) -> Cells:
-    """Count records per (class, sensitive value), missing values included as code -1."""
+def cells(classes: Classes, sens: Sensitive, counts: np.ndarray | None = None) -> Cells:
+    """Count records per (class, sensitive value), missing values included as code -1.
+
+    With `counts`, each row stands for that many records (a table of (class, value) cells
+    counted elsewhere, e.g. per partition of a Dask DataFrame): the counts are added."""
     width = sens.n_values + 1
     combined = classes.ids * width + (sens.codes + 1)
     space = classes.n_classes * width
-    if space <= 4 * combined.size + 1024:  # direct addressing: counts come out sorted
+    if counts is not None:
+        # Rows may repeat a (class, value) cell (a grouping finer than the encoding): summed.
+        nz, inverse = np.unique(combined, return_inverse=True)
+        cnt = np.rint(np.bincount(inverse, weights=np.asarray(counts, dtype=np.float64), minlength=nz.size))
+    elif space <= 4 * combined.size + 1024:  # direct addressing: counts come out sorted
         counts = np.bincount(combined, minlength=space)
         nz = np.flatnonzero(counts != 0)  # bool: 4x faster than on int64
         cnt = counts[nz]

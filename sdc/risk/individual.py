@@ -197,6 +197,13 @@ class IndividualRiskResult:
         t = check_fraction(threshold, "threshold")
         return (self.risk > t).rename("risk_above_threshold")
 
+    def n_records_above(self, threshold: float) -> int:
+        """Records whose risk is strictly above `threshold`: ``records_above(threshold).sum()``,
+        counted over the key patterns (so without a pass over the records, also on Dask)."""
+        t = check_fraction(threshold, "threshold")
+        r_occ, n_occ = self._pattern_risk
+        return int(n_occ[r_occ > t].sum())
+
     def n_higher_risk(self, mad_factor: float = 3.0, floor: float = 0.1) -> int:
         """Records "with higher risk than the main part of the data".
 

@@ -496,7 +496,7 @@ def _verdicts(cfg: RunConfig, results: list[ScenarioResult], inference: dict[str
         size = max(r.profile.n_records, 1)
         add(n, f"{thr.k}-anonymity", f"records in classes of fewer than {thr.k} records (fk < {thr.k})",
             r.profile.n_k_lt_threshold, "0", r.profile.n_k_lt_threshold == 0, r.profile.n_k_lt_threshold / size)
-        above = int(r.risk.records_above(thr.risk).sum())
+        above = r.risk.n_records_above(thr.risk)
         add(n, "individual risk", f"records with a re-identification risk above {thr.risk:g}", above, "0",
             above == 0, above / size)
         add(n, "global risk", "expected re-identifications as a share of the records", r.risk.global_risk,
