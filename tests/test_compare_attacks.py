@@ -189,3 +189,25 @@ def test_bad_number_of_attacks_is_one_clear_error() -> None:
     df = _people(30)
     with pytest.raises(ValueError, match="n_attacks"):
         compare(df, df.copy(), _cfg(["sex"]), n_attacks=0)
+
+
+def test_recoded_secret_judged_against_true_value() -> None:
+    # income banded in two: the released band is not the secret. Declaring the recoding must
+    # not turn the band into the truth the inference is judged against.
+    df = _people(400)
+    df["inc"] = np.random.default_rng(9).integers(1000, 100000, len(df)).astype(float)
+    rel = df.assign(inc=np.where(df["inc"] < 50000, 25000.0, 75000.0))
+    cfg = _cfg(["sex", "region", "age"], ["inc"])
+    declared = compare(df, rel, cfg, n_attacks=200, recoded=["inc"])
+    plain = compare(df, rel, cfg, n_attacks=200)
+    for fig in ("risk", "attack success rate", "control success rate"):
+        assert _fig(declared, "inference", "inc", fig) == _fig(plain, "inference", "inc", fig)
+    b, a = _fig(declared, "inference", "inc", "risk")
+    assert a < 0.2 < b
+
+
+def test_attack_notes_appear_once_in_the_report(tmp_path) -> None:
+    df = _people(MIN_RECORDS - 1)
+    c = compare(df, df.copy(), _cfg(["sex", "region", "age"], ["dx"]), n_attacks=20)
+    md = comparison_files(c)["report.md"]
+    assert md.count("too few for a control split") == 1

@@ -57,13 +57,69 @@ def input_files(pattern: str) -> list[str]:
     return files
 
 
-def _read_one(path: str, options: dict, columns: list[str] | None = None) -> pd.DataFrame:
+def _read_one(path: str, options: dict, columns: list[str] | None = None, dtypes: dict | None = None,
+              first: str | None = None) -> pd.DataFrame:
     from sdc.io import read_data
 
     df = read_data(path, **options)
     if columns is not None and list(df.columns) != columns:
         raise ValueError(f"the data files must have the same columns: {os.path.basename(path)!r} has "
                          f"{', '.join(map(str, df.columns))}; the first file has {', '.join(columns)}.")
+    if dtypes is not None:
+        df = _conform(df, path, options, dtypes, first or "the first file")
+    return df
+
+
+def _is_text(dtype: Any) -> bool:
+    return pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)
+
+
+def _is_number(dtype: Any) -> bool:
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
+
+def _conform(df: pd.DataFrame, path: str, options: dict, dtypes: dict, first: str) -> pd.DataFrame:
+    """A file's columns in the types of the first file's (the meta), so that every partition
+    holds a column's values alike, as one file holding all the records would be read:
+
+    * a column with no value in this file takes the first file's type;
+    * a column the first file holds as text and this one as numbers is read again as text
+      (its values as written: text "10" and the number 10 must not become two values);
+    * whole numbers in one file and decimals or missing values in the other stay numbers
+      (float64 where the first file has it);
+    * any other difference (numbers in the first file, text here) cannot be settled one file
+      at a time: one line names the column, both files and the remedy."""
+    from sdc.io import read_data
+
+    retext = []
+    for c, want in dtypes.items():
+        have = df[c].dtype
+        if have == want:
+            continue
+        if df[c].isna().all() and (_is_text(want) or pd.api.types.is_float_dtype(want)):
+            df[c] = df[c].astype(want)
+        elif _is_text(want) and (pd.api.types.is_numeric_dtype(have) or pd.api.types.is_bool_dtype(have)):
+            retext.append(c)
+        elif _is_number(want) and _is_number(have):
+            # Whole numbers in one file, decimals or missing values in another: equal values
+            # compare equal across int64 and float64 (counts and lookups agree); float64
+            # where the first file has it, as one file would be read.
+            if pd.api.types.is_float_dtype(want):
+                df[c] = df[c].astype(want)
+        else:
+            kind = {True: "text", False: f"{have}"}[_is_text(have)]
+            raise ValueError(
+                f"column {c!r} is read as {kind} in {os.path.basename(path)!r} but as "
+                f"{'text' if _is_text(want) else want} in {first!r}: the files of one data set must hold a column "
+                f"alike; declare it as text (text_columns = [{c!r}] in the configuration) or make its values "
+                "alike in every file.")
+    if retext:
+        opts = dict(options)
+        tc = opts.get("text_columns")
+        if tc is not True:
+            opts["text_columns"] = sorted(set([] if not tc else ([tc] if isinstance(tc, str) else list(tc))) | set(retext))
+            df = read_data(path, **opts)
+            return _conform(df, path, options, dtypes, first)
     return df
 
 
@@ -71,15 +127,17 @@ def read_partitions(pattern: str, **options: Any) -> tuple[Any, list[str]]:
     """A path or glob as a Dask DataFrame of one partition per file (in sorted order), each
     read by :func:`sdc.io.read_data` with `options` (``sep``, ``na_values``,
     ``text_columns``); and the files. The first file is read here for the columns and their
-    types (the meta); every file must have the same columns (checked as it is read)."""
+    types (the meta); every file must have the same columns, and is brought to the first
+    file's types where that is exact (:func:`_conform`; checked as it is read)."""
     require_dask()
     import dask.dataframe as dd
 
     files = input_files(pattern)
     first = _read_one(files[0], options)
     columns = [str(c) for c in first.columns]
-    ddf = dd.from_map(_read_one, files, args=(options, columns), meta=first.iloc[:0], enforce_metadata=False,
-                      label="read-sdc")
+    dtypes = {str(c): first[c].dtype for c in first.columns}
+    ddf = dd.from_map(_read_one, files, args=(options, columns, dtypes, os.path.basename(files[0])),
+                      meta=first.iloc[:0], enforce_metadata=False, label="read-sdc")
     return ddf, files
 
 

@@ -86,7 +86,11 @@ def _levels(ddf: Any, table: pandas.DataFrame, v: str) -> tuple:
     """The levels of `v` as the in-memory PRAM orders them: a categorical's categories, else
     the sorted distinct values (those of the count table are the whole file's)."""
     dtype = ddf._meta[v].dtype
-    if isinstance(dtype, pandas.CategoricalDtype) and ddf[v].cat.known:
+    if isinstance(dtype, pandas.CategoricalDtype):
+        if not ddf[v].cat.known:
+            # Each partition would number its own categories: the codes could not be shared.
+            raise ValueError(f"column {v!r} is a Dask categorical with unknown categories; make them known "
+                             f"first (ddf = ddf.categorize(columns=[{v!r}]) or ddf[{v!r}].cat.as_known()).")
         return tuple(dtype.categories)
     return sorted_levels(table[v]).levels
 

@@ -168,7 +168,8 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
         s = Section("files", "Files in this folder")
         s.tables.append(Table("files", "Files", pd.DataFrame(list(files.items()), columns=["file", "contents"])))
         sections.append(s)
-    notes = list(c.notes) + [f"original file: {n}" for n in c.before.notes] + \
+    shown = set(c.attack_figures.notes) if c.attack_figures is not None else set()  # in the attacks section
+    notes = [n for n in c.notes if n not in shown] + [f"original file: {n}" for n in c.before.notes] + \
         [f"released file: {n}" for n in c.after.notes] + [SAFETY_NOTE]
     sections.append(Section("notes", "Notes", list(dict.fromkeys(notes))))
     s = Section("reproduce", "How to reproduce", [

@@ -39,12 +39,26 @@ __all__ = ["write_protection_dask", "assessment_markdown"]
 _MARKER_TEXT = "This folder was written by sdc protect --engine dask; sdc replaces it whole on the next run.\n"
 
 
+_COMPRESSED = (".gz", ".bz2", ".xz", ".zip")
+
+
+def _stem(src: str) -> str:
+    """A released file's name before its suffix: the input's name without its compression
+    and data suffixes (``2024.01.csv.gz`` -> ``2024.01``)."""
+    name = Path(src).name
+    for suffix in _COMPRESSED:
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    return Path(name).stem or name
+
+
 def _partition_file(part: pd.DataFrame, number: int, *, files: Sequence[str], sep: str | None) -> tuple[str, bytes]:
     """Partition `number` as the in-memory release of its input file would be written."""
     from sdc.report.released import released_file
 
     src = files[number] if number < len(files) else None
-    stem = Path(src).name.split(".")[0] if src else f"part-{number:04d}"
+    stem = _stem(src) if src else f"part-{number:04d}"
     rel = released_file(part, input_path=src, sep=sep, original=None, stem=stem)
     return rel.name, rel.data
 
@@ -125,6 +139,11 @@ def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], se
 
     out = Path(out)
     inputs = list(files)
+    stems = [_stem(f) for f in inputs]
+    if len(set(stems)) != len(stems):
+        twice = next(s for s in stems if stems.count(s) > 1)
+        raise ValueError(f"two input files would give the same released file name ({twice!r}); give files with "
+                         "distinct names.")
     check_target(out, "--out", inputs=inputs)
     fmode, dmode = output_modes(inputs)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -219,7 +219,7 @@ def attacks_before_after(original: pd.DataFrame, released: pd.DataFrame, config:
     sensitive = [s for s in config.sensitive if s in common]
     settings = {"seed": seed, "n_attacks": n_attacks, "max_tries": TRIES_PER_QUERY * n_attacks,
                 "control_share": CONTROL_SHARE, "n_cols": N_COLS, "n_neighbors": 1, "tolerance": 0.05,
-                "confidence": 0.95, "lift_threshold": LIFT_THRESHOLD, "recoded_as_released": sorted(repeatable)}
+                "confidence": 0.95, "lift_threshold": LIFT_THRESHOLD, "recoded_as_released": sorted(v for v in repeatable if v not in config.sensitive)}
     if not config.sensitive:
         notes.append("attacks: the configuration names no sensitive variable; the inference and skewness attacks "
                      "are left out.")
@@ -231,7 +231,9 @@ def attacks_before_after(original: pd.DataFrame, released: pd.DataFrame, config:
                      "singling-out, linkability and inference attacks are left out.")
     else:
         train_i, ctrl_i = (part.index for part in split_control(orig, share=CONTROL_SHARE, seed=seed))
-        view = attacker_view(orig, rel, [v for v in repeatable if v in common])
+        # The attacker codes what he knows (the keys) the published way; the secret he tries
+        # to infer is judged against its true value, recoded or not.
+        view = attacker_view(orig, rel, [v for v in repeatable if v in common and v not in sensitive])
         sides = {"before": (orig.loc[train_i], orig.loc[train_i], orig.loc[ctrl_i]),
                  "after": (view.loc[train_i], rel.loc[train_i], view.loc[ctrl_i])}
         settings.update(n_training=len(train_i), n_control=len(ctrl_i))
