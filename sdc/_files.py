@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["atomic_write", "default_mode", "output_modes", "terminate_cleanly", "csv_text", "csv_bytes"]
+__all__ = ["atomic_write", "default_mode", "output_modes", "terminate_cleanly", "csv_text", "csv_bytes", "csv_chunks"]
 
 
 def default_mode(directory: bool = False) -> int:
@@ -126,43 +126,104 @@ _CSV_CHUNK_ROWS = 100_000
 def csv_bytes(df: pd.DataFrame) -> bytes:
     r"""``csv_text(df).encode("utf-8")``, the same bytes, made faster for large frames.
 
-    Every column's *distinct* values are formatted once, by pandas itself (so each field is
-    exactly what ``to_csv`` writes: numbers as numpy formats them, missing as an empty field,
-    text quoted where it holds a comma, a quote, a CR or an LF), then gathered per row and the
-    rows assembled with numpy's byte-string concatenation, a block of rows at a time. Small
-    frames, and frames this cannot take exactly (one column, duplicated names, a NUL byte in
-    a value), go through :func:`csv_text`.
+    The pieces of :func:`csv_chunks`, copied and joined; a writer should rather write each
+    piece as it comes (no copy of the whole file in memory).
 
     >>> csv_bytes(pd.DataFrame({"a": ["x,y", None], "b": [1.5, float("nan")]}))
     b'a,b\r\n"x,y",1.5\r\n,\r\n'
     """
+    return b"".join(bytes(piece) for piece in csv_chunks(df))
+
+
+def csv_chunks(df: pd.DataFrame) -> Iterator[bytes | memoryview]:
+    r"""The bytes of ``csv_text(df).encode("utf-8")``, in pieces of a block of rows each.
+
+    Every column's *distinct* values are formatted once, by pandas itself (so each field is
+    exactly what ``to_csv`` writes: numbers as numpy formats them, missing as an empty field,
+    text quoted where it holds a comma, a quote, a CR or an LF), then gathered per row and the
+    rows assembled with numpy's byte-string concatenation, a block of rows at a time. Whole
+    numbers are written digit by digit with numpy (what ``str`` gives). Small frames, and
+    frames this cannot take exactly (one column, duplicated names, a NUL byte in a value), go
+    through :func:`csv_text`, in one piece. The rows' pieces share one buffer: each is valid until
+    the next is asked for (write it, or copy it with ``bytes``), so no memory is taken per piece.
+
+    >>> [bytes(c) for c in csv_chunks(pd.DataFrame({"a": ["x,y", None], "b": [1.5, float("nan")]}))]
+    [b'a,b\r\n"x,y",1.5\r\n,\r\n']
+    """
     if len(df) < _FAST_CSV_ROWS or df.shape[1] < 2 or not df.columns.is_unique:
-        return csv_text(df).encode("utf-8")
+        yield csv_text(df).encode("utf-8")
+        return
     columns = []
     for j in range(df.shape[1]):
         col = _csv_column(df.iloc[:, j])
         if col is None:
-            return csv_text(df).encode("utf-8")
+            yield csv_text(df).encode("utf-8")
+            return
         columns.append(col)
-    out = [csv_text(df.iloc[:0]).encode("utf-8")]
+    yield csv_text(df.iloc[:0]).encode("utf-8")
     n = len(df)
-    width = sum(u.dtype.itemsize for _, u in columns) + len(columns) + 1
-    step = max(1, min(_CSV_CHUNK_ROWS, (1 << 27) // width))
-    comma = np.full((step, 1), ord(","), dtype=np.uint8)
-    crlf = np.tile(np.array([13, 10], dtype=np.uint8), (step, 1))
+    tables = [u.view(np.uint8).reshape(len(u), u.dtype.itemsize) for _, u in columns]
+    width = sum(t.shape[1] for t in tables) + len(columns) + 1
+    # Blocks of about 2 MB: small enough to stay in the processor's cache while each is filled,
+    # compacted and written (blocks of 16 MB made the writing slower).
+    step = max(1, min(_CSV_CHUNK_ROWS, (1 << 21) // width))
+    # One block of rows, reused: the commas and line ends, and the fields of a column with a
+    # single value, are written once; each block fills in the other fields.
+    block = np.zeros((step, width), dtype=np.uint8)
+    spans, at = [], 0
+    for (codes, uniq), t in zip(columns, tables):
+        w = t.shape[1]
+        if codes is not None and len(uniq) == 1:
+            block[:, at: at + w] = t[0]
+        else:
+            spans.append((codes, t, at, w))
+        block[:, at + w] = ord(",")
+        at += w + 1
+    block[:, -2:] = (13, 10)
+    keep = np.empty((step, width), dtype=bool)
+    piece = np.empty(step * width, dtype=np.uint8)
     for a in range(0, n, step):
         b = min(n, a + step)
-        parts = []
-        for codes, uniq in columns:
-            f = uniq[codes[a:b]] if codes is not None else uniq[a:b]
-            parts.append(f.view(np.uint8).reshape(b - a, f.dtype.itemsize))
-            parts.append(comma[: b - a])
-        parts[-1] = crlf[: b - a]
+        rows = block[: b - a]
+        for codes, t, at, w in spans:
+            if codes is None:
+                rows[:, at: at + w] = t[a:b]
+            else:  # gathered straight into the block (no temporary); the codes are all in range
+                np.take(t, codes[a:b], axis=0, out=rows[:, at: at + w], mode="clip")
         # Each row: its fields side by side, padded with NUL bytes to the column's width; the
         # NULs dropped (no value holds one), row after row, the CSV's bytes remain.
-        block = np.concatenate(parts, axis=1)
-        out.append(block[block != 0].tobytes())
-    return b"".join(out)
+        mask = np.not_equal(rows, 0, out=keep[: b - a]).ravel()
+        k = int(np.count_nonzero(mask))
+        yield memoryview(np.compress(mask, rows.ravel(), out=piece[:k]))
+
+
+def _int_fields(v: np.ndarray) -> np.ndarray | None:
+    """Whole numbers as ``str`` writes them, as an (n, width) array of ASCII bytes with NUL
+    padding in front (None beyond int64's range): digit by digit, not a Python call per value."""
+    if v.size == 0 or (v.dtype.kind == "u" and v.dtype.itemsize == 8 and int(v.max()) > np.iinfo(np.int64).max):
+        return None
+    v = v.astype(np.int64, copy=False)
+    if int(v.min()) == np.iinfo(np.int64).min:
+        return None
+    neg = v < 0
+    q = np.abs(v)
+    digits = len(str(int(q.max())))
+    width = digits + bool(neg.any())
+    out = np.zeros((len(v), width), dtype=np.uint8)
+    nd = np.ones(len(v), dtype=np.int64)  # digits of each number
+    for d in range(digits):
+        col = (q % 10).astype(np.uint8)
+        col += 48
+        if d:
+            some = q > 0  # no leading zeros: past its first digit a number's quotient is 0
+            col[~some] = 0
+            nd += some
+        out[:, width - 1 - d] = col
+        q //= 10
+    if width > digits:
+        r = np.flatnonzero(neg)
+        out[r, width - 1 - nd[r]] = ord("-")
+    return out
 
 
 def _csv_column(s: pd.Series) -> tuple[np.ndarray | None, np.ndarray] | None:
@@ -171,13 +232,33 @@ def _csv_column(s: pd.Series) -> tuple[np.ndarray | None, np.ndarray] | None:
     formatted directly. None when a field holds a NUL byte (numpy's byte strings drop them)."""
     dt = s.dtype
     if isinstance(dt, np.dtype) and dt.kind in "iu":  # whole numbers: no quoting, no missing
-        return None, s.to_numpy().astype("S")
-    codes, uniques = pd.factorize(s, use_na_sentinel=False)
-    if isinstance(dt, np.dtype) and dt.kind == "f" and len(uniques) > len(s) // 4:
         v = s.to_numpy()
-        text = v.astype("S")  # what pandas does for floats: numpy's formatting
-        text[np.isnan(v)] = b""
-        return None, text
+        f = _int_fields(v)
+        if f is None:
+            return None, v.astype("S")
+        return None, f.view(f"S{f.shape[1]}").reshape(len(v))
+    if isinstance(dt, np.dtype) and dt.kind == "b":  # pandas writes True and False
+        v = s.to_numpy()
+        if v.all() or not v.any():  # one value: written once (see csv_chunks)
+            return np.zeros(len(v), dtype=np.int8), np.array([b"True" if v.all() else b"False"])
+        return v.view(np.uint8), np.array([b"False", b"True"])
+    if isinstance(dt, np.dtype) and dt.kind == "f":
+        # pandas writes a float as numpy formats it (``astype(str)``), a missing one as empty.
+        v = s.to_numpy()
+        zero = v == 0
+        if zero.any() and np.signbit(v[zero]).any() != np.signbit(v[zero]).all():
+            # factorising takes -0.0 for 0.0; both must keep their own text
+            text = v.astype("S")
+            text[np.isnan(v)] = b""
+            return None, text
+        codes, uniques = pd.factorize(v, use_na_sentinel=False)
+        u = np.asarray(uniques, dtype=dt)
+        text = u.astype("S")  # S32 for float64: narrowed to the longest field, as the rows are that wide
+        text[np.isnan(u)] = b""
+        if not len(text):
+            return codes, np.array([b""], dtype="S")
+        return codes, text.astype(f"S{max(1, int(np.char.str_len(text).max()))}")
+    codes, uniques = pd.factorize(s, use_na_sentinel=False)
     # The distinct values through pandas' own writer (one column; read back with the csv module).
     one = pd.DataFrame({"v": pd.Series(uniques, dtype=dt if not isinstance(dt, pd.CategoricalDtype) else None)})
     if isinstance(dt, pd.CategoricalDtype):

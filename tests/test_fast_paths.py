@@ -397,6 +397,29 @@ def test_csv_bytes_are_pandas_bytes(monkeypatch):
         assert files.csv_bytes(df) == files.csv_text(df).encode("utf-8")
 
 
+
+def test_csv_chunks_numbers_are_pandas_bytes(monkeypatch):
+    """Whole numbers written digit by digit, floats by their distinct values (signed zeros
+    apart), at the ends of their ranges: the bytes pandas writes."""
+    monkeypatch.setattr(files, "_FAST_CSV_ROWS", 5)
+    rng = np.random.default_rng(11)
+    i64 = np.iinfo(np.int64)
+    edge = np.array([0, 1, -1, 9, 10, -10, 99, 100, i64.max, i64.min + 1, 10**18, -(10**18)], dtype=np.int64)
+    for _ in range(100):
+        n = int(rng.integers(5, 80))
+        df = pd.DataFrame({
+            "i": rng.choice(edge, n),
+            "small": rng.integers(-3, 1000, n).astype(np.int16),
+            "u": rng.integers(0, 2**63, n, dtype=np.uint64) * np.uint64(2),  # beyond int64 too
+            "z": rng.choice(np.array([0.0, -0.0, 1.5, np.nan]), n),
+            "f": rng.choice(np.array([0.1, 1e-300, 1e22, -np.inf, np.nan, 2.5]), n),
+            "f32": rng.normal(size=n).astype(np.float32),
+            "one": np.int64(i64.min),
+        })
+        want = files.csv_text(df).encode("utf-8")
+        assert files.csv_bytes(df) == want
+        assert b"".join(bytes(c) for c in files.csv_chunks(df)) == want
+
 def test_key_classes_shared_by_the_cli_measures_give_the_same_results():
     rng = np.random.default_rng(11)
     df = pd.DataFrame({"a": rng.integers(0, 9, 500), "b": rng.choice(["x", "y", None], 500), "w": rng.uniform(1, 5, 500)})

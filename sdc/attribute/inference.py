@@ -146,7 +146,8 @@ def inference_risk(
     s_codes = sens.codes[obs]
     q = np.bincount(s_codes, minlength=sens.n_values) / s_codes.size
     h_s = float(-(q[q > 0] * np.log2(q[q > 0])).sum()) + 0.0  # + 0.0: one value gives 0, not -0.0
-    enc = encode_keys(data.loc[obs, cands], tuple(cands)) if cands else None
+    # With every record observed (the usual case) the columns are encoded where they are, not copied.
+    enc = encode_keys(data if obs.all() else data.loc[obs, cands], tuple(cands)) if cands else None
 
     rows = []
     singles_det: set[str] = set()

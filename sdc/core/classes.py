@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from sdc.core._factorize import factorize
+from sdc.core.shared import memoized
 from sdc.core.keys import EncodedKeys, combine_codes, encode_keys, factorize_column, first_occurrence
 
 __all__ = [
@@ -136,8 +137,13 @@ def sensitive_kind(s: pd.Series) -> tuple[bool, bool]:
 
 
 def encode_sensitive(data: pd.DataFrame, name: str) -> Sensitive:
-    """Codes of a sensitive column, in value order."""
+    """Codes of a sensitive column, in value order (computed once inside
+    :func:`sdc.core.shared.shared_codes`; the result is only read)."""
     s = data[name]
+    return memoized(("sensitive", name), s, lambda: _encode_sensitive(s, name))
+
+
+def _encode_sensitive(s: pd.Series, name: str) -> Sensitive:
     numeric, ordered = sensitive_kind(s)
     if isinstance(s.dtype, pd.CategoricalDtype):
         codes, _ = factorize_column(s)

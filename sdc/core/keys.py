@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from sdc.core._factorize import factorize
+from sdc.core.shared import memoized
 
 __all__ = ["EncodedKeys", "encode_keys", "factorize_column", "grouping_codes", "pack_codes", "first_occurrence", "column_levels", "dense_ids",
            "truncated_codes", "r_integer_codes", "sparse_counts", "levels_from_codes"]
@@ -58,6 +59,9 @@ def _integer_span(lo: float, hi: float, n_records: int) -> int | None:
 def grouping_codes(s: pd.Series) -> tuple[np.ndarray, int, bool]:
     """Codes of one key for grouping (equality only): ``(codes, n_slots, has_missing)``.
 
+    Inside :func:`sdc.core.shared.shared_codes` a column's codes are computed once (the
+    returned arrays are then shared: they are only read).
+
     Integer columns, and float columns whose values are all whole numbers, are coded by
     offset, ``value - min``, with no hashing: equal values get equal codes, distinct values
     distinct ones, and some of the ``max - min + 1`` slots may go unused (harmless for
@@ -68,6 +72,10 @@ def grouping_codes(s: pd.Series) -> tuple[np.ndarray, int, bool]:
     Unlike :func:`factorize_column`, codes are not numbered by first appearance; callers
     that show or order values must not rely on them.
     """
+    return memoized("grouping", s, lambda: _grouping_codes(s))
+
+
+def _grouping_codes(s: pd.Series) -> tuple[np.ndarray, int, bool]:
     n = len(s)
     dt = s.dtype
     if n and isinstance(dt, np.dtype) and dt.kind in "iu":

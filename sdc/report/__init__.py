@@ -19,10 +19,11 @@ file is complete, so an existing report is replaced whole or not at all
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sdc._files import csv_bytes, csv_text
+from sdc._files import csv_chunks, csv_text
 from sdc.workflow.assess import Assessment
 from sdc.workflow.config import FORMATS, to_toml
 from sdc.report.content import FIGURES, Report, build_report, figure_captions
@@ -118,7 +119,7 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
     png_files = "png" in formats
     html = "html" in formats
 
-    content: dict[str, str | bytes] = {}
+    content: dict[str, str | bytes | Iterable[bytes | memoryview]] = {}
     if html:
         content["report.html"] = render_html(report, figs)
     if "md" in formats:
@@ -132,7 +133,7 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
     content["config.toml"] = to_toml(a.config)
     if "csv" in formats:
         for name, frame in records.files.items():
-            content[name] = csv_bytes(safe_frame(frame))  # csv_text's bytes, assembled fast
+            content[name] = csv_chunks(safe_frame(frame))  # csv_text's bytes, assembled fast, written as they come
     if png_files:
         for name, png in figs.items():
             content[f"plots/{name}.png"] = png

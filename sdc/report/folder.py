@@ -82,9 +82,9 @@ def check_target(out: Path, flag: str = "--out", *, inputs: Iterable[str | Path 
                 "whole, which would delete them; move them out or choose another folder.")
 
 
-def write_folder(out: str | Path, files: Mapping[str, str | bytes], *, marker: str,
+def write_folder(out: str | Path, files: Mapping[str, str | bytes | Iterable[bytes | memoryview]], *, marker: str,
                  inputs: Iterable[str | Path | None] = (), flag: str = "--out") -> Path:
-    """Write `files` (relative name -> text or bytes) as the folder `out`, atomically.
+    """Write `files` (relative name -> text, bytes, or pieces of bytes) as the folder `out`, atomically.
 
     Text is written as UTF-8 with the line ends it holds. `marker` is the text of the
     ``.sdc-report`` file (the list of the files written is added to it). Modes follow
@@ -109,7 +109,7 @@ def write_folder(out: str | Path, files: Mapping[str, str | bytes], *, marker: s
     return out
 
 
-def _fill(tmp: Path, files: Mapping[str, str | bytes], fmode: int, dmode: int) -> None:
+def _fill(tmp: Path, files: Mapping[str, str | bytes | Iterable[bytes | memoryview]], fmode: int, dmode: int) -> None:
     for name, data in files.items():
         p = tmp / name
         if tmp.resolve() not in p.resolve().parents:
@@ -121,7 +121,11 @@ def _fill(tmp: Path, files: Mapping[str, str | bytes], fmode: int, dmode: int) -
                 os.chmod(d, dmode)
         fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, fmode)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            if isinstance(data, (str, bytes, bytearray, memoryview)):
+                fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            else:  # pieces made as they are written (a large CSV is never whole in memory)
+                for piece in data:
+                    fh.write(piece)
         os.chmod(p, fmode)  # the umask may have taken bits away; never adds any beyond fmode
 
 

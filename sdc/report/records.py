@@ -119,7 +119,11 @@ def _unique_columns(df: pd.DataFrame) -> pd.DataFrame:
             name, i = f"{c}_{i}", i + 1
         seen.add(name)
         out.append(name)
-    return df.set_axis(out, axis=1)
+    if list(df.columns) == out:
+        return df
+    df = df.copy(deep=False)  # new names only: the data is shared, not copied
+    df.columns = out
+    return df
 
 
 def record_tables(a: Assessment) -> RecordTables:
@@ -245,11 +249,11 @@ def _joined(base: pd.DataFrame, a: Assessment, classes: dict, n: _Names) -> pd.D
     """One row per record: key and sensitive values, then each scenario's measures and flags."""
     thr = a.config.thresholds
     cfg = a.config
-    out = base.copy()
+    head: dict[str, np.ndarray] = {c: base[c].to_numpy() for c in base.columns}
     for k in dict.fromkeys(k for r in a.scenarios for k in r.scenario.keys):
-        out[k] = a.assessed[k].to_numpy()
+        head[k] = a.assessed[k].to_numpy()
     for s in cfg.sensitive:
-        out[s] = a.data[s].to_numpy()
+        head[s] = a.data[s].to_numpy()
     prefixes = unique_slugs([r.scenario.name for r in a.scenarios])
     cols: dict[str, np.ndarray] = {}
     for r in a.scenarios:
@@ -280,4 +284,7 @@ def _joined(base: pd.DataFrame, a: Assessment, classes: dict, n: _Names) -> pd.D
             cols[n(f"{p}suda_score")] = r.suda.score.to_numpy()
             cols[n(f"{p}dis_suda_score")] = r.suda.dis_score.to_numpy()
             cols[n(f"{p}at_risk_suda_special_unique")] = r.suda.score.to_numpy() > 0
-    return pd.concat([out, pd.DataFrame(cols)], axis=1)
+    # Column frames put side by side (a repeated name stays twice; _unique_columns renames it):
+    # pandas then keeps each column as it is, where one frame of all of them would gather the
+    # columns of a type into one block, a copy of the whole table, twice over.
+    return pd.concat([pd.Series(v, name=c).to_frame() for c, v in [*head.items(), *cols.items()]], axis=1)

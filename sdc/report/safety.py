@@ -36,7 +36,7 @@ def _any_dangerous(values: object) -> bool:
 
 def safe_frame(df: pd.DataFrame) -> pd.DataFrame:
     """A copy of `df` with every text cell and column name neutralised (numbers untouched)."""
-    out = df.copy()
+    out = df.copy(deep=False)  # changed columns are replaced, never written into: the data is not copied
     for col in out.columns:
         s = out[col]
         if s.dtype == object or isinstance(s.dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(s.dtype):

@@ -115,9 +115,8 @@ def render_xlsx(report: Report) -> bytes:
                 c.font = bold
                 c.fill = header_fill
             verdict_cols = [j for j, c in enumerate(frame.columns, start=1) if str(c).lower().startswith("verdict")]
-            for row in frame.itertuples(index=False, name=None):
-                ws.append([_value(v) for v in row])
-                r = ws.max_row
+            for r, row in enumerate(frame.itertuples(index=False, name=None), start=header_row + 1):
+                ws.append([_value(v) for v in row])  # row r (ws.max_row would scan the sheet per row)
                 for j, v in enumerate(row, start=1):
                     cell = ws.cell(row=r, column=j)
                     if isinstance(cell.value, int) and not isinstance(cell.value, bool):

@@ -24,6 +24,7 @@ import pandas as pd
 from sdc._stats import summary_frame
 from sdc._validation import check_columns, plain
 from sdc.core.keys import dense_ids
+from sdc.core.shared import memoized
 from sdc.core.frequencies import MissingRule
 from sdc.risk.individual import IndividualRiskResult, individual_risk
 from sdc.core.binning import BinSpec
@@ -98,7 +99,8 @@ def check_household(data: pd.DataFrame, household: str) -> np.ndarray:
         if len(kinds) > 1:
             raise ValueError(f"household id column {col!r} mixes types ({', '.join(sorted(kinds))}); "
                              "use one type for all ids.")
-    return dense_ids(s.to_numpy())[0]
+    # Once per run inside sdc.core.shared.shared_codes (household risk and the jackknife both ask).
+    return memoized("household", s, lambda: dense_ids(s.to_numpy())[0])
 
 
 def household_risk(

@@ -34,6 +34,7 @@ from sdc.attribute.inference import InferenceResult, inference_risk
 from sdc.attribute.ldiversity import LDiversityResult
 from sdc.core.binning import Binning, apply_binning
 from sdc.core.scenario import KeyClasses, key_classes
+from sdc.core.shared import shared_codes
 from sdc.exceptions import SdcWarning
 from sdc.core.prepare import attach_weights
 from sdc.io import ReadDetails, read_data_details
@@ -287,17 +288,18 @@ def assess(
     notes += _column_notes(cfg, columns)
     opts = {"weights": cfg.weights, "missing": cfg.missing, "alpha": cfg.alpha}
     results = []
-    with warnings.catch_warnings(record=True) as caught:
+    # The measures only read `work`: each column is encoded once for all of them (sdc.core.shared).
+    with warnings.catch_warnings(record=True) as caught, shared_codes():
         warnings.simplefilter("always", SdcWarning)
         for sc in cfg.all_scenarios:
             results.append(_scenario(cfg, work, sc, opts, measures, progress, notes))
         inference = {}
         if "inference" in measures:
             exclude = {c for c in (cfg.id, cfg.weights, cfg.household) if c}
+            few = _few_levels(work, [c for c in work.columns if c not in exclude])  # counted once for all
             for s in cfg.sensitive:
                 bins = {s: cfg.sensitive_bins[s]} if s in cfg.sensitive_bins else None
-                cands = [c for c in work.columns if c not in exclude and c != s]
-                inference[s] = inference_risk(work, s, candidates=_few_levels(work, cands),
+                inference[s] = inference_risk(work, s, candidates=[c for c in few if c != s],
                                               min_posterior=thr.min_posterior, bins=bins)
     for w in caught:
         msg = " ".join(str(w.message).split())
@@ -365,11 +367,13 @@ def _columns(cfg: RunConfig, data: pd.DataFrame, details: ReadDetails | None) ->
         role.setdefault(s, []).append("sensitive" + (" (banded for l-diversity and inference)"
                                                      if s in cfg.sensitive_bins else ""))
     codes = set(details.text_codes) if details is not None else set()
+    # The reader counted the missing values of the file's columns already (the same frame).
+    known = details.missing if details is not None and len(details.missing) == data.shape[1] else {}
     rows = []
     n = len(data)
     for col in data.columns:
         s = data[col]
-        missing = int(s.isna().sum())
+        missing = known[str(col)] if str(col) in known else int(s.isna().sum())
         distinct = int(s.nunique(dropna=True))
         flags = []
         if n - missing >= 2 and distinct == n - missing:
