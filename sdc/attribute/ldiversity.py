@@ -240,19 +240,7 @@ def l_diversity(
     record_cols["MultiEntropy_Ldiversity"] = m_ent[classes.ids]
     record_cols["MultiRecursive_Ldiversity"] = m_rec[classes.ids]
 
-    def class_frame() -> pd.DataFrame:
-        frame = classes.key_values(data)
-        frame.insert(0, "class", np.arange(classes.n_classes))
-        frame["n_records"] = classes.sizes
-        for s in encoded:
-            per_class[f"{s.name}_dominant"], per_class[f"{s.name}_dominant_share"] = dominant[s.name]()
-            for k in ("observed", "distinct", "entropy", "recursive", "dominant", "dominant_share"):
-                frame[f"{s.name}_{k}"] = per_class[f"{s.name}_{k}"]
-        if len(encoded) >= 2:
-            frame["multi_entropy"] = m_ent
-            frame["multi_recursive"] = m_rec
-        return frame
-
+    class_frame = functools.partial(_class_frame, classes, data, encoded, per_class, dominant, m_ent, m_rec)
     return LDiversityResult(
         keys=keys, sensitive=sens, l=l, c=c, mode=mode, missing_value=missing_value, binning=rec_k + rec_s,
         n_records=len(data), n_classes=classes.n_classes,
@@ -260,6 +248,25 @@ def l_diversity(
         by_sensitive=pd.DataFrame(summary_rows), l_by_sensitive=l_by,
         _classes=_Deferred(class_frame),
     )
+
+
+def _class_frame(classes: Classes, data: pd.DataFrame, encoded: list, per_class: dict[str, np.ndarray],
+                 dominant: dict[str, Callable[[], tuple[np.ndarray, np.ndarray]]], m_ent: np.ndarray,
+                 m_rec: np.ndarray) -> pd.DataFrame:
+    """One row per class: its key values, size and every per-class figure (made on demand:
+    the dominant values are computed here). `data` holds the key columns the classes index
+    (the records, or the table of (class, value) cells on Dask)."""
+    frame = classes.key_values(data)
+    frame.insert(0, "class", np.arange(classes.n_classes))
+    frame["n_records"] = classes.sizes
+    for s in encoded:
+        per_class[f"{s.name}_dominant"], per_class[f"{s.name}_dominant_share"] = dominant[s.name]()
+        for k in ("observed", "distinct", "entropy", "recursive", "dominant", "dominant_share"):
+            frame[f"{s.name}_{k}"] = per_class[f"{s.name}_{k}"]
+    if len(encoded) >= 2:
+        frame["multi_entropy"] = m_ent
+        frame["multi_recursive"] = m_rec
+    return frame
 
 
 def _check_arguments(data: pd.DataFrame, keys, sensitive, l, c, mode, missing_value, key_bins,  # noqa: ANN001

@@ -87,19 +87,7 @@ def l_diversity(ddf: Any, keys: str | Sequence[str], sensitive: str | Sequence[s
         m_ent = m_rec = np.zeros(classes.n_classes)
     arrays["MultiEntropy_Ldiversity"], arrays["MultiRecursive_Ldiversity"] = m_ent, m_rec
 
-    def class_frame() -> pd.DataFrame:
-        frame = classes.key_values(table)
-        frame.insert(0, "class", np.arange(classes.n_classes))
-        frame["n_records"] = classes.sizes
-        for s in encoded:
-            per_class[f"{s.name}_dominant"], per_class[f"{s.name}_dominant_share"] = dominant[s.name]()
-            for k in ("observed", "distinct", "entropy", "recursive", "dominant", "dominant_share"):
-                frame[f"{s.name}_{k}"] = per_class[f"{s.name}_{k}"]
-        if len(encoded) >= 2:
-            frame["multi_entropy"] = m_ent
-            frame["multi_recursive"] = m_rec
-        return frame
-
+    class_frame = functools.partial(_ld._class_frame, classes, table, encoded, per_class, dominant, m_ent, m_rec)
     rows, ids = _dask.key_rows(table, keys, classes.ids)
     per = _dask.DaskPerRecord(ddf, keys, rows, ids, int(classes.sizes.sum()),
                               **{k: v.astype(np.float64) for k, v in arrays.items()})

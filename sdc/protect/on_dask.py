@@ -194,24 +194,14 @@ def pram_partitions(ddf: Any, variables: Sequence[str] | str, *, pd: Any = None,
         to counts), computed with the data when written. ``details[variable]`` otherwise as in
         memory (``levels``, ``matrix`` or ``matrices``, ``diagonal``, ``kind``, parameters).
     """
-    from sdc.protect.pram import _custom_matrix, _per_variable, flip_matrix, pram_matrix
+    from sdc.protect.pram import (
+        _check_parameters, _check_strata, _custom_matrix, _parameters, flip_matrix, pram_matrix,
+    )
 
     cols = _names(ddf, variables, "variables")
-    if flip is not None and (pd is not None or alpha is not None):
-        raise ValueError("`flip` replaces the invariant matrix; give `flip` or `pd`/`alpha`, not both.")
-    pd_v = _per_variable(pd, "pd", cols, 0.8)
-    alpha_v = _per_variable(alpha, "alpha", cols, 0.5)
-    flip_v = _per_variable(flip, "flip", cols, None)
-    if matrix is not None:
-        if not isinstance(matrix, Mapping):
-            raise TypeError(f"`matrix` must be a dict of variable -> matrix; got {type(matrix).__name__}.")
-        unknown = [k for k in matrix if k not in cols]
-        if unknown:
-            raise ValueError(f"`matrix` names variables not being pramed: {', '.join(map(repr, unknown))}.")
+    pd_v, alpha_v, flip_v = _check_parameters(cols, pd, alpha, flip, matrix)
     strata_cols = () if strata is None else _names(ddf, strata, "strata")
-    overlap = [c for c in strata_cols if c in cols]
-    if overlap:
-        raise ValueError(f"`strata` cannot include a pramed variable: {', '.join(map(repr, overlap))}.")
+    _check_strata(strata_cols, cols)
     seed_used, rng = resolve_seed(seed)
 
     # One pass: records per (stratum, level) of every variable (missing values kept).
@@ -277,15 +267,6 @@ def pram_partitions(ddf: Any, variables: Sequence[str] | str, *, pd: Any = None,
     details["engine"] = {"name": "dask", "partitions": ddf.npartitions,
                          "seeds": "numpy SeedSequence(seed).spawn(partitions), one per partition"}
 
-    params: dict[str, Any] = {"variables": list(cols)}
-    if flip is not None:
-        params["flip"] = dict(flip) if isinstance(flip, Mapping) else float(flip)
-    else:
-        params["pd"] = dict(pd) if isinstance(pd, Mapping) else (0.8 if pd is None else float(pd))
-        params["alpha"] = dict(alpha) if isinstance(alpha, Mapping) else (0.5 if alpha is None else float(alpha))
-    if matrix is not None:
-        params["matrix"] = given_matrices
-    if strata_cols:
-        params["strata"] = list(strata_cols)
+    params = _parameters(cols, pd, alpha, flip, given_matrices if matrix is not None else None, strata_cols)
     return ProtectionResult(method="pram", data=out, variables=cols, parameters=params, seed=seed_used,
                             changed=_dask_protect.delayed_call(_changed, trans), details=details)

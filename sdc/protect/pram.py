@@ -81,6 +81,46 @@ def flip_matrix(n_levels: int, flip: float) -> np.ndarray:
     return M
 
 
+def _check_parameters(cols: tuple[str, ...], pd: object, alpha: object, flip: object, matrix: object
+                      ) -> tuple[dict[str, float | None], dict[str, float | None], dict[str, float | None]]:
+    """Each variable's pd, alpha and flip (checked), and the `matrix` argument's shape: the
+    checks of :func:`pram` in memory and on Dask."""
+    if flip is not None and (pd is not None or alpha is not None):
+        raise ValueError("`flip` replaces the invariant matrix; give `flip` or `pd`/`alpha`, not both.")
+    pd_v = _per_variable(pd, "pd", cols, 0.8)
+    alpha_v = _per_variable(alpha, "alpha", cols, 0.5)
+    flip_v = _per_variable(flip, "flip", cols, None)
+    if matrix is not None:
+        if not isinstance(matrix, Mapping):
+            raise TypeError(f"`matrix` must be a dict of variable -> matrix; got {type(matrix).__name__}.")
+        unknown = [k for k in matrix if k not in cols]
+        if unknown:
+            raise ValueError(f"`matrix` names variables not being pramed: {', '.join(map(repr, unknown))}.")
+    return pd_v, alpha_v, flip_v
+
+
+def _parameters(cols: tuple[str, ...], pd: object, alpha: object, flip: object, matrices: object,
+                strata_cols: tuple[str, ...]) -> dict[str, Any]:
+    """The parameters a PRAM result records (the defaults filled in)."""
+    params: dict[str, Any] = {"variables": list(cols)}
+    if flip is not None:
+        params["flip"] = dict(flip) if isinstance(flip, Mapping) else float(flip)
+    else:
+        params["pd"] = dict(pd) if isinstance(pd, Mapping) else (0.8 if pd is None else float(pd))
+        params["alpha"] = dict(alpha) if isinstance(alpha, Mapping) else (0.5 if alpha is None else float(alpha))
+    if matrices is not None:
+        params["matrix"] = matrices
+    if strata_cols:
+        params["strata"] = list(strata_cols)
+    return params
+
+
+def _check_strata(strata_cols: tuple[str, ...], cols: tuple[str, ...]) -> None:
+    overlap = [c for c in strata_cols if c in cols]
+    if overlap:
+        raise ValueError(f"`strata` cannot include a pramed variable: {', '.join(map(repr, overlap))}.")
+
+
 def _per_variable(value: object, name: str, cols: tuple[str, ...], default: float | None) -> dict[str, float | None]:
     """A number for every variable, or a mapping variable -> number."""
     if isinstance(value, Mapping):
@@ -197,21 +237,9 @@ def pram(
 
         return pram_partitions(data, variables, pd=pd, alpha=alpha, flip=flip, matrix=matrix, strata=strata, seed=seed)
     frame, cols = check_variables(data, variables)
-    if flip is not None and (pd is not None or alpha is not None):
-        raise ValueError("`flip` replaces the invariant matrix; give `flip` or `pd`/`alpha`, not both.")
-    pd_v = _per_variable(pd, "pd", cols, 0.8)
-    alpha_v = _per_variable(alpha, "alpha", cols, 0.5)
-    flip_v = _per_variable(flip, "flip", cols, None)
-    if matrix is not None:
-        if not isinstance(matrix, Mapping):
-            raise TypeError(f"`matrix` must be a dict of variable -> matrix; got {type(matrix).__name__}.")
-        unknown = [k for k in matrix if k not in cols]
-        if unknown:
-            raise ValueError(f"`matrix` names variables not being pramed: {', '.join(map(repr, unknown))}.")
+    pd_v, alpha_v, flip_v = _check_parameters(cols, pd, alpha, flip, matrix)
     strata_cols = () if strata is None else check_columns(frame, strata, role="strata")
-    overlap = [c for c in strata_cols if c in cols]
-    if overlap:
-        raise ValueError(f"`strata` cannot include a pramed variable: {', '.join(map(repr, overlap))}.")
+    _check_strata(strata_cols, cols)
     seed_used, rng = resolve_seed(seed)
     st = strata_ids(frame, strata_cols)
     S = st.n_strata
@@ -275,16 +303,7 @@ def pram(
         det["transitions"] = pandas.DataFrame(trans, index=names, columns=names)
         det["changed"] = changed[v]
         details[v] = det
-    params: dict[str, Any] = {"variables": list(cols)}
-    if flip is not None:
-        params["flip"] = dict(flip) if isinstance(flip, Mapping) else float(flip)
-    else:
-        params["pd"] = dict(pd) if isinstance(pd, Mapping) else (0.8 if pd is None else float(pd))
-        params["alpha"] = dict(alpha) if isinstance(alpha, Mapping) else (0.5 if alpha is None else float(alpha))
-    if matrix is not None:
-        params["matrix"] = given_matrices
-    if strata_cols:
-        params["strata"] = list(strata_cols)
+    params = _parameters(cols, pd, alpha, flip, given_matrices if matrix is not None else None, strata_cols)
     return ProtectionResult(
         method="pram", data=out, variables=cols, parameters=params, seed=seed_used,
         changed=pandas.Series(changed, dtype=np.int64, name="cells_changed"), details=details,

@@ -385,18 +385,8 @@ def protect_data(
     plan = plan.with_seed()
     table = method_table()
     check_plan(plan, data, table)
-    cfg = None
-    if reassess:
-        cfg = assessment_config(plan, config=config, overrides=overrides,
-                                data_path=str(input_file) if input_file else None)
-        if cfg is None:
-            raise ValueError("the released file is assessed with the key variables: give them (--keys, --config, "
-                             "[plan].config or [variables] in the plan), or do not assess (reassess=False).")
-        from sdc._validation import check_columns
-
-        for role, cols in (("keys", cfg.keys), ("sensitive", cfg.sensitive)):
-            if cols:
-                check_columns(data, list(cols), role=role)
+    cfg = _reassessment_config(plan, data, config, overrides, input_file, "reassess=False",
+                               lambda c: (("keys", c.keys), ("sensitive", c.sensitive))) if reassess else None
     released, records = run_steps(data, plan, methods=table, progress=progress)
     when = now or datetime.now(timezone.utc)
     prov: dict[str, Any] = {"generated_utc": when.strftime("%Y-%m-%d %H:%M:%S UTC"), "command": command,
@@ -434,6 +424,24 @@ DASK_REFUSED: dict[str, str] = {
 DASK_MEASURES = ("k_anonymity", "risk")
 
 
+def _reassessment_config(plan: Plan, columns_of: pd.DataFrame, config: RunConfig | str | Path | None,
+                         overrides: Mapping[str, Any] | None, input_file: str | Path | None, opt_out: str,
+                         roles: Any) -> RunConfig:
+    """The configuration the released file is assessed with; its columns checked in
+    `columns_of` (the data, or a Dask frame's meta) for each ``(role, columns)`` of
+    ``roles(config)``."""
+    from sdc._validation import check_columns
+
+    cfg = assessment_config(plan, config=config, overrides=overrides, data_path=str(input_file) if input_file else None)
+    if cfg is None:
+        raise ValueError("the released file is assessed with the key variables: give them (--keys, --config, "
+                         f"[plan].config or [variables] in the plan), or do not assess ({opt_out}).")
+    for role, cols in roles(cfg):
+        if cols:
+            check_columns(columns_of, list(cols), role=role)
+    return cfg
+
+
 def _protect_dask(data: Any, plan: Plan | str | Path, *, config: RunConfig | str | Path | None,
                   overrides: Mapping[str, Any] | None, reassess: bool, input_file: str | Path | None,
                   command: str, now: datetime | None) -> ProtectionRun:
@@ -448,18 +456,9 @@ def _protect_dask(data: Any, plan: Plan | str | Path, *, config: RunConfig | str
                             f"({DASK_REFUSED[step.method]}); run it in memory (--engine pandas).")
     table = method_table()
     check_plan(plan, data._meta, table)
-    cfg = None
-    if reassess:
-        cfg = assessment_config(plan, config=config, overrides=overrides,
-                                data_path=str(input_file) if input_file else None)
-        if cfg is None:
-            raise ValueError("the released file is assessed with the key variables: give them (--keys, --config, "
-                             "[plan].config or [variables] in the plan), or do not assess (--no-assess).")
-        from sdc._validation import check_columns
-
-        for role, cols in (("keys", cfg.keys), ("weights", (cfg.weights,) if cfg.weights else ())):
-            if cols:
-                check_columns(data._meta, list(cols), role=role)
+    cfg = _reassessment_config(plan, data._meta, config, overrides, input_file, "--no-assess",
+                               lambda c: (("keys", c.keys), ("weights", (c.weights,) if c.weights else ()))
+                               ) if reassess else None
     released, records = run_steps(data, plan, methods=table)
     when = now or datetime.now(timezone.utc)
     prov: dict[str, Any] = {"generated_utc": when.strftime("%Y-%m-%d %H:%M:%S UTC"), "command": command,
