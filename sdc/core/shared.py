@@ -46,10 +46,17 @@ def memoized(kind: Hashable, s: pd.Series, compute: Callable[[], T]) -> T:
     """``compute()``, or inside :func:`shared_codes` its earlier result for the same `kind`
     and the same column array (numpy-backed columns only; others are computed every time)."""
     memo = _MEMO.get()
-    if memo is None or not isinstance(s.dtype, np.dtype):
+    if memo is None:
         return compute()
-    v = s.to_numpy()  # the column's own array (a view), not a copy
-    key = (kind, v.__array_interface__["data"][0], v.shape, v.strides, v.dtype.str)
+    if isinstance(s.dtype, np.dtype):
+        v = s.to_numpy()  # the column's own array (a view), not a copy
+    else:
+        # pandas' numpy-backed extension arrays (pandas 3's python-backed text columns) keep
+        # their values in an ndarray; others (Arrow, nullable masks) are computed every time.
+        v = getattr(s.array, "_ndarray", None)
+        if not isinstance(v, np.ndarray):
+            return compute()
+    key = (kind, v.__array_interface__["data"][0], v.shape, v.strides, v.dtype.str, str(s.dtype))
     hit = memo.get(key)
     if hit is not None:
         return hit[1]
