@@ -100,3 +100,14 @@ def test_released_names_checked_before_any_work(tmp_path) -> None:
     with pytest.raises(ValueError, match=r"two input files would give the same released file name \('part'\)"):
         write_protection_dask(None, out, files=[str(tmp_path / "a" / "part.csv"), str(tmp_path / "b" / "part.csv")])
     assert not out.exists() and os.listdir(tmp_path) == []
+
+
+def test_an_empty_frame_is_one_line_as_in_memory() -> None:
+    df = pd.DataFrame({"a": pd.Series([], dtype=object), "s": pd.Series([], dtype=object)})
+    ddf = dd.from_pandas(df, npartitions=1)
+    for call in (lambda d: sdc.l_diversity(d, ["a"], "s"), lambda d: sdc.t_closeness(d, ["a"], "s"),
+                 lambda d: sdc.k_anonymity(d, ["a"]), lambda d: sdc.individual_risk(d, ["a"])):
+        with pytest.raises(ValueError, match=r"^`data` is empty: it has no records\.$"):
+            call(df)
+        with pytest.raises(ValueError, match=r"^`data` is empty: it has no records\.$"):
+            call(ddf)

@@ -117,6 +117,8 @@ def pattern_table(ddf: Any, keys: tuple[str, ...], weights: str | None = None, *
     per = sub.map_partitions(_chunk, list(keys), weights, list(extra), meta=meta)
     agg = per.groupby(cols, dropna=False, observed=True).agg({"_n": "sum", "_w": "sum", "_first": "min"})
     table = agg.compute().reset_index()
+    if table.empty:  # as the in-memory measures say it (not a later, less clear error)
+        raise ValueError("`data` is empty: it has no records.")
     return table.sort_values("_first", kind="stable", ignore_index=True)
 
 
