@@ -112,7 +112,7 @@ def _codes(s: pandas.Series, index: pandas.Index) -> np.ndarray:
 def _pram_part(part: pandas.DataFrame, seed: int, spec: dict) -> Any:
     """One partition pramed with its own Generator (`seed`): for each variable in order, one
     uniform per non-missing record in row order, as the in-memory method."""
-    from sdc.protect.pram import _ONE_SHOT_CELLS, _rebuild, _sample
+    from sdc.protect.pram_matrix import _ONE_SHOT_CELLS, _rebuild, _sample
 
     rng = np.random.default_rng(seed)
     out = part.copy()
@@ -194,7 +194,7 @@ def pram_partitions(ddf: Any, variables: Sequence[str] | str, *, pd: Any = None,
         to counts), computed with the data when written. ``details[variable]`` otherwise as in
         memory (``levels``, ``matrix`` or ``matrices``, ``diagonal``, ``kind``, parameters).
     """
-    from sdc.protect.pram import (
+    from sdc.protect.pram_matrix import (
         _check_parameters, _check_strata, _custom_matrix, _parameters, flip_matrix, pram_matrix,
     )
 
