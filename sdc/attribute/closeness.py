@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -241,7 +241,7 @@ def t_closeness(
     ----------
     data : pandas.DataFrame
         Microdata. Not modified. A Dask DataFrame gives the same numbers from one pass over
-        its partitions, with ``records`` as a Dask object (:mod:`sdc.attribute.on_dask`).
+        its partitions, with ``records`` as a Dask object (``_t_closeness_dask``).
     keys : str or sequence of str
         Key variables defining the classes.
     sensitive : str
@@ -269,9 +269,7 @@ def t_closeness(
     from sdc.core._dask import is_dask
 
     if is_dask(data):  # a Dask DataFrame: one pass to the (class, value) table (sdc.core._dask)
-        from sdc.attribute import on_dask
-
-        return on_dask.t_closeness(data, keys, sensitive, distance=distance, t=t, key_bins=key_bins)
+        return _t_closeness_dask(data, keys, sensitive, distance=distance, t=t, key_bins=key_bins)
     distance = check_option(distance, "distance", DISTANCES)
     t = check_number(t, "t", low=0.0, high=float("inf"), high_open=True)
     prep = _prepare(data, keys, sensitive, key_bins)
@@ -456,3 +454,27 @@ def delta_disclosure(
         n_classes_above_delta=int(above.sum()), n_records_above_delta=int(size[above].sum()),
         records=pd.Series(d[prep.classes.ids], index=data.index, name=f"{name}_delta"), classes=frame,
     )
+
+
+def _t_closeness_dask(ddf: Any, keys: str | Sequence[str], sensitive: str, *, distance: str = "ordered",
+                      t: float = 0.2, key_bins: Any = None) -> TClosenessResult:
+    """:func:`t_closeness` on a Dask DataFrame: the same arguments and numbers (the (class,
+    value) table of :func:`sdc.attribute.ldiversity._l_diversity_dask`'s notes).
+
+    One pass over the data counts the records of every (key pattern, sensitive value) cell;
+    ``records`` is a Dask Series, ``classes`` pandas.
+    """
+    from sdc.core import _dask
+
+    _dask.check_arguments(keys, key_bins=key_bins)
+    distance = check_option(distance, "distance", DISTANCES)
+    t = check_number(t, "t", low=0.0, high=float("inf"), high_open=True)
+    _, keys, s_name = _check_arguments(ddf._meta_nonempty, keys, sensitive, None)
+    table, classes = _dask.class_table(ddf, keys, (s_name,))
+    check_keys(table, keys)
+    prep = prepared(classes, encode_sensitive(table, s_name), table, counts=table["_n"].to_numpy(np.int64))
+    dist = class_distances(prep, distance)
+    rows, ids = _dask.key_rows(table, keys, classes.ids)
+    name = f"{s_name}_t_{distance}"
+    per = _dask.DaskPerRecord(ddf, keys, rows, ids, int(classes.sizes.sum()), **{name: dist})
+    return closeness_result(prep, distance, t, dist, per.series(name))

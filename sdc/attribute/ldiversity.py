@@ -45,7 +45,7 @@ import functools
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -167,7 +167,7 @@ def l_diversity(
     ----------
     data : pandas.DataFrame
         Microdata. Not modified. A Dask DataFrame gives the same numbers from one pass over
-        its partitions, with ``records`` as a Dask object (:mod:`sdc.attribute.on_dask`).
+        its partitions, with ``records`` as a Dask object (``_l_diversity_dask``).
     keys : str or sequence of str
         Key variables defining the equivalence classes (missing = its own value).
     sensitive : str or sequence of str
@@ -206,10 +206,8 @@ def l_diversity(
     from sdc.core._dask import is_dask
 
     if is_dask(data):  # a Dask DataFrame: one pass to the (class, value) table (sdc.core._dask)
-        from sdc.attribute import on_dask
-
-        return on_dask.l_diversity(data, keys, sensitive, l=l, c=c, mode=mode, missing_value=missing_value,
-                                   key_bins=key_bins, sensitive_bins=sensitive_bins)
+        return _l_diversity_dask(data, keys, sensitive, l=l, c=c, mode=mode, missing_value=missing_value,
+                                 key_bins=key_bins, sensitive_bins=sensitive_bins)
     check_frame(data)
     kc, keys, sens, l_by, l, c, mode, missing_value = _check_arguments(
         data, keys, sensitive, l, c, mode, missing_value, key_bins, sensitive_bins)
@@ -558,3 +556,66 @@ def _multi(data: pd.DataFrame, keys: tuple[str, ...], encoded: list[Sensitive], 
     ent[np.isinf(ent)] = np.nan
     rec[np.isinf(rec)] = np.nan
     return ent, rec
+
+
+def _l_diversity_dask(ddf: Any, keys: str | Sequence[str], sensitive: str | Sequence[str], *,
+                      l: int | Mapping[str, int] = 2, c: float = 2.0, mode: str = "correct",
+                      missing_value: float | None = -999, key_bins: Any = None,
+                      sensitive_bins: Any = None) -> LDiversityResult:
+    """:func:`l_diversity` on a Dask DataFrame: the same arguments and numbers.
+
+    Both measures depend on the data only through the number of records of each (key
+    pattern, sensitive value) cell, and those counts are additive over partitions: each
+    partition counts its cells, one tree reduction adds them into a small pandas table
+    (:func:`sdc.core._dask.class_table`; no shuffle of the records), and the in-memory
+    per-class code runs on that table with each row standing for its count. The classes are
+    numbered by first appearance and the values coded as in memory, so the numbers are the
+    in-memory ones. Binning is not distributed: bin the columns first.
+
+    ``records`` is a Dask DataFrame (sdcMicro's per-record columns), ``classes`` and
+    ``by_sensitive`` are pandas.
+    """
+    from sdc.core import _dask
+
+    _dask.check_arguments(keys, key_bins=key_bins, sensitive_bins=sensitive_bins)
+    _, keys, sens, l_by, l, c, mode, missing_value = _check_arguments(
+        ddf._meta_nonempty, keys, sensitive, l, c, mode, missing_value, None, None)
+    table, classes = _dask.class_table(ddf, keys, sens)
+    check_keys(table, keys)  # missing in every record, infinite values: seen in the table
+    counts = table["_n"].to_numpy(np.int64)
+    encoded = [encode_sensitive(table, s) for s in sens]
+    warn_values(encoded, mode, l_by, stacklevel=5)
+    order = functools.cache(lambda: classes_in_key_order(table, classes)) if mode == "sdcmicro" else None
+
+    per_class: dict[str, np.ndarray] = {}
+    arrays: dict[str, np.ndarray] = {}
+    summary_rows, dominant = [], {}
+    for s in encoded:
+        miss = _missing_code(s, missing_value)
+        cl = cells(classes, s, counts)
+        vals = _class_values(cl, classes, miss, c, mode)
+        # sdcMicro leaves a class without categories at the previous class's value (key order).
+        if order is not None and np.isnan(vals["recursive"]).any():
+            vals["recursive"] = _carry_forward(vals["recursive"], order())
+        dominant[s.name] = functools.partial(dominant_values, cl, s, miss)
+        per_class.update({f"{s.name}_{k}": v for k, v in vals.items()})
+        for k, col in zip(MEASURES, ("Distinct", "Entropy", "Recursive")):
+            arrays[f"{s.name}_{col}_Ldiversity"] = vals[k]
+        summary_rows.append(_summary(s.name, vals, classes, l_by[s.name], int(s.n_values),
+                                         ids_are_records=False))
+    if mode == "correct" and len(encoded) >= 2:
+        m_ent, m_rec = _multi(table, keys, encoded, classes, missing_value, c, counts)
+    else:
+        m_ent = m_rec = np.zeros(classes.n_classes)
+    arrays["MultiEntropy_Ldiversity"], arrays["MultiRecursive_Ldiversity"] = m_ent, m_rec
+
+    class_frame = functools.partial(_class_frame, classes, table, encoded, per_class, dominant, m_ent, m_rec)
+    rows, ids = _dask.key_rows(table, keys, classes.ids)
+    per = _dask.DaskPerRecord(ddf, keys, rows, ids, int(classes.sizes.sum()),
+                              **{k: v.astype(np.float64) for k, v in arrays.items()})
+    return LDiversityResult(
+        keys=keys, sensitive=sens, l=l, c=c, mode=mode, missing_value=missing_value, binning=(),
+        n_records=int(classes.sizes.sum()), n_classes=classes.n_classes,
+        records=per.frame(list(arrays)), by_sensitive=pd.DataFrame(summary_rows), l_by_sensitive=l_by,
+        _classes=_Deferred(class_frame),
+    )

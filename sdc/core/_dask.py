@@ -63,6 +63,16 @@ def not_distributed(measure: str, why: str) -> ValueError:
                       "DataFrame (ddf.compute()) when the data fit in memory.")
 
 
+def check_arguments(keys: Any, **bins: Any) -> None:
+    """What a measure on a Dask DataFrame refuses in one line before any pass: keys given
+    other than as column names (a scenario's key classes), and binning (not distributed)."""
+    for name, b in bins.items():
+        if b:
+            raise not_distributed(name, "bin the columns first, e.g. with ddf.map_partitions")
+    if not isinstance(keys, (str, list, tuple)):
+        raise TypeError("`keys` on a Dask DataFrame must be a column name or a list of column names.")
+
+
 def _check_columns(ddf: Any, names: list[str], role: str) -> None:
     missing = [c for c in names if c not in ddf.columns]
     if missing:
