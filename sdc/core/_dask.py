@@ -4,7 +4,8 @@ Frequencies are additive. Each partition counts its distinct key patterns (a mis
 kept as a value of its own: ``groupby(keys, dropna=False)``) with their record count, weight
 sum and first position; a tree reduction adds the partitions' tables into one pandas table
 of the distinct patterns (:func:`pattern_table`). Everything else is computed on that table
-by the same in-memory code (:func:`sdc.core.wildcard.wildcard_frequencies` works per
+by the same in-memory code (:func:`sdc.core.frequencies.table_frequencies`;
+:func:`sdc.core.wildcard.wildcard_frequencies` works per
 pattern, given each pattern's count and weight sum), so sdcMicro's wildcard rule, missing as
 a category, the risks and the threshold give the in-memory numbers. Per-record results
 (f_k, F_k, risk) go back to the records as a Dask Series, one merge of each partition's keys
@@ -26,13 +27,10 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_weights
-from sdc.core.frequencies import FrequencyResult, PatternFrequencies, warn_if_degenerate
-from sdc.core.keys import EncodedKeys, encode_keys
-from sdc.core.wildcard import wildcard_frequencies
 
 __all__ = [
-    "is_dask", "require_dask", "pattern_table", "table_frequencies", "DaskPerRecord", "DaskFrequencyResult",
-    "frequencies", "value_table", "map_partitions_seeded", "partition_seeds", "read_csv", "client_for",
+    "is_dask", "require_dask", "pattern_table", "DaskPerRecord",
+    "value_table", "map_partitions_seeded", "partition_seeds", "read_csv", "client_for",
     "not_distributed", "write_partitioned", "concat_columns", "sum_by_index", "class_table", "key_rows",
 ]
 
@@ -132,34 +130,6 @@ def pattern_table(ddf: Any, keys: tuple[str, ...], weights: str | None = None, *
     return table.sort_values("_first", kind="stable", ignore_index=True)
 
 
-def table_frequencies(table: pd.DataFrame, keys: tuple[str, ...], *, missing: str, alpha: float
-                      ) -> tuple[EncodedKeys, PatternFrequencies]:
-    """f and F per pattern of a pattern table, by the in-memory code.
-
-    The table's rows play the records of :func:`sdc.core.frequencies.pattern_frequencies`,
-    but each carries its count and weight sum: the same rules (and dtype conventions) as
-    there, with the per-pattern counts given instead of counted.
-    """
-    enc = encode_keys(table, keys)
-    # Rows that encode to one pattern (groupby can be finer than the encoding) are added.
-    counts = np.rint(np.bincount(enc.pattern, weights=table["_n"].to_numpy(np.float64),
-                                 minlength=enc.n_ids)).astype(np.int64)
-    wsum = np.bincount(enc.pattern, weights=table["_w"].to_numpy(np.float64), minlength=enc.n_ids)
-    return enc, frequencies_from_counts(enc, counts, wsum, missing=missing, alpha=alpha)
-
-
-def frequencies_from_counts(enc: EncodedKeys, counts: np.ndarray, wsum: np.ndarray, *, missing: str,
-                            alpha: float) -> PatternFrequencies:
-    """``pattern_frequencies`` with the counts and weight sums per pattern id given."""
-    if missing == "category" or not enc.has_missing:
-        fk = counts.astype(np.float64) if missing == "wildcard" and 0 < alpha < 1 else counts
-        return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=wsum, counts=counts)
-    fk, Fk = wildcard_frequencies(enc, counts, wsum, alpha)
-    if alpha in (0.0, 1.0):
-        fk = np.rint(fk).astype(np.int64)
-    return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=Fk, counts=counts)
-
-
 def _lookup_frame(part: pd.DataFrame, table: pd.DataFrame, keys: list[str], names: list[str]) -> pd.DataFrame:
     merged = _plain(part, keys).merge(table, how="left", on=keys, sort=False)
     return pd.DataFrame({n: merged[n].to_numpy() for n in names}, index=part.index)
@@ -206,59 +176,11 @@ class DaskPerRecord:
             _lookup_frame, dask.delayed(small, pure=True), list(self.keys), list(names), meta=meta)
 
 
-class DaskFrequencyResult(FrequencyResult):
-    """:class:`~sdc.core.frequencies.FrequencyResult` of a Dask DataFrame: the Series are Dask
-    Series; the counts come from the pattern table."""
-
-    __slots__ = ("_counts",)
-
-    @property
-    def n_records(self) -> int:
-        return int(self._counts["n"])
-
-    @property
-    def n1(self) -> int:
-        return int(self._counts["n1"])
-
-    @property
-    def n2(self) -> int:
-        return int(self._counts["n2"])
-
-    def to_frame(self) -> Any:
-        return concat_columns([self.sample_frequency, self.population_frequency])
-
-
 def concat_columns(series: list[Any]) -> Any:
     """Dask Series with the same partitions side by side, as a Dask DataFrame."""
     import dask.dataframe as dd
 
     return dd.concat(series, axis=1)
-
-
-def frequencies(ddf: Any, keys: Any, *, weights: str | None = None, missing: str = "wildcard", alpha: float = 1.0,
-                key_bins: Any = None) -> DaskFrequencyResult:
-    """:func:`sdc.frequencies` on a Dask DataFrame (same arguments, same numbers)."""
-    from sdc._validation import check_fraction, check_option
-    from sdc.core.frequencies import MISSING_RULES
-
-    if key_bins:
-        raise not_distributed("key_bins", "bin the keys first, e.g. with ddf.map_partitions")
-    keys = _keys_tuple(keys)
-    missing = check_option(missing, "missing", MISSING_RULES)
-    alpha = check_fraction(alpha, "alpha")
-    table = pattern_table(ddf, keys, weights)
-    enc, pf = table_frequencies(table, keys, missing=missing, alpha=alpha)
-    warn_if_degenerate(pf, stacklevel=4)
-    per = DaskPerRecord(ddf, keys, table, enc.pattern, int(pf.counts.sum()), fk=pf.fk, Fk=pf.Fk)
-    occ = pf.occupied
-    f, n_at = pf.fk[occ], pf.counts[occ]
-    res = DaskFrequencyResult(
-        keys=keys, weights=weights, missing=missing, alpha=alpha,
-        sample_frequency=per.series("fk").rename("fk"), population_frequency=per.series("Fk").rename("Fk"),
-        n_patterns=pf.n_patterns)
-    object.__setattr__(res, "_counts", {"n": int(n_at.sum()), "n1": int(n_at[f == 1].sum()),
-                                        "n2": int(n_at[f == 2].sum())})
-    return res
 
 
 def value_table(ddf: Any, keys: tuple[str, ...], sensitive: str, weights: str | None = None) -> pd.DataFrame:

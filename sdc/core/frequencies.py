@@ -29,7 +29,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -208,9 +208,7 @@ def frequencies(
     from sdc.core._dask import is_dask
 
     if is_dask(data):  # a Dask DataFrame: one pass to the pattern table (sdc.core._dask)
-        from sdc.core import _dask
-
-        return _dask.frequencies(data, keys, weights=weights, missing=missing, alpha=alpha, key_bins=key_bins)
+        return _frequencies_dask(data, keys, weights=weights, missing=missing, alpha=alpha, key_bins=key_bins)
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     keys = check_keys(data, keys)
     missing = check_option(missing, "missing", MISSING_RULES)
@@ -267,3 +265,83 @@ def warn_if_degenerate(pf: PatternFrequencies, *, stacklevel: int = 2) -> None:
             "every record, so risk measures are at their maximum.",
             DegenerateDataWarning, stacklevel=stacklevel,
         )
+
+
+# --- a pattern table's frequencies (Dask partitions, a file read in chunks) ---------------------
+
+def table_frequencies(table: pd.DataFrame, keys: tuple[str, ...], *, missing: str, alpha: float
+                      ) -> tuple[EncodedKeys, PatternFrequencies]:
+    """f and F per pattern of a pattern table, by the in-memory code.
+
+    The table's rows play the records of :func:`sdc.core.frequencies.pattern_frequencies`,
+    but each carries its count and weight sum: the same rules (and dtype conventions) as
+    there, with the per-pattern counts given instead of counted.
+    """
+    enc = encode_keys(table, keys)
+    # Rows that encode to one pattern (groupby can be finer than the encoding) are added.
+    counts = np.rint(np.bincount(enc.pattern, weights=table["_n"].to_numpy(np.float64),
+                                 minlength=enc.n_ids)).astype(np.int64)
+    wsum = np.bincount(enc.pattern, weights=table["_w"].to_numpy(np.float64), minlength=enc.n_ids)
+    return enc, frequencies_from_counts(enc, counts, wsum, missing=missing, alpha=alpha)
+
+
+def frequencies_from_counts(enc: EncodedKeys, counts: np.ndarray, wsum: np.ndarray, *, missing: str,
+                            alpha: float) -> PatternFrequencies:
+    """``pattern_frequencies`` with the counts and weight sums per pattern id given."""
+    if missing == "category" or not enc.has_missing:
+        fk = counts.astype(np.float64) if missing == "wildcard" and 0 < alpha < 1 else counts
+        return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=wsum, counts=counts)
+    fk, Fk = wildcard_frequencies(enc, counts, wsum, alpha)
+    if alpha in (0.0, 1.0):
+        fk = np.rint(fk).astype(np.int64)
+    return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=Fk, counts=counts)
+
+
+class DaskFrequencyResult(FrequencyResult):
+    """:class:`~sdc.core.frequencies.FrequencyResult` of a Dask DataFrame: the Series are Dask
+    Series; the counts come from the pattern table."""
+
+    __slots__ = ("_counts",)
+
+    @property
+    def n_records(self) -> int:
+        return int(self._counts["n"])
+
+    @property
+    def n1(self) -> int:
+        return int(self._counts["n1"])
+
+    @property
+    def n2(self) -> int:
+        return int(self._counts["n2"])
+
+    def to_frame(self) -> Any:
+        from sdc.core import _dask
+
+        return _dask.concat_columns([self.sample_frequency, self.population_frequency])
+
+
+def _frequencies_dask(ddf: Any, keys: Any, *, weights: str | None = None, missing: str = "wildcard",
+                      alpha: float = 1.0, key_bins: Any = None) -> DaskFrequencyResult:
+    """:func:`frequencies` on a Dask DataFrame (same arguments, same numbers): one pass to the
+    pattern table (:func:`sdc.core._dask.pattern_table`), then the in-memory code."""
+    from sdc.core import _dask
+
+    if key_bins:
+        raise _dask.not_distributed("key_bins", "bin the keys first, e.g. with ddf.map_partitions")
+    keys = _dask._keys_tuple(keys)
+    missing = check_option(missing, "missing", MISSING_RULES)
+    alpha = check_fraction(alpha, "alpha")
+    table = _dask.pattern_table(ddf, keys, weights)
+    enc, pf = table_frequencies(table, keys, missing=missing, alpha=alpha)
+    warn_if_degenerate(pf, stacklevel=4)
+    per = _dask.DaskPerRecord(ddf, keys, table, enc.pattern, int(pf.counts.sum()), fk=pf.fk, Fk=pf.Fk)
+    occ = pf.occupied
+    f, n_at = pf.fk[occ], pf.counts[occ]
+    res = DaskFrequencyResult(
+        keys=keys, weights=weights, missing=missing, alpha=alpha,
+        sample_frequency=per.series("fk").rename("fk"), population_frequency=per.series("Fk").rename("Fk"),
+        n_patterns=pf.n_patterns)
+    object.__setattr__(res, "_counts", {"n": int(n_at.sum()), "n1": int(n_at[f == 1].sum()),
+                                        "n2": int(n_at[f == 2].sum())})
+    return res

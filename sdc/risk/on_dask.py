@@ -26,7 +26,7 @@ import pandas as pd
 
 from sdc._validation import check_fraction, check_int, check_number, check_option
 from sdc.core import _dask
-from sdc.core.frequencies import MISSING_RULES, warn_if_degenerate
+from sdc.core.frequencies import MISSING_RULES, frequencies_from_counts, table_frequencies, warn_if_degenerate
 from sdc.core.keys import encode_keys
 from sdc.risk.individual import RISK_METHODS, IndividualRiskResult, pattern_risk, risk_from_frequencies
 from sdc.risk.kanonymity import KAnonymityResult, class_counts, profile_from_frequencies
@@ -85,7 +85,7 @@ def individual_risk(ddf: Any, keys: Any, *, weights: str | None = None, method: 
     method = check_option(method, "method", RISK_METHODS)
     g = check_number(max_global_risk, "max_global_risk", low=0, high=1, low_open=True, high_open=True)
     table = _dask.pattern_table(ddf, keys, weights)
-    enc, pf = _dask.table_frequencies(table, keys, missing=missing, alpha=alpha)
+    enc, pf = table_frequencies(table, keys, missing=missing, alpha=alpha)
     warn_if_degenerate(pf, stacklevel=4)
     res = risk_from_frequencies(pf, index=table.index, keys=keys, weights=weights, method=method, missing=missing,
                                 alpha=alpha, max_global_risk=g, stacklevel=4)
@@ -105,7 +105,7 @@ def k_anonymity(ddf: Any, keys: Any, *, k: int = 3, weights: str | None = None, 
     top = check_int(top, "top", min_value=0)
     method = check_option(method, "method", RISK_METHODS)
     table = _dask.pattern_table(ddf, keys, weights)
-    enc, pf = _dask.table_frequencies(table, keys, missing=missing, alpha=alpha)
+    enc, pf = table_frequencies(table, keys, missing=missing, alpha=alpha)
     warn_if_degenerate(pf, stacklevel=4)
     # The table is sorted by first appearance, so the riskiest classes' ties break as in memory.
     res = profile_from_frequencies(table[list(keys)], enc, pf, k=k, weights=weights, missing=missing, alpha=alpha,
@@ -155,7 +155,7 @@ def key_subset_snapshots(ddf: Any, keys: Any, *, subsets: Iterable[Sequence[str]
         sub = enc.subset(pos)
         counts = np.rint(np.bincount(sub.pattern, weights=n_rows, minlength=sub.n_ids)).astype(np.int64)
         wsum = np.bincount(sub.pattern, weights=w_rows, minlength=sub.n_ids)
-        pf = _dask.frequencies_from_counts(sub, counts, wsum, missing=missing, alpha=alpha)
+        pf = frequencies_from_counts(sub, counts, wsum, missing=missing, alpha=alpha)
         c = class_counts(pf, threshold)
         occ = pf.occupied
         r = pattern_risk(pf.fk[occ], pf.Fk[occ], weighted=weights is not None, method=method)

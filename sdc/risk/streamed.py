@@ -9,7 +9,7 @@ record. Two passes over the key columns (:func:`sdc.io.iter_columns`):
 2. each chunk's keys coded and packed into one integer per record, counted per pattern
    (:func:`sdc.core.stream.PatternCounter`), the chunks' counts added.
 
-The pattern table then goes through the in-memory code (:func:`sdc.core._dask.table_frequencies`,
+The pattern table then goes through the in-memory code (:func:`sdc.core.frequencies.table_frequencies`,
 which applies sdcMicro's wildcard rule per pattern; :func:`~sdc.risk.individual.risk_from_frequencies`;
 :func:`~sdc.risk.kanonymity.profile_from_frequencies`), so the figures are those of reading
 the whole file. Memory holds the key columns of one chunk and the distinct patterns; the
@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_fraction, check_int, check_number, check_option
-from sdc.core._dask import table_frequencies
+from sdc.core.frequencies import table_frequencies
 from sdc.core.frequencies import MISSING_RULES, warn_if_degenerate
 from sdc.core.stream import KeyDomain, PatternCounter
 from sdc.io import CHUNK_ROWS, iter_columns
