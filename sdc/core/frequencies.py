@@ -321,17 +321,29 @@ class DaskFrequencyResult(FrequencyResult):
         return _dask.concat_columns([self.sample_frequency, self.population_frequency])
 
 
+def dask_arguments(keys: Any, weights: Any, missing: str, alpha: float, key_bins: Any
+                   ) -> tuple[tuple[str, ...], str | None, str, float]:
+    """The frequency arguments of a measure on a Dask DataFrame, checked (one line each):
+    ``(keys, weights, missing, alpha)``; binning is not distributed."""
+    from sdc.core import _dask
+
+    if key_bins:
+        raise _dask.not_distributed("key_bins", "bin the keys first, e.g. with ddf.map_partitions")
+    if weights is not None and not isinstance(weights, str):
+        raise TypeError("`weights` on a Dask DataFrame must be a column name.")
+    keys = _dask._keys_tuple(keys)
+    missing = check_option(missing, "missing", MISSING_RULES)
+    alpha = check_fraction(alpha, "alpha")
+    return keys, weights, missing, alpha
+
+
 def _frequencies_dask(ddf: Any, keys: Any, *, weights: str | None = None, missing: str = "wildcard",
                       alpha: float = 1.0, key_bins: Any = None) -> DaskFrequencyResult:
     """:func:`frequencies` on a Dask DataFrame (same arguments, same numbers): one pass to the
     pattern table (:func:`sdc.core._dask.pattern_table`), then the in-memory code."""
     from sdc.core import _dask
 
-    if key_bins:
-        raise _dask.not_distributed("key_bins", "bin the keys first, e.g. with ddf.map_partitions")
-    keys = _dask._keys_tuple(keys)
-    missing = check_option(missing, "missing", MISSING_RULES)
-    alpha = check_fraction(alpha, "alpha")
+    keys, weights, missing, alpha = dask_arguments(keys, weights, missing, alpha, key_bins)
     table = _dask.pattern_table(ddf, keys, weights)
     enc, pf = table_frequencies(table, keys, missing=missing, alpha=alpha)
     warn_if_degenerate(pf, stacklevel=4)

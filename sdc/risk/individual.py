@@ -14,10 +14,11 @@ Global figures: expected re-identifications ER = sum_i r_i, global risk = ER / n
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -303,10 +304,8 @@ def individual_risk(
     from sdc.core._dask import is_dask
 
     if is_dask(data):  # a Dask DataFrame: one pass to the pattern table (sdc.core._dask)
-        from sdc.risk import on_dask
-
-        return on_dask.individual_risk(data, keys, weights=weights, method=method, missing=missing, alpha=alpha,
-                                       max_global_risk=max_global_risk, key_bins=key_bins)
+        return _individual_risk_dask(data, keys, weights=weights, method=method, missing=missing, alpha=alpha,
+                                     max_global_risk=max_global_risk, key_bins=key_bins)
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     keys = kc.keys
@@ -364,3 +363,45 @@ def risk_from_frequencies(
         _pattern_risk=(r_occ, n_occ),
         _records=PerRecord(pf.pattern, index, risk=r_ids, fk=pf.fk, Fk=pf.Fk),
     )
+
+
+# --- on a Dask DataFrame: the pattern table of one pass, then the code above ----------------------
+
+class DaskIndividualRiskResult(IndividualRiskResult):
+    """:class:`IndividualRiskResult` of a Dask DataFrame: ``risk``, ``sample_frequency``,
+    ``population_frequency``, ``records_above`` and ``to_frame()`` are Dask (lazy)."""
+
+    __slots__ = ()
+
+    def to_frame(self) -> Any:
+        from sdc.core import _dask
+
+        return _dask.concat_columns([self.risk, self.sample_frequency, self.population_frequency])
+
+
+def _as(cls: type, res: Any, **changes: Any) -> Any:
+    return cls(**{f.name: changes.get(f.name, getattr(res, f.name)) for f in dataclasses.fields(res)})
+
+
+def _individual_risk_dask(ddf: Any, keys: Any, *, weights: str | None = None, method: str = "approx",
+                    missing: str = "wildcard", alpha: float = 1.0, max_global_risk: float = 0.01,
+                    key_bins: Any = None) -> IndividualRiskResult:
+    """:func:`sdc.individual_risk` on a Dask DataFrame; ``risk``, ``sample_frequency`` and
+    ``population_frequency`` are Dask Series."""
+    from sdc.core import _dask
+    from sdc.core.frequencies import dask_arguments, table_frequencies
+
+    keys, weights, missing, alpha = dask_arguments(keys, weights, missing, alpha, key_bins)
+    method = check_option(method, "method", RISK_METHODS)
+    g = check_number(max_global_risk, "max_global_risk", low=0, high=1, low_open=True, high_open=True)
+    table = _dask.pattern_table(ddf, keys, weights)
+    enc, pf = table_frequencies(table, keys, missing=missing, alpha=alpha)
+    warn_if_degenerate(pf, stacklevel=4)
+    res = risk_from_frequencies(pf, index=table.index, keys=keys, weights=weights, method=method, missing=missing,
+                                alpha=alpha, max_global_risk=g, stacklevel=4)
+    # The table's rows are patterns: n is the records' count, the per-record views go to the data.
+    n = int(pf.counts.sum())
+    r_ids = np.zeros(pf.fk.shape[0])
+    r_ids[pf.occupied] = res._pattern_risk[0]
+    per = _dask.DaskPerRecord(ddf, keys, table, enc.pattern, n, risk=r_ids, fk=pf.fk, Fk=pf.Fk)
+    return _as(DaskIndividualRiskResult, res, global_risk=res.expected_reidentifications / n, _records=per)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -19,7 +20,7 @@ from sdc._validation import check_fraction, check_int, check_option, check_weigh
 from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, PerRecord, warn_if_degenerate
 from sdc._stats import summary_frame, weighted_median
 from sdc.core.keys import EncodedKeys, first_occurrence
-from sdc.risk.individual import RISK_METHODS, pattern_risk
+from sdc.risk.individual import RISK_METHODS, _as, pattern_risk
 from sdc.core.scenario import resolve_keys
 from sdc.core.binning import BinSpec
 from sdc.core.prepare import prepare
@@ -181,10 +182,8 @@ def k_anonymity(
     from sdc.core._dask import is_dask
 
     if is_dask(data):  # a Dask DataFrame: one pass to the pattern table (sdc.core._dask)
-        from sdc.risk import on_dask
-
-        return on_dask.k_anonymity(data, keys, k=k, weights=weights, missing=missing, alpha=alpha, method=method,
-                                   top=top, key_bins=key_bins)
+        return _k_anonymity_dask(data, keys, k=k, weights=weights, missing=missing, alpha=alpha, method=method,
+                                 top=top, key_bins=key_bins)
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     keys = kc.keys
@@ -305,3 +304,43 @@ def _first_rows(pattern: np.ndarray, ids: np.ndarray, n_ids: int) -> np.ndarray:
     rows = np.flatnonzero(wanted[pattern])
     first = first_occurrence(pattern[rows], n_ids)
     return rows[first[ids]]
+
+
+# --- on a Dask DataFrame: the pattern table of one pass, then the code above ----------------------
+
+class DaskKAnonymityResult(KAnonymityResult):
+    """:class:`KAnonymityResult` of a Dask DataFrame: ``sample_frequency``, ``violates`` and
+    ``to_frame()`` are Dask (lazy); ``n_below`` is computed from the patterns."""
+
+    __slots__ = ("_pattern_counts",)
+
+    def n_below(self, k: int) -> int:
+        f, n_at = self._pattern_counts
+        return int(n_at[f < check_int(k, "k", min_value=1)].sum())
+
+    def to_frame(self) -> Any:
+        from sdc.core import _dask
+
+        return _dask.concat_columns([self.sample_frequency, self.violates])
+
+
+def _k_anonymity_dask(ddf: Any, keys: Any, *, k: int = 3, weights: str | None = None, missing: str = "wildcard",
+                alpha: float = 1.0, method: str = "approx", top: int = 10, key_bins: Any = None) -> KAnonymityResult:
+    """:func:`sdc.k_anonymity` on a Dask DataFrame; ``sample_frequency`` is a Dask Series."""
+    from sdc.core import _dask
+    from sdc.core.frequencies import dask_arguments, table_frequencies
+
+    keys, weights, missing, alpha = dask_arguments(keys, weights, missing, alpha, key_bins)
+    k = check_int(k, "k", min_value=1)
+    top = check_int(top, "top", min_value=0)
+    method = check_option(method, "method", RISK_METHODS)
+    table = _dask.pattern_table(ddf, keys, weights)
+    enc, pf = table_frequencies(table, keys, missing=missing, alpha=alpha)
+    warn_if_degenerate(pf, stacklevel=4)
+    # The table is sorted by first appearance, so the riskiest classes' ties break as in memory.
+    res = profile_from_frequencies(table[list(keys)], enc, pf, k=k, weights=weights, missing=missing, alpha=alpha,
+                                   method=method, top=top)
+    per = _dask.DaskPerRecord(ddf, keys, table, enc.pattern, int(pf.counts.sum()), fk=pf.fk)
+    out = _as(DaskKAnonymityResult, res, _records=per)
+    object.__setattr__(out, "_pattern_counts", (pf.fk[pf.occupied], pf.counts[pf.occupied]))
+    return out

@@ -19,6 +19,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -125,9 +126,7 @@ def key_subset_snapshots(
     from sdc.core._dask import is_dask
 
     if is_dask(data):  # a Dask DataFrame: one pass to the pattern table (sdc.core._dask)
-        from sdc.risk import on_dask
-
-        return on_dask.key_subset_snapshots(
+        return _key_subset_snapshots_dask(
             data, keys, subsets=subsets, max_size=max_size, max_subsets=max_subsets, threshold=threshold,
             weights=weights, missing=missing, alpha=alpha, method=method, progress=progress, key_bins=key_bins)
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
@@ -238,3 +237,60 @@ def _snapshot_row(enc: EncodedKeys, w: np.ndarray | None, k: int, missing: str, 
         c["median_k"], c["n_k_lt_threshold"], 100.0 * c["n_k_lt_threshold"] / n,
         c["n_k_le_threshold"], 100.0 * c["n_k_le_threshold"] / n, er, er / n,
     )
+
+
+def _key_subset_snapshots_dask(ddf: Any, keys: Any, *, subsets: Iterable[Sequence[str]] | None = None,
+                         max_size: int | None = None, max_subsets: int = 100_000, threshold: int = 3,
+                         weights: str | None = None, missing: str = "wildcard", alpha: float = 1.0,
+                         method: str = "approx", progress: bool = False, key_bins: Any = None) -> SnapshotResult:
+    """:func:`sdc.key_subset_snapshots` on a Dask DataFrame: one pass for the full pattern
+    table; each subset re-aggregates that table (no further pass over the data)."""
+    from sdc.core import _dask
+    from sdc.core.frequencies import dask_arguments, frequencies_from_counts
+    from sdc.core.keys import encode_keys
+
+    keys, weights, missing, alpha = dask_arguments(keys, weights, missing, alpha, key_bins)
+    threshold = check_int(threshold, "threshold", min_value=1)
+    max_subsets = check_int(max_subsets, "max_subsets", min_value=1)
+    method = check_option(method, "method", RISK_METHODS)
+    if subsets is None:
+        size = len(keys) if max_size is None else check_int(max_size, "max_size", min_value=1)
+        size = min(size, len(keys))
+        total = sum(math.comb(len(keys), s) for s in range(1, size + 1))
+        if total > max_subsets:
+            raise ValueError(f"snapshots over the subsets of {len(keys)} keys would be {total:,} subsets, more than "
+                             f"`max_subsets` ({max_subsets:,}); give `max_size` or the `subsets` to evaluate.")
+        chosen = [c for s in range(1, size + 1) for c in combinations(range(len(keys)), s)]
+    else:
+        chosen = []
+        for sub in subsets:
+            names = [sub] if isinstance(sub, str) else list(sub)
+            outside = [c for c in names if c not in keys]
+            if outside:
+                raise ValueError(f"`subsets` names columns that are not in `keys`: {', '.join(map(repr, outside))}.")
+            chosen.append(tuple(keys.index(c) for c in names))
+        if not chosen:
+            raise ValueError("`subsets` must contain at least one subset; got none.")
+        if len(chosen) > max_subsets:
+            raise ValueError(f"`subsets` lists {len(chosen):,} subsets, more than `max_subsets` ({max_subsets:,}).")
+    table = _dask.pattern_table(ddf, keys, weights)
+    enc = encode_keys(table, keys)
+    n_rows = table["_n"].to_numpy(np.float64)
+    w_rows = table["_w"].to_numpy(np.float64)
+    rows = []
+    for pos in chosen:
+        sub = enc.subset(pos)
+        counts = np.rint(np.bincount(sub.pattern, weights=n_rows, minlength=sub.n_ids)).astype(np.int64)
+        wsum = np.bincount(sub.pattern, weights=w_rows, minlength=sub.n_ids)
+        pf = frequencies_from_counts(sub, counts, wsum, missing=missing, alpha=alpha)
+        c = class_counts(pf, threshold)
+        occ = pf.occupied
+        r = pattern_risk(pf.fk[occ], pf.Fk[occ], weighted=weights is not None, method=method)
+        er = float(np.dot(r, pf.counts[occ]))
+        n = c["n_records"]
+        rows.append((sub.keys, len(sub.keys), c["n_classes"], c["n_unique"], 100.0 * c["n_unique"] / n, c["min_k"],
+                     c["median_k"], c["n_k_lt_threshold"], 100.0 * c["n_k_lt_threshold"] / n,
+                     c["n_k_le_threshold"], 100.0 * c["n_k_le_threshold"] / n, er, er / n))
+    return SnapshotResult(keys=keys, threshold=threshold, weights=weights, missing=missing, alpha=alpha,
+                          method=method, n_records=int(n_rows.sum()),
+                          table=pd.DataFrame(rows, columns=list(SNAPSHOT_COLUMNS)))
