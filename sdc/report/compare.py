@@ -158,7 +158,7 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     s.tables.append(Table("changes", "Cells changed per variable", c.changes))
     sections.append(s)
     if c.protection:
-        from sdc.report.protection import protection_sections
+        from sdc.report.protection_log import protection_sections
 
         for sec in protection_sections(c.protection, prefix="p "):
             sec.title = "Protection log: " + sec.title[0].lower() + sec.title[1:]

@@ -31,7 +31,8 @@ import pandas as pd
 
 from sdc.report.content import Report, Section, Table
 from sdc.report.folder import MARKER, _MANIFEST, _fill, _move_into_place, check_target
-from sdc.report.protection import ProtectionFolder, protection_document, protection_sections
+from sdc.report.protection import ProtectionFolder, protection_document
+from sdc.report.protection_log import protection_sections
 from sdc.report.serialize import jsonable
 
 __all__ = ["write_protection_dask", "assessment_markdown"]
