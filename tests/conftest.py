@@ -79,3 +79,11 @@ def toy() -> pd.DataFrame:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(12345)
+
+
+@pytest.fixture(scope="module")
+def client():  # noqa: ANN201 - a distributed Client
+    """A LocalCluster of 2 worker processes for one test module (tests/dask_support.py)."""
+    from tests.dask_support import local_cluster
+
+    yield from local_cluster()

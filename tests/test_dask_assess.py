@@ -9,31 +9,18 @@ skips with the reason, unless SDC_REQUIRE_DASK=1 (then it fails).
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pandas as pd
 import pytest
 
-try:
-    import dask.dataframe  # noqa: F401
-    from distributed import Client, LocalCluster
-except ImportError as e:  # pragma: no cover - depends on the installation
-    _reason = f"the Dask engine needs dask and distributed (apt-get install python3-dask python3-distributed): {e}"
-    if os.environ.get("SDC_REQUIRE_DASK", "") not in ("", "0"):
-        raise ImportError(_reason) from e
-    pytest.skip(_reason, allow_module_level=True)
+from tests.dask_support import require_dask
+
+require_dask()
 
 from sdc.cli.main import main
 
 RTOL = 1e-12
-
-
-@pytest.fixture(scope="module")
-def client():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as c:
-        yield c
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ skips with the reason, unless SDC_REQUIRE_DASK=1 (then it fails).
 
 from __future__ import annotations
 
-import os
 import warnings
 
 import numpy as np
@@ -19,24 +18,14 @@ import pytest
 import sdc
 from sdc.core._dask import is_dask
 
-try:
-    import dask.dataframe as dd
-    from distributed import Client, LocalCluster
-except ImportError as e:  # pragma: no cover - depends on the installation
-    _reason = f"the Dask engine needs dask and distributed (apt-get install python3-dask python3-distributed): {e}"
-    if os.environ.get("SDC_REQUIRE_DASK", "") not in ("", "0"):
-        raise ImportError(_reason) from e
-    pytest.skip(_reason, allow_module_level=True)
+from tests.dask_support import require_dask
+
+require_dask()
+
+import dask.dataframe as dd
 
 KEYS = ["age", "sex", "region"]
 RTOL = 1e-12
-
-
-@pytest.fixture(scope="module")
-def client():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as c:
-        yield c
 
 
 def _data(n: int = 3000, seed: int = 5) -> pd.DataFrame:

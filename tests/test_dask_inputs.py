@@ -13,14 +13,12 @@ import pytest
 
 import sdc
 
-try:
-    import dask
-    import dask.dataframe as dd
-except ImportError as e:  # pragma: no cover - depends on the installation
-    _reason = f"the Dask engine needs dask and distributed (apt-get install python3-dask python3-distributed): {e}"
-    if os.environ.get("SDC_REQUIRE_DASK", "") not in ("", "0"):
-        raise ImportError(_reason) from e
-    pytest.skip(_reason, allow_module_level=True)
+from tests.dask_support import require_dask
+
+require_dask()
+
+import dask
+import dask.dataframe as dd
 
 from sdc.core._dask_protect import read_partitions
 

@@ -19,21 +19,11 @@ import pytest
 
 import sdc
 
-try:
-    import dask.dataframe as dd
-    from distributed import Client, LocalCluster
-except ImportError as e:  # pragma: no cover - depends on the installation
-    _reason = f"the Dask engine needs dask and distributed (apt-get install python3-dask python3-distributed): {e}"
-    if os.environ.get("SDC_REQUIRE_DASK", "") not in ("", "0"):
-        raise ImportError(_reason) from e
-    pytest.skip(_reason, allow_module_level=True)
+from tests.dask_support import require_dask
 
+require_dask()
 
-@pytest.fixture(scope="module")
-def client():
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as c:
-        yield c
+import dask.dataframe as dd
 
 
 def _data(n: int = 4000, seed: int = 3) -> pd.DataFrame:
