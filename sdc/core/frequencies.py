@@ -236,15 +236,7 @@ def pattern_frequencies(
         wsum = counts.astype(np.float64)
     else:
         wsum = np.bincount(enc.pattern, weights=w, minlength=enc.n_ids)
-    if missing == "category" or not enc.has_missing:
-        # Fractional alpha makes wildcard counts fractional in general; keep one dtype per rule.
-        fk = counts.astype(np.float64) if missing == "wildcard" and 0 < alpha < 1 else counts
-        return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=wsum, counts=counts)
-    fk, Fk = wildcard_frequencies(enc, counts, wsum, alpha)
-    if alpha in (0.0, 1.0):
-        # Whole counts are added only in whole multiples, so fk stays an exact integer.
-        fk = np.rint(fk).astype(np.int64)
-    return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=Fk, counts=counts)
+    return frequencies_from_counts(enc, counts, wsum, missing=missing, alpha=alpha)
 
 
 def warn_if_degenerate(pf: PatternFrequencies, *, stacklevel: int = 2) -> None:
@@ -289,10 +281,12 @@ def frequencies_from_counts(enc: EncodedKeys, counts: np.ndarray, wsum: np.ndarr
                             alpha: float) -> PatternFrequencies:
     """``pattern_frequencies`` with the counts and weight sums per pattern id given."""
     if missing == "category" or not enc.has_missing:
+        # Fractional alpha makes wildcard counts fractional in general; keep one dtype per rule.
         fk = counts.astype(np.float64) if missing == "wildcard" and 0 < alpha < 1 else counts
         return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=wsum, counts=counts)
     fk, Fk = wildcard_frequencies(enc, counts, wsum, alpha)
     if alpha in (0.0, 1.0):
+        # Whole counts are added only in whole multiples, so fk stays an exact integer.
         fk = np.rint(fk).astype(np.int64)
     return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=Fk, counts=counts)
 
