@@ -451,6 +451,15 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
             zeros.add(carry_seps)
         # A byte search (memchr) first: most files hold no quote and no CR at all.
         has_quote = buf.find(b'"') >= 0
+        if (not has_quote and parity == 0 and header_fields > 0 and newline == 10 and prev != 34
+                and buf.find(b"\r") < 0):
+            plain = _plain_lines(a, sep, header_fields - 1, carry_seps, carry_content, prev)
+            if plain is not None:  # every line of the chunk is right and holds no leading zero
+                n_nl, carry_seps, carry_content = plain
+                lines_before += n_nl
+                carry_start = lines_before + 1
+                prev3, prev2, prev = ([prev3, prev2, prev] + [int(b) for b in a[-3:]])[-3:]
+                continue
         isq = a == 34 if has_quote else None
         plain = parity == 0 and not has_quote  # no quote: every byte is outside quotes
         if not plain and has_quote:
@@ -542,6 +551,47 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
     if n_bad:
         return (("quotes" if quotes else "fields"), _fields_message(first_bad, bad_fields, header_fields, n_bad)), zeros
     return None, zeros
+
+
+def _plain_lines(a: np.ndarray, sep: int, seps: int, carry_seps: int, carry_content: bool, prev: int
+                 ) -> tuple[int, int, bool] | None:
+    """The cheap check of a chunk without quotes or CRs, the header known: (line ends, separators
+    and content of the unfinished last line), or None when the chunk needs the full scan (a line
+    with the wrong number of fields, a value that may start with 0 and a digit, no line end).
+
+    A line is right when it holds `seps` separators. Counting them per line in uint8 (uint16)
+    can only be fooled by a line with 256 (65,536) more, and the exact total of the chunk's
+    lines rules that out: a line cannot hold fewer than none.
+    """
+    nl = np.flatnonzero(a == 10)
+    if nl.size == 0:
+        return None
+    if a.size > 1 and a[0] == 48 and prev in (sep, 10, 13) and int(a[1]) - 48 in range(10):
+        return None
+    # a '0' starting a field (after a separator or a line end) followed by a digit: a byte pair
+    # search, at even and then odd offsets, on the bytes viewed as uint16 (little-endian)
+    for off in (0, 1):
+        m = (a.size - off) // 2
+        pairs = a[off: off + 2 * m].view("<u2")
+        z = np.flatnonzero((pairs == sep | 48 << 8) | (pairs == 10 | 48 << 8)) * 2 + off + 1
+        z = z[z < a.size - 1]
+        if z.size and ((a[z + 1] - np.uint8(48)) <= 9).any():
+            return None
+    is_sep = a == sep
+    if carry_content or nl[0] > 0:
+        if carry_seps + int(np.count_nonzero(is_sep[:nl[0]])) != seps:
+            return None
+    if nl.size > 1:
+        width = np.uint8 if seps < 255 else np.uint16 if seps < 65535 else None
+        if width is None:
+            return None
+        per_line = np.add.reduceat(is_sep[:nl[-1]], nl[:-1], dtype=width)  # line i + 1's separators
+        content = np.diff(nl) > 1
+        if (per_line[content] != seps).any():
+            return None
+        if int(np.count_nonzero(is_sep[nl[0]:nl[-1]])) != seps * int(np.count_nonzero(content)):
+            return None
+    return int(nl.size), int(np.count_nonzero(is_sep[nl[-1] + 1:])), bool(a.size > nl[-1] + 1)
 
 
 def _csv_problem(p: Path, sep: str, cr_only: bool) -> tuple[str, str] | None:
@@ -716,14 +766,21 @@ def iter_columns(path: str | Path, columns: Sequence[str], *, chunk_rows: int = 
     yield from _chunks_of(plan, chunk_rows, dtypes)
 
 
-def _chunks_of(plan: _Plan, chunk_rows: int, dtypes: dict[str, object] | None) -> Iterator[pd.DataFrame]:
+def _chunks_of(plan: _Plan, chunk_rows: int, dtypes: dict[str, object] | None, *, low_memory: bool = False
+               ) -> Iterator[pd.DataFrame]:
+    """The chunks of the plan's columns. With `low_memory` pandas parses each chunk in smaller
+    pieces (faster, less memory), each typed on its own: the caller must check object columns
+    for mixed types (:func:`_mixed`); pandas' warning about them is silenced here."""
     dtype = {c: str for c in plan.named_text}
     dtype.update(dtypes or {})
     try:
-        reader = pd.read_csv(plan.path, chunksize=chunk_rows, dtype=dtype or None, low_memory=False, **plan.kw)
-        with reader:
-            for part in reader:
-                yield part
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", pd.errors.DtypeWarning)
+            reader = pd.read_csv(plan.path, chunksize=chunk_rows, dtype=dtype or None, low_memory=low_memory,
+                                 **plan.kw)
+            with reader:
+                for part in reader:
+                    yield part
     except pd.errors.EmptyDataError:
         raise DataFileError(f"data file '{plan.path}' is empty.") from None
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
@@ -764,17 +821,21 @@ def read_columns(path: str | Path, columns: Sequence[str], *, sep: str | None = 
             df = df[list(columns)]
         return _compact(df) if compact else df
     parts: dict[str, list[pd.Series]] = {c: [] for c in plan.columns}
+    mixed: set[str] = set()
     n = 0
-    for chunk in _chunks_of(plan, CHUNK_ROWS, None):
+    for chunk in _chunks_of(plan, CHUNK_ROWS, None, low_memory=True):
         n += len(chunk)
         for c in plan.columns:
             s = chunk[c]
+            if c not in mixed and _mixed(s):
+                mixed.add(c)
             parts[c].append(_compact_series(s) if compact else s)
     if n == 0:
         raise DataFileError(f"data file '{plan.path}' has no records.")
     out: dict[str, pd.Series] = {}
     for c in plan.columns:
-        col = _join(parts.pop(c))
+        col = None if c in mixed else _join(parts[c])
+        del parts[c]
         if col is None:  # chunks of different kinds: read this column whole, as read_data would
             col = next(_chunks_of(_Plan(plan.path, plan.sep, {**plan.kw, "usecols": [c]}, (c,), (), plan.named_text),
                                   1 << 62, None))[c]
@@ -787,6 +848,12 @@ def read_columns(path: str | Path, columns: Sequence[str], *, sep: str | None = 
                           marker_values=_marker_values(df, tuple(plan.kw["na_values"])))
     _warn_numbers_with_markers(df, details)
     return df
+
+
+def _mixed(s: pd.Series) -> bool:
+    """An object column whose pieces pandas typed differently (numbers in one piece, text in
+    another): only a read of the whole column types it as :func:`read_data` does."""
+    return s.dtype == object and pd.api.types.infer_dtype(s, skipna=True) not in ("string", "empty")
 
 
 def _join(parts: list[pd.Series]) -> pd.Series | None:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import itertools
+import warnings
 import math
 
 import numpy as np
@@ -68,6 +69,69 @@ def test_pack_codes_reports_hashed_first_appearance_order():
     assert first == sorted(first)
     ids, n_ids, hashed = pack_codes([c % 3 for c in cols[:2]], [3, 3], 200)
     assert not hashed and n_ids <= 16
+
+
+def test_factorize_in_buckets_is_the_same_partition():
+    import sdc.core.keys as keys_mod
+
+    rng = np.random.default_rng(5)
+    for n in (1, 7, 5000, 40_000):
+        v = rng.integers(0, int(rng.integers(1, 3 * n + 2)), n) * int(rng.choice([1, 256, 1 << 20]))
+        ids, n_ids = keys_mod.factorize_in_buckets(v)
+        ref, uniq = pd.factorize(v)
+        assert n_ids == len(uniq) and ids.min() == 0 and ids.max() == n_ids - 1
+        # the same partition: one id per value and one value per id
+        assert (np.bincount(ids, minlength=n_ids) == np.bincount(ref, minlength=n_ids)[
+            ref[np.unique(ids, return_index=True)[1]]]).all()
+        pairs = np.unique(np.column_stack([ids, ref]), axis=0)
+        assert len(pairs) == n_ids
+
+
+@given(microdata(max_rows=60))
+@settings(max_examples=60)
+def test_bucketed_pattern_ids_give_the_same_measures(case):
+    """From BUCKETS_FROM records the pattern ids are not numbered by first appearance; every
+    result, the riskiest classes' order among ties included, is the same."""
+    import sdc.core.keys as keys_mod
+
+    df, keys, w = case
+    before = (sdc.k_anonymity(df, keys, weights=w, k=2, top=3), sdc.individual_risk(df, keys, weights=w),
+              key_classes(df, keys).classes)
+    saved = keys_mod.BUCKETS_FROM
+    keys_mod.BUCKETS_FROM = 1
+    try:
+        after = (sdc.k_anonymity(df, keys, weights=w, k=2, top=3), sdc.individual_risk(df, keys, weights=w),
+                 key_classes(df, keys).classes)
+    finally:
+        keys_mod.BUCKETS_FROM = saved
+    pd.testing.assert_frame_equal(before[0].riskiest_classes, after[0].riskiest_classes)
+    pd.testing.assert_series_equal(before[0].sample_frequency, after[0].sample_frequency)
+    pd.testing.assert_series_equal(before[1].risk, after[1].risk)
+    pd.testing.assert_frame_equal(before[0].summary(), after[0].summary())
+    assert np.array_equal(before[2].ids, after[2].ids) and np.array_equal(before[2].first, after[2].first)
+
+
+def test_riskiest_classes_among_many_ties_are_the_first_met(monkeypatch):
+    """Thousands of unique classes tie at the cut: the listed ones are those met first."""
+    import sdc.core.keys as keys_mod
+
+    rng = np.random.default_rng(6)
+    n = 30_000
+    df = pd.DataFrame({"a": rng.permutation(n) * 7919 % 100_003, "b": rng.integers(0, 50, n)})
+    df.loc[5:9, ["a", "b"]] = [1, 1]  # one class of 5 records, early
+    df.loc[rng.random(n) < 0.05, "b"] = np.nan  # and the wildcard rule
+    ref = sdc.k_anonymity(df, ["a", "b"], top=8).riskiest_classes
+    ref_risk, ref_classes = sdc.individual_risk(df, ["a", "b"]).risk, key_classes(df, ["a", "b"]).classes
+    monkeypatch.setattr(keys_mod, "BUCKETS_FROM", 1)
+    assert not key_classes(df, ["a", "b"]).encoded.first_order  # the bucketed path is taken
+    got = sdc.k_anonymity(df, ["a", "b"], top=8).riskiest_classes
+    pd.testing.assert_frame_equal(ref, got)
+    pd.testing.assert_series_equal(ref_risk, sdc.individual_risk(df, ["a", "b"]).risk)
+    classes = key_classes(df, ["a", "b"]).classes
+    assert np.array_equal(ref_classes.ids, classes.ids) and np.array_equal(ref_classes.sizes, classes.sizes)
+    uniq = df.drop(index=range(5, 10))
+    pd.testing.assert_frame_equal(got[["a", "b"]], uniq.head(8)[["a", "b"]].reset_index(drop=True),
+                                  check_dtype=False)
 
 
 @given(microdata(max_rows=40))
@@ -428,3 +492,24 @@ def test_key_classes_shared_by_the_cli_measures_give_the_same_results():
         r1, r2 = fn(df, ["a", "b"], weights="w"), fn(df, kc, weights="w")
         for name in ("sample_frequency",):
             pd.testing.assert_series_equal(getattr(r1, name), getattr(r2, name))
+
+
+def test_read_columns_mixed_pieces_of_one_chunk(tmp_path):
+    """pandas parses a chunk in pieces typed on their own: numbers in one piece and text in
+    another make an object column of both (10 and "10"); such a column is read whole."""
+    n = 300_000
+    first = np.arange(n) < 280_000
+    df = pd.DataFrame({"a": np.where(first, "10", "abc"), "b": np.arange(n),
+                       "c": np.where(first, "1.5", "10"), "t": np.where(np.arange(n) % 7 == 0, "True", "False")})
+    df.loc[n - 1, "t"] = ""
+    path = tmp_path / "mixed.csv"
+    df.to_csv(path, index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pd.errors.DtypeWarning)
+        raw = pd.read_csv(path, usecols=["a"], low_memory=True)["a"]
+    assert sio._mixed(raw)  # the case this guards against does occur
+    ref = sio.read_data(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = sio.read_columns(path, ["a", "b", "c", "t"])
+    pd.testing.assert_frame_equal(got, ref[["a", "b", "c", "t"]])

@@ -63,3 +63,40 @@ def test_scan_counts_every_bad_line():
     problem, _ = io._scan_bytes(iter([text[:9], text[9:], b""]), ord(","), 10)
     assert problem[0] == "fields"
     assert "line 3 has 1 field(s) where the header has 2" in problem[1] and "2 lines differ" in problem[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(st.lists(st.sampled_from(["", "0", "00", "01", "10", "7", "0.5", "abc", "x0", "09", "0,0"]),
+                              min_size=1, max_size=4), min_size=1, max_size=12),
+       blank=st.booleans(), cuts=st.lists(st.integers(0, 120), max_size=6), sep=st.sampled_from([",", ";"]))
+def test_scan_of_plain_chunks_matches_line_by_line(rows, blank, cuts, sep):
+    """No quotes and no CRs: after the header's chunk, chunks take the cheap per-line count."""
+    lines = [sep.join(r) for r in rows]
+    if blank:
+        lines.insert(len(lines) // 2 + 1, "")
+    text = ("\n".join(lines) + "\n").encode()
+    problem, zeros = io._scan_bytes(_chunks(text, [3, *cuts]), ord(sep), 10)
+    want, want_zeros = _brute(text, ord(sep))
+    assert zeros == want_zeros
+    assert (problem is None) == (want is None)
+    if want is not None:
+        assert f"line {want[1]:,} has {want[2]} field(s)" in problem[1]
+
+
+def test_plain_chunk_counts_lines_exactly():
+    """A per-line count in uint8 wraps at 256: a line with 256 separators too many is still found,
+    and wide headers (300 fields) are counted in uint16."""
+    for fields in (2, 300):
+        row = ",".join(["1"] * fields)
+        good = ("\n".join([row] * 5) + "\n").encode()
+        chunks = [good[:len(row) + 1], good[len(row) + 1:], b""]
+        assert io._scan_bytes(iter(chunks), ord(","), 10) == (None, set())
+        long = ",".join(["1"] * (fields + 256))
+        bad = ("\n".join([row, row, long, row]) + "\n").encode()
+        problem, _ = io._scan_bytes(iter([bad[:len(row) + 1], bad[len(row) + 1:], b""]), ord(","), 10)
+        assert problem is not None and f"line 3 has {fields + 256} field(s)" in problem[1]
+    # the fast check's verdict on one chunk, directly
+    a = np.frombuffer(b"1,2\n3,4\n5,6\n", dtype=np.uint8)
+    assert io._plain_lines(a, ord(","), 1, 0, False, 10) == (3, 0, False)
+    assert io._plain_lines(np.frombuffer(b"1,2\n3\n5,6\n", dtype=np.uint8), ord(","), 1, 0, False, 10) is None
+    assert io._plain_lines(np.frombuffer(b"1,2\n3,04\n", dtype=np.uint8), ord(","), 1, 0, False, 10) is None

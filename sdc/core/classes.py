@@ -80,9 +80,16 @@ def equivalence_classes(data: pd.DataFrame, keys: tuple[str, ...], enc: EncodedK
         # Ids already dense and numbered by first appearance (hashed patterns): keep them.
         return Classes(keys=tuple(keys), ids=enc.pattern, n_classes=int(enc.n_ids), sizes=counts, first=first_all)
     occupied = np.flatnonzero(counts != 0)
-    order = np.argsort(first_all[occupied], kind="stable")  # number classes by first appearance
+    n = enc.pattern.shape[0]
+    if occupied.size > n // 16:
+        # number classes by first appearance: first rows are distinct rows, so marking each
+        # class at its first row and reading the rows in order sorts them in O(n)
+        mark = np.full(n, -1, dtype=np.int64)
+        mark[first_all[occupied]] = occupied
+        kept = mark[mark >= 0]
+    else:
+        kept = occupied[np.argsort(first_all[occupied], kind="stable")]
     remap = np.empty(enc.n_ids, dtype=np.int64)
-    kept = occupied[order]
     remap[kept] = np.arange(occupied.size)
     ids = remap[enc.pattern]
     return Classes(

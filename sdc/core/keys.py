@@ -26,6 +26,9 @@ __all__ = ["EncodedKeys", "encode_keys", "factorize_column", "grouping_codes", "
 
 # Mixed-radix products above this bound could overflow int64; we then re-factorise.
 _MAX_RADIX = np.iinfo(np.int64).max // 4
+#: From this many records, packed patterns are hashed bucket by bucket (:func:`factorize_in_buckets`)
+#: and their ids are no longer numbered by first appearance.
+BUCKETS_FROM = 1 << 21
 
 
 def _compact(codes: np.ndarray, n_values: int) -> np.ndarray:
@@ -194,7 +197,8 @@ def combine_codes(columns: list[np.ndarray], cardinalities: list[int], n_records
     keeps the space small. When the packed space is no larger than the number of records
     (plus a little), the packed value itself is the id, which lets callers count with one
     ``bincount`` and no hashing. Otherwise the packed values are hashed once to dense ids
-    0..P-1 (numbered by first appearance). If the radix product would overflow int64, the
+    0..P-1 (numbered by first appearance below :data:`BUCKETS_FROM` records; from there
+    bucket by bucket, in no particular order). If the radix product would overflow int64, the
     columns packed so far are re-factorised first, which bounds the radix by n.
 
     Returns the ids and the size of the id space (ids lie in ``0 .. size - 1``; with the
@@ -225,8 +229,40 @@ def pack_codes(columns: list[np.ndarray], cardinalities: list[int], n_records: i
         radix *= base
     if radix <= n_records + 1024:
         return packed, int(max(radix, 1)), False
+    if packed.shape[0] >= BUCKETS_FROM:
+        ids, n_ids = factorize_in_buckets(packed)
+        return ids, n_ids, False
     ids, uniq = pd.factorize(packed, sort=False)
     return ids.astype(np.int64, copy=False), len(uniq), True
+
+
+def factorize_in_buckets(packed: np.ndarray) -> tuple[np.ndarray, int]:
+    """Dense ids ``0 .. P-1`` of the distinct values of a non-negative int64 array, in no
+    particular order (not by first appearance), and P.
+
+    One hash table over 10^7 values misses the cache at almost every probe. The values are
+    first split by a multiplicative hash of their bits into buckets of about 32k records
+    (a stable radix sort of 16-bit bucket numbers), then each bucket is hashed on its own in a
+    table that stays in cache: the same partition, about twice as fast at 10^7 records.
+    """
+    n = packed.shape[0]
+    bits = min(12, max(1, (n >> 15).bit_length()))
+    # Fibonacci hashing: the top bits of value * 2^64/phi (mod 2^64) spread any pattern of values
+    bucket = ((packed.view(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits)).astype(np.uint16)
+    order = np.argsort(bucket, kind="stable")
+    ends = np.searchsorted(bucket[order], np.arange(1, (1 << bits) + 1))
+    values = packed[order]
+    local = np.empty(n, dtype=np.int64)
+    lo, n_ids = 0, 0
+    for hi in ends.tolist():
+        if hi > lo:
+            codes, uniq = pd.factorize(values[lo:hi], sort=False)
+            np.add(codes, n_ids, out=local[lo:hi])
+            n_ids += len(uniq)
+            lo = hi
+    ids = np.empty(n, dtype=np.int64)
+    ids[order] = local
+    return ids, n_ids
 
 
 def first_occurrence(ids: np.ndarray, n_ids: int) -> np.ndarray:

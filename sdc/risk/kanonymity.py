@@ -261,10 +261,12 @@ def _riskiest(
         pick = _top_by([-risk, pf.fk[occ], ids], top)
         first = ids[pick]
     else:
-        pick = _top_by([-risk, pf.fk[occ]], top)
+        sure, tied = _top_split([-risk, pf.fk[occ]], top)
+        if tied.size > top - sure.size:  # of the classes tied at the cut, those met first in the data
+            met = _met_first(enc.pattern, ids[tied], top - sure.size, pf.counts.size)
+            tied = np.searchsorted(ids, met)  # ids is increasing: positions of those classes
+        pick = np.concatenate([sure, tied])
         first = _first_rows(enc.pattern, ids[pick], pf.counts.size)
-        keep = _top_by([-risk[pick], pf.fk[occ][pick], first], top)  # first rows are distinct
-        pick, first = pick[keep], first[keep]
     order = pick[np.lexsort((first, pf.fk[occ][pick], -risk[pick]))][:top]
     rows = _first_rows(enc.pattern, ids[order], pf.counts.size)
     out = data.iloc[rows][list(enc.keys)].reset_index(drop=True)
@@ -280,10 +282,16 @@ def _top_by(keys: list[np.ndarray], top: int) -> np.ndarray:
     rows of the tie at the cut on the last key are kept; the caller breaks those ties).
 
     ``np.partition`` per key, O(n) each, instead of a full sort of every row."""
+    return np.concatenate(_top_split(keys, top))
+
+
+def _top_split(keys: list[np.ndarray], top: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_top_by` in two parts: the positions surely among the `top` (fewer than `top`),
+    and the positions tied at the cut (equal on every key), of which only some fit."""
     cand = np.arange(keys[0].size)
     if top == 0:
-        return cand[:0]
-    keep: list[np.ndarray] = []
+        return cand[:0], cand[:0]
+    keep: list[np.ndarray] = [cand[:0]]
     need = top
     for key in keys:
         if cand.size <= need:
@@ -294,7 +302,26 @@ def _top_by(keys: list[np.ndarray], top: int) -> np.ndarray:
         keep.append(cand[below])
         need -= int(np.count_nonzero(below))
         cand = cand[v == kth]
-    return np.concatenate(keep + [cand])
+    return np.concatenate(keep), cand
+
+
+def _met_first(pattern: np.ndarray, ids: np.ndarray, need: int, n_ids: int) -> np.ndarray:
+    """The `need` pattern ids among `ids` whose first records come first, in increasing id order.
+
+    The records are read from the start in blocks that double in size until `need` of the
+    ids have been met: when ties are many (all the unique classes), the first block suffices."""
+    wanted = np.zeros(n_ids, dtype=bool)
+    wanted[ids] = True
+    met: list[np.ndarray] = []
+    count, lo, step = 0, 0, max(4096, 4 * need)
+    while count < need and lo < pattern.shape[0]:
+        block = pattern[lo:lo + step]
+        hit = pd.unique(block[wanted[block]])  # in order of first appearance in the block
+        wanted[hit] = False
+        met.append(hit)
+        count += hit.size
+        lo, step = lo + step, 2 * step
+    return np.sort(np.concatenate(met)[:need])
 
 
 def _first_rows(pattern: np.ndarray, ids: np.ndarray, n_ids: int) -> np.ndarray:
