@@ -130,9 +130,9 @@ def test_codes_with_leading_zeros_are_text(tmp_path):
 
 
 def test_leading_zeros_found_beyond_the_first_chunk(tmp_path, monkeypatch):
-    import sdc.io as sio
+    import sdc._structure as structure
 
-    monkeypatch.setattr(sio, "_CHUNK", 7)  # many chunk boundaries, inside fields and lines
+    monkeypatch.setattr(structure, "_CHUNK", 7)  # many chunk boundaries, inside fields and lines
     p = tmp_path / "z.csv"
     p.write_text("a,zip\n" + "".join(f"{i},{10000 + i}\n" for i in range(50)) + '7,"00123"\r\n8,9\n')
     df = read_data(p)

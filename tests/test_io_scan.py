@@ -1,4 +1,4 @@
-"""The byte-level structure scan of delimited files (sdc.io._scan_bytes) against a plain
+"""The byte-level structure scan of delimited files (sdc._structure._scan_bytes) against a plain
 line-by-line reading, on random files cut into random chunks (a CR-LF pair may be split)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from sdc import io
+from sdc import _structure as io
 
 
 def _brute(text: bytes, sep: int) -> tuple[tuple[str, int, int] | None, set[int]]:

@@ -18,7 +18,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Modules at the top of ``sdc`` that every layer may import.
-BASE = {"sdc._validation", "sdc._stats", "sdc.exceptions", "sdc._version", "sdc.io", "sdc.datasets", "sdc._files"}
+BASE = {"sdc._validation", "sdc._stats", "sdc.exceptions", "sdc._version", "sdc.io", "sdc._structure", "sdc.datasets",
+        "sdc._files"}
 
 #: The wings (measures and methods) and the wings each may import, besides core and base.
 #: Kept acyclic: a wing only imports wings listed before it.
