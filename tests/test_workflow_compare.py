@@ -58,6 +58,21 @@ def test_hand_computed_risk_before_and_after() -> None:
     assert vs.loc["3-anonymity", "verdict before"] == "fail" and vs.loc["3-anonymity", "verdict after"] == "pass"
 
 
+def test_per_variable_thresholds_name_their_own_l_and_t() -> None:
+    """[sensitive_thresholds] give income its own l and t: the risk rows are labelled (and
+    counted) with them, not with the global ones."""
+    cfg = _cfg(variables={"categorical_keys": ["sex", "region"], "sensitive": ["income"]},
+               options={"measures": ["k_anonymity", "risk", "ldiversity", "tcloseness"]},
+               thresholds={"k": 3, "l": 2, "t": 0.2}, sensitive_thresholds={"income": {"l": 3, "t": 0.5}})
+    c = compare(ORIG, ORIG.assign(region="x"), cfg)
+    measures = set(c.risk["measure"])
+    assert "records in classes with distinct l < 3 (income)" in measures
+    assert "records in classes with t > 0.5 (income)" in measures
+    assert not any("l < 2" in m or "t > 0.2" in m for m in measures)
+    # before: every class holds 1 or 2 distinct incomes (< 3); after: two classes of 3
+    assert _fig(c, "records in classes with distinct l < 3 (income)") == (6, 0)
+
+
 def test_identical_files_change_nothing() -> None:
     c = compare(ORIG, ORIG.copy(), _cfg())
     assert (c.risk["change"].fillna(0) == 0).all()

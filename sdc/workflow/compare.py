@@ -262,8 +262,9 @@ def released_config(cfg: RunConfig, released: pd.DataFrame, recoded: Sequence[st
 # ---------------------------------------------------------------------------------------------
 # The risk figures
 
-def _risk_rows(r: ScenarioResult, thr: Any) -> list[tuple[str, float]]:
+def _risk_rows(r: ScenarioResult, cfg: Any) -> list[tuple[str, float]]:
     p, risk = r.profile, r.risk
+    thr = cfg.thresholds
     k = thr.k
     rows: list[tuple[str, float]] = [
         ("records", p.n_records), ("equivalence classes", p.n_classes), ("sample uniques", p.n_unique),
@@ -279,9 +280,11 @@ def _risk_rows(r: ScenarioResult, thr: Any) -> list[tuple[str, float]]:
                  ("household global risk (%)", r.household.global_risk_pct)]
     if r.ldiversity is not None:
         for row in r.ldiversity.by_sensitive.itertuples(index=False):
-            rows.append((f"records in classes with distinct l < {thr.l} ({row.sensitive})", row.n_records_below_l))
+            # each sensitive variable's own l and t ([sensitive_thresholds]), as the measures used
+            rows.append((f"records in classes with distinct l < {cfg.l_for(row.sensitive)} ({row.sensitive})",
+                         row.n_records_below_l))
     for s, tc in r.tcloseness.items():
-        rows.append((f"records in classes with t > {thr.t:g} ({s})", tc.n_records_above_t))
+        rows.append((f"records in classes with t > {cfg.t_for(s):g} ({s})", tc.n_records_above_t))
         rows.append((f"largest t ({s})", tc.max_t))
     if r.suda is not None:
         rows.append(("records with a SUDA2 minimal sample unique", r.suda.n_records_with_msu))
@@ -308,7 +311,7 @@ def _risk_rows(r: ScenarioResult, thr: Any) -> list[tuple[str, float]]:
 
 def risk_figures(a: Assessment) -> pd.DataFrame:
     """Every scenario's risk figures as rows: ``scenario``, ``measure``, ``value``."""
-    rows = [(r.scenario.name, m, v) for r in a.scenarios for m, v in _risk_rows(r, a.config.thresholds)]
+    rows = [(r.scenario.name, m, v) for r in a.scenarios for m, v in _risk_rows(r, a.config)]
     return pd.DataFrame(rows, columns=["scenario", "measure", "value"])
 
 
