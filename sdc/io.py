@@ -513,16 +513,25 @@ def read_columns(path: str | Path, columns: Sequence[str], *, sep: str | None = 
 
 
 def _mixed(s: pd.Series) -> bool:
-    """An object column whose pieces pandas typed differently (numbers in one piece, text in
-    another): only a read of the whole column types it as :func:`read_data` does."""
-    return s.dtype == object and pd.api.types.infer_dtype(s, skipna=True) not in ("string", "empty")
+    """A column whose pieces pandas may have typed differently, which only a read of the
+    whole column types as :func:`read_data` does: an object column of numbers and text (10
+    and "10"), or a float column holding a number of 2^53 or more (pieces of int64 and uint64
+    or float64 are joined as float64, and an integer made float is not always the float
+    pandas parses from the same text)."""
+    if s.dtype == object:
+        return pd.api.types.infer_dtype(s, skipna=True) not in ("string", "empty")
+    return s.dtype.kind == "f" and bool((np.abs(s.to_numpy()) >= 2.0 ** 53).any())
 
 
 def _join(parts: list[pd.Series]) -> pd.Series | None:
     """The chunks of one column as one Series, or None when they are of kinds that only a
-    read of the whole column settles (text in some chunks and numbers in others, ...)."""
+    read of the whole column settles (text in some chunks and numbers in others; signed and
+    unsigned integers; integers of 2^53 or more with floats: numpy's common type would round)."""
     kinds = {p.dtype.kind for p in parts}
     if len(kinds) > 1 and not kinds <= set("iuf"):
+        return None
+    if len(kinds) > 1 and ("u" in kinds or any(
+            bool(((p >= 2 ** 53) | (p <= -2 ** 53)).any()) for p in parts if p.dtype.kind == "i")):
         return None
     values = np.concatenate([p.to_numpy() for p in parts])  # numpy's common type: int with float is float
     return pd.Series(values, name=parts[0].name)

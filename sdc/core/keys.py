@@ -26,8 +26,8 @@ __all__ = ["EncodedKeys", "encode_keys", "factorize_column", "grouping_codes", "
 
 # Mixed-radix products above this bound could overflow int64; we then re-factorise.
 _MAX_RADIX = np.iinfo(np.int64).max // 4
-#: From this many records, packed patterns are hashed bucket by bucket (:func:`factorize_in_buckets`)
-#: and their ids are no longer numbered by first appearance.
+#: From this many records, the measures' packed key patterns are hashed bucket by bucket
+#: (:func:`factorize_in_buckets`) and their ids are no longer numbered by first appearance.
 BUCKETS_FROM = 1 << 21
 
 
@@ -197,8 +197,8 @@ def combine_codes(columns: list[np.ndarray], cardinalities: list[int], n_records
     keeps the space small. When the packed space is no larger than the number of records
     (plus a little), the packed value itself is the id, which lets callers count with one
     ``bincount`` and no hashing. Otherwise the packed values are hashed once to dense ids
-    0..P-1 (numbered by first appearance below :data:`BUCKETS_FROM` records; from there
-    bucket by bucket, in no particular order). If the radix product would overflow int64, the
+    0..P-1 (numbered by first appearance: callers such as strata number their groups in
+    that order). If the radix product would overflow int64, the
     columns packed so far are re-factorised first, which bounds the radix by n.
 
     Returns the ids and the size of the id space (ids lie in ``0 .. size - 1``; with the
@@ -209,9 +209,13 @@ def combine_codes(columns: list[np.ndarray], cardinalities: list[int], n_records
 
 
 def pack_codes(columns: list[np.ndarray], cardinalities: list[int], n_records: int,
-               missing: Sequence[bool] | None = None) -> tuple[np.ndarray, int, bool]:
-    """:func:`combine_codes`, and whether the ids were hashed (then they are dense and
-    numbered by the first appearance of each pattern in the records)."""
+               missing: Sequence[bool] | None = None, *, any_order: bool = False) -> tuple[np.ndarray, int, bool]:
+    """:func:`combine_codes`, and whether the ids are dense and numbered by the first appearance
+    of each pattern in the records.
+
+    With `any_order` (the measures' key patterns, :func:`encode_keys`, whose results do not
+    depend on the numbering) and from :data:`BUCKETS_FROM` records, hashed ids are made bucket
+    by bucket (:func:`factorize_in_buckets`), dense but in no particular order."""
     shift = [True] * len(columns) if missing is None else [bool(m) for m in missing]
     packed = columns[0].astype(np.int64)
     if shift[0]:
@@ -229,7 +233,7 @@ def pack_codes(columns: list[np.ndarray], cardinalities: list[int], n_records: i
         radix *= base
     if radix <= n_records + 1024:
         return packed, int(max(radix, 1)), False
-    if packed.shape[0] >= BUCKETS_FROM:
+    if any_order and packed.shape[0] >= BUCKETS_FROM:
         ids, n_ids = factorize_in_buckets(packed)
         return ids, n_ids, False
     ids, uniq = pd.factorize(packed, sort=False)
@@ -355,7 +359,7 @@ def encode_keys(data: pd.DataFrame, keys: tuple[str, ...]) -> EncodedKeys:
         cols.append(c)
         cards.append(card)
         missing.append(miss)
-    pattern, n_ids, hashed = pack_codes(cols, cards, len(data), missing)
+    pattern, n_ids, hashed = pack_codes(cols, cards, len(data), missing, any_order=True)
     return EncodedKeys(
         keys=tuple(keys), codes=tuple(cols), cardinalities=tuple(cards),
         pattern=pattern, n_ids=n_ids, index=data.index, missing=tuple(missing), first_order=hashed,
