@@ -42,7 +42,7 @@ from sdc._structure import WHITESPACE, check_structure, open_binary
 from sdc.exceptions import DataFileError, SdcWarning
 
 __all__ = ["read_data", "read_data_details", "ReadDetails", "detect_delimiter", "DELIMITERS", "DEFAULT_NA_VALUES",
-           "COMMON_NA_MARKERS", "EXCEL_SUFFIXES", "read_columns", "iter_columns", "CHUNK_ROWS"]
+           "COMMON_NA_MARKERS", "EXCEL_SUFFIXES", "read_columns", "iter_columns", "ColumnFile", "CHUNK_ROWS"]
 
 #: Candidate delimiters, in order of preference; "whitespace" means runs of blanks.
 DELIMITERS = {",": ",", ";": ";", "\t": "\t", "|": "|"}
@@ -421,11 +421,37 @@ def iter_columns(path: str | Path, columns: Sequence[str], *, chunk_rows: int = 
 
     Raises DataFileError when the file is not delimited text or lacks one of the columns.
     """
-    plan = _plan(path, columns, sep, text_columns, na_values)
-    if plan is None:
-        raise DataFileError(f"cannot read columns of '{path}' in chunks: it is not a delimited text file with "
-                            f"columns {', '.join(map(repr, columns))}.")
-    yield from _chunks_of(plan, chunk_rows, dtypes)
+    source = ColumnFile(path, columns, sep=sep, text_columns=text_columns, na_values=na_values)
+    yield from source.chunks(chunk_rows=chunk_rows, dtypes=dtypes)
+
+
+class ColumnFile:
+    """Columns of a delimited text file, checked once (structure, header, leading zeros, as
+    :func:`read_data` checks it) and read in chunks as often as needed: the passes of a file
+    larger than memory (:mod:`sdc.risk.streamed`) do not scan the file again each.
+
+    Raises DataFileError when the file is not delimited text or lacks one of the columns.
+    """
+
+    def __init__(self, path: str | Path, columns: Sequence[str], *, sep: str | None = None,
+                 text_columns: bool | Sequence[str] | None = None, na_values: str | Sequence[str] | None = None):
+        plan = _plan(path, columns, sep, text_columns, na_values)
+        if plan is None:
+            raise DataFileError(f"cannot read columns of '{path}' in chunks: it is not a delimited text file with "
+                                f"columns {', '.join(map(repr, columns))}.")
+        self._plan = plan
+
+    def chunks(self, columns: Sequence[str] | None = None, *, chunk_rows: int = CHUNK_ROWS,
+               dtypes: dict[str, object] | None = None) -> Iterator[pd.DataFrame]:
+        """The chunks of `columns` (some of the columns given when made; default all)."""
+        plan = self._plan
+        if columns is not None:
+            cols = tuple(str(c) for c in columns)
+            if not set(cols) <= set(plan.columns):
+                raise ValueError(f"columns {sorted(set(cols) - set(plan.columns))} were not checked in '{plan.path}'.")
+            plan = _Plan(plan.path, plan.sep, {**plan.kw, "usecols": list(cols)}, cols,
+                         tuple(c for c in plan.zero_fields if c in cols), tuple(c for c in plan.named_text if c in cols))
+        return _chunks_of(plan, chunk_rows, dtypes)
 
 
 def _chunks_of(plan: _Plan, chunk_rows: int, dtypes: dict[str, object] | None, *, low_memory: bool = False

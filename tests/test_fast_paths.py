@@ -417,6 +417,20 @@ def test_risk_from_file_equals_in_memory(tmp_path):
             _ = r2.risk
 
 
+def test_risk_from_file_checks_the_file_once(tmp_path, monkeypatch):
+    """Its passes (values of the keys, distinct values of text keys, counting) read the file
+    three times but check its structure once."""
+    path = tmp_path / "once.csv"
+    pd.DataFrame({"a": ["x", "y", "x", "z"], "b": [1, 2, 1, 2], "w": [1.0, 2.0, 3.0, 4.0]}).to_csv(path, index=False)
+    calls = []
+    real = sio.check_structure
+    monkeypatch.setattr(sio, "check_structure", lambda *a: calls.append(a) or real(*a))
+    prof, _ = risk_from_file(path, ["a", "b"], weights="w", chunk_rows=2)
+    assert len(calls) == 1 and prof.n_classes == 3
+    with pytest.raises(ValueError, match="were not checked"):
+        next(sio.ColumnFile(path, ["a"]).chunks(["b"]))
+
+
 def test_cli_risk_in_chunks_prints_the_same(tmp_path, capsys):
     rng = np.random.default_rng(9)
     df = pd.DataFrame({"a": rng.integers(0, 5, 3000), "b": rng.integers(0, 7, 3000), "w": rng.uniform(1, 9, 3000)})

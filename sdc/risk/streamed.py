@@ -2,7 +2,7 @@
 
 f_k and F_k are sums over the records of a key pattern, so a file can be read in chunks and
 only its *distinct patterns* kept, with each pattern's record count, weight sum and first
-record. Two passes over the key columns (:func:`sdc.io.iter_columns`):
+record. Two passes over the key columns (:class:`sdc.io.ColumnFile`, the file checked once):
 
 1. the values each key takes (its smallest and largest whole number, or its distinct
    values), so that every chunk codes a value the same way;
@@ -29,7 +29,7 @@ from sdc._validation import check_fraction, check_int, check_number, check_optio
 from sdc.core.frequencies import table_frequencies
 from sdc.core.frequencies import MISSING_RULES, warn_if_degenerate
 from sdc.core.stream import KeyDomain, PatternCounter
-from sdc.io import CHUNK_ROWS, iter_columns
+from sdc.io import CHUNK_ROWS, ColumnFile
 from sdc.risk.individual import RISK_METHODS, IndividualRiskResult, risk_from_frequencies
 from sdc.risk.kanonymity import KAnonymityResult, profile_from_frequencies
 
@@ -73,9 +73,10 @@ def risk_from_file(path: str | Path, keys: Sequence[str], *, weights: str | None
     cols = list(dict.fromkeys([*keys, *([weights] if weights else [])]))
     opts = dict(sep=sep, text_columns=text_columns, na_values=na_values)
 
+    source = ColumnFile(path, cols, **opts)  # the file's structure is checked once, for every pass
     # Pass 1: the values of each key.
     domains = {c: KeyDomain(c) for c in keys}
-    for chunk in iter_columns(path, cols, chunk_rows=chunk_rows, **opts):
+    for chunk in source.chunks(chunk_rows=chunk_rows):
         for c in keys:
             domains[c].update(chunk[c])
     dtypes = {c: str for c, d in domains.items() if d.as_text}
@@ -83,8 +84,7 @@ def risk_from_file(path: str | Path, keys: Sequence[str], *, weights: str | None
     if wide:  # text somewhere, or numbers without small offsets: their distinct values
         for c in wide:
             domains[c].uniques = []
-        for chunk in iter_columns(path, wide, chunk_rows=chunk_rows, dtypes={c: dtypes[c] for c in wide if c in dtypes},
-                                  **opts):
+        for chunk in source.chunks(wide, chunk_rows=chunk_rows, dtypes={c: dtypes[c] for c in wide if c in dtypes}):
             for c in wide:
                 domains[c].collect(chunk[c])
     for d in domains.values():
@@ -92,7 +92,7 @@ def risk_from_file(path: str | Path, keys: Sequence[str], *, weights: str | None
 
     # Pass 2: code, pack and count the patterns, chunk by chunk.
     counter = PatternCounter([domains[c] for c in keys], weighted=weights is not None)
-    for chunk in iter_columns(path, cols, chunk_rows=chunk_rows, dtypes=dtypes, **opts):
+    for chunk in source.chunks(chunk_rows=chunk_rows, dtypes=dtypes):
         counter.add(chunk, keys, weights)
     table = counter.table()
     if len(table) == 0:
