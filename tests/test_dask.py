@@ -124,6 +124,13 @@ def test_snapshots_equal_in_memory(frames, missing) -> None:
     sub = [["age"], ["region", "sex"]]
     pd.testing.assert_frame_equal(sdc.key_subset_snapshots(ddf, KEYS, subsets=sub).table,
                                   sdc.key_subset_snapshots(df, KEYS, subsets=sub).table, rtol=RTOL)
+    # the subsets are checked by the same code: the same one line for a bad one
+    for bad in ([["agee"]], [], [[1]]):
+        with pytest.raises((ValueError, TypeError)) as on_dask:
+            sdc.key_subset_snapshots(ddf, KEYS, subsets=bad)
+        with pytest.raises((ValueError, TypeError)) as in_memory:
+            sdc.key_subset_snapshots(df, KEYS, subsets=bad)
+        assert str(on_dask.value) == str(in_memory.value)
 
 
 def test_nan_keys_merge_to_nan_patterns(client) -> None:

@@ -27,9 +27,8 @@ import pandas as pd
 from sdc._validation import (
     check_columns, check_fraction, check_int, check_keys, check_option, check_weights,
 )
-from sdc.core.frequencies import MISSING_RULES, MissingRule, pattern_frequencies
+from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, pattern_frequencies
 from sdc.risk.kanonymity import class_counts
-from sdc.core.keys import EncodedKeys
 from sdc.risk.individual import RISK_METHODS, pattern_risk
 from sdc.core.binning import BinSpec
 from sdc.core.prepare import prepare
@@ -138,28 +137,15 @@ def key_subset_snapshots(
     method = check_option(method, "method", RISK_METHODS)
     alpha = check_fraction(alpha, "alpha")
     w = check_weights(data, weights)
-    if subsets is None:
-        size = len(keys) if max_size is None else check_int(max_size, "max_size", min_value=1)
-        size = min(size, len(keys))
-        total = sum(math.comb(len(keys), s) for s in range(1, size + 1))
-        if total > max_subsets:
-            raise ValueError(
-                f"snapshots over every subset of {len(keys)} keys" + (f" (of at most {size})" if size < len(keys) else "")
-                + f" would be {total:,} subsets, more than `max_subsets` ({max_subsets:,}); give `max_size` (e.g. "
-                f"{_fitting_size(len(keys), max_subsets)}) or the `subsets` to evaluate.")
-        chosen: Iterable[tuple[int, ...]] = (c for s in range(1, size + 1) for c in combinations(range(len(keys)), s))
-    else:
-        chosen = _subset_positions(data, keys, subsets)
-        total = len(chosen)
-        if total > max_subsets:
-            raise ValueError(f"`subsets` lists {total:,} subsets, more than `max_subsets` ({max_subsets:,}).")
+    chosen, total = _chosen_subsets(data, keys, subsets, max_size, max_subsets)
     enc = kc.encoded
     iterator: Iterable[tuple[int, ...]] = chosen
     if progress:
         from tqdm.auto import tqdm
 
         iterator = tqdm(chosen, desc="key subsets", unit="subset", total=total)
-    rows = [_snapshot_row(enc.subset(pos), w, threshold, missing, alpha, method) for pos in iterator]
+    rows = [_snapshot_row(pattern_frequencies(sub, w, missing=missing, alpha=alpha), sub.keys, threshold,
+                          weighted=w is not None, method=method) for sub in map(enc.subset, iterator)]
     table = pd.DataFrame(rows, columns=list(SNAPSHOT_COLUMNS))
     return SnapshotResult(
         keys=keys, threshold=threshold, weights=weights, missing=missing, alpha=alpha, method=method,
@@ -208,11 +194,21 @@ def standard_subsets(keys: Sequence[str], max_subsets: int = 1023) -> tuple[list
                  f"and all keys (every subset would be too many)")
 
 
-def _subset_positions(
-    data: pd.DataFrame, keys: tuple[str, ...], subsets: Iterable[Sequence[str]] | None
-) -> list[tuple[int, ...]]:
+def _chosen_subsets(data: Any, keys: tuple[str, ...], subsets: Iterable[Sequence[str]] | None,
+                    max_size: int | None, max_subsets: int) -> tuple[Iterable[tuple[int, ...]], int]:
+    """The key subsets to evaluate (as positions in `keys`) and their number: every subset of
+    at most `max_size` keys, or the `subsets` named (columns of `data`, pandas or Dask, that
+    are keys); more than `max_subsets` is refused."""
     if subsets is None:
-        return [c for size in range(1, len(keys) + 1) for c in combinations(range(len(keys)), size)]
+        size = len(keys) if max_size is None else check_int(max_size, "max_size", min_value=1)
+        size = min(size, len(keys))
+        total = sum(math.comb(len(keys), s) for s in range(1, size + 1))
+        if total > max_subsets:
+            raise ValueError(
+                f"snapshots over every subset of {len(keys)} keys" + (f" (of at most {size})" if size < len(keys) else "")
+                + f" would be {total:,} subsets, more than `max_subsets` ({max_subsets:,}); give `max_size` (e.g. "
+                f"{_fitting_size(len(keys), max_subsets)}) or the `subsets` to evaluate.")
+        return (c for s in range(1, size + 1) for c in combinations(range(len(keys)), s)), total
     out = []
     for sub in subsets:
         cols = check_columns(data, sub, role="subsets")
@@ -222,18 +218,20 @@ def _subset_positions(
         out.append(tuple(keys.index(c) for c in cols))
     if not out:
         raise ValueError("`subsets` must contain at least one subset; got none.")
-    return out
+    if len(out) > max_subsets:
+        raise ValueError(f"`subsets` lists {len(out):,} subsets, more than `max_subsets` ({max_subsets:,}).")
+    return out, len(out)
 
 
-def _snapshot_row(enc: EncodedKeys, w: np.ndarray | None, k: int, missing: str, alpha: float, method: str) -> tuple:
-    pf = pattern_frequencies(enc, w, missing=missing, alpha=alpha)
+def _snapshot_row(pf: PatternFrequencies, keys: tuple[str, ...], k: int, *, weighted: bool, method: str) -> tuple:
+    """One row of the snapshot table from the subset's pattern frequencies."""
     c = class_counts(pf, k)
     occ = pf.occupied
-    r = pattern_risk(pf.fk[occ], pf.Fk[occ], weighted=w is not None, method=method)
+    r = pattern_risk(pf.fk[occ], pf.Fk[occ], weighted=weighted, method=method)
     er = float(np.dot(r, pf.counts[occ]))
     n = c["n_records"]
     return (
-        enc.keys, len(enc.keys), c["n_classes"], c["n_unique"], 100.0 * c["n_unique"] / n, c["min_k"],
+        keys, len(keys), c["n_classes"], c["n_unique"], 100.0 * c["n_unique"] / n, c["min_k"],
         c["median_k"], c["n_k_lt_threshold"], 100.0 * c["n_k_lt_threshold"] / n,
         c["n_k_le_threshold"], 100.0 * c["n_k_le_threshold"] / n, er, er / n,
     )
@@ -253,26 +251,7 @@ def _key_subset_snapshots_dask(ddf: Any, keys: Any, *, subsets: Iterable[Sequenc
     threshold = check_int(threshold, "threshold", min_value=1)
     max_subsets = check_int(max_subsets, "max_subsets", min_value=1)
     method = check_option(method, "method", RISK_METHODS)
-    if subsets is None:
-        size = len(keys) if max_size is None else check_int(max_size, "max_size", min_value=1)
-        size = min(size, len(keys))
-        total = sum(math.comb(len(keys), s) for s in range(1, size + 1))
-        if total > max_subsets:
-            raise ValueError(f"snapshots over the subsets of {len(keys)} keys would be {total:,} subsets, more than "
-                             f"`max_subsets` ({max_subsets:,}); give `max_size` or the `subsets` to evaluate.")
-        chosen = [c for s in range(1, size + 1) for c in combinations(range(len(keys)), s)]
-    else:
-        chosen = []
-        for sub in subsets:
-            names = [sub] if isinstance(sub, str) else list(sub)
-            outside = [c for c in names if c not in keys]
-            if outside:
-                raise ValueError(f"`subsets` names columns that are not in `keys`: {', '.join(map(repr, outside))}.")
-            chosen.append(tuple(keys.index(c) for c in names))
-        if not chosen:
-            raise ValueError("`subsets` must contain at least one subset; got none.")
-        if len(chosen) > max_subsets:
-            raise ValueError(f"`subsets` lists {len(chosen):,} subsets, more than `max_subsets` ({max_subsets:,}).")
+    chosen, _ = _chosen_subsets(ddf, keys, subsets, max_size, max_subsets)
     table = _dask.pattern_table(ddf, keys, weights)
     enc = encode_keys(table, keys)
     n_rows = table["_n"].to_numpy(np.float64)
@@ -283,14 +262,7 @@ def _key_subset_snapshots_dask(ddf: Any, keys: Any, *, subsets: Iterable[Sequenc
         counts = np.rint(np.bincount(sub.pattern, weights=n_rows, minlength=sub.n_ids)).astype(np.int64)
         wsum = np.bincount(sub.pattern, weights=w_rows, minlength=sub.n_ids)
         pf = frequencies_from_counts(sub, counts, wsum, missing=missing, alpha=alpha)
-        c = class_counts(pf, threshold)
-        occ = pf.occupied
-        r = pattern_risk(pf.fk[occ], pf.Fk[occ], weighted=weights is not None, method=method)
-        er = float(np.dot(r, pf.counts[occ]))
-        n = c["n_records"]
-        rows.append((sub.keys, len(sub.keys), c["n_classes"], c["n_unique"], 100.0 * c["n_unique"] / n, c["min_k"],
-                     c["median_k"], c["n_k_lt_threshold"], 100.0 * c["n_k_lt_threshold"] / n,
-                     c["n_k_le_threshold"], 100.0 * c["n_k_le_threshold"] / n, er, er / n))
+        rows.append(_snapshot_row(pf, sub.keys, threshold, weighted=weights is not None, method=method))
     return SnapshotResult(keys=keys, threshold=threshold, weights=weights, missing=missing, alpha=alpha,
                           method=method, n_records=int(n_rows.sum()),
                           table=pd.DataFrame(rows, columns=list(SNAPSHOT_COLUMNS)))
