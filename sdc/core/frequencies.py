@@ -270,11 +270,18 @@ def table_frequencies(table: pd.DataFrame, keys: tuple[str, ...], *, missing: st
     there, with the per-pattern counts given instead of counted.
     """
     enc = encode_keys(table, keys)
+    return enc, row_frequencies(enc, table["_n"].to_numpy(np.float64), table["_w"].to_numpy(np.float64),
+                                missing=missing, alpha=alpha)
+
+
+def row_frequencies(enc: EncodedKeys, n_rows: np.ndarray, w_rows: np.ndarray, *, missing: str, alpha: float
+                    ) -> PatternFrequencies:
+    """f and F per pattern of `enc`, whose rows carry counts `n_rows` and weight sums `w_rows`
+    (a pattern table's rows, or its rows grouped by a subset of the keys)."""
     # Rows that encode to one pattern (groupby can be finer than the encoding) are added.
-    counts = np.rint(np.bincount(enc.pattern, weights=table["_n"].to_numpy(np.float64),
-                                 minlength=enc.n_ids)).astype(np.int64)
-    wsum = np.bincount(enc.pattern, weights=table["_w"].to_numpy(np.float64), minlength=enc.n_ids)
-    return enc, frequencies_from_counts(enc, counts, wsum, missing=missing, alpha=alpha)
+    counts = np.rint(np.bincount(enc.pattern, weights=n_rows, minlength=enc.n_ids)).astype(np.int64)
+    wsum = np.bincount(enc.pattern, weights=w_rows, minlength=enc.n_ids)
+    return frequencies_from_counts(enc, counts, wsum, missing=missing, alpha=alpha)
 
 
 def frequencies_from_counts(enc: EncodedKeys, counts: np.ndarray, wsum: np.ndarray, *, missing: str,

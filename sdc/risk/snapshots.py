@@ -244,7 +244,7 @@ def _key_subset_snapshots_dask(ddf: Any, keys: Any, *, subsets: Iterable[Sequenc
     """:func:`sdc.key_subset_snapshots` on a Dask DataFrame: one pass for the full pattern
     table; each subset re-aggregates that table (no further pass over the data)."""
     from sdc.core import _dask
-    from sdc.core.frequencies import dask_arguments, frequencies_from_counts
+    from sdc.core.frequencies import dask_arguments, row_frequencies
     from sdc.core.keys import encode_keys
 
     keys, weights, missing, alpha = dask_arguments(keys, weights, missing, alpha, key_bins)
@@ -257,11 +257,8 @@ def _key_subset_snapshots_dask(ddf: Any, keys: Any, *, subsets: Iterable[Sequenc
     n_rows = table["_n"].to_numpy(np.float64)
     w_rows = table["_w"].to_numpy(np.float64)
     rows = []
-    for pos in chosen:
-        sub = enc.subset(pos)
-        counts = np.rint(np.bincount(sub.pattern, weights=n_rows, minlength=sub.n_ids)).astype(np.int64)
-        wsum = np.bincount(sub.pattern, weights=w_rows, minlength=sub.n_ids)
-        pf = frequencies_from_counts(sub, counts, wsum, missing=missing, alpha=alpha)
+    for sub in map(enc.subset, chosen):
+        pf = row_frequencies(sub, n_rows, w_rows, missing=missing, alpha=alpha)
         rows.append(_snapshot_row(pf, sub.keys, threshold, weighted=weights is not None, method=method))
     return SnapshotResult(keys=keys, threshold=threshold, weights=weights, missing=missing, alpha=alpha,
                           method=method, n_records=int(n_rows.sum()),
