@@ -437,6 +437,10 @@ class ColumnFile:
                  text_columns: bool | Sequence[str] | None = None, na_values: str | Sequence[str] | None = None):
         plan = _plan(path, columns, sep, text_columns, na_values)
         if plan is None:
+            if not Path(path).exists():
+                raise DataFileError(f"cannot read data file '{path}': no such file.")
+            if Path(path).is_dir():
+                raise DataFileError(f"cannot read data file '{path}': it is a directory.")
             raise DataFileError(f"cannot read columns of '{path}' in chunks: it is not a delimited text file with "
                                 f"columns {', '.join(map(repr, columns))}.")
         self._plan = plan

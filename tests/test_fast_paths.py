@@ -429,6 +429,10 @@ def test_risk_from_file_checks_the_file_once(tmp_path, monkeypatch):
     assert len(calls) == 1 and prof.n_classes == 3
     with pytest.raises(ValueError, match="were not checked"):
         next(sio.ColumnFile(path, ["a"]).chunks(["b"]))
+    with pytest.raises(sdc.exceptions.DataFileError, match="no such file"):
+        sio.ColumnFile(tmp_path / "nope.csv", ["a"])
+    with pytest.raises(sdc.exceptions.DataFileError, match="it is a directory"):
+        sio.ColumnFile(tmp_path, ["a"])
 
 
 def test_cli_risk_in_chunks_prints_the_same(tmp_path, capsys):
