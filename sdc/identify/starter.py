@@ -14,12 +14,10 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from sdc._version import __version__
-
-if TYPE_CHECKING:  # pragma: no cover
-    from sdc.identify.roles import IdentificationResult
 
 __all__ = ["starter_config", "toml_string", "comment_text"]
 
@@ -45,7 +43,19 @@ def _list(items: list[str]) -> str:
     return "[" + ", ".join(toml_string(x) for x in items) + "]"
 
 
-def starter_config(result: "IdentificationResult", data_path: str | None = None, *, sep: str | None = None,
+class IdentificationLike(Protocol):
+    """What the starter configuration reads of an identification result
+    (:class:`sdc.identify.roles.IdentificationResult`; named here by its shape, so that this
+    module, which roles imports, does not import roles back)."""
+
+    n_records: int
+    columns: Sequence[Any]
+    parameters: Mapping[str, Any]
+
+    def used_as(self, use: str) -> str | None: ...
+
+
+def starter_config(result: IdentificationLike, data_path: str | None = None, *, sep: str | None = None,
                    source: str | None = None) -> str:
     """A TOML configuration for ``sdc assess`` with the suggested roles.
 
