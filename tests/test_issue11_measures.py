@@ -168,9 +168,9 @@ def test_snapshots_are_generated_lazily(monkeypatch: pytest.MonkeyPatch) -> None
     seen = []
     real = snap._snapshot_row
 
-    def row(enc, *args):  # noqa: ANN001, ANN202
-        seen.append(len(enc.keys))
-        return real(enc, *args)
+    def row(pf, keys, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        seen.append(len(keys))
+        return real(pf, keys, *args, **kwargs)
 
     monkeypatch.setattr(snap, "_snapshot_row", row)
     df = pd.DataFrame({f"k{i}": np.arange(12) % (i + 2) for i in range(6)})
