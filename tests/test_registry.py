@@ -23,6 +23,9 @@ def test_every_entry_is_a_measure_the_config_accepts() -> None:
     names = {m.name for m in SCENARIO_MEASURES}
     assert names <= set(MEASURES) | set(OPTIONAL_MEASURES)
     assert OPTIONAL_MEASURES == ("modrisk",)  # registered, not run unless asked for
+    # The config declares the optional names itself (it does not import the registry): each
+    # must be registered, and none be a default measure too.
+    assert set(OPTIONAL_MEASURES) <= names and not set(OPTIONAL_MEASURES) & set(MEASURES)
     assert [m.field for m in measure_named("uniqueness")] == ["attacker", "uniqueness"]
 
 

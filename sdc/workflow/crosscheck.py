@@ -16,12 +16,12 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 import pandas as pd
-
-from typing import TYPE_CHECKING
 
 from sdc.attribute.ldiversity import l_diversity
 from sdc.core.binning import apply_binning
@@ -33,9 +33,7 @@ from sdc.risk.kanonymity import k_anonymity
 from sdc.risk.model import model_risk
 from sdc.risk.snapshots import key_subset_snapshots
 from sdc.risk.suda import suda
-
-if TYPE_CHECKING:
-    from sdc.workflow.assess import Assessment
+from sdc.workflow.config import RunConfig, Scenario
 
 __all__ = ["Case", "Diff", "compare_values", "RTOL", "compare_case", "summarise", "COMPARISONS", "cross_check"]
 
@@ -357,7 +355,23 @@ def summarise(diffs: list[Diff]) -> pd.DataFrame:
     return out.drop(columns=["exact", "rtol"])
 
 
-def cross_check(a: Assessment, progress: bool) -> tuple[pd.DataFrame, dict[str, str]]:
+class _ScenarioRun(Protocol):
+    @property
+    def scenario(self) -> Scenario: ...
+
+
+class Assessed(Protocol):
+    """What the cross-check reads of an assessment (``sdc.workflow.assess.Assessment``)."""
+
+    @property
+    def config(self) -> RunConfig: ...
+    @property
+    def assessed(self) -> pd.DataFrame: ...
+    @property
+    def scenarios(self) -> Sequence[_ScenarioRun]: ...
+
+
+def cross_check(a: Assessed, progress: bool) -> tuple[pd.DataFrame, dict[str, str]]:
     """Every scenario's measures computed again through sdcMicro (r_bridge), with the agreement.
 
     The data are those the report assessed: continuous keys and sensitive variables binned

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import pandas as pd
 
@@ -35,13 +35,18 @@ from sdc.risk.model import model_risk
 from sdc.risk.snapshots import key_subset_snapshots, standard_subsets
 from sdc.risk.suda import suda
 from sdc.risk.uniqueness import population_uniqueness
-
-if TYPE_CHECKING:
-    from sdc.workflow.assess import ScenarioResult
-    from sdc.workflow.config import RunConfig, Scenario
+from sdc.workflow.config import DISTANCE_RANGES, RunConfig, Scenario
 
 __all__ = ["Context", "Check", "TableSpec", "ScenarioMeasure", "SCENARIO_MEASURES", "measure_named", "COLUMN_LABELS",
            "DISTANCE_RANGES", "effective_distance"]
+
+
+class ScenarioResults(Protocol):
+    """A scenario's results as the registry reads them (``sdc.workflow.assess.ScenarioResult``):
+    one attribute per built-in measure's `field`, and the later ones in `extra`."""
+
+    @property
+    def extra(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -139,22 +144,17 @@ class ScenarioMeasure:
     tables: tuple[TableSpec, ...] = ()
     figures: tuple[str, ...] = ()
     json: str | None = "summary"
-    json_of: Callable[[ScenarioResult], tuple[Any, ...]] | None = None
+    json_of: Callable[[ScenarioResults], tuple[Any, ...]] | None = None
     extra: bool = False
     label: str = ""
     skip_reason: Callable[[RunConfig], str | None] = lambda cfg: None
     more_tables: Callable[[RunConfig, Any], list[tuple[str, str, pd.DataFrame]]] | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
 
-    def result(self, r: ScenarioResult) -> Any:
+    def result(self, r: ScenarioResults) -> Any:
         """This measure's result in a scenario's results (None when it did not run)."""
         return r.extra.get(self.field) if self.extra else getattr(r, self.field, None)
 
-
-#: The t-closeness distances and the values they can take: a t at or above the top can never
-#: fail (None: no upper bound; the Wasserstein distance is in the variable's own units).
-DISTANCE_RANGES: dict[str, tuple[float, float | None]] = {
-    "ordered": (0.0, 1.0), "equal": (0.0, 1.0), "tvd": (0.0, 1.0), "wasserstein": (0.0, None)}
 
 #: Human labels of the columns the report's tables share (a table shows the label, the JSON
 #: keeps the name). Measures add their own in ``labels``.
