@@ -446,8 +446,14 @@ class ColumnFile:
         self._plan = plan
 
     def chunks(self, columns: Sequence[str] | None = None, *, chunk_rows: int = CHUNK_ROWS,
-               dtypes: dict[str, object] | None = None) -> Iterator[pd.DataFrame]:
-        """The chunks of `columns` (some of the columns given when made; default all)."""
+               dtypes: dict[str, object] | None = None, pieces: bool = False) -> Iterator[pd.DataFrame]:
+        """The chunks of `columns` (some of the columns given when made; default all).
+
+        With `pieces`, pandas parses each chunk in its smaller low-memory pieces (faster), each
+        typed on its own; a chunk whose pieces a whole-chunk read would type otherwise (text
+        and numbers, integers of 2^53 or more made floats: :func:`_mixed`) raises
+        :class:`MixedPieces`, and the caller reads again without `pieces`.
+        """
         plan = self._plan
         if columns is not None:
             cols = tuple(str(c) for c in columns)
@@ -455,7 +461,22 @@ class ColumnFile:
                 raise ValueError(f"columns {sorted(set(cols) - set(plan.columns))} were not checked in '{plan.path}'.")
             plan = _Plan(plan.path, plan.sep, {**plan.kw, "usecols": list(cols)}, cols,
                          tuple(c for c in plan.zero_fields if c in cols), tuple(c for c in plan.named_text if c in cols))
-        return _chunks_of(plan, chunk_rows, dtypes)
+        if not pieces:
+            return _chunks_of(plan, chunk_rows, dtypes)
+        as_text = set(plan.named_text) | {c for c, t in (dtypes or {}).items() if t is str}
+        return _checked_pieces(_chunks_of(plan, chunk_rows, dtypes, low_memory=True),
+                               [c for c in plan.columns if c not in as_text])
+
+
+class MixedPieces(Exception):
+    """A chunk read in low-memory pieces that pandas typed differently (see :meth:`ColumnFile.chunks`)."""
+
+
+def _checked_pieces(chunks: Iterator[pd.DataFrame], columns: list[str]) -> Iterator[pd.DataFrame]:
+    for chunk in chunks:
+        if any(_mixed(chunk[c]) for c in columns):
+            raise MixedPieces
+        yield chunk
 
 
 def _chunks_of(plan: _Plan, chunk_rows: int, dtypes: dict[str, object] | None, *, low_memory: bool = False

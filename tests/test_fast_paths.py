@@ -383,9 +383,14 @@ def test_read_columns_refuses_what_read_data_refuses(tmp_path):
         sio.read_columns(p, ["a"])
 
 
-def test_risk_from_file_equals_in_memory(tmp_path):
+def test_risk_from_file_equals_in_memory(tmp_path, monkeypatch):
+    import sdc.core.stream as stream
+
     rng = np.random.default_rng(8)
+    monkeypatch.setattr(stream, "_MERGE_AT", 5)  # chunk lists merged often
     for trial in range(25):
+        # Patterns counted in dense arrays, or as hashed lists merged along the way.
+        monkeypatch.setattr(stream, "_DENSE", 1 << 25 if trial % 3 else 0)
         n, K = int(rng.integers(5, 2000)), int(rng.integers(1, 5))
         df = pd.DataFrame({f"k{j}": rng.integers(0, int(rng.integers(1, 8)), n) for j in range(K)})
         if rng.random() < 0.5:
@@ -551,3 +556,29 @@ def test_read_columns_chunks_of_signed_and_unsigned_integers(tmp_path, monkeypat
     ref = sio.read_data(path)
     pd.testing.assert_frame_equal(sio.read_columns(path, ["u"]), ref[["u"]])
     pd.testing.assert_frame_equal(sio.read_columns(path, ["f"]), ref[["f"]])
+
+
+def test_risk_from_file_reads_mixed_pieces_again_whole(tmp_path, monkeypatch):
+    """`sdc risk --chunks` parses chunks in pandas' low-memory pieces; a chunk whose pieces are
+    typed differently (numbers in one, text in another: 10 and "10") is read again without
+    pieces, and the figures are those of reading the whole file."""
+    import sdc.risk.streamed as streamed
+
+    n = 300_000
+    first = np.arange(n) < 280_000
+    df = pd.DataFrame({"a": np.where(first, "10", "abc"), "b": np.arange(n) % 50,
+                       "c": np.where(np.arange(n) % 3 == 0, "10", "x")})
+    path = tmp_path / "mixed.csv"
+    df.to_csv(path, index=False)
+    runs = []
+    real = streamed._pattern_table
+    monkeypatch.setattr(streamed, "_pattern_table", lambda *a, **kw: runs.append(kw["pieces"]) or real(*a, **kw))
+    data = sio.read_data(path)
+    for keys in (["a", "b"], ["c", "b"]):
+        runs.clear()
+        prof, risk = risk_from_file(path, keys, chunk_rows=n)
+        assert runs == ([True, False] if keys[0] == "a" else [True])  # only the mixed column restarts
+        ref = sdc.k_anonymity(data, keys)
+        assert (prof.n_classes, prof.n_unique, prof.min_k) == (ref.n_classes, ref.n_unique, ref.min_k)
+        assert risk.expected_reidentifications == pytest.approx(
+            sdc.individual_risk(data, keys).expected_reidentifications, rel=1e-12)

@@ -24,6 +24,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+from sdc._process import keep_freed_memory
 from sdc.cli._args import Parser, bins, csv_list, flag_names, one_line
 from sdc.datasets import EXAMPLE_ROLES, example_path
 from sdc.exceptions import DataFileError, SdcWarning
@@ -264,6 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
     args = parser.parse_args(argv)
+    keep_freed_memory()  # large temporary arrays: reused, not faulted in again (sdc/_process.py)
     stdout = sys.stdout
     sys.stdout = _VisibleStream(stdout)  # type: ignore[assignment]
     _SHOWN.clear()

@@ -27,6 +27,7 @@ _MAX_SPAN = 1 << 24
 _DENSE = 1 << 25
 # Merge the chunks' pattern lists once they hold this many entries.
 _MERGE_AT = 1 << 25
+_UNSEEN = np.iinfo(np.int64).max
 
 
 class KeyDomain:
@@ -154,18 +155,26 @@ class PatternCounter:
         self.weighted = weighted
         self.n = 0
         self.dense = space <= _DENSE
+        # A sparse table's patterns are packed in bit fields when they fit (shifts and masks
+        # decode them far faster than divisions), else in mixed radix.
+        bits = [(r - 1).bit_length() for r in self.radix]
+        self.bits = bits if not self.dense and sum(bits) <= 62 else None
         if self.dense:
             self.counts = np.zeros(space, dtype=np.int64)
             self.wsum = np.zeros(space)
-            self.first = np.full(space, np.iinfo(np.int64).max, dtype=np.int64)
+            self.first = np.full(space, _UNSEEN, dtype=np.int64)
         else:
             self.parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
             self.held = 0
+            self.merged = 0
 
     def add(self, chunk: pd.DataFrame, keys: tuple[str, ...], weights: str | None) -> None:
         packed = np.zeros(len(chunk), dtype=np.int64)
-        for d, r, k in zip(self.domains, self.radix, keys):
-            packed *= r
+        for j, (d, k) in enumerate(zip(self.domains, keys)):
+            if self.bits is None:
+                packed *= self.radix[j]
+            else:
+                packed <<= self.bits[j]
             packed += d.code(chunk[k]) + 1
         w = None
         if weights is not None:
@@ -174,21 +183,25 @@ class PatternCounter:
             w = check_weights(chunk, weights)
         offset = self.n
         self.n += len(chunk)
+        # Hashed in first-appearance order: a chunk's patterns, then the chunks in file order,
+        # so the merged list is in order of each pattern's first record.
+        ids, uniq = pd.factorize(packed)
+        cnt = np.bincount(ids, minlength=uniq.size)
+        ws = np.bincount(ids, weights=w, minlength=uniq.size) if w is not None else cnt.astype(np.float64)
+        first = first_occurrence(ids, uniq.size) + offset
         if self.dense:
-            self.counts += np.bincount(packed, minlength=self.space)
-            self.wsum += np.bincount(packed, weights=w, minlength=self.space) if w is not None else 0.0
-            f = first_occurrence(packed, self.space)
-            hit = f < len(chunk)
-            self.first[hit] = np.minimum(self.first[hit], f[hit] + offset)
+            seen = self.first[uniq] == _UNSEEN
+            self.counts[uniq] += cnt
+            self.wsum[uniq] += ws
+            self.first[uniq[seen]] = first[seen]
             return
-        uniq, inv, cnt = np.unique(packed, return_inverse=True, return_counts=True)
-        ws = np.bincount(inv, weights=w, minlength=uniq.size) if w is not None else cnt.astype(np.float64)
-        first = first_occurrence(inv, uniq.size) + offset
         self.parts.append((uniq, cnt.astype(np.int64), ws, first))
         self.held += uniq.size
-        if self.held >= _MERGE_AT and len(self.parts) > 1:
+        # Merged when the new entries are as many as the merged ones: each entry is merged
+        # O(log) times, not once per chunk.
+        if self.held - self.merged >= max(_MERGE_AT, self.merged) and len(self.parts) > 1:
             self.parts = [_merge(self.parts)]
-            self.held = self.parts[0][0].size
+            self.held = self.merged = self.parts[0][0].size
 
     def table(self) -> pd.DataFrame:
         """The distinct patterns: key values, ``_n``, ``_w``, ``_first``; by first appearance."""
@@ -197,19 +210,23 @@ class PatternCounter:
             cnt, ws, first = self.counts[keys_], self.wsum[keys_], self.first[keys_]
             if not self.weighted:
                 ws = cnt.astype(np.float64)
+            order = np.argsort(first, kind="stable")
+            keys_, cnt, ws, first = keys_[order], cnt[order], ws[order], first[order]
         elif self.parts:
-            keys_, cnt, ws, first = _merge(self.parts)
+            keys_, cnt, ws, first = _merge(self.parts)  # already by first appearance
             self.parts = []
         else:
             keys_ = cnt = first = np.empty(0, dtype=np.int64)
             ws = np.empty(0)
-        order = np.argsort(first, kind="stable")
-        keys_, cnt, ws, first = keys_[order], cnt[order], ws[order], first[order]
         cols: dict[str, np.ndarray] = {}
         rest = keys_
         digits = []
-        for r in reversed(self.radix):
-            rest, d = np.divmod(rest, r)
+        for j in reversed(range(len(self.radix))):
+            if self.bits is None:
+                rest, d = np.divmod(rest, self.radix[j])
+            else:
+                d = rest & ((1 << self.bits[j]) - 1)
+                rest = rest >> self.bits[j]
             digits.append(d - 1)
         for d, codes in zip(self.domains, reversed(digits)):
             cols[d.name] = d.values(codes)
@@ -222,13 +239,12 @@ class PatternCounter:
 
 def _merge(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Pattern lists added into one: equal keys summed (first records: the smallest)."""
-    keys_ = np.concatenate([p[0] for p in parts])
-    order = np.argsort(keys_, kind="stable")
-    keys_ = keys_[order]
-    cnt = np.concatenate([p[1] for p in parts])[order]
-    ws = np.concatenate([p[2] for p in parts])[order]
-    first = np.concatenate([p[3] for p in parts])[order]
-    start = np.flatnonzero(np.r_[True, keys_[1:] != keys_[:-1]])
-    return (keys_[start], np.add.reduceat(cnt, start), np.add.reduceat(ws, start),
-            np.minimum.reduceat(first, start))
+    """Pattern lists (in file order, each by first appearance) added into one, by first
+    appearance: equal keys summed in file order, first records the earliest."""
+    ids, keys_ = pd.factorize(np.concatenate([p[0] for p in parts]))
+    m = keys_.size
+    # Counts summed as floats are exact (far below 2^53); weights are summed in file order.
+    cnt = np.bincount(ids, weights=np.concatenate([p[1] for p in parts]), minlength=m).astype(np.int64)
+    ws = np.bincount(ids, weights=np.concatenate([p[2] for p in parts]), minlength=m)
+    first = np.concatenate([p[3] for p in parts])[first_occurrence(ids, m)]
+    return keys_, cnt, ws, first

@@ -29,11 +29,14 @@ from sdc._validation import check_fraction, check_int, check_number, check_optio
 from sdc.core.frequencies import table_frequencies
 from sdc.core.frequencies import MISSING_RULES, warn_if_degenerate
 from sdc.core.stream import KeyDomain, PatternCounter
-from sdc.io import CHUNK_ROWS, ColumnFile
+from sdc.io import CHUNK_ROWS, ColumnFile, MixedPieces
 from sdc.risk.individual import RISK_METHODS, IndividualRiskResult, risk_from_frequencies
 from sdc.risk.kanonymity import KAnonymityResult, profile_from_frequencies
 
 __all__ = ["risk_from_file", "NoRecords"]
+
+#: Records parsed at a time (at most `chunk_rows`).
+READ_ROWS = 1 << 19
 
 
 class NoRecords:
@@ -55,7 +58,8 @@ def risk_from_file(path: str | Path, keys: Sequence[str], *, weights: str | None
                    max_global_risk: float = 0.01, chunk_rows: int = CHUNK_ROWS, sep: str | None = None,
                    text_columns: Any = None, na_values: Any = None) -> tuple[KAnonymityResult, IndividualRiskResult]:
     """The k-anonymity profile and the individual/global risk of a delimited text file, read
-    in chunks of `chunk_rows` records (see the module notes).
+    in chunks of at most `chunk_rows` records (parsed :data:`READ_ROWS` at a time; see the
+    module notes).
 
     The arguments are those of :func:`sdc.k_anonymity` and :func:`sdc.individual_risk`; the
     results are theirs, without per-record Series (``risk``, ``sample_frequency``, ...).
@@ -74,27 +78,13 @@ def risk_from_file(path: str | Path, keys: Sequence[str], *, weights: str | None
     opts = dict(sep=sep, text_columns=text_columns, na_values=na_values)
 
     source = ColumnFile(path, cols, **opts)  # the file's structure is checked once, for every pass
-    # Pass 1: the values of each key.
-    domains = {c: KeyDomain(c) for c in keys}
-    for chunk in source.chunks(chunk_rows=chunk_rows):
-        for c in keys:
-            domains[c].update(chunk[c])
-    dtypes = {c: str for c, d in domains.items() if d.as_text}
-    wide = [c for c in keys if domains[c].needs_values]
-    if wide:  # text somewhere, or numbers without small offsets: their distinct values
-        for c in wide:
-            domains[c].uniques = []
-        for chunk in source.chunks(wide, chunk_rows=chunk_rows, dtypes={c: dtypes[c] for c in wide if c in dtypes}):
-            for c in wide:
-                domains[c].collect(chunk[c])
-    for d in domains.values():
-        d.finish()
-
-    # Pass 2: code, pack and count the patterns, chunk by chunk.
-    counter = PatternCounter([domains[c] for c in keys], weighted=weights is not None)
-    for chunk in source.chunks(chunk_rows=chunk_rows, dtypes=dtypes):
-        counter.add(chunk, keys, weights)
-    table = counter.table()
+    # Pieces of at most READ_ROWS records parse faster (and the memory is reused); a file
+    # whose low-memory pieces pandas types differently is read again whole-chunk.
+    rows = min(chunk_rows, READ_ROWS)
+    try:
+        table = _pattern_table(source, keys, weights, rows, pieces=True)
+    except MixedPieces:
+        table = _pattern_table(source, keys, weights, rows, pieces=False)
     if len(table) == 0:
         raise ValueError(f"data file '{path}' has no records.")
     n = int(table["_n"].sum())
@@ -108,6 +98,33 @@ def risk_from_file(path: str | Path, keys: Sequence[str], *, weights: str | None
                                  alpha=alpha, max_global_risk=g, stacklevel=3)
     risk = _replace(risk, global_risk=risk.expected_reidentifications / n, _records=NoRecords(n))
     return prof, risk
+
+
+def _pattern_table(source: ColumnFile, keys: tuple[str, ...], weights: str | None, chunk_rows: int, *,
+                   pieces: bool) -> pd.DataFrame:
+    """The passes over the file (see the module notes): its distinct key patterns."""
+    # Pass 1: the values of each key.
+    domains = {c: KeyDomain(c) for c in keys}
+    for chunk in source.chunks(chunk_rows=chunk_rows, pieces=pieces):
+        for c in keys:
+            domains[c].update(chunk[c])
+    dtypes = {c: str for c, d in domains.items() if d.as_text}
+    wide = [c for c in keys if domains[c].needs_values]
+    if wide:  # text somewhere, or numbers without small offsets: their distinct values
+        for c in wide:
+            domains[c].uniques = []
+        for chunk in source.chunks(wide, chunk_rows=chunk_rows, dtypes={c: dtypes[c] for c in wide if c in dtypes},
+                                   pieces=pieces):
+            for c in wide:
+                domains[c].collect(chunk[c])
+    for d in domains.values():
+        d.finish()
+
+    # Pass 2: code, pack and count the patterns, chunk by chunk.
+    counter = PatternCounter([domains[c] for c in keys], weighted=weights is not None)
+    for chunk in source.chunks(chunk_rows=chunk_rows, dtypes=dtypes, pieces=pieces):
+        counter.add(chunk, keys, weights)
+    return counter.table()
 
 
 def _replace(res: Any, **changes: Any) -> Any:
