@@ -12,6 +12,7 @@ pandas/numpy/scipy/statsmodels and cross-validated against R's sdcMicro through
 from __future__ import annotations
 
 from sdc._version import __version__
+from sdc._process import keep_freed_memory
 from sdc.workflow.assess import Assessment, assess
 from sdc.risk.attacker import AttackerRiskResult, attacker_risk
 from sdc.core.binning import Binning, bin_column
@@ -99,7 +100,7 @@ __all__ = [
     "distance_risk", "DistanceRiskResult", "distance_risk_rmd", "RmdRiskResult", "record_linkage", "RecordLinkageResult",
     "singling_out_attack", "linkability_attack", "inference_attack", "split_control", "AnonymeterResult",
     "skewness_attack", "SkewnessResult",
-    "SdcWarning", "DegenerateDataWarning", "DataFileError",
+    "SdcWarning", "DegenerateDataWarning", "DataFileError", "keep_freed_memory",
 ]
 
 # Notebooks show results as small HTML tables (sdc.report.notebook): every public result class.
