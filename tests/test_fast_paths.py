@@ -582,3 +582,34 @@ def test_risk_from_file_reads_mixed_pieces_again_whole(tmp_path, monkeypatch):
         assert (prof.n_classes, prof.n_unique, prof.min_k) == (ref.n_classes, ref.n_unique, ref.min_k)
         assert risk.expected_reidentifications == pytest.approx(
             sdc.individual_risk(data, keys).expected_reidentifications, rel=1e-12)
+
+
+def test_risk_from_file_wide_offsets_packed_in_mixed_radix(tmp_path):
+    """Keys whose offset codes need 21 bits each: 63 bits of fields do not fit, the mixed
+    radix (about 2^60) does; the figures are those of the in-memory measures."""
+    import sdc.core.stream as stream
+
+    rng = np.random.default_rng(3)
+    n = 400
+    df = pd.DataFrame({f"k{j}": rng.choice([0, 7, 2 ** 20 - 1], n).astype(float) for j in range(3)})
+    df.loc[rng.random(n) < 0.1, "k1"] = np.nan
+    path = tmp_path / "wide.csv"
+    df.to_csv(path, index=False)
+    keys = ["k0", "k1", "k2"]
+    doms = []
+    for c in keys:
+        d = stream.KeyDomain(c)
+        d.update(df[c])
+        d.finish()
+        doms.append(d)
+    counter = stream.PatternCounter(doms, weighted=False)
+    assert counter.bits is None and not counter.dense  # the case under test
+    data = sio.read_data(path)
+    prof, risk = risk_from_file(path, keys, chunk_rows=37)
+    ref = sdc.k_anonymity(data, keys)
+    assert (prof.n_classes, prof.n_unique, prof.min_k) == (ref.n_classes, ref.n_unique, ref.min_k)
+    pd.testing.assert_frame_equal(prof.class_sizes, ref.class_sizes)
+    assert risk.expected_reidentifications == pytest.approx(
+        sdc.individual_risk(data, keys).expected_reidentifications, rel=1e-12)
+    a, b = ref.riskiest_classes, prof.riskiest_classes
+    assert a[keys].astype(str).values.tolist() == b[keys].astype(str).values.tolist()
