@@ -25,7 +25,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["atomic_write", "default_mode", "output_modes", "terminate_cleanly", "csv_text", "csv_bytes", "csv_chunks"]
+__all__ = ["atomic_write", "check_file_target", "check_parent", "default_mode", "output_modes", "terminate_cleanly",
+           "csv_text", "csv_bytes", "csv_chunks"]
 
 
 def default_mode(directory: bool = False) -> int:
@@ -85,16 +86,51 @@ def terminate_cleanly() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def atomic_write(path: str | Path, data: str | bytes, *, inputs: Iterable[str | Path | None] = ()) -> None:
+def check_parent(path: str | Path, name: str) -> None:
+    """Refuse a target whose nearest existing ancestor is a file (``out.csv/x``): ``mkdir``
+    would fail there with a bare ``[Errno 17]`` naming the ancestor, not the argument."""
+    for parent in Path(path).parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise NotADirectoryError(f"{name}: '{parent}' is a file, not a folder.")
+            return
+
+
+def check_file_target(path: str | Path, inputs: Iterable[str | Path | None] = (), *, flag: str | None = None) -> None:
+    """Refuse to write the file `path` where it would destroy something: an existing folder,
+    below a file, or over one of the run's `inputs` (the same file by any name: a link, a
+    relative path). `flag` names the argument in the message (``--out``)."""
+    p = Path(path)
+    name = f"{flag} '{path}'" if flag else f"output file '{path}'"
+    if p.is_dir():
+        raise IsADirectoryError(f"{name} is a folder; give the name of a file.")
+    check_parent(p, name)
+    if p.exists():
+        for i in inputs:
+            if i is not None and Path(i).exists() and os.path.samefile(p, i):
+                raise FileExistsError(f"{name} is an input of this run ('{i}'): sdc never writes over its input; "
+                                      "choose another file.")
+
+
+def atomic_write(path: str | Path, data: str | bytes, *, inputs: Iterable[str | Path | None] = (),
+                 flag: str | None = None) -> None:
     """Write `data` to a temporary file beside `path`, then rename it over `path`.
 
-    The file's mode is :func:`output_modes` of `inputs` (what the umask gives when none).
+    The file's mode is :func:`output_modes` of `inputs` (what the umask gives when none);
+    `path` is checked with :func:`check_file_target` (never a folder, never an input), and
+    `flag` names it in messages.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    inputs = list(inputs)
+    check_file_target(path, inputs, flag=flag)
     mode = output_modes(inputs)[0]
+    name = f"{flag} '{path}'" if flag else f"'{path}'"
     with terminate_cleanly():
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        except OSError as exc:  # the message would name the temporary file, not the target
+            raise OSError(f"cannot write {name}: {exc.strerror or exc}.") from None
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data.encode("utf-8") if isinstance(data, str) else data)

@@ -139,12 +139,16 @@ def check_weights(data: pd.DataFrame, weights: str | None, *, min_value: float =
 
 
 def _first_non_numeric(s: pd.Series) -> object:
-    for v in s:
-        if v is None or (isinstance(v, float) and math.isnan(v)):
-            continue
-        if not isinstance(v, numbers.Real) or isinstance(v, bool):
-            return v
-    return None
+    """The first value that is not a number, nor text reading as one: in a column read as text
+    because of one bad cell, that cell ('n/a'), not the first cell ('12.29')."""
+    values = s[s.notna()]
+    if not len(values):
+        return None
+    parsed = pd.to_numeric(values.map(lambda v: v if isinstance(v, str) else np.nan), errors="coerce")
+    bad = ~values.map(lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool)) & parsed.isna()
+    if bad.any():
+        return values[bad].iloc[0]
+    return values.iloc[0]  # every value reads as a number: text that is numeric ('12.29')
 
 
 def _check_finite_positive(w: np.ndarray, s: pd.Series, col: str, min_value: float) -> None:

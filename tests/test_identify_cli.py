@@ -121,7 +121,7 @@ def test_escape_codes_in_column_names_are_not_printed_raw(capsys, tmp_path: Path
 
 @pytest.mark.parametrize("argv, fragment", [
     (["--role", "nope"], "expected COLUMN=ROLE"),
-    (["--role", "nope=qi"], "`roles` names columns not examined: 'nope'"),
+    (["--role", "nope=qi"], "--role names columns not examined: 'nope'"),
     (["--role", "sex=boss"], "unknown role 'boss' for column 'sex'"),
     (["--missing-threshold", "1.5"], "--missing-threshold must lie in [0, 1]"),
     (["--alpha", "0.01", "--beta", "0.5"], "--beta must not exceed --alpha"),

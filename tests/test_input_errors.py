@@ -71,7 +71,7 @@ def test_infinite_key_value(df):
     ([2.0, -3.0, 4.0, 5.0], "must be positive; got -3.0"),
     ([2.0, 0.5, 4.0, 5.0], r"must be >= 1 \(a sampling weight is an inverse inclusion probability\); got 0.5"),
     ([2.0, np.inf, 4.0, 5.0], "non-finite value inf at index 1"),
-    (["2", "x", "4", "5"], "weight column 'w' must be numeric; got text with value '2'"),
+    (["2", "x", "4", "5"], "weight column 'w' must be numeric; got text with value 'x'"),
 ])
 def test_bad_weights(df, weights, message):
     with pytest.raises(ValueError, match=message):

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns, check_frame, check_keys, check_number
+from sdc._validation import check_columns, check_frame, check_int, check_keys, check_number
 from sdc.attacks._common import frame_rows, plain
 from sdc.core.classes import cells, encode_sensitive, equivalence_classes
 
@@ -131,10 +131,19 @@ class SkewnessResult:
             })
         return out
 
+    def most_skewed(self, top: int = 10) -> pd.DataFrame:
+        """The `top` classes of the largest lift (ties: the smaller class first).
+
+        `top` is checked: a negative one would be a slice from the end (``head(-1)``: every
+        class but the last), a silently wrong listing.
+        """
+        top = check_int(top, "top", min_value=0)
+        worst = self.classes.sort_values(["max_lift", "n_records"], ascending=[False, True], na_position="last")
+        return worst.head(top)
+
     def to_dict(self, *, top: int = 10) -> dict[str, Any]:
         """JSON-ready: the summary and the `top` most skewed classes."""
-        worst = self.classes.sort_values(["max_lift", "n_records"], ascending=[False, True], na_position="last")
-        return plain({**self.summary(), "top_classes": frame_rows(worst.head(top))})
+        return plain({**self.summary(), "top_classes": frame_rows(self.most_skewed(top))})
 
 
 def _categories(values: np.ndarray, categories: Mapping[object, object] | pd.Series) -> tuple[np.ndarray, np.ndarray]:

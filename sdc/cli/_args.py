@@ -61,14 +61,35 @@ def one_line(exc: BaseException) -> str:
     return _CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
+def _given(value: object) -> bool:
+    """Whether an option holds a value (given, or a default): None, an unset flag (False) and
+    an empty repeatable option ([]) hold none."""
+    return value is not None and value is not False and not (isinstance(value, list) and not value)
+
+
 def flag_names(parser: argparse.ArgumentParser, args: argparse.Namespace, text: str) -> str:
     """A library message in the command line's words: each backticked argument name that the
-    command has as an option becomes that option (`cross_check` -> --cross-check)."""
-    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
-    command = sub.choices.get(getattr(args, "command", None) or "") if sub is not None else None
+    command has as an option holding a value becomes that option (`cross_check` -> --cross-check).
+
+    The command is found through nested subcommands (``sdc attack linkage``). An option left
+    unset (None) is not named: the value the message is about came from elsewhere (a config
+    file), and the library's name is the right one there. A library argument fed by an option
+    of another name is declared on the parser with ``set_defaults(flag_aliases={"k":
+    "threshold"})`` (library name -> the option's dest).
+    """
+    command: argparse.ArgumentParser = parser
+    while True:
+        sub = next((a for a in command._actions if isinstance(a, argparse._SubParsersAction)), None)
+        chosen = sub.choices.get(getattr(args, sub.dest, None) or "") if sub is not None else None
+        if chosen is None:
+            break
+        command = chosen
     options = {}
-    for action in (command or parser)._actions:
+    for action in command._actions:
         longs = [o for o in action.option_strings if o.startswith("--")]
-        if longs:
+        if longs and _given(getattr(args, action.dest, None)):
             options[action.dest] = longs[0]
-    return re.sub(r"`([A-Za-z_][A-Za-z0-9_]*)`", lambda m: options.get(m.group(1), m.group(0)), text)
+    for name, dest in (getattr(args, "flag_aliases", None) or {}).items():
+        if dest in options:
+            options[name] = options[dest]
+    return re.sub(r"`([^`\s]+)`", lambda m: options.get(m.group(1), m.group(0)), text)

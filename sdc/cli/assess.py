@@ -121,7 +121,7 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="with --engine dask: an existing cluster (tcp://host:8786 or a scheduler .json file); "
                         "default: a local cluster sized to the machine")
-    p.set_defaults(run=run_assess)
+    p.set_defaults(run=run_assess, flag_aliases={"categorical_keys": "keys"})
 
     p = sub.add_parser("combine", help="join per-domain files (e.g. CDISC DM, VS, LB) into one analysis file",
                        description="Join per-domain CSV files by subject id; columns become DOMAIN__COLUMN.")
@@ -278,19 +278,16 @@ def _print_summary(result, folder) -> None:  # noqa: ANN001
 
 
 def run_combine(args: argparse.Namespace) -> int:
-    from sdc._files import atomic_write, csv_text
+    from sdc._files import atomic_write, check_file_target, csv_text
     from sdc.workflow.combine import combine_domains
 
     domains = dict(args.domains)
     if len(domains) != len(args.domains):
         raise ValueError("each domain may be named once.")
-    for name, path in domains.items():  # never write over an input
-        if Path(args.out).exists() and Path(path).exists() and os.path.samefile(args.out, path):
-            raise ValueError(f"`out` '{args.out}' is the input of domain {name}: sdc combine never writes over its "
-                             "input; choose another output file.")
+    check_file_target(args.out, domains.values(), flag="--out")  # before any work
     df = combine_domains(domains, args.subject_id, long=dict(args.long or []), value_column=args.value_column,
                          sep=args.sep, na_values=args.na_values, text_columns=args.text_columns)
-    atomic_write(args.out, csv_text(df), inputs=list(domains.values()))
+    atomic_write(args.out, csv_text(df), inputs=list(domains.values()), flag="--out")
     print(f"Joined {len(domains)} domains ({', '.join(domains)}): {len(df):,} subjects x {df.shape[1]} columns "
           f"-> {args.out}")
     return 0

@@ -91,7 +91,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--aux-a", required=True, type=csv_list, help="columns of the attacker's first file")
     p.add_argument("--aux-b", required=True, type=csv_list, help="columns of the attacker's second file")
     p.add_argument("--n-neighbors", type=int, default=1, help="nearest released records per side (default 1)")
-    p.set_defaults(run=run_attack)
+    p.set_defaults(run=run_attack, flag_aliases={"aux_cols[0]": "aux_a", "aux_cols[1]": "aux_b"})
 
     p = asub.add_parser("inference", help="anonymeter's inference attack with baseline and control")
     _common(p)
@@ -99,7 +99,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--aux", required=True, type=csv_list, help="columns the attacker knows")
     p.add_argument("--secret", required=True, help="the column the attacker guesses")
     p.add_argument("--tolerance", type=float, default=0.05, help="relative tolerance of a numeric guess (default 0.05)")
-    p.set_defaults(run=run_attack)
+    p.set_defaults(run=run_attack, flag_aliases={"aux_cols": "aux"})
 
     p = asub.add_parser("skewness", help="skewness (lift) and similarity (category purity) attacks per class")
     _common(p, original=False)

@@ -34,7 +34,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--k", type=int, help="k of k-anonymity (default: the config's, or 3)")
     add_role_flags(p)
     p.add_argument("--json", action="store_true", help="print report.json's summary instead of text")
-    p.set_defaults(run=run_compare)
+    p.set_defaults(run=run_compare, flag_aliases={"categorical_keys": "keys"})
 
 
 def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:

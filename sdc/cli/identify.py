@@ -58,7 +58,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
     p.add_argument("--fail-on-identifiers", action="store_true",
                    help=f"exit with status {EXIT_FOUND} when a Safe Harbor category is found")
-    p.set_defaults(run=run_identify)
+    p.set_defaults(run=run_identify, flag_aliases={"roles": "role"})
 
 
 def _config_path(data: str, out: str) -> str:
@@ -71,11 +71,14 @@ def _config_path(data: str, out: str) -> str:
 
 
 def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
-    from sdc._files import atomic_write
+    from sdc._files import atomic_write, check_file_target
     from sdc.identify import identify
     from sdc.io import read_data
     from sdc.report.identification import identification_json, identification_text
 
+    inputs = [args.data, args.config]
+    if args.out:  # before any work: never over the data or the config it reads
+        check_file_target(args.out, inputs, flag="--out")
     roles: dict[str, str] = {}
     if args.config:
         from sdc.workflow.config import load_config
@@ -95,7 +98,7 @@ def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
     else:
         print(identification_text(result, source=str(args.data)))
     if text is not None:
-        atomic_write(args.out, text)
+        atomic_write(args.out, text, inputs=inputs, flag="--out")
         print(f"Starter config written to {args.out}; check the roles, then run: sdc assess --config {args.out}",
               file=sys.stderr if args.json else sys.stdout)
     return EXIT_FOUND if (args.fail_on_identifiers and result.safe_harbor.found) else 0

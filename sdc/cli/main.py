@@ -149,6 +149,10 @@ def _common(p: argparse.ArgumentParser, *, data: bool = True) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
 
 
+#: The measures' `k` is these commands' --threshold (see :func:`sdc.cli._args.flag_names`).
+_K_IS_THRESHOLD = {"k": "threshold"}
+
+
 def _parser() -> argparse.ArgumentParser:
     from sdc._version import __version__
 
@@ -166,12 +170,14 @@ def _parser() -> argparse.ArgumentParser:
                    help="read a delimited text file ROWS records at a time, keeping only the distinct key patterns "
                         "(for files larger than memory; automatic above 4 GiB); no household risk with it")
     _engine_args(p)
+    p.set_defaults(flag_aliases=_K_IS_THRESHOLD)
 
     p = sub.add_parser("snapshots", help="risk over every subset of the key variables")
     _common(p)
     p.add_argument("--subsets", help="only these subsets: 'a,b;a,c' (default: every non-empty subset)")
     p.add_argument("--max-size", type=int, help="only subsets of at most this many keys")
     _engine_args(p)
+    p.set_defaults(flag_aliases=_K_IS_THRESHOLD)
 
     p = sub.add_parser("ldiversity", help="distinct, entropy and recursive l-diversity of sensitive variables")
     _data_args(p)
@@ -229,6 +235,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--save", metavar="PATH", help="also write the example data as CSV to PATH")
     p.add_argument("--save-config", metavar="PATH",
                    help="also write the example's assessment config (sdc assess --config PATH) to PATH")
+    p.set_defaults(flag_aliases=_K_IS_THRESHOLD)
     for name in COMMAND_MODULES:
         importlib.import_module(name).add_parsers(sub)
     return parser
@@ -297,7 +304,7 @@ def _save_example_config(path: str, data_path: str | None) -> None:
     text = Path(example_config_path()).read_text(encoding="utf-8")
     target = str(Path(data_path).resolve()) if data_path else example_path()
     text = text.replace('path = "health_survey.csv"', f"path = {json.dumps(target)}", 1)
-    atomic_write(path, text)
+    atomic_write(path, text, inputs=[example_config_path()], flag="--save-config")
     print(f"Example config written to {path}; run: sdc assess --config {path}", file=sys.stderr)
 
 
@@ -321,10 +328,18 @@ def _dispatch(args: argparse.Namespace) -> int:
     from sdc.risk.snapshots import key_subset_snapshots
 
     if args.command == "example":
+        from sdc._files import atomic_write, check_file_target
+        from sdc.datasets import example_config_path
+
+        bundled = [example_path(), example_config_path()]
+        for flag, target in (("--save", args.save), ("--save-config", args.save_config)):
+            if target:  # both checked before either is written
+                check_file_target(target, bundled, flag=flag)
+        if args.save and args.save_config and Path(args.save).resolve() == Path(args.save_config).resolve():
+            raise ValueError(f"--save and --save-config name the same file '{args.save}'; give two files.")
         data = read_data(example_path())
         if args.save:
-            Path(args.save).parent.mkdir(parents=True, exist_ok=True)
-            data.to_csv(args.save, index=False)
+            atomic_write(args.save, data.to_csv(index=False), inputs=bundled, flag="--save")
         if args.save_config:
             _save_example_config(args.save_config, args.save)
         keys = list(EXAMPLE_ROLES["keys"])  # type: ignore[arg-type]

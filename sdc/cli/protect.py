@@ -112,7 +112,7 @@ def add_parsers(sub: Any) -> None:
                    help="with --engine dask: an existing cluster (tcp://host:8786 or a scheduler .json file); "
                         "default: a local cluster sized to the machine")
     p.add_argument("--json", action="store_true", help="print a JSON summary instead of text (no progress bars)")
-    p.set_defaults(run=run_protect)
+    p.set_defaults(run=run_protect, flag_aliases={"categorical_keys": "keys"})
 
 
 def plan_errors(run):  # noqa: ANN001, ANN201

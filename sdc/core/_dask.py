@@ -18,6 +18,7 @@ functions: :func:`is_dask` never imports dask, so ``sdc`` runs without it.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from dataclasses import dataclass, field
@@ -334,9 +335,15 @@ def client_for(scheduler: str | None = None, *, n_workers: int | None = None, th
 
     if scheduler:
         if scheduler.endswith(".json"):
+            # distributed waits, without end, for a missing scheduler file to appear
+            if not os.path.isfile(scheduler):
+                raise ValueError(f"`scheduler` file '{scheduler}' does not exist (or is not a file); start the "
+                                 "scheduler with --scheduler-file, or give its address (tcp://host:8786).")
             return _Client(Client(scheduler_file=scheduler), own=True)
         return _Client(Client(scheduler), own=True)
     n = n_workers or max(1, os.cpu_count() or 1)
+    # silence_logs: a task that raises is reported once, as sdc's one-line error, not also as
+    # the workers' "Compute Failed" log (a dozen lines of task arguments) on stderr.
     cluster = LocalCluster(n_workers=n, threads_per_worker=threads_per_worker or 1, processes=True,
-                           memory_limit=memory_limit or "auto", dashboard_address=None)
+                           memory_limit=memory_limit or "auto", dashboard_address=None, silence_logs=logging.ERROR)
     return _Client(Client(cluster), cluster=cluster, own=True)

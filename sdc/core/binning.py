@@ -11,13 +11,14 @@ done, so a report can state it.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns, check_int
+from sdc._validation import check_columns
 
 __all__ = ["Binning", "bin_column", "apply_binning", "BinSpec"]
 
@@ -67,7 +68,10 @@ def bin_column(s: pd.Series, spec: BinSpec) -> tuple[pd.Series, Binning]:
     elif isinstance(spec, Mapping):
         if set(spec) != {"quantiles"}:
             raise ValueError(f"bins for {name!r} must be a list of edges or {{'quantiles': q}}; got {dict(spec)!r}.")
-        q = check_int(spec["quantiles"], f"quantiles for {name!r}", min_value=2)
+        q = spec["quantiles"]
+        if isinstance(q, bool) or not isinstance(q, numbers.Integral) or q < 2:
+            raise ValueError(f"bins for {name!r}: the number of quantiles must be an integer >= 2; got {q!r}.")
+        q = int(q)
         if observed.size == 0:
             raise ValueError(f"column {name!r} has no observed values to take quantiles of.")
         edges = np.unique(np.quantile(observed, np.linspace(0, 1, q + 1)))

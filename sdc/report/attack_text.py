@@ -90,7 +90,7 @@ def skewness_text(res: SkewnessResult, *, source: str, top: int = 10) -> str:
         rows += [("records in single-category classes", f"{fmt_num(s['n_records_pure'])} ({s['pct_records_pure']:.2f}%)"),
                  ("mean category entropy (nats)", fmt_num(s["mean_entropy"], 3))]
     cols = [c for c in res.classes.columns if c not in ("class_id",)]
-    worst = res.classes.sort_values(["max_lift", "n_records"], ascending=[False, True], na_position="last").head(top)
+    worst = res.most_skewed(top)
     return "\n".join([f"Skewness and similarity attack: {source}", _rows(rows), "",
                       f"Most skewed classes (top {len(worst)})",
                       render_table(worst[cols], formats={"max_lift": ".3f", "max_lift_share": ".3f", "file_share": ".4f",

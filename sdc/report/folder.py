@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from sdc._files import output_modes, terminate_cleanly
+from sdc._files import check_parent, output_modes, terminate_cleanly
 
 __all__ = ["write_folder", "output_modes", "check_target", "MARKER"]
 
@@ -65,6 +65,7 @@ def check_target(out: Path, flag: str = "--out", *, inputs: Iterable[str | Path 
                                   "would delete it; choose another output folder (or move the input).")
     if out.exists() and not out.is_dir():
         raise FileExistsError(f"{flag} '{out}' is a file, not a folder.")
+    check_parent(out, f"{flag} '{out}'")
     if not out.is_dir() or not any(out.iterdir()):
         return
     if not (out / MARKER).exists():
@@ -94,11 +95,14 @@ def write_folder(out: str | Path, files: Mapping[str, str | bytes | Iterable[byt
     inputs = [p for p in inputs if p is not None]
     check_target(out, flag, inputs=inputs)
     fmode, dmode = output_modes(inputs)
-    out.parent.mkdir(parents=True, exist_ok=True)
     names = sorted(str(Path(n).as_posix()) for n in files)
     marker_text = marker.rstrip("\n") + "\n" + _MANIFEST + "\n" + "".join(f"{n}\n" for n in names)
     with terminate_cleanly():
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))  # private (0700) while written
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))  # private (0700) while written
+        except OSError as exc:  # the message would name the temporary folder, not the target
+            raise OSError(f"cannot write {flag} '{out}': {exc.strerror or exc}.") from None
         try:
             _fill(tmp, {**files, MARKER: marker_text}, fmode, dmode)
             os.chmod(tmp, dmode)

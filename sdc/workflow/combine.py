@@ -73,6 +73,12 @@ def combine_domains(
     unknown = [d for d in long if d not in domains]
     if unknown:
         raise ValueError(f"`long` names domains that are not in `domains`: {', '.join(map(repr, unknown))}.")
+    if text_columns is not None and not isinstance(text_columns, bool):
+        names = [text_columns] if isinstance(text_columns, str) else list(text_columns)
+        stray = [c for c in names if not any(str(c).startswith(f"{d}__") for d in domains)]
+        if stray:  # otherwise silently read as numbers: no domain's file is asked for it
+            raise ValueError(f"`text_columns` names columns that are not DOMAIN__COLUMN of a domain "
+                             f"({', '.join(domains)}): {', '.join(map(repr, stray))}.")
     out: pd.DataFrame | None = None
     for name, source in domains.items():
         df = source.copy() if isinstance(source, pd.DataFrame) else read_data(

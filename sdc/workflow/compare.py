@@ -496,6 +496,8 @@ def linkage_before_after(original: pd.DataFrame, released: pd.DataFrame, config:
 def load_protection_log(path: str | Path) -> dict[str, Any]:
     """A ``protection.json`` written by ``sdc protect``."""
     p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"protection log '{p}' is a folder; give its protection.json.")
     if not p.is_file():
         raise ValueError(f"protection log '{p}' does not exist.")
     try:
@@ -566,8 +568,10 @@ def compare(
         for st in protection.get("steps", []):
             if st.get("method") in ("global_recode", "microaggregation"):
                 recoded.update(st.get("variables") or [])
-    cfg_after, notes = released_config(config, released, sorted(recoded))
+    # The original first: a key, weight or sensitive column that is in neither file is then
+    # reported as not in the data, not as a key "the protection dropped".
     before = assess(config, original, command=command, progress=progress, now=now)
+    cfg_after, notes = released_config(config, released, sorted(recoded))
     after = assess(cfg_after, released, command=command, progress=progress, now=now)
     if files:
         sha = {str(p): _sha256(p) for p in files}
