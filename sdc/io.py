@@ -26,6 +26,7 @@ What is read, and what is not guessed (docs/getting-started.md, "Reading data"):
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
@@ -42,7 +43,8 @@ from sdc._structure import WHITESPACE, check_structure, open_binary
 from sdc.exceptions import DataFileError, SdcWarning
 
 __all__ = ["read_data", "read_data_details", "ReadDetails", "detect_delimiter", "DELIMITERS", "DEFAULT_NA_VALUES",
-           "COMMON_NA_MARKERS", "EXCEL_SUFFIXES", "read_columns", "iter_columns", "ColumnFile", "CHUNK_ROWS"]
+           "COMMON_NA_MARKERS", "EXCEL_SUFFIXES", "read_columns", "iter_columns", "ColumnFile", "CHUNK_ROWS",
+           "delimiter", "check_text_file"]
 
 #: Candidate delimiters, in order of preference; "whitespace" means runs of blanks.
 DELIMITERS = {",": ",", ";": ";", "\t": "\t", "|": "|"}
@@ -165,12 +167,14 @@ def read_data_details(path: str | Path, *, sep: str | None = None, text_columns:
                       ) -> tuple[pd.DataFrame, ReadDetails]:
     """:func:`read_data`, with what was done to read the file (:class:`ReadDetails`)."""
     p = Path(path)
+    sep = None if sep is None else delimiter(sep)
     if not p.exists():
         raise DataFileError(f"cannot read data file '{p}': no such file.")
     if p.is_dir():
         raise DataFileError(f"cannot read data file '{p}': it is a directory.")
     na = _na_values(na_values)
     suffix = p.suffix.lower()
+    _check_sheet(p, sheet)
     try:
         if suffix == ".dta":
             df, details = pd.read_stata(p), ReadDetails(str(p), "stata", ())
@@ -187,8 +191,7 @@ def read_data_details(path: str | Path, *, sep: str | None = None, text_columns:
     except DataFileError:
         raise
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError, EOFError, KeyError) as exc:
-        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise DataFileError(f"cannot read data file '{p}': {msg}") from None
+        raise DataFileError(f"cannot read data file '{p}': {_reason(p, exc)}") from None
     except (struct.error, TypeError, StopIteration, IndexError) as exc:
         # A truncated or corrupt binary file fails deep inside pandas' readers (struct.error,
         # ord() of an empty read, a header iterator running out), which pandas releases differ on.
@@ -246,15 +249,107 @@ def _check_header(p: Path, header: Sequence[object]) -> None:
         seen[key] = i
 
 
+def _reason(p: Path, exc: BaseException) -> str:
+    """The first line of a reading error; for text that is not UTF-8, the file's line."""
+    if isinstance(exc, UnicodeDecodeError) or "codec can't decode" in str(exc):
+        line = _first_undecodable_line(p)
+        if line is not None:
+            return f"line {line} is not UTF-8 text; save the file as UTF-8."
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+_DECODE_BLOCK = 1 << 22
+
+
+def _first_undecodable_line(p: Path) -> int | None:
+    """The line (from 1) of an uncompressed file's first byte that is not UTF-8, or None."""
+    if p.suffix.lower() in (".gz", ".bz2", ".zip", ".xz"):
+        return None
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    lines = 0
+    try:
+        with open(p, "rb") as fh:
+            while block := fh.read(_DECODE_BLOCK):
+                try:
+                    decoder.decode(block)
+                except UnicodeDecodeError as exc:
+                    # exc.object: the bytes the decoder held from the previous block (part of
+                    # one character, never a newline), then this block
+                    return lines + exc.object[:exc.start].count(b"\n") + 1
+                lines += block.count(b"\n")
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return lines + 1
+    except OSError:
+        return None
+    return None
+
+
+def check_text_file(path: str | Path, *, sep: str | None = None) -> None:
+    """Refuse a delimited text file as :func:`read_data` would, without reading its values:
+    missing, a folder, empty, not UTF-8 (naming the line), ragged or unbalanced quotes (naming
+    the line), a header with an empty or repeated name. For readers that parse the file
+    elsewhere (``dask.dataframe.read_csv``).
+
+    Raises
+    ------
+    DataFileError
+    """
+    p = Path(path)
+    if not p.exists():
+        raise DataFileError(f"cannot read data file '{p}': no such file.")
+    if p.is_dir():
+        raise DataFileError(f"cannot read data file '{p}': it is a directory.")
+    if p.stat().st_size == 0:
+        raise DataFileError(f"data file '{p}' is empty.")
+    line = _first_undecodable_line(p)
+    if line is not None:
+        raise DataFileError(f"cannot read data file '{p}': line {line} is not UTF-8 text; save the file as UTF-8.")
+    try:
+        sample = _sample(p)
+        sep = detect_delimiter(sample) if sep is None else delimiter(sep)
+        scan = check_structure(p, sep, sample)
+    except DataFileError:
+        raise
+    except (ValueError, OSError) as exc:
+        raise DataFileError(f"cannot read data file '{p}': {_reason(p, exc)}") from None
+    if scan is not None:
+        _check_header(p, scan.header)
+
+
+def _header(p: Path, sep: str | None) -> list[str] | None:
+    """The column names of a delimited text file's header, or None when it cannot be read."""
+    try:
+        sample = _sample(p)
+        sep = detect_delimiter(sample) if sep is None else delimiter(sep)
+        engine = "python" if sep == WHITESPACE else "c"
+        return [str(c) for c in pd.read_csv(p, sep=sep, nrows=0, engine=engine).columns]
+    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError):
+        return None
+
+
+def _check_sheet(p: Path, sheet: str | int | None) -> None:
+    if sheet is not None and p.suffix.lower() not in EXCEL_SUFFIXES:
+        raise ValueError(f"`sheet` is for Excel files (.xlsx, .xlsm); '{p}' is not one.")
+
+
+def delimiter(sep: str) -> str:
+    """A delimiter as given (one character, ``"tab"`` or ``\\t``, ``"whitespace"``) as read:
+    the character, or the pattern of runs of blanks. Anything else is refused, naming `sep`."""
+    if sep == "whitespace" or sep == WHITESPACE:
+        return WHITESPACE
+    if sep in ("\\t", "tab"):
+        return "\t"
+    if not isinstance(sep, str) or len(sep) != 1 or sep in ('"', "\n", "\r"):
+        raise ValueError(f"`sep` must be one character other than a quote or a line break, 'tab' or "
+                         f"'whitespace'; got {sep!r}.")
+    return sep
+
+
 def _read_text(p: Path, sep: str | None, text_columns: bool | Sequence[str] | None, na: tuple[str, ...]
                ) -> tuple[pd.DataFrame, ReadDetails]:
     sample = _sample(p)
-    if sep is None:
-        sep = detect_delimiter(sample)
-    elif sep == "whitespace":
-        sep = WHITESPACE
-    elif sep in ("\\t", "tab"):
-        sep = "\t"
+    sep = detect_delimiter(sample) if sep is None else sep
     all_text, named, detect = _text_request(text_columns)
     scan = check_structure(p, sep, sample)
     if scan is not None:
@@ -386,12 +481,7 @@ def _plan(path: str | Path, columns: Sequence[str], sep: str | None, text_column
         return None
     na = _na_values(na_values)
     sample = _sample(p)
-    if sep is None:
-        sep = detect_delimiter(sample)
-    elif sep == "whitespace":
-        sep = WHITESPACE
-    elif sep in ("\\t", "tab"):
-        sep = "\t"
+    sep = detect_delimiter(sample) if sep is None else delimiter(sep)
     all_text, named, detect = _text_request(text_columns)
     if sep == WHITESPACE or all_text:
         return None
@@ -441,6 +531,12 @@ class ColumnFile:
                 raise DataFileError(f"cannot read data file '{path}': no such file.")
             if Path(path).is_dir():
                 raise DataFileError(f"cannot read data file '{path}': it is a directory.")
+            if Path(path).stat().st_size == 0:
+                raise DataFileError(f"data file '{path}' is empty.")
+            header = _header(Path(path), sep)
+            missing = [c for c in columns if header is not None and str(c) not in header]
+            if missing:
+                raise DataFileError(f"data file '{path}' has no column {', '.join(map(repr, missing))}.")
             raise DataFileError(f"cannot read columns of '{path}' in chunks: it is not a delimited text file with "
                                 f"columns {', '.join(map(repr, columns))}.")
         self._plan = plan
@@ -497,8 +593,7 @@ def _chunks_of(plan: _Plan, chunk_rows: int, dtypes: dict[str, object] | None, *
     except pd.errors.EmptyDataError:
         raise DataFileError(f"data file '{plan.path}' is empty.") from None
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
-        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise DataFileError(f"cannot read data file '{plan.path}': {msg}") from None
+        raise DataFileError(f"cannot read data file '{plan.path}': {_reason(plan.path, exc)}") from None
 
 
 def read_columns(path: str | Path, columns: Sequence[str], *, sep: str | None = None,
@@ -520,14 +615,15 @@ def read_columns(path: str | Path, columns: Sequence[str], *, sep: str | None = 
         Store whole-number columns in the smallest integer type that holds them (same
         values, less memory: for grouping, as the risk commands do).
     """
+    sep = None if sep is None else delimiter(sep)
     opts = dict(sep=sep, text_columns=text_columns, na_values=na_values)
+    _check_sheet(Path(path), sheet)
     try:
         plan = _plan(path, columns, sep, text_columns, na_values)
     except DataFileError:
         raise
     except (ValueError, OSError, UnicodeDecodeError) as exc:
-        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise DataFileError(f"cannot read data file '{path}': {msg}") from None
+        raise DataFileError(f"cannot read data file '{path}': {_reason(Path(path), exc)}") from None
     if plan is None:
         df = read_data(path, sheet=sheet, **opts)
         if all(c in df.columns for c in columns):

@@ -223,3 +223,86 @@ def test_missing_scheduler_file_fails_at_once(data: Path, tmp_path: Path, capsys
         client_for(str(missing))
     status, _, err = run_cli(capsys, "risk", str(data), "--keys", "sex", "--engine", "dask", "--scheduler", str(missing))
     assert status == 2 and f"--scheduler file '{missing}' does not exist" in _one_error(err)
+
+
+# --- reading: the lead's follow-ups of the review (sdc/io.py, config, risk --chunks, --engine dask) ----
+
+def test_text_that_is_not_utf8_names_the_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    p = tmp_path / "latin1.csv"
+    p.write_bytes(b"a,b\n1,2\n" + b"x,y\n" * 3 + b"3,caf\xe9\n")
+    for extra in ((), ("--chunks", "2"), ("--engine", "dask")):
+        status, _, err = run_cli(capsys, "risk", str(p), "--keys", "a,b", *extra)
+        line = _one_error(err)
+        assert status == 2 and "line 6 is not UTF-8" in line, (extra, line)
+    with pytest.raises(sdc.DataFileError, match="line 6 is not UTF-8"):
+        sdc.io.read_data(p)
+
+
+def test_undecodable_line_across_reading_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Characters cut by the reading blocks' boundaries, then a bad byte: the same line as
+    decoding the whole file, whatever the block size."""
+    import sdc.io as sio
+
+    p = tmp_path / "cut.csv"
+    p.write_bytes(("a\n" + "é\n" * 5 + "€x\n").encode("utf-8") + b"\xff\n")
+    for block in (1, 2, 3, 5, 7, 1 << 22):
+        monkeypatch.setattr(sio, "_DECODE_BLOCK", block)
+        assert sio._first_undecodable_line(p) == 8, block
+    p.write_bytes("a\né\n".encode("utf-8"))
+    assert sio._first_undecodable_line(p) is None
+    p.write_bytes(b"a\n\xc3")  # cut at the end
+    monkeypatch.setattr(sio, "_DECODE_BLOCK", 1)
+    assert sio._first_undecodable_line(p) == 2
+
+
+def test_config_not_utf8_or_bad_yaml_names_the_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    toml = tmp_path / "latin1.toml"
+    toml.write_bytes(b'[data]\npath = "caf\xe9.csv"\n')
+    yaml = tmp_path / "bad.yaml"
+    yaml.write_text("data: [a, b\nx: 1\n", encoding="utf-8")
+    for cfg, want in ((toml, "is not UTF-8 text (line 2)"), (yaml, "(line 2, column")):
+        status, _, err = run_cli(capsys, "assess", "--config", str(cfg))
+        line = _one_error(err)
+        assert status == 2 and str(cfg) in line and want in line, line
+
+
+@pytest.mark.parametrize("sep", [";;", "", "ab", '"'])
+def test_a_delimiter_is_one_character(data: Path, sep: str, capsys: pytest.CaptureFixture) -> None:
+    for extra in ((), ("--chunks", "5")):
+        status, _, err = run_cli(capsys, "risk", str(data), "--keys", "sex", f"--sep={sep}", *extra)
+        line = _one_error(err)
+        assert status == 2 and "--sep must be one character" in line and repr(sep) in line, line
+
+
+def test_sheet_is_for_excel_only(data: Path, capsys: pytest.CaptureFixture) -> None:
+    status, _, err = run_cli(capsys, "risk", str(data), "--keys", "sex", "--sheet", "x")
+    line = _one_error(err)
+    assert status == 2 and "--sheet is for Excel files" in line
+    with pytest.raises(ValueError, match="`sheet` is for Excel"):
+        sdc.io.read_data(data, sheet=0)
+
+
+def test_chunks_name_a_missing_column_and_an_empty_file(data: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture) -> None:
+    status, _, err = run_cli(capsys, "risk", str(data), "--keys", "sex,nope", "--chunks", "5")
+    assert status == 2 and "has no column 'nope'" in _one_error(err)
+    empty = tmp_path / "empty.csv"
+    empty.write_bytes(b"")
+    status, _, err = run_cli(capsys, "risk", str(empty), "--keys", "sex", "--chunks", "5")
+    assert status == 2 and "is empty" in _one_error(err)
+
+
+@pytest.mark.parametrize("content, want", [
+    (b"a,a\n1,2\n", "names column 'a' twice"),
+    (b"a,b\n1,2\n3\n", "line 3 has 1 field(s)"),
+    (b"", "is empty"),
+])
+def test_risk_on_dask_refuses_what_reading_in_memory_refuses(tmp_path: Path, content: bytes, want: str,
+                                                             capsys: pytest.CaptureFixture) -> None:
+    """dask's own reader renames a repeated column (a.1) and misreads ragged rows: each file
+    is checked first, before any cluster starts."""
+    p = tmp_path / "part-1.csv"
+    p.write_bytes(content)
+    status, _, err = run_cli(capsys, "risk", str(tmp_path / "part-*.csv"), "--keys", "a", "--engine", "dask")
+    line = _one_error(err)
+    assert status == 2 and want in line, line

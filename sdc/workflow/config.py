@@ -538,7 +538,13 @@ def read_config_file(p: Path, *, kind: str = "config", error: type[ConfigError] 
         raise error(f"{kind} file '{p}' does not exist.")
     if p.is_dir():
         raise error(f"{kind} file '{p}' is a folder.")
-    text = p.read_text(encoding="utf-8")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        line = exc.object[:exc.start].count(b"\n") + 1
+        raise error(f"{kind} file '{p}' is not UTF-8 text (line {line}); save it as UTF-8.") from None
+    except OSError as exc:
+        raise error(f"cannot read {kind} file '{p}': {exc.strerror or exc}.") from None
     try:
         if p.suffix.lower() in (".yaml", ".yml"):
             import yaml
@@ -550,6 +556,9 @@ def read_config_file(p: Path, *, kind: str = "config", error: type[ConfigError] 
         raise
     except Exception as exc:  # a parse error: say where
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        mark = getattr(exc, "problem_mark", None)  # YAML's errors carry the place apart
+        if mark is not None:
+            first += f" (line {mark.line + 1}, column {mark.column + 1})"
         raise error(f"{kind} file '{p}' could not be parsed: {first}") from None
     if not isinstance(raw, dict):
         raise error(f"{kind} file '{p}' must hold a table of sections ({sections}).")

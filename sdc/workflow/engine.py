@@ -12,6 +12,8 @@ import atexit
 from typing import Any
 
 from sdc.core import _dask
+from sdc.core._dask_protect import input_files
+from sdc.io import check_text_file, delimiter
 
 __all__ = ["ENGINES", "open_dask"]
 
@@ -26,8 +28,9 @@ def open_dask(path: str, *, scheduler: str | None = None, sep: str | None = None
     DataFrame. The client stays open for the rest of the process (closed at exit)."""
     if sheet is not None:
         raise ValueError("--engine dask reads CSV files (a path or a glob); --sheet is for Excel input.")
-    if sep in ("tab", "whitespace"):
-        sep = {"tab": "\t", "whitespace": r"\s+"}[sep]
+    sep = None if sep is None else delimiter(sep)
+    for f in input_files(path):  # refused as in memory: dask's reader would rename or misread
+        check_text_file(f, sep=sep)
     kwargs: dict[str, Any] = {}
     if sep:
         kwargs["sep"] = sep
