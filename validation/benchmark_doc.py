@@ -176,7 +176,9 @@ def build() -> str:
                   "columns only, frequencies once, top-N by selection), the same with `--chunks 1000000` (two "
                   "chunked passes, only the distinct patterns kept), and the floor (`validation/floor_risk.py`: "
                   "`pandas.read_csv` of the key columns as int64, then the floor). CPU = user + system of the "
-                  "process (interpreter start included on both sides); peak = maximum resident set.", ""]
+                  "process (interpreter start included on both sides); peak = maximum resident set. The `sdc` "
+                  "processes keep freed memory for reuse (`sdc.keep_freed_memory`, [performance](performance.md)); "
+                  "the floor keeps glibc's defaults.", ""]
         rows = [[n_(int(x.n)), str(int(x["keys"])), f"{x.file_mb:,.0f}", s(x.sdc_cpu_min), s(x.sdc_wall_min),
                  f"{x.sdc_peak_mb:,.0f}", s(x.chunked_cpu_min), f"{x.chunked_peak_mb:,.0f}", s(x.floor_cpu_min),
                  f"{x.floor_peak_mb:,.0f}", r(x.sdc_over_floor), r(x.peak_over_floor)] for _, x in df.iterrows()]
