@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["atomic_write", "check_file_target", "check_parent", "default_mode", "output_modes", "terminate_cleanly",
-           "csv_text", "csv_bytes", "csv_chunks"]
+           "csv_text", "csv_bytes", "csv_chunks", "make_parents", "remove_made"]
 
 
 def default_mode(directory: bool = False) -> int:
@@ -126,10 +126,12 @@ def atomic_write(path: str | Path, data: str | bytes, *, inputs: Iterable[str | 
     mode = output_modes(inputs)[0]
     name = f"{flag} '{path}'" if flag else f"'{path}'"
     with terminate_cleanly():
+        made: list[Path] = []
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            made = make_parents(path)
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         except OSError as exc:  # the message would name the temporary file, not the target
+            remove_made(made)
             raise OSError(f"cannot write {name}: {exc.strerror or exc}.") from None
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -138,7 +140,32 @@ def atomic_write(path: str | Path, data: str | bytes, *, inputs: Iterable[str | 
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
+            remove_made(made)
             raise
+
+
+def make_parents(path: str | Path) -> list[Path]:
+    """Make the missing folders above `path`; the ones made, outermost first (for
+    :func:`remove_made` when the write fails: a refused run leaves nothing behind)."""
+    made = [p for p in reversed(Path(path).parents) if not p.exists()]
+    made_now: list[Path] = []
+    try:
+        for p in made:
+            p.mkdir()
+            made_now.append(p)
+    except OSError:
+        remove_made(made_now)
+        raise
+    return made_now
+
+
+def remove_made(made: list[Path]) -> None:
+    """Remove the folders :func:`make_parents` made, innermost first, while they are empty."""
+    for p in reversed(made):
+        try:
+            p.rmdir()
+        except OSError:
+            break
 
 
 def csv_text(df: pd.DataFrame) -> str:

@@ -44,7 +44,7 @@ from sdc.exceptions import DataFileError, SdcWarning
 
 __all__ = ["read_data", "read_data_details", "ReadDetails", "detect_delimiter", "DELIMITERS", "DEFAULT_NA_VALUES",
            "COMMON_NA_MARKERS", "EXCEL_SUFFIXES", "read_columns", "iter_columns", "ColumnFile", "CHUNK_ROWS",
-           "delimiter", "check_text_file"]
+           "delimiter", "check_text_file", "read_header"]
 
 #: Candidate delimiters, in order of preference; "whitespace" means runs of blanks.
 DELIMITERS = {",": ",", ";": ";", "\t": "\t", "|": "|"}
@@ -315,6 +315,17 @@ def check_text_file(path: str | Path, *, sep: str | None = None) -> None:
         raise DataFileError(f"cannot read data file '{p}': {_reason(p, exc)}") from None
     if scan is not None:
         _check_header(p, scan.header)
+
+
+def read_header(path: str | Path, *, sep: str | None = None) -> list[str] | None:
+    """The column names of a delimited text file's header (not its values), so that a caller
+    can check the columns it will name before reading; None for other files (Excel, Stata,
+    SAS: read them with :func:`read_data`) or a header that cannot be read (``read_data``
+    then says why)."""
+    p = Path(path)
+    if not p.is_file() or p.suffix.lower() in (".dta", ".sas7bdat", ".xpt", ".xls", *EXCEL_SUFFIXES):
+        return None
+    return _header(p, sep)
 
 
 def _header(p: Path, sep: str | None) -> list[str] | None:

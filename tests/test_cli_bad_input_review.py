@@ -306,3 +306,28 @@ def test_risk_on_dask_refuses_what_reading_in_memory_refuses(tmp_path: Path, con
     status, _, err = run_cli(capsys, "risk", str(tmp_path / "part-*.csv"), "--keys", "a", "--engine", "dask")
     line = _one_error(err)
     assert status == 2 and want in line, line
+
+
+def test_a_failed_write_leaves_no_folder_it_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parents an output needed are removed again when the write fails (a file and a folder)."""
+    import sdc._files as files
+    from sdc.report.folder import write_folder
+
+    def boom(*a, **kw):  # noqa: ANN002, ANN003
+        raise OSError(28, "No space left on device")
+
+    target = tmp_path / "a" / "b" / "out.txt"
+    monkeypatch.setattr(files.tempfile, "mkstemp", boom)
+    with pytest.raises(OSError, match="cannot write --out .*No space left"):
+        files.atomic_write(target, "x", flag="--out")
+    assert not (tmp_path / "a").exists()
+    monkeypatch.undo()
+
+    monkeypatch.setattr("sdc.report.folder._fill", boom)
+    with pytest.raises(OSError):
+        write_folder(tmp_path / "c" / "d" / "report", {"x.txt": "x"}, marker="test\n")
+    assert not (tmp_path / "c").exists() and list(tmp_path.iterdir()) == []
+    (tmp_path / "kept").mkdir()  # folders that were there stay
+    with pytest.raises(OSError):
+        write_folder(tmp_path / "kept" / "e" / "report", {"x.txt": "x"}, marker="test\n")
+    assert (tmp_path / "kept").is_dir() and not (tmp_path / "kept" / "e").exists()

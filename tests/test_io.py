@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from sdc.exceptions import DataFileError, SdcWarning
-from sdc.io import detect_delimiter, read_data, read_data_details
+from sdc.io import detect_delimiter, read_data, read_data_details, read_header
 
 DATA = Path(__file__).parent / "data"
 
@@ -205,3 +205,12 @@ def test_excel_duplicated_header(tmp_path):
     wb.save(tmp_path / "d.xlsx")
     with pytest.raises(DataFileError, match="names column 'a' twice"):
         read_data(tmp_path / "d.xlsx")
+
+
+def test_read_header_reads_names_only(tmp_path):
+    p = tmp_path / "h.csv"
+    p.write_text("a;b c;d\n1;2;x\n", encoding="utf-8")
+    assert read_header(p) == ["a", "b c", "d"]
+    assert read_header(p, sep=";") == ["a", "b c", "d"]
+    assert read_header(tmp_path / "none.csv") is None
+    assert read_header(tmp_path / "book.xlsx") is None  # other formats: read_data reads them

@@ -132,7 +132,9 @@ def test_cli_flags_override_and_json(tmp_path: Path, capsys: pytest.CaptureFixtu
     ('[quasi_identifiers]\nsex = "nope.csv"\n[models]\nk = 2\n', "no such file"),
     ('[quasi_identifiers]\nsex = "hier/sex.csv"\n[model]\nk = 2\n', "section [model]"),
     ('[quasi_identifiers]\nsex = "hier/sex.csv"\n[models]\nk = 2\nq = 1\n', "unknown key 'q'"),
-    ('[quasi_identifiers]\nzip = "hier/sex.csv"\n[models]\nk = 2\n', "'zip'"),
+    # checked against the header before the quasi-identifiers are read as text
+    ('[quasi_identifiers]\nzip = "hier/sex.csv"\n[models]\nk = 2\n',
+     "quasi-identifier 'zip' (config [quasi_identifiers]) is not a column"),
     ('[quasi_identifiers]\nsex = "hier/sex.csv"\n[models]\nk = 20\n[search]\nsuppression_limit = 0\n',
      "no transformation meets 20-anonymity"),
     ('[quasi_identifiers]\nage = { widths = [10] }\n[models]\nk = 2\n', "intervals, prefix"),

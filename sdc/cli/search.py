@@ -73,8 +73,14 @@ def _overrides(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]
     return models, search
 
 
+def _check_quasi_identifiers(qis: Sequence[str], columns: Sequence[str], path: str) -> None:
+    missing = [q for q in qis if q not in columns]
+    if missing:
+        raise ValueError(f"quasi-identifier {missing[0]!r} (config [quasi_identifiers]) is not a column of '{path}'.")
+
+
 def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
-    from sdc.io import read_data
+    from sdc.io import read_data, read_header
     from sdc.report.search_report import write_search
     from sdc.report.serialize import dumps
     from sdc.workflow.search_config import load_search_config, run_search
@@ -87,11 +93,12 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
     if path is None:
         raise ValueError("name the data file: DATA on the command line or [data] path in the config.")
     sep = args.sep or cfg.sep
+    header = read_header(path, sep=sep)  # a text file's columns, checked before they are read as text
+    if header is not None:
+        _check_quasi_identifiers(cfg.quasi_identifiers, header, path)
     # Quasi-identifiers are read as text so codes keep their leading zeros and match the hierarchy.
     data = read_data(path, sep=sep, text_columns=[q for q in cfg.quasi_identifiers if not _numeric_builder(cfg, q)])
-    missing = [q for q in cfg.quasi_identifiers if q not in data.columns]
-    if missing:
-        raise ValueError(f"quasi-identifier {missing[0]!r} (config [quasi_identifiers]) is not a column of '{path}'.")
+    _check_quasi_identifiers(cfg.quasi_identifiers, [str(c) for c in data.columns], path)
     run = run_search(cfg, data)
     out = write_search(run, args.out, data=data, input_path=path, sep=sep, command="sdc " + shlex.join(argv))
     r = run.result

@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from sdc._files import check_parent, output_modes, terminate_cleanly
+from sdc._files import check_parent, make_parents, output_modes, remove_made, terminate_cleanly
 
 __all__ = ["write_folder", "output_modes", "check_target", "MARKER"]
 
@@ -98,10 +98,12 @@ def write_folder(out: str | Path, files: Mapping[str, str | bytes | Iterable[byt
     names = sorted(str(Path(n).as_posix()) for n in files)
     marker_text = marker.rstrip("\n") + "\n" + _MANIFEST + "\n" + "".join(f"{n}\n" for n in names)
     with terminate_cleanly():
+        made: list[Path] = []
         try:
-            out.parent.mkdir(parents=True, exist_ok=True)
+            made = make_parents(out)
             tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))  # private (0700) while written
         except OSError as exc:  # the message would name the temporary folder, not the target
+            remove_made(made)
             raise OSError(f"cannot write {flag} '{out}': {exc.strerror or exc}.") from None
         try:
             _fill(tmp, {**files, MARKER: marker_text}, fmode, dmode)
@@ -109,6 +111,7 @@ def write_folder(out: str | Path, files: Mapping[str, str | bytes | Iterable[byt
             _move_into_place(tmp, out, flag, inputs)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
+            remove_made(made)  # a refused run leaves no folder it made
             raise
     return out
 

@@ -135,7 +135,7 @@ def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], se
     (ProtectionRun, ProtectionFolder)
         The computed run and the folder written.
     """
-    from sdc._files import output_modes, terminate_cleanly
+    from sdc._files import make_parents, output_modes, remove_made, terminate_cleanly
     from sdc.workflow.protect import finish_dask_run
 
     out = Path(out)
@@ -147,9 +147,14 @@ def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], se
                          "distinct names.")
     check_target(out, "--out", inputs=inputs)
     fmode, dmode = output_modes(inputs)
-    out.parent.mkdir(parents=True, exist_ok=True)
     with terminate_cleanly():
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+        made: list[Path] = []
+        try:
+            made = make_parents(out)
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+        except OSError as exc:  # the message would name the temporary folder, not the target
+            remove_made(made)
+            raise OSError(f"cannot write --out '{out}': {exc.strerror or exc}.") from None
         try:
             rel_dir = tmp / "released"
             rel_dir.mkdir()
@@ -181,5 +186,6 @@ def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], se
             _move_into_place(tmp, out, "--out", inputs)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
+            remove_made(made)  # a failed run leaves no folder it made
             raise
     return run, ProtectionFolder(path=out, files=tuple(all_names), released="released/", released_sha256=sha)
