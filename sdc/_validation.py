@@ -25,6 +25,7 @@ __all__ = [
     "check_keys",
     "plain",
     "dtype_name",
+    "is_real_numeric",
 ]
 
 
@@ -43,6 +44,16 @@ def dtype_name(dtype: object) -> str:
     if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
         return "text"
     return f"dtype {dtype}"
+
+
+def is_real_numeric(dtype: object) -> bool:
+    """Whether a column of dtype `dtype` holds real numbers: numeric, not boolean (booleans are
+    categories) and not complex (converting to float64 would silently drop the imaginary part)."""
+    return (
+        bool(pd.api.types.is_numeric_dtype(dtype))
+        and not pd.api.types.is_bool_dtype(dtype)
+        and not pd.api.types.is_complex_dtype(dtype)
+    )
 
 
 def check_frame(data: object, name: str = "data") -> pd.DataFrame:
@@ -126,7 +137,7 @@ def check_weights(data: pd.DataFrame, weights: str | None, *, min_value: float =
         raise TypeError(f"`weights` must be a column name (str) or None; got {plain(weights)!r}.")
     (col,) = check_columns(data, [weights], role="weights")
     s = data[col]
-    if s.dtype == bool or not (pd.api.types.is_numeric_dtype(s)):
+    if not is_real_numeric(s.dtype):
         bad = _first_non_numeric(s)
         raise ValueError(
             f"weight column {col!r} must be numeric; got {dtype_name(s.dtype)}"

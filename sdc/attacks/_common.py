@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._validation import is_real_numeric
+
 __all__ = ["plain", "is_numeric_column", "rng_from", "check_seed", "frame_rows"]
 
 
@@ -41,7 +43,7 @@ def frame_rows(df: pd.DataFrame) -> list[dict[str, Any]]:
 
 def is_numeric_column(s: pd.Series) -> bool:
     """Numbers (not booleans, not categoricals): the columns distances are computed on."""
-    return bool(pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+    return bool(is_real_numeric(s.dtype)
                 and not isinstance(s.dtype, pd.CategoricalDtype))
 
 

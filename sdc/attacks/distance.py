@@ -39,7 +39,8 @@ Nin, Rodriguez & Tassa 2015, Data & Knowledge Engineering 100, 78-93)
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import numbers
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +77,20 @@ def _pair(original: pd.DataFrame, released: pd.DataFrame, variables: object) -> 
 
 def _matrix(df: pd.DataFrame, cols: tuple[str, ...]) -> np.ndarray:
     return df[list(cols)].to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def _check_no_inf(df: pd.DataFrame, cols: Sequence[str], name: str) -> None:
+    """Refuse an infinite value in a numeric column: it would make an interval or a range
+    infinite and every comparison with it meaningless (a silently wrong risk)."""
+    for c in cols:
+        if not is_numeric_column(df[c]):
+            continue
+        v = df[c].to_numpy(dtype=np.float64, na_value=np.nan)
+        bad = np.isinf(v)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise ValueError(f"variable {c!r} has a non-finite value {float(v[i])!r} at index "
+                             f"{plain(df.index[i])!r} in `{name}`; set it to missing.")
 
 
 # ==================================================================== dRisk
@@ -135,6 +150,8 @@ def distance_risk(
     """
     cols = _pair(original, released, variables)
     k = check_number(k, "k", low=0.0, high=math.inf)
+    _check_no_inf(original, cols, "original")
+    _check_no_inf(released, cols, "released")
     x, xm = _matrix(original, cols), _matrix(released, cols)
     with np.errstate(invalid="ignore"):
         sd = np.nanstd(xm, axis=0, ddof=1) if xm.shape[0] > 1 else np.full(len(cols), np.nan)
@@ -335,7 +352,7 @@ def _kind(a: pd.Series, b: pd.Series, name: str) -> str:
         return "nominal"
     if pd.api.types.is_bool_dtype(a.dtype) or pd.api.types.is_bool_dtype(b.dtype):
         return "logical"
-    if pd.api.types.is_numeric_dtype(a.dtype) and pd.api.types.is_numeric_dtype(b.dtype):
+    if is_numeric_column(a) and is_numeric_column(b):  # complex numbers are refused, not truncated
         return "numeric"
     raise ValueError(f"variable {name!r} has unsupported or incompatible types: {a.dtype} vs {b.dtype}.")
 
@@ -473,7 +490,12 @@ def record_linkage(
     if weights is None:
         w = np.ones(len(cols))
     else:
-        w = np.asarray(list(weights), dtype=np.float64)
+        if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
+            raise TypeError(f"`weights` must be a sequence of numbers, one per variable; got {weights!r}.")
+        items = list(weights)
+        if any(isinstance(v, bool) or not isinstance(v, numbers.Real) for v in items):
+            raise TypeError(f"`weights` must be a sequence of numbers, one per variable; got {items!r}.")
+        w = np.asarray(items, dtype=np.float64)
         if w.shape != (len(cols),):
             raise ValueError(f"`weights` must have one value per variable ({len(cols)}); got {w.size}.")
         if not np.isfinite(w).all() or (w < 0).any():
@@ -485,6 +507,8 @@ def record_linkage(
     if released_id is not None:
         check_columns(released, [released_id], role="released_id")
     kinds = [_kind(original[c], released[c], c) for c in cols]
+    _check_no_inf(original, cols, "original")
+    _check_no_inf(released, cols, "released")
     if distance == "gower":
         cost = _gower_parts(original, released, cols, kinds, w)
     else:
@@ -498,7 +522,8 @@ def record_linkage(
     if not np.isfinite(cost).all():
         i, j = np.argwhere(~np.isfinite(cost))[0]
         raise ValueError(f"the distance between original record {int(i)} and released record {int(j)} cannot be "
-                         "computed (no linkage variable observed in both).")
+                         "computed (no linkage variable observed in both; for Gower's distance a logical "
+                         "variable False in both records does not count).")
     from scipy.optimize import linear_sum_assignment
 
     rows, assigned = linear_sum_assignment(cost)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns
+from sdc._validation import check_columns, is_real_numeric
 
 __all__ = ["Binning", "bin_column", "apply_binning", "BinSpec"]
 
@@ -59,7 +59,7 @@ def bin_column(s: pd.Series, spec: BinSpec) -> tuple[pd.Series, Binning]:
         edges are multiples of w from ``origin`` (default 0): width 10 gives 30--40, 40--50.
     """
     name = str(s.name)
-    if not pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
+    if not is_real_numeric(s.dtype):
         raise ValueError(f"column {name!r} must be numeric to be binned; got dtype {s.dtype}.")
     values = s.to_numpy(dtype="float64", na_value=np.nan)
     observed = values[~np.isnan(values)]

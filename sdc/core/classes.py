@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from sdc._validation import is_real_numeric
 from sdc.core._factorize import factorize
 from sdc.core.shared import memoized
 from sdc.core.keys import EncodedKeys, combine_codes, encode_keys, factorize_column, first_occurrence
@@ -138,8 +139,8 @@ def sensitive_kind(s: pd.Series) -> tuple[bool, bool]:
     """``(numeric, ordered)`` of a sensitive column: numbers (not booleans) are ordered; a
     categorical is numeric when its categories are, and ordered when it says so."""
     if isinstance(s.dtype, pd.CategoricalDtype):
-        return pd.api.types.is_numeric_dtype(s.cat.categories.dtype), bool(s.cat.ordered)
-    numeric = pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+        return is_real_numeric(s.cat.categories.dtype), bool(s.cat.ordered)
+    numeric = is_real_numeric(s.dtype)
     return numeric, numeric
 
 
@@ -150,18 +151,28 @@ def encode_sensitive(data: pd.DataFrame, name: str) -> Sensitive:
     return memoized(("sensitive", name), s, lambda: _encode_sensitive(s, name))
 
 
+def _value_array(uniques: object) -> np.ndarray:
+    """The distinct values as an array whose items are the values themselves: dates and
+    durations as pandas Timestamps/Timedeltas, since numpy turns a datetime64[ns] item copied
+    into an object array (a class's dominant value) into an integer count of nanoseconds."""
+    arr = np.asarray(uniques)
+    if arr.dtype.kind in "mM":
+        return pd.Index(uniques).to_numpy(dtype=object)
+    return arr
+
+
 def _encode_sensitive(s: pd.Series, name: str) -> Sensitive:
     numeric, ordered = sensitive_kind(s)
     if isinstance(s.dtype, pd.CategoricalDtype):
         codes, _ = factorize_column(s)
-        return Sensitive(name=name, codes=codes.astype(np.int64), values=np.asarray(s.cat.categories),
+        return Sensitive(name=name, codes=codes.astype(np.int64), values=_value_array(s.cat.categories),
                          numeric=numeric, ordered=ordered)
     try:
         codes, uniq = factorize(s, sort=True)
     except TypeError:  # mixed types cannot be sorted: order them by their text
         text = s.astype(object).where(s.notna(), None).map(lambda v: None if v is None else str(v))
         codes, uniq = factorize(text, sort=True)
-    return Sensitive(name=name, codes=codes.astype(np.int64), values=np.asarray(uniq), numeric=numeric,
+    return Sensitive(name=name, codes=codes.astype(np.int64), values=_value_array(uniq), numeric=numeric,
                      ordered=ordered)
 
 

@@ -8,7 +8,7 @@ import secrets
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns, check_frame, check_int, dtype_name, plain
+from sdc._validation import check_columns, check_frame, check_int, dtype_name, is_real_numeric, plain
 
 __all__ = ["resolve_seed", "numeric_values", "check_variables", "count_changed", "is_numeric", "output_frame"]
 
@@ -31,7 +31,7 @@ def check_variables(data: object, variables: object, *, role: str = "variables")
 
 
 def is_numeric(s: pd.Series) -> bool:
-    return bool(pd.api.types.is_numeric_dtype(s.dtype)) and not pd.api.types.is_bool_dtype(s.dtype)
+    return is_real_numeric(s.dtype)
 
 
 def numeric_values(s: pd.Series, method: str, *, copy: bool = True) -> np.ndarray:

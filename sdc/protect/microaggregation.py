@@ -48,7 +48,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns, check_frame, check_int, check_option, dtype_name, plain
+from sdc._validation import check_columns, check_frame, check_int, check_option, dtype_name, is_real_numeric, plain
 from sdc.core.patterns import group_positions
 from sdc.core.strata import strata_ids
 from sdc.protect._result import ProtectionResult, changed_cells
@@ -417,7 +417,7 @@ def _check_numeric(data: pd.DataFrame, variables: tuple[str, ...]) -> np.ndarray
     cols = []
     for v in variables:
         s = data[v]
-        if s.dtype == bool or pd.api.types.is_bool_dtype(s.dtype) or not pd.api.types.is_numeric_dtype(s.dtype):
+        if not is_real_numeric(s.dtype):
             raise TypeError(f"microaggregation needs numeric variables; {v!r} is {dtype_name(s.dtype)}.")
         a = s.to_numpy(dtype=np.float64, na_value=np.nan)
         bad = np.isinf(a)

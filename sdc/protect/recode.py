@@ -42,6 +42,10 @@ BIN_METHODS = ("equidistant", "logEqui", "equalAmount")
 
 # --------------------------------------------------------------------------- labels and bands
 
+# More bins than this is a mistake (the bin edges alone would not fit in memory well before 2**40).
+MAX_BINS = 1_000_000
+
+
 def _fmt_r(x: float, digits: int) -> str:
     """A number as R's ``formatC(x, digits = digits, width = 1)`` writes it (C's ``%.<digits>g``)."""
     if math.isinf(x):
@@ -563,7 +567,7 @@ def global_recode(
     elif mode == "edges":
         edge_arr = _check_edges(edges)
     elif mode == "bins":
-        bins = check_int(bins, "bins", min_value=1)
+        bins = check_int(bins, "bins", min_value=1, max_value=MAX_BINS)
         bin_method = check_option(bin_method, "bin_method", BIN_METHODS)
     elif mode == "log_base":
         log_base = check_number_or_none(log_base, "log_base")

@@ -62,6 +62,10 @@ __all__ = [
 VARIANTS = ("paper", "arx")
 
 
+# Above this N the hypergeometric and negative-binomial terms lose all precision in float64
+# (Zayatz and SNB turn NaN from about 1e12); it exceeds every real population (about 8e9 people).
+MAX_POPULATION = 10**10
+
 def class_size_histogram(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(class sizes i, number of classes c_i of each size), sizes increasing."""
     i, c = np.unique(sizes, return_counts=True)
@@ -307,10 +311,13 @@ def population_uniqueness(
     if (population_size is None) == (sampling_fraction is None):
         raise ValueError("give exactly one of `population_size` and `sampling_fraction`.")
     if population_size is not None:
-        N = check_int(population_size, "population_size", min_value=n)
+        N = check_int(population_size, "population_size", min_value=n, max_value=MAX_POPULATION)
     else:
         f = check_fraction(sampling_fraction, "sampling_fraction", closed="right")
         N = int(round(n / f))
+        if N > MAX_POPULATION:
+            raise ValueError(f"`sampling_fraction` gives a population of {N} records, more than {MAX_POPULATION}; "
+                             f"got {sampling_fraction!r}.")
     classes = kc.classes
     i, c = class_size_histogram(classes.sizes)
     c1 = float(c[i == 1].sum())

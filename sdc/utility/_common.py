@@ -16,7 +16,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns, check_frame, plain
+from sdc._validation import check_columns, check_frame, is_real_numeric, plain
 
 __all__ = [
     "align", "resolve_variables", "check_categorical", "is_numeric", "variable_kind", "changed_variables",
@@ -103,8 +103,8 @@ def check_categorical(categorical: object, variables: tuple[str, ...]) -> frozen
 
 
 def is_numeric(s: pd.Series) -> bool:
-    """Numeric and not boolean (booleans are categories)."""
-    return bool(pd.api.types.is_numeric_dtype(s.dtype)) and not pd.api.types.is_bool_dtype(s.dtype)
+    """Real numbers: not boolean (booleans are categories), not complex."""
+    return is_real_numeric(s.dtype)
 
 
 def changed_variables(original: pd.DataFrame, released: pd.DataFrame, columns: Iterable[str]) -> list[str]:
