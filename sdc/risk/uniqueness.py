@@ -66,6 +66,7 @@ VARIANTS = ("paper", "arx")
 # (Zayatz and SNB turn NaN from about 1e12); it exceeds every real population (about 8e9 people).
 MAX_POPULATION = 10**10
 
+
 def class_size_histogram(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(class sizes i, number of classes c_i of each size), sizes increasing."""
     i, c = np.unique(sizes, return_counts=True)
