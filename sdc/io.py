@@ -44,7 +44,7 @@ from sdc.exceptions import DataFileError, SdcWarning
 
 __all__ = ["read_data", "read_data_details", "ReadDetails", "detect_delimiter", "DELIMITERS", "DEFAULT_NA_VALUES",
            "COMMON_NA_MARKERS", "EXCEL_SUFFIXES", "read_columns", "iter_columns", "ColumnFile", "CHUNK_ROWS",
-           "delimiter", "check_text_file", "read_header"]
+           "delimiter", "check_text_file", "read_header", "is_code"]
 
 #: Candidate delimiters, in order of preference; "whitespace" means runs of blanks.
 DELIMITERS = {",": ",", ";": ";", "\t": "\t", "|": "|"}
@@ -339,6 +339,11 @@ def _header(p: Path, sep: str | None) -> list[str] | None:
         return None
 
 
+def is_code(values: pd.Series) -> pd.Series:
+    """Whether each text value is a whole number written in digits (a code such as 0123)."""
+    return values.str.fullmatch(_CODE.pattern).fillna(False).astype(bool)
+
+
 def _check_sheet(p: Path, sheet: str | int | None) -> None:
     if sheet is not None and p.suffix.lower() not in EXCEL_SUFFIXES:
         raise ValueError(f"`sheet` is for Excel files (.xlsx, .xlsm); '{p}' is not one.")
@@ -551,6 +556,12 @@ class ColumnFile:
             raise DataFileError(f"cannot read columns of '{path}' in chunks: it is not a delimited text file with "
                                 f"columns {', '.join(map(repr, columns))}.")
         self._plan = plan
+
+    @property
+    def code_candidates(self) -> tuple[str, ...]:
+        """Columns with a value such as 0123: :func:`read_data` reads them as text when every
+        value is a whole number written in digits (:func:`is_code`), else as it finds them."""
+        return self._plan.zero_fields
 
     def chunks(self, columns: Sequence[str] | None = None, *, chunk_rows: int = CHUNK_ROWS,
                dtypes: dict[str, object] | None = None, pieces: bool = False) -> Iterator[pd.DataFrame]:

@@ -14,6 +14,8 @@ the missing-value rule applied to the pattern table).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -28,6 +30,8 @@ _DENSE = 1 << 25
 # Merge the chunks' pattern lists once they hold this many entries.
 _MERGE_AT = 1 << 25
 _UNSEEN = np.iinfo(np.int64).max
+# Numbers from this size on are refused (float64 no longer holds every whole number).
+_EXACT = 2.0 ** 53
 
 
 class KeyDomain:
@@ -46,6 +50,8 @@ class KeyDomain:
         self.whole = True
         self.uniques: list[np.ndarray] = []
         self.has_missing = False
+        self.seen = False                     # a value that is not missing
+        self.refusal: str | None = None       # why the key cannot be coded, if it is numbers throughout
         self.levels: pd.Index | None = None   # distinct values, when not offset-coded
         self.card = 0
 
@@ -71,13 +77,39 @@ class KeyDomain:
             v = s.to_numpy()[~miss] if miss.any() else s.to_numpy()
             if v.size == 0:
                 return
+            self.seen = True
+            lo, hi = float(v.min()), float(v.max())
+            if self.refusal is None and not (math.isfinite(lo) and math.isfinite(hi)):
+                bad = lo if not math.isfinite(lo) else hi
+                self.refusal = (f"key variable {self.name!r} has a non-finite value {bad!r}; recode it or set it "
+                                "to missing.")
+            elif self.refusal is None and max(abs(lo), abs(hi)) >= _EXACT:
+                # Codes come from float64 offsets and values: whole numbers this large would merge
+                # (2^53 + 1 with 2^53), and chunks of int64 and uint64 are not typed as the whole file.
+                big = v.max() if abs(hi) >= abs(lo) else v.min()
+                shown = int(big) if kind in "iu" else float(big)
+                self.refusal = (f"key variable {self.name!r} holds numbers of 2^53 or more ({shown!r}), which a "
+                                "chunked read cannot code exactly; read the file whole (without --chunks) or the "
+                                "column as text (--text).")
+                return
+            if self.refusal is not None:
+                return
             if kind == "f" and self.whole and not bool(np.all(v == np.rint(v))):
                 self.whole = False
-            lo, hi = float(v.min()), float(v.max())
             self.lo = lo if self.lo is None else min(self.lo, lo)
             self.hi = hi if self.hi is None else max(self.hi, hi)
         else:
-            self.uniques.append(pd.unique(s[~miss].to_numpy(dtype=object)))
+            values = pd.unique(s[~miss].to_numpy(dtype=object))
+            self.seen = self.seen or values.size > 0
+            self.uniques.append(values)
+
+    def check(self) -> None:
+        """After the first pass: refuse what the in-memory measures refuse (a key missing in
+        every record; an infinite number, or one of 2^53 or more, in a key of numbers)."""
+        if not self.seen:
+            raise ValueError(f"key variable {self.name!r} is missing in every record; drop it from `keys`.")
+        if self.refusal is not None and self.kinds <= set("iuf"):
+            raise ValueError(self.refusal)
 
     def collect(self, s: pd.Series) -> None:
         """A chunk's distinct values, for a key that :attr:`needs_values`."""

@@ -29,7 +29,7 @@ from sdc._validation import check_fraction, check_int, check_number, check_optio
 from sdc.core.frequencies import table_frequencies
 from sdc.core.frequencies import MISSING_RULES, warn_if_degenerate
 from sdc.core.stream import KeyDomain, PatternCounter
-from sdc.io import CHUNK_ROWS, ColumnFile, MixedPieces
+from sdc.io import CHUNK_ROWS, ColumnFile, MixedPieces, is_code
 from sdc.risk.individual import RISK_METHODS, IndividualRiskResult, risk_from_frequencies
 from sdc.risk.kanonymity import KAnonymityResult, profile_from_frequencies
 
@@ -103,12 +103,16 @@ def risk_from_file(path: str | Path, keys: Sequence[str], *, weights: str | None
 def _pattern_table(source: ColumnFile, keys: tuple[str, ...], weights: str | None, chunk_rows: int, *,
                    pieces: bool) -> pd.DataFrame:
     """The passes over the file (see the module notes): its distinct key patterns."""
+    # Codes such as 0123 are text when every value of the column is digits (read_data's rule).
+    codes = _code_columns(source, [c for c in source.code_candidates if c in keys], chunk_rows, pieces)
     # Pass 1: the values of each key.
     domains = {c: KeyDomain(c) for c in keys}
-    for chunk in source.chunks(chunk_rows=chunk_rows, pieces=pieces):
+    for chunk in source.chunks(chunk_rows=chunk_rows, dtypes={c: str for c in codes}, pieces=pieces):
         for c in keys:
             domains[c].update(chunk[c])
-    dtypes = {c: str for c, d in domains.items() if d.as_text}
+    for d in domains.values():
+        d.check()
+    dtypes = {c: str for c, d in domains.items() if d.as_text or c in codes}
     wide = [c for c in keys if domains[c].needs_values]
     if wide:  # text somewhere, or numbers without small offsets: their distinct values
         for c in wide:
@@ -125,6 +129,18 @@ def _pattern_table(source: ColumnFile, keys: tuple[str, ...], weights: str | Non
     for chunk in source.chunks(chunk_rows=chunk_rows, dtypes=dtypes, pieces=pieces):
         counter.add(chunk, keys, weights)
     return counter.table()
+
+
+def _code_columns(source: ColumnFile, candidates: list[str], chunk_rows: int, pieces: bool) -> set[str]:
+    """The candidates (columns with a value such as 0123) whose every value is digits: text."""
+    codes = set(candidates)
+    if codes:
+        for chunk in source.chunks(sorted(codes), chunk_rows=chunk_rows, dtypes={c: str for c in codes},
+                                   pieces=pieces):
+            codes -= {c for c in codes if not is_code(chunk[c].dropna()).all()}
+            if not codes:
+                break
+    return codes
 
 
 def _replace(res: Any, **changes: Any) -> Any:
