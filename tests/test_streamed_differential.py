@@ -87,7 +87,7 @@ def test_chunks_of_signed_and_unsigned_integers_read_as_the_whole_file(tmp_path)
     and "-0" and "0" became one class (read_columns reads such a column whole: _join)."""
     path = tmp_path / "signed.csv"
     path.write_text(f"a\n{2 ** 63 + 1}\n-0\n0\n5\n", encoding="utf-8")
-    assert sio.read_data(path)["a"].dtype == object  # the reference reads text
+    assert not pd.api.types.is_numeric_dtype(sio.read_data(path)["a"])  # the reference reads text
     _same_or_refused(path, ["a"], 1)
 
 
@@ -99,7 +99,7 @@ def test_text_column_whose_chunk_looks_numeric_is_not_refused(tmp_path, value):
     the in-memory measures take."""
     path = tmp_path / "text.csv"
     path.write_text(f"a\n{value}\nb\nb\n", encoding="utf-8")
-    assert sio.read_data(path)["a"].dtype == object
+    assert not pd.api.types.is_numeric_dtype(sio.read_data(path)["a"])  # text (object, or str in pandas 3)
     _same_as_in_memory(path, ["a"], 1)
 
 
