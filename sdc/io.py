@@ -168,10 +168,7 @@ def read_data_details(path: str | Path, *, sep: str | None = None, text_columns:
     """:func:`read_data`, with what was done to read the file (:class:`ReadDetails`)."""
     p = Path(path)
     sep = None if sep is None else delimiter(sep)
-    if not p.exists():
-        raise DataFileError(f"cannot read data file '{p}': no such file.")
-    if p.is_dir():
-        raise DataFileError(f"cannot read data file '{p}': it is a directory.")
+    _check_file(p)
     na = _na_values(na_values)
     suffix = p.suffix.lower()
     _check_sheet(p, sheet)
@@ -249,6 +246,16 @@ def _check_header(p: Path, header: Sequence[object]) -> None:
         seen[key] = i
 
 
+def _check_file(p: Path, *, empty: bool = False) -> None:
+    """Refuse a path that is no file to read: missing, a directory, or (with `empty`) empty."""
+    if not p.exists():
+        raise DataFileError(f"cannot read data file '{p}': no such file.")
+    if p.is_dir():
+        raise DataFileError(f"cannot read data file '{p}': it is a directory.")
+    if empty and p.stat().st_size == 0:
+        raise DataFileError(f"data file '{p}' is empty.")
+
+
 def _reason(p: Path, exc: BaseException) -> str:
     """The first line of a reading error; for text that is not UTF-8, the file's line."""
     if isinstance(exc, UnicodeDecodeError) or "codec can't decode" in str(exc):
@@ -296,12 +303,7 @@ def check_text_file(path: str | Path, *, sep: str | None = None) -> None:
     DataFileError
     """
     p = Path(path)
-    if not p.exists():
-        raise DataFileError(f"cannot read data file '{p}': no such file.")
-    if p.is_dir():
-        raise DataFileError(f"cannot read data file '{p}': it is a directory.")
-    if p.stat().st_size == 0:
-        raise DataFileError(f"data file '{p}' is empty.")
+    _check_file(p, empty=True)
     line = _first_undecodable_line(p)
     if line is not None:
         raise DataFileError(f"cannot read data file '{p}': line {line} is not UTF-8 text; save the file as UTF-8.")
@@ -396,7 +398,7 @@ def _read_text(p: Path, sep: str | None, text_columns: bool | Sequence[str] | No
                 raw = pd.read_csv(p, sep=sep, low_memory=False, usecols=cand, **raw_kw)
             for c in cand:
                 values = raw[c].dropna()
-                if len(values) and values.map(lambda v: _CODE.fullmatch(v) is not None).all():
+                if len(values) and is_code(values).all():
                     df[c] = raw[c].to_numpy(dtype=object)
                     codes.append(c)
     return df, ReadDetails(str(p), "text", na, text_codes=tuple(codes),
@@ -543,12 +545,7 @@ class ColumnFile:
                  text_columns: bool | Sequence[str] | None = None, na_values: str | Sequence[str] | None = None):
         plan = _plan(path, columns, sep, text_columns, na_values)
         if plan is None:
-            if not Path(path).exists():
-                raise DataFileError(f"cannot read data file '{path}': no such file.")
-            if Path(path).is_dir():
-                raise DataFileError(f"cannot read data file '{path}': it is a directory.")
-            if Path(path).stat().st_size == 0:
-                raise DataFileError(f"data file '{path}' is empty.")
+            _check_file(Path(path), empty=True)
             header = _header(Path(path), sep)
             missing = [c for c in columns if header is not None and str(c) not in header]
             if missing:
@@ -730,5 +727,5 @@ def _keep_codes(plan: _Plan, df: pd.DataFrame) -> None:
                           {c: str for c in cand}))
     for c in cand:
         values = raw[c].dropna()
-        if len(values) and values.map(lambda v: _CODE.fullmatch(v) is not None).all():
+        if len(values) and is_code(values).all():
             df[c] = raw[c].to_numpy(dtype=object)

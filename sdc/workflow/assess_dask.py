@@ -120,7 +120,8 @@ def _check_roles(cfg: RunConfig, meta: pd.DataFrame) -> None:
 
 def _tcloseness(work: Any, keys: list[str], cfg: RunConfig) -> dict[str, Any]:
     from sdc.attribute.closeness import t_closeness
-    from sdc.workflow.registry import DISTANCE_RANGES, effective_distance
+    from sdc.workflow.config import DISTANCE_RANGES
+    from sdc.workflow.registry import effective_distance
 
     out = {}
     for s in cfg.sensitive:
