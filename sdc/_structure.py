@@ -10,6 +10,7 @@ cheaper count (:func:`_plain_lines`). Whitespace-separated files are checked lin
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ import numpy as np
 
 from sdc.exceptions import DataFileError
 
-__all__ = ["Scan", "check_structure", "open_binary", "open_text", "WHITESPACE"]
+__all__ = ["Scan", "check_structure", "first_undecodable_line", "not_utf8", "open_binary", "open_text", "WHITESPACE"]
 
 #: The separator pattern of whitespace-separated files (runs of blanks).
 WHITESPACE = r"\s+"
@@ -34,10 +35,11 @@ class Scan:
     zero_fields: set[int]
 
 
-def check_structure(p: Path, sep: str, sample: str) -> Scan | None:
+def check_structure(p: Path, sep: str, sample: str, *, utf8: bool = False) -> Scan | None:
     """Refuse rows with the wrong number of fields and stray carriage returns; find the fields
     holding a value that starts with a 0 followed by a digit. None: not checked (a separator of
-    several characters or a regular expression)."""
+    several characters or a regular expression). With `utf8`, the same pass refuses bytes
+    that are not UTF-8, naming the line (for callers that do not decode the file themselves)."""
     if sep == WHITESPACE:
         return _check_whitespace(p)
     if len(sep) != 1 or len(sep.encode("utf-8")) != 1 or sep in "\"\r\n":
@@ -45,7 +47,11 @@ def check_structure(p: Path, sep: str, sample: str) -> Scan | None:
     header = next(csv.reader(io.StringIO(sample, newline=""), delimiter=sep), [])
     cr_only = "\n" not in sample and "\r" in sample
     with open_binary(p) as fh:
-        problem, zeros = _scan_bytes(_chunks(fh), ord(sep), 13 if cr_only else 10)
+        try:
+            problem, zeros = _scan_bytes(_utf8_blocks(_chunks(fh)) if utf8 else _chunks(fh), ord(sep),
+                                         13 if cr_only else 10)
+        except _NotUtf8 as exc:
+            raise DataFileError(f"cannot read data file '{p}': {not_utf8(exc.line)}") from None
     if problem is not None and problem[0] == "quotes":
         # The fast scan assumes RFC 4180 quoting; a quote inside an unquoted field (5'10")
         # confuses it, so let Python's csv reader (which pandas agrees with) decide.
@@ -298,6 +304,51 @@ def _csv_problem(p: Path, sep: str, cr_only: bool) -> tuple[str, str] | None:
                     first_bad, bad_fields = start, len(row)
     if n_bad:
         return "fields", _fields_message(first_bad, bad_fields, header, n_bad)
+    return None
+
+
+def not_utf8(line: int) -> str:
+    """The reason given for a file whose line `line` (from 1) is not UTF-8 text."""
+    return f"line {line} is not UTF-8 text; save the file as UTF-8."
+
+
+class _NotUtf8(Exception):
+    def __init__(self, line: int):
+        super().__init__(line)
+        self.line = line
+
+
+def _utf8_blocks(blocks: Iterator[bytes]) -> Iterator[bytes]:
+    """The blocks, each decoded first; raises _NotUtf8 with the line (from 1) of the first
+    byte that is not UTF-8."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    lines = 0
+    for block in blocks:
+        try:
+            decoder.decode(block, final=not block)
+        except UnicodeDecodeError as exc:
+            # exc.object: the bytes the decoder held from the previous block (part of one
+            # character, never a line end), then this block
+            raise _NotUtf8(lines + exc.object[:exc.start].count(b"\n") + 1) from None
+        lines += block.count(b"\n")
+        yield block
+
+
+def first_undecodable_line(p: Path) -> int | None:
+    """The line (from 1) of a file's first byte that is not UTF-8 (decompressed if needed), or
+    None: all UTF-8, or unreadable (the caller's own error then stands)."""
+    import lzma
+    import zipfile
+    import zlib
+
+    try:
+        with open_binary(p) as fh:
+            for _ in _utf8_blocks(_chunks(fh)):
+                pass
+    except _NotUtf8 as exc:
+        return exc.line
+    except (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError, zipfile.BadZipFile, DataFileError):
+        return None
     return None
 
 

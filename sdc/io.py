@@ -26,7 +26,6 @@ What is read, and what is not guessed (docs/getting-started.md, "Reading data"):
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 import re
@@ -39,7 +38,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sdc._structure import WHITESPACE, check_structure, open_binary
+from sdc._structure import WHITESPACE, check_structure, first_undecodable_line, not_utf8, open_binary
 from sdc.exceptions import DataFileError, SdcWarning
 
 __all__ = ["read_data", "read_data_details", "ReadDetails", "detect_delimiter", "DELIMITERS", "DEFAULT_NA_VALUES",
@@ -259,37 +258,10 @@ def _check_file(p: Path, *, empty: bool = False) -> None:
 def _reason(p: Path, exc: BaseException) -> str:
     """The first line of a reading error; for text that is not UTF-8, the file's line."""
     if isinstance(exc, UnicodeDecodeError) or "codec can't decode" in str(exc):
-        line = _first_undecodable_line(p)
+        line = first_undecodable_line(p)
         if line is not None:
-            return f"line {line} is not UTF-8 text; save the file as UTF-8."
+            return not_utf8(line)
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-
-
-_DECODE_BLOCK = 1 << 22
-
-
-def _first_undecodable_line(p: Path) -> int | None:
-    """The line (from 1) of an uncompressed file's first byte that is not UTF-8, or None."""
-    if p.suffix.lower() in (".gz", ".bz2", ".zip", ".xz"):
-        return None
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    lines = 0
-    try:
-        with open(p, "rb") as fh:
-            while block := fh.read(_DECODE_BLOCK):
-                try:
-                    decoder.decode(block)
-                except UnicodeDecodeError as exc:
-                    # exc.object: the bytes the decoder held from the previous block (part of
-                    # one character, never a newline), then this block
-                    return lines + exc.object[:exc.start].count(b"\n") + 1
-                lines += block.count(b"\n")
-            decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return lines + 1
-    except OSError:
-        return None
-    return None
 
 
 def check_text_file(path: str | Path, *, sep: str | None = None) -> None:
@@ -304,13 +276,12 @@ def check_text_file(path: str | Path, *, sep: str | None = None) -> None:
     """
     p = Path(path)
     _check_file(p, empty=True)
-    line = _first_undecodable_line(p)
-    if line is not None:
-        raise DataFileError(f"cannot read data file '{p}': line {line} is not UTF-8 text; save the file as UTF-8.")
     try:
-        sample = _sample(p)
-        sep = detect_delimiter(sample) if sep is None else delimiter(sep)
-        scan = check_structure(p, sep, sample)
+        sample, sep = _sample_and_delimiter(p, sep)
+        scan = check_structure(p, sep, sample, utf8=True)  # one pass: the bytes decoded as they are scanned
+        line = first_undecodable_line(p) if scan is None else None  # a file the scan does not read
+        if line is not None:
+            raise DataFileError(f"cannot read data file '{p}': {not_utf8(line)}")
     except DataFileError:
         raise
     except (ValueError, OSError) as exc:
@@ -333,8 +304,7 @@ def read_header(path: str | Path, *, sep: str | None = None) -> list[str] | None
 def _header(p: Path, sep: str | None) -> list[str] | None:
     """The column names of a delimited text file's header, or None when it cannot be read."""
     try:
-        sample = _sample(p)
-        sep = detect_delimiter(sample) if sep is None else delimiter(sep)
+        _, sep = _sample_and_delimiter(p, sep)
         engine = "python" if sep == WHITESPACE else "c"
         return [str(c) for c in pd.read_csv(p, sep=sep, nrows=0, engine=engine).columns]
     except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError):
@@ -366,8 +336,7 @@ def delimiter(sep: str) -> str:
 
 def _read_text(p: Path, sep: str | None, text_columns: bool | Sequence[str] | None, na: tuple[str, ...]
                ) -> tuple[pd.DataFrame, ReadDetails]:
-    sample = _sample(p)
-    sep = detect_delimiter(sample) if sep is None else sep
+    sample, sep = _sample_and_delimiter(p, sep)
     all_text, named, detect = _text_request(text_columns)
     scan = check_structure(p, sep, sample)
     if scan is not None:
@@ -459,6 +428,13 @@ def _warn_numbers_with_markers(df: pd.DataFrame, details: ReadDetails) -> None:
                           SdcWarning, stacklevel=4)
 
 
+def _sample_and_delimiter(p: Path, sep: str | None) -> tuple[str, str]:
+    """The file's first bytes as text, and its delimiter: `sep` as read (:func:`delimiter`),
+    or detected from those bytes when None."""
+    sample = _sample(p)
+    return sample, detect_delimiter(sample) if sep is None else delimiter(sep)
+
+
 def _sample(p: Path) -> str:
     """The first bytes of a text file, decompressed if needed, as text."""
     with open_binary(p) as fh:
@@ -498,8 +474,7 @@ def _plan(path: str | Path, columns: Sequence[str], sep: str | None, text_column
     if p.suffix.lower() in (".dta", ".sas7bdat", ".xpt", ".xls", *EXCEL_SUFFIXES):
         return None
     na = _na_values(na_values)
-    sample = _sample(p)
-    sep = detect_delimiter(sample) if sep is None else delimiter(sep)
+    sample, sep = _sample_and_delimiter(p, sep)
     all_text, named, detect = _text_request(text_columns)
     if sep == WHITESPACE or all_text:
         return None

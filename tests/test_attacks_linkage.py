@@ -331,6 +331,10 @@ def test_linkage_errors(voter_medical):
     dup.loc[1, "pid"] = 101
     with pytest.raises(ValueError, match="must be unique; 101 occurs more than once"):
         linkage_attack(dup, voters, ["zip"], truth="pid")
+    # Without truth the index names the matched record: a repeated label would be ambiguous.
+    twice = released.set_axis([7, 7] + list(released.index[2:]))
+    with pytest.raises(ValueError, match=r"the index of `released`\) must be unique; 7 occurs"):
+        linkage_attack(twice, voters, ["zip"])
     with pytest.raises(ValueError, match="missing or infinite value in `released`"):
         linkage_attack(released.assign(birth=[1.0, np.nan, 3, 4, 5, 6]), voters, ["birth"], method="nearest")
     with pytest.raises(ValueError, match="none of `on` is numeric"):

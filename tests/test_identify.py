@@ -171,6 +171,11 @@ def test_starter_config_escapes_awkward_names(tmp_path: Path) -> None:
     assert "age\nbreak" in cfg.bins
 
 
+def test_rows_without_columns_refused() -> None:
+    with pytest.raises(ValueError, match="`data` has no columns to classify"):
+        sdc.identify(pd.DataFrame(index=range(3)))
+
+
 def test_starter_config_needs_a_key() -> None:
     r = sdc.identify(pd.DataFrame({"email": ["a@b.org", "c@d.org"]}))
     with pytest.raises(ValueError, match="no column is a quasi-identifier"):

@@ -79,6 +79,12 @@ def test_bad_options(kwargs: dict, exc: type, fragment: str) -> None:
     assert fragment in str(info.value)
 
 
+def test_rows_without_columns_refused() -> None:
+    # As variables=[] is: nothing to classify is an error, not an empty result.
+    with pytest.raises(ValueError, match="`data` has no columns to classify"):
+        g_distinct(pd.DataFrame(index=range(3)))
+
+
 def test_result_is_frozen_and_input_untouched() -> None:
     df = pd.DataFrame({"a": [1, 2, 2], "b": ["x", None, "x"]})
     before = df.copy()

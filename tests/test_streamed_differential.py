@@ -115,3 +115,15 @@ def test_key_missing_in_every_record_refused_as_in_memory(tmp_path, opts):
     for chunk_rows in (1, 100):
         with pytest.raises(ValueError, match="'a'.*missing in every record"):
             risk_from_file(path, ["a", "b"], chunk_rows=chunk_rows, **opts)
+
+
+@pytest.mark.parametrize("chunk_rows", [1, 100])
+def test_missing_text_key_shown_as_in_memory(tmp_path, chunk_rows):
+    """A missing text value in the riskiest classes was None when read in chunks and NaN when
+    read whole (the comparison above goes through str, where 'None' != 'nan')."""
+    path = tmp_path / "text-na.csv"
+    path.write_text("a,b\nx,1\n,1\ny,\nx,2\n", encoding="utf-8")
+    ref = sdc.k_anonymity(sio.read_data(path), ["a", "b"]).riskiest_classes
+    got = risk_from_file(path, ["a", "b"], chunk_rows=chunk_rows)[0].riskiest_classes
+    assert got[["a", "b"]].astype(str).values.tolist() == ref[["a", "b"]].astype(str).values.tolist()
+    assert got["a"].isna().tolist() == ref["a"].isna().tolist() == [False, False, False, True]

@@ -224,11 +224,14 @@ class LinkageResult:
 
 
 # -------------------------------------------------------------------- helpers
-def _released_ids(released: pd.DataFrame, truth: str) -> pd.Index:
-    ids = pd.Index(released[truth]) if truth in released.columns else released.index
+def _released_ids(released: pd.DataFrame, truth: str | None) -> pd.Index:
+    """The ids that name released records (``matched_id``): the `truth` column of `released`
+    if it has one, else its index; repeated ids would make a match ambiguous, so refused."""
+    by_column = truth is not None and truth in released.columns
+    ids = pd.Index(released[truth]) if by_column else released.index
     if not ids.is_unique:
         dup = ids[ids.duplicated()][0]
-        where = f"column {truth!r}" if truth in released.columns else "index"
+        where = f"column {truth!r}" if by_column else "index"
         raise ValueError(f"released record ids (the {where} of `released`) must be unique; {plain(dup)!r} occurs "
                          "more than once.")
     return ids
@@ -323,7 +326,8 @@ def linkage_attack(
     truth : str, optional
         Column of `external` holding the id of the true released record. The released ids
         are the column of the same name in `released` if there is one, else the index of
-        `released`. Without it, only match-set sizes are reported.
+        `released`. Without it, only match-set sizes are reported. The released ids (that
+        column, or the index) name the matched record and must be unique.
     method : {"exact", "nearest"}
         ``"exact"``: identical values on every QI (a join). ``"nearest"``: the released
         records at the smallest Euclidean distance on the standardised numeric QIs, among
@@ -386,7 +390,7 @@ def linkage_attack(
         distance, size, nearest, radius, big = _nearest(xr, xe, rblock, eblock, tol)
         single = np.where(size == 1, nearest, -1)
 
-    rel_ids = _released_ids(released, truth) if truth is not None else released.index
+    rel_ids = _released_ids(released, truth)
     matched = np.full(ne, None, dtype=object)
     one = single >= 0
     matched[one] = np.asarray(rel_ids, dtype=object)[single[one]]

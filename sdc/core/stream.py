@@ -147,7 +147,7 @@ class KeyDomain:
         return out
 
     def values(self, codes: np.ndarray) -> np.ndarray:
-        """The values of codes (missing: NaN for numbers, None for text)."""
+        """The values of codes (missing: NaN, as pandas reads an empty field, for text too)."""
         miss = codes < 0
         if self.levels is None:
             if not miss.any() and self.kinds <= set("iu"):
@@ -167,7 +167,7 @@ class KeyDomain:
                 out[miss] = np.nan
             else:
                 out = out.astype(object)
-                out[miss] = None
+                out[miss] = np.nan
         return out
 
 

@@ -148,6 +148,8 @@ def g_distinct(data: pd.DataFrame, variables: Sequence[str] | None = None, *, al
     {'variable': ['sex', 'id'], 'rate_pct': [0.4, 100.0], 'class': ['non-sensitive', 'sensitive']}
     """
     data = check_frame(data)
+    if variables is None and data.shape[1] == 0:
+        raise ValueError("`data` has no columns to classify.")
     cols = list(data.columns) if variables is None else list(check_columns(data, variables, role="variables"))
     alpha, beta, average = check_gdistinct_options(alpha, beta, average)
     facts = [column_facts(data[c]) for c in cols]

@@ -259,6 +259,8 @@ def identify(data: pd.DataFrame, variables: Sequence[str] | None = None, *,
     {'patient_id': 'direct identifier', 'sex': 'quasi-identifier', 'diagnosis': 'sensitive'}
     """
     data = check_frame(data)
+    if variables is None and data.shape[1] == 0:
+        raise ValueError("`data` has no columns to classify.")
     cols = list(data.columns) if variables is None else list(check_columns(data, variables, role="variables"))
     missing_threshold = check_fraction(missing_threshold, "missing_threshold")
     near_constant = check_fraction(near_constant, "near_constant", closed="right")
