@@ -357,3 +357,11 @@ def test_a_failed_write_leaves_no_folder_it_made(tmp_path: Path, monkeypatch: py
     with pytest.raises(OSError):
         write_folder(tmp_path / "kept" / "e" / "report", {"x.txt": "x"}, marker="test\n")
     assert (tmp_path / "kept").is_dir() and not (tmp_path / "kept" / "e").exists()
+
+
+def test_option_value_starting_with_a_dash_gets_a_hint(capsys: pytest.CaptureFixture) -> None:
+    """argparse reads --weights -1,1 as two options; the message says how to pass the value."""
+    status, _, err = run_cli(capsys, "attack", "record-linkage", "a.csv", "b.csv", "--weights", "-1,1")
+    assert status == 2
+    line = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(line) == 1 and "write --weights=VALUE" in line[0] and "Traceback" not in err, err

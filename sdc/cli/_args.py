@@ -12,6 +12,10 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr (no usage dump)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        # argparse takes a value such as -1,1 for an option; the = form passes it.
+        option = re.match(r"argument (--[\w-]+).*: expected one argument$", message)
+        if option:
+            message += f" (for a value that starts with '-', write {option.group(1)}=VALUE)"
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
