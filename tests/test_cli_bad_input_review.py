@@ -365,3 +365,13 @@ def test_option_value_starting_with_a_dash_gets_a_hint(capsys: pytest.CaptureFix
     assert status == 2
     line = [ln for ln in err.splitlines() if ln.strip()]
     assert len(line) == 1 and "write --weights=VALUE" in line[0] and "Traceback" not in err, err
+
+
+def test_option_prefixes_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """argparse took --k 0 for --keys 0 (a prefix); options must be spelled out."""
+    data = tmp_path / "d.csv"
+    data.write_text("sex,age\nf,1\nm,2\n", encoding="utf-8")
+    status, _, err = run_cli(capsys, "risk", str(data), "--keys", "sex", "--thr", "2")
+    assert status == 2 and "unrecognized arguments: --thr 2" in err, err
+    status, _, err = run_cli(capsys, "risk", str(data), "--keys", "sex", "--threshold", "2")
+    assert status == 0, err

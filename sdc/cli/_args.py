@@ -9,7 +9,13 @@ __all__ = ["Parser", "bins", "csv_list", "one_line", "flag_names"]
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr (no usage dump)."""
+    """argparse, but a usage error is one line on stderr (no usage dump), and options are
+    spelled out: a prefix (``--k`` for ``--keys``) is refused, so that a script's meaning does
+    not change when an option with the same prefix is added."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def error(self, message: str) -> None:  # type: ignore[override]
         # argparse takes a value such as -1,1 for an option; the = form passes it.
