@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,12 @@ class ProtectionResult:
     seed: int | None
     changed: pd.Series = field(repr=False)
     details: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        # pandas before 2.1 copies ``attrs`` shallowly: a nested value (a dict, a list) would be
+        # shared with the input's, and changing it on the release would change the input.
+        if isinstance(self.data, pd.DataFrame) and self.data.attrs:
+            self.data.attrs = copy.deepcopy(self.data.attrs)
 
     @property
     def n_changed(self) -> int:

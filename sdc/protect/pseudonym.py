@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import math
 import os
+import re
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,7 +36,7 @@ from sdc.core.strata import Levels, distinct_values
 from sdc.protect._common import output_frame
 from sdc.protect._result import ProtectionResult
 
-__all__ = ["pseudonymise", "MIN_KEY_BYTES"]
+__all__ = ["pseudonymise", "MIN_KEY_BYTES", "key_source_text"]
 
 #: The shortest key accepted (bytes, after the line ending(s) at its end are removed).
 MIN_KEY_BYTES = 16
@@ -44,6 +45,28 @@ MIN_KEY_BYTES = 16
 #: (:func:`sdc.core.distinct.hashed_codes`, exact): faster than pandas' string table on large
 #: columns, slower on small ones.
 _HASHED_FROM = 2_000_000
+
+
+def key_source_text(value: object, kind: str) -> str:
+    """How an error message names a key's source (`kind` ``"env"`` or ``"file"``): quoted, unless
+    it could be the key itself, given by mistake for the variable's name or the file's path
+    (``--key-env "$SDC_KEY"``): then it is not shown, as the message may end up in a log.
+
+    Shown: anything shorter than a key (:data:`MIN_KEY_BYTES`); a variable's name written as
+    names are (capitals, digits, ``_``, not all hex digits); a path with a ``/``, ``\\`` or
+    ``.`` and no ``+`` or ``=`` (base64's). Anything else may be a key.
+    """
+    text = str(value)
+    if len(text) < MIN_KEY_BYTES:
+        return repr(text)
+    if kind == "env":
+        shown = re.fullmatch(r"[A-Z_][A-Z0-9_]*", text) is not None and re.fullmatch(r"[0-9A-F]+", text) is None
+    else:
+        shown = any(c in text for c in "/\\.") and not any(c in text for c in "+=")
+    if shown:
+        return repr(text)
+    what = "an environment variable's name" if kind == "env" else "a path"
+    return f"(not shown: {len(text)} characters that do not look like {what} and may be the key itself)"
 
 
 class _Key:
@@ -72,7 +95,7 @@ def _read_key(key_file: object, key_env: object, random_key: bool) -> tuple[_Key
             raise TypeError(f"`key_file` must be a path; got {type(key_file).__name__}.")
         path = Path(key_file)
         if not path.is_file():
-            raise ValueError(f"`key_file` {str(path)!r} does not exist or is not a file.")
+            raise ValueError(f"`key_file` {key_source_text(key_file, 'file')} does not exist or is not a file.")
         try:
             raw = path.read_bytes()
         except OSError as exc:
@@ -83,7 +106,7 @@ def _read_key(key_file: object, key_env: object, random_key: bool) -> tuple[_Key
         if not isinstance(key_env, str) or not key_env:
             raise TypeError(f"`key_env` must be the name of an environment variable; got {key_env!r}.")
         if key_env not in os.environ:
-            raise ValueError(f"`key_env`: the environment variable {key_env!r} is not set.")
+            raise ValueError(f"`key_env`: the environment variable {key_source_text(key_env, 'env')} is not set.")
         key, source, where = os.environ[key_env].encode("utf-8").rstrip(b"\r\n"), "env", key_env
         what = f"`key_env` variable {key_env!r}"
     if not key:
@@ -282,7 +305,9 @@ def pseudonymise(
         raise TypeError(f"`random_key` must be True or False; got {random_key!r}.")
     key, source, where = _read_key(key_file, key_env, random_key) if cols else (None, None, None)
 
-    out = frame.drop(columns=list(dropped)) if dropped else output_frame(frame)
+    # output_frame after drop too: without copy-on-write, drop shares extension arrays (a
+    # categorical) with the input, and writing to the release would change the input.
+    out = output_frame(frame.drop(columns=list(dropped)) if dropped else frame)
     changed: dict[str, int] = {}
     details: dict[str, Any] = {}
     for v in cols:

@@ -27,7 +27,7 @@ from sdc._files import csv_chunks, csv_text
 from sdc.workflow.assess import Assessment
 from sdc.workflow.config import FORMATS, to_toml
 from sdc.report.content import FIGURES, Report, build_report, figure_captions
-from sdc.report.folder import MARKER, check_target, write_folder
+from sdc.report.folder import MARKER, check_target, source_files, write_folder
 from sdc.report.records import record_tables
 from sdc.report.safety import safe_frame
 
@@ -137,5 +137,6 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
     if png_files:
         for name, png in figs.items():
             content[f"plots/{name}.png"] = png
-    write_folder(out, content, marker=_MARKER_TEXT, inputs=inputs, flag="`out`")
+    write_folder(out, content, marker=_MARKER_TEXT, inputs=inputs, flag="`out`",
+                 read_from=source_files(a.config.source))
     return ReportFolder(path=out, files=tuple(files), report=report)

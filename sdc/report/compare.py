@@ -336,9 +336,9 @@ def write_comparison(c: Comparison, out: str | Path, *, formats: Sequence[str] |
 
     `inputs` are the two files compared: no output is more readable than they are.
     """
-    from sdc.report.folder import write_folder
+    from sdc.report.folder import source_files, write_folder
 
     files, report = _render(c, formats)
     write_folder(out, files, marker="This folder was written by sdc compare; sdc replaces it whole on the next run.\n",
-                 inputs=inputs)
+                 inputs=inputs, read_from=source_files(c.config.source))
     return ComparisonFolder(path=Path(out), files=tuple(files), report=report)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from sdc._files import check_parent, make_parents, output_modes, remove_made, terminate_cleanly
 
-__all__ = ["write_folder", "output_modes", "check_target", "MARKER"]
+__all__ = ["write_folder", "output_modes", "check_target", "source_files", "MARKER"]
 
 #: The marker of a folder written by sdc (the same as ``sdc assess``'s report folders).
 MARKER = ".sdc-report"
@@ -83,18 +83,37 @@ def check_target(out: Path, flag: str = "--out", *, inputs: Iterable[str | Path 
                 "whole, which would delete them; move them out or choose another folder.")
 
 
+def source_files(*sources: str | Path | None) -> list[str]:
+    """The configuration or plan files among `sources` (a config's or plan's ``source``, which
+    may also be ``"flags"``, ``"default"``, ...): the existing files."""
+    out = []
+    for s in sources:
+        if s is None or str(s) in ("flags", "default", "mapping", "plan"):
+            continue
+        try:
+            if Path(s).is_file():
+                out.append(str(s))
+        except (OSError, ValueError):
+            continue
+    return out
+
+
 def write_folder(out: str | Path, files: Mapping[str, str | bytes | Iterable[bytes | memoryview]], *, marker: str,
-                 inputs: Iterable[str | Path | None] = (), flag: str = "--out") -> Path:
+                 inputs: Iterable[str | Path | None] = (), flag: str = "--out",
+                 read_from: Iterable[str | Path | None] = ()) -> Path:
     """Write `files` (relative name -> text, bytes, or pieces of bytes) as the folder `out`, atomically.
 
     Text is written as UTF-8 with the line ends it holds. `marker` is the text of the
     ``.sdc-report`` file (the list of the files written is added to it). Modes follow
-    :func:`output_modes` of `inputs`; the target is checked with :func:`check_target`.
+    :func:`output_modes` of `inputs` and `read_from`; the target is checked with
+    :func:`check_target` against `inputs`. `read_from` are the other files the outputs are
+    made from (a configuration, a plan: copied into the folder, so they restrict its modes too),
+    which the folder may replace (``--plan OUT/plan.toml --out OUT`` reruns in place).
     """
     out = Path(out)
     inputs = [p for p in inputs if p is not None]
     check_target(out, flag, inputs=inputs)
-    fmode, dmode = output_modes(inputs)
+    fmode, dmode = output_modes([*inputs, *(p for p in read_from if p is not None)])
     names = sorted(str(Path(n).as_posix()) for n in files)
     marker_text = marker.rstrip("\n") + "\n" + _MANIFEST + "\n" + "".join(f"{n}\n" for n in names)
     with terminate_cleanly():

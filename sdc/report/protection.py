@@ -84,7 +84,7 @@ def write_protection(run: ProtectionRun, out: str | Path, *, input_path: str | P
         The comparison report's formats (default: the assessment configuration's).
     """
     from sdc.report.compare import comparison_files
-    from sdc.report.folder import write_folder
+    from sdc.report.folder import source_files, write_folder
     from sdc.report.released import released_file
 
     rel = released_file(run.released, input_path=input_path, sep=sep, original=run.original)
@@ -100,5 +100,6 @@ def write_protection(run: ProtectionRun, out: str | Path, *, input_path: str | P
         sub = comparison_files(run.comparison, formats=formats, released_name=rel.name)
         files.update({f"comparison/{k}": v for k, v in sub.items()})
     write_folder(out, files, marker="This folder was written by sdc protect; sdc replaces it whole on the next run.\n",
-                 inputs=[input_path])
+                 inputs=[input_path], read_from=source_files(run.plan.source, run.plan.config_path,
+                                                              run.config.source if run.config is not None else None))
     return ProtectionFolder(path=Path(out), files=tuple(files), released=rel.name, released_sha256=sha)

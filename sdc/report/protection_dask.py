@@ -30,7 +30,7 @@ from typing import Any
 import pandas as pd
 
 from sdc.report.content import Report, Section, Table
-from sdc.report.folder import MARKER, _MANIFEST, _fill, _move_into_place, check_target
+from sdc.report.folder import MARKER, _MANIFEST, _fill, _move_into_place, check_target, source_files
 from sdc.report.protection import ProtectionFolder, protection_document
 from sdc.report.protection_log import protection_sections
 from sdc.report.serialize import jsonable
@@ -146,7 +146,8 @@ def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], se
         raise ValueError(f"two input files would give the same released file name ({twice!r}); give files with "
                          "distinct names.")
     check_target(out, "--out", inputs=inputs)
-    fmode, dmode = output_modes(inputs)
+    plan = getattr(run, "plan", None)  # the plan is copied in (plan.toml): it restricts the modes too
+    fmode, dmode = output_modes([*inputs, *source_files(getattr(plan, "source", None), getattr(plan, "config_path", None))])
     with terminate_cleanly():
         made: list[Path] = []
         try:

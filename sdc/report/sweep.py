@@ -246,9 +246,9 @@ def sweep_files(r: SweepResult, *, png: bool = True) -> dict[str, str | bytes]:
 
 def write_sweep(r: SweepResult, out: str | Path, *, inputs: Sequence[str | Path] = (), png: bool = True) -> SweepFolder:
     """Write the sweep folder `out` (see the module docstring)."""
-    from sdc.report.folder import write_folder
+    from sdc.report.folder import source_files, write_folder
 
     files = sweep_files(r, png=png)
     write_folder(out, files, marker="This folder was written by sdc sweep; sdc replaces it whole on the next run.\n",
-                 inputs=inputs)
+                 inputs=inputs, read_from=source_files(r.plan.source, r.plan.config_path))
     return SweepFolder(path=Path(out), files=tuple(files))

@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc.protect.pseudonym import key_source_text
 from sdc.workflow.config import ConfigError, _toml_key, _toml_value, read_config_file
 
 __all__ = ["Plan", "Step", "MethodSpec", "PlanError", "METHOD_NAMES", "method_table", "load_plan",
@@ -549,12 +550,13 @@ def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodSpec]
         if key_file is not None:
             p = Path(str(key_file))
             if not p.is_file():
-                raise _err(where, f"parameter `key_file`: no such file: {str(key_file)!r}.")
+                raise _err(where, f"parameter `key_file`: no such file: {key_source_text(key_file, 'file')}.")
             if p.stat().st_size == 0 or not p.read_bytes().strip():
                 raise _err(where, f"parameter `key_file`: the key file is empty: {str(key_file)!r}.")
         key_env = step.parameters.get("key_env")
         if key_env is not None and not os.environ.get(str(key_env), "").strip():
-            raise _err(where, f"parameter `key_env`: the environment variable {str(key_env)!r} is not set or empty.")
+            raise _err(where, f"parameter `key_env`: the environment variable {key_source_text(key_env, 'env')} is not "
+                              "set or empty.")
         drop = step.parameters.get("drop")
         if step.method == "pseudonymise" and drop:
             dropped = [drop] if isinstance(drop, str) else list(drop)
@@ -590,7 +592,7 @@ def plan_to_toml(plan: Plan, *, seeds: Mapping[int, int | None] | None = None,
     if plan.seed is not None:
         head.append(f"seed = {int(plan.seed)}")
     if plan.config_path and assessment_toml is None:
-        head.append(f"config = {_toml_value(plan.config_path)}")
+        head.append(f"config = {_toml_value(_absolute(plan.config_path))}")
     if head:
         lines += ["[plan]", *head, ""]
     if plan.sweep:
@@ -602,6 +604,8 @@ def plan_to_toml(plan: Plan, *, seeds: Mapping[int, int | None] | None = None,
         for k, v in step.parameters.items():
             if v is None:
                 continue
+            if k in _PATH_PARAMETERS and isinstance(v, str) and v:
+                v = _absolute(v)
             if k in _RESERVED:
                 escaped[k] = _plain(v)
             else:
@@ -619,6 +623,12 @@ def plan_to_toml(plan: Plan, *, seeds: Mapping[int, int | None] | None = None,
         lines += ["# How the original and the released file are assessed (sdc assess configuration sections).",
                   *body]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _absolute(path: str) -> str:
+    """A path of the plan as an absolute path: the written plan is read from another folder (the
+    output's), where a relative path would name another file (load_plan resolves it there)."""
+    return os.path.abspath(path)
 
 
 def _plain(v: Any) -> Any:

@@ -33,6 +33,7 @@ from sdc._validation import check_frame
 from sdc._version import __version__
 from sdc.exceptions import SdcWarning
 from sdc.protect._result import ProtectionResult
+from sdc.protect.pseudonym import key_source_text
 from sdc.workflow.compare import Comparison, compare
 from sdc.workflow.config import ConfigError, RunConfig, from_mapping, load_config, to_toml
 from sdc.workflow.plan import (
@@ -181,7 +182,7 @@ def _secret(step: Step) -> bytes | None:
     if f is not None:
         p = Path(str(f))
         if not p.is_file():
-            raise PlanError(f"plan {step.label}: parameter `key_file`: no such file: {str(f)!r}.")
+            raise PlanError(f"plan {step.label}: parameter `key_file`: no such file: {key_source_text(f, 'file')}.")
         key = p.read_bytes().strip()
         if not key:
             raise PlanError(f"plan {step.label}: parameter `key_file`: the key file is empty: {str(f)!r}.")
@@ -189,7 +190,7 @@ def _secret(step: Step) -> bytes | None:
     if env is not None:
         val = os.environ.get(str(env))
         if val is None or not val.strip():
-            raise PlanError(f"plan {step.label}: parameter `key_env`: the environment variable {str(env)!r} is "
+            raise PlanError(f"plan {step.label}: parameter `key_env`: the environment variable {key_source_text(env, 'env')} is "
                             "not set or empty.")
         return val.strip().encode("utf-8")
     return None
