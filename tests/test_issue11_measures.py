@@ -155,7 +155,7 @@ def test_assess_notes_l_above_the_number_of_values() -> None:
 def test_snapshots_refuse_too_many_subsets_with_a_clear_message() -> None:
     df = pd.DataFrame({f"k{i}": np.arange(20) % (i + 2) for i in range(30)})
     with pytest.raises(ValueError, match=r"every subset of 30 keys would be 1,073,741,823 subsets, more than "
-                                         r"`max_subsets` \(100,000\); give `max_size` \(e\.g\. 4\)"):
+                                         r"the limit of 100,000 \(`max_subsets`\); give `max_size` \(e\.g\. 4\)"):
         sdc.key_subset_snapshots(df, list(df.columns))
     r = sdc.key_subset_snapshots(df, list(df.columns), max_size=2)
     assert len(r.table) == 30 + 435

@@ -81,9 +81,9 @@ def flag_names(parser: argparse.ArgumentParser, args: argparse.Namespace, text: 
     """A library message in the command line's words: each backticked argument name that the
     command has as an option holding a value becomes that option (`cross_check` -> --cross-check).
 
-    The command is found through nested subcommands (``sdc attack linkage``). An option left
-    unset (None) is not named: the value the message is about came from elsewhere (a config
-    file), and the library's name is the right one there. A library argument fed by an option
+    The command is found through nested subcommands (``sdc attack linkage``). In a command
+    that reads a config file, an option left unset (None) is not named: the value the message
+    is about came from the config, and the library's name is the right one there. A library argument fed by an option
     of another name is declared on the parser with ``set_defaults(flag_aliases={"k":
     "threshold"})`` (library name -> the option's dest).
     """
@@ -94,10 +94,13 @@ def flag_names(parser: argparse.ArgumentParser, args: argparse.Namespace, text: 
         if chosen is None:
             break
         command = chosen
+    # Without a config file every value comes from the command line: a message may also
+    # suggest an option left unset (give `max_size` -> give --max-size).
+    has_config = any("--config" in a.option_strings for a in command._actions)
     options = {}
     for action in command._actions:
         longs = [o for o in action.option_strings if o.startswith("--")]
-        if longs and _given(getattr(args, action.dest, None)):
+        if longs and (not has_config or _given(getattr(args, action.dest, None))):
             options[action.dest] = longs[0]
     for name, dest in (getattr(args, "flag_aliases", None) or {}).items():
         if dest in options:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import re
 import sys
 import warnings
@@ -286,6 +287,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if run is not None:
                     return run(args, argv)
                 return _dispatch(args)
+            except BrokenPipeError:
+                # The reader stopped (| head): no error line; nothing more goes to the closed pipe.
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                return 141  # what a shell reports for a writer stopped by SIGPIPE (128 + 13)
             except (ValueError, TypeError, DataFileError, OSError, RuntimeError) as exc:
                 print(f"sdc: error: {flag_names(parser, args, one_line(exc))}", file=sys.stderr)
                 return 2

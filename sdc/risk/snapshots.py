@@ -206,8 +206,8 @@ def _chosen_subsets(data: Any, keys: tuple[str, ...], subsets: Iterable[Sequence
         if total > max_subsets:
             raise ValueError(
                 f"snapshots over every subset of {len(keys)} keys" + (f" (of at most {size})" if size < len(keys) else "")
-                + f" would be {total:,} subsets, more than `max_subsets` ({max_subsets:,}); give `max_size` (e.g. "
-                f"{_fitting_size(len(keys), max_subsets)}) or the `subsets` to evaluate.")
+                + f" would be {total:,} subsets, more than the limit of {max_subsets:,} (`max_subsets`); give `max_size` "
+                f"(e.g. {_fitting_size(len(keys), max_subsets)}) or the `subsets` to evaluate.")
         return (c for s in range(1, size + 1) for c in combinations(range(len(keys)), s)), total
     out = []
     for sub in subsets:
