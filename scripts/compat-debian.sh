@@ -6,7 +6,9 @@
 #       Debian 13: Python 3.13, numpy 2.2, pandas 2.2, scipy 1.15, statsmodels 0.14, rpy2 3.5,
 #       with R and sdcMicro (CRAN): the cross-validation is required (SDC_REQUIRE_SDCMICRO=1).
 #   scripts/compat-debian.sh sid [--worktree] [pytest args...]
-#       unstable with numpy and pandas from experimental (pandas 3, Python 3.14), without R.
+#       unstable with numpy and pandas from experimental (pandas 3, Python 3.14), R 4.6 and
+#       rpy2 3.6 with sdcMicro (CRAN): the cross-validation is required; then the sdcMicro tests
+#       once more with rpy2 made unimportable, where they must skip (a machine without R).
 #
 # Run as root on Debian 12. The first run builds the chroot (debootstrap --variant=minbase) at
 # $SDC_COMPAT_CACHE/SUITE (default /var/cache/sdc-compat/SUITE); later runs reuse it, and
@@ -71,8 +73,6 @@ mirror=${SDC_COMPAT_MIRROR:-$(host_mirror | head -n 1 || true)}
 [ -n "$mirror" ] || { log "no Debian mirror found in /etc/apt/sources.list.d (set SDC_COMPAT_MIRROR)"; exit 1; }
 
 # --- 1. the tree to test: the committed one (HEAD), cloned afresh ------------------------------
-skip_r=0
-[ "$suite" = sid ] && skip_r=1  # sid: the suite without R
 src=$cache/$suite.src
 rm -rf "$src"
 git clone -q --depth 1 "file://$root" "$src"
@@ -102,7 +102,7 @@ Pin: release a=experimental
 Pin-Priority: 990'
 # The packages scripts/install.sh installs. A changed list (or mirror, or pins) rebuilds the chroot
 # from scratch, so it never keeps a package the list dropped.
-packages=$(SDC_SKIP_R=$skip_r bash "$src/scripts/install.sh" --print-packages)
+packages=$(bash "$src/scripts/install.sh" --print-packages)
 want=$(printf '%s\n' "$suite" "$mirror" "$sources" "$pins" "$packages" | sha256sum | cut -c1-16)
 if [ ! -f "$dir/.sdc-compat-bootstrapped" ] || [ "$(cat "$dir/.sdc-compat-bootstrapped")" != "$want" ]; then
   command -v debootstrap >/dev/null || {
@@ -142,9 +142,9 @@ if ! in_chroot dpkg-query -W -f='${Status}' ca-certificates 2>/dev/null | grep -
 fi
 in_chroot update-ca-certificates >/dev/null 2>&1
 
-# The packages (only the missing ones), sdcMicro from CRAN (trixie), the venv with sdc.
+# The packages (only the missing ones), sdcMicro from CRAN, the venv with sdc.
 t0=$SECONDS
-in_chroot ${SDC_CRAN:+SDC_CRAN="$SDC_CRAN"} SDC_SKIP_R=$skip_r /bin/bash -c 'cd /root/sdc && scripts/install.sh'
+in_chroot ${SDC_CRAN:+SDC_CRAN="$SDC_CRAN"} /bin/bash -c 'cd /root/sdc && scripts/install.sh'
 log "set up in $((SECONDS - t0)) s"
 
 # --- 3. versions, then the suite ----------------------------------------------------------------
@@ -170,13 +170,26 @@ PY
 )
 log "stack: $stack"
 
-req=()
-[ $skip_r = 0 ] && req=(SDC_REQUIRE_SDCMICRO=1)
 t0=$SECONDS
 status=0
-in_chroot "${req[@]}" HYPOTHESIS_PROFILE=ci /bin/bash -c 'cd /root/sdc && exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"' \
+in_chroot SDC_REQUIRE_SDCMICRO=1 HYPOTHESIS_PROFILE=ci /bin/bash -c 'cd /root/sdc && exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"' \
   pytest "$@" || status=$?
 log "pytest exit status $status in $((SECONDS - t0)) s"
+
+# sid: a machine without R, as far as Python sees (rpy2 cannot be imported): every sdcMicro test
+# must skip with its reason, and every test module must still load. Exit 5: none selected (-k).
+if [ "$suite" = sid ]; then
+  t0=$SECONDS
+  mkdir -p "$dir/tmp/no-r"
+  printf 'import sys\nsys.modules["rpy2"] = None  # import rpy2 fails, as without R\n' >"$dir/tmp/no-r/sitecustomize.py"
+  no_r=0
+  in_chroot PYTHONPATH=/tmp/no-r HYPOTHESIS_PROFILE=ci /bin/bash -c \
+    'set -o pipefail; cd /root/sdc && .venv/bin/python -m pytest -q -p no:cacheprovider -m sdcmicro -rs "$@" | tail -n 3' \
+    pytest "$@" || no_r=$?
+  in_chroot PYTHONPATH=/tmp/no-r /root/sdc/.venv/bin/python -c 'import r_bridge, sys; sys.exit(r_bridge.is_available())' || no_r=1
+  log "without R (rpy2 not importable): sdcMicro tests $([ $no_r = 0 ] || [ $no_r = 5 ] && echo skipped || echo "FAILED (exit $no_r)") in $((SECONDS - t0)) s"
+  [ $no_r = 0 ] || [ $no_r = 5 ] || [ $status != 0 ] || status=1
+fi
 
 # --- 4. the wheel: built, installed with pip into a fresh venv (offline: the dependencies must be
 # satisfied by the Debian packages, within pyproject.toml's ranges), used from outside the tree --
