@@ -119,8 +119,12 @@ def test_a_t_the_distance_can_never_exceed_is_refused() -> None:
                                          r"distance, which lies in \[0, 1\]"):
         sdc.assess(df, keys=["sex"], sensitive=["diag", "chol"], t=30, distance="wasserstein",
                    measures=["k_anonymity", "risk", "tcloseness"])
-    with pytest.raises(sdc.ConfigError, match=r"\[thresholds\]\.t: t = 1 for 'diag' can never fail"):
+    with pytest.raises(sdc.ConfigError, match=r"\[thresholds\]\.t: t = 1 for 'diag' can never fail") as info:
         sdc.assess(df, keys=["sex"], sensitive=["diag"], t=1.0)
+    # Before the data are read the variable's type is unknown: Wasserstein is offered for a
+    # numeric one only (it was offered for text, as "a bound in 'diag''s units").
+    assert "the ordered and equal distances lie in [0, 1]" in str(info.value)
+    assert "if 'diag' is numeric, distance = \"wasserstein\"" in str(info.value) and "''s" not in str(info.value)
 
 
 def test_inference_honours_the_sensitive_bins() -> None:

@@ -148,3 +148,20 @@ def test_cli_errors_are_one_line_and_write_nothing(tmp_path: Path, capsys: pytes
     err = capsys.readouterr().err
     assert err.startswith("sdc: error: ") and match in err and err.count("\n") == 1
     assert not out.exists()
+
+
+@pytest.mark.parametrize("spec, said", [
+    ({"intervals": [0]}, "`intervals` must be positive numbers"),
+    ({"intervals": [10, 15]}, "`intervals` must increase"),
+    ({"prefix": [1, 3]}, "`prefix` must be decreasing"),
+])
+def test_search_config_errors_name_the_config_keys(spec: dict, said: str) -> None:
+    """The hierarchy builders' argument names (`widths`, `keep`) were shown for config keys."""
+    from sdc.workflow.config import ConfigError
+    from sdc.workflow.search_config import build_hierarchies, search_config_from_mapping
+
+    data = pd.DataFrame({"age": AGES, "zip": ["12345"] * 8})
+    col = "zip" if "prefix" in spec else "age"
+    cfg = search_config_from_mapping({"quasi_identifiers": {col: spec}, "models": {"k": 2}}, source="t")
+    with pytest.raises(ConfigError, match=f"\\[quasi_identifiers\\] {col}: {said}"):
+        build_hierarchies(cfg, data)

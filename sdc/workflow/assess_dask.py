@@ -120,16 +120,15 @@ def _check_roles(cfg: RunConfig, meta: pd.DataFrame) -> None:
 
 def _tcloseness(work: Any, keys: list[str], cfg: RunConfig) -> dict[str, Any]:
     from sdc.attribute.closeness import t_closeness
-    from sdc.workflow.config import DISTANCE_RANGES
+    from sdc.workflow.config import t_never_fails
     from sdc.workflow.registry import effective_distance
 
     out = {}
     for s in cfg.sensitive:
         dist, t = effective_distance(work._meta[s], cfg.distance_for(s)), cfg.t_for(s)
-        top = DISTANCE_RANGES[dist][1]
-        if top is not None and t >= top:
-            raise ValueError(f"t = {t:g} for {s!r} can never fail: {s!r} is measured with the {dist} distance, which "
-                             f"lies in [0, {top:g}]; give {s!r} its own t below {top:g} ([sensitive_thresholds]).")
+        why = t_never_fails(s, t, dist)  # e.g. a Wasserstein t for a variable measured with the equal distance
+        if why is not None:
+            raise ValueError(why)
         out[s] = t_closeness(work, keys, s, distance=dist, t=t)
     return out
 

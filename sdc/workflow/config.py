@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["RunConfig", "Scenario", "Thresholds", "ConfigError", "load_config", "from_mapping", "from_options",
-           "to_toml", "MEASURES", "MEASURE_ALIASES", "FORMATS", "DISTANCE_RANGES"]
+           "to_toml", "MEASURES", "MEASURE_ALIASES", "FORMATS", "DISTANCE_RANGES", "t_never_fails"]
 
 MEASURES = ("k_anonymity", "risk", "snapshots", "household", "ldiversity", "tcloseness", "inference", "suda",
             "uniqueness")
@@ -416,10 +416,23 @@ def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", data_given:
         dist, t = cfg.distance_for(s), cfg.t_for(s)
         top = DISTANCE_RANGES[dist][1]
         if top is not None and t >= top:
+            # The data are not read yet: a text variable will be measured with the equal
+            # distance (also in [0, 1]), and only a numeric one can take Wasserstein's.
             where = f"[sensitive_thresholds].{s}.t" if "t" in cfg.sensitive_thresholds.get(s, {}) else "[thresholds].t"
-            raise _err(where, f"t = {t:g} for {s!r} can never fail: the {dist} distance lies in [0, {top:g}]; "
-                              f"give a t below {top:g}, or distance = \"wasserstein\" for a bound in {s!r}'s units.")
+            raise _err(where, f"t = {t:g} for {s!r} can never fail: the {dist} and equal distances lie in "
+                              f"[0, {top:g}]; give a t below {top:g} (or, if {s!r} is numeric, distance = "
+                              "\"wasserstein\", whose bound is in the variable's own units).")
     return cfg
+
+
+def t_never_fails(s: str, t: float, distance: str) -> str | None:
+    """Why a t-closeness bound `t` for the sensitive variable `s`, measured with `distance` (the
+    one that runs, after the data are read), is no check; None when it is one."""
+    top = DISTANCE_RANGES[distance][1]
+    if top is None or t < top:
+        return None
+    return (f"t = {t:g} for {s!r} can never fail: {s!r} is measured with the {distance} distance, which lies in "
+            f"[0, {top:g}]; give {s!r} its own t below {top:g} ([sensitive_thresholds]).")
 
 
 def _per_sensitive(spec: Any, where: str) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from sdc.risk.model import model_risk
 from sdc.risk.snapshots import key_subset_snapshots, standard_subsets
 from sdc.risk.suda import suda
 from sdc.risk.uniqueness import population_uniqueness
-from sdc.workflow.config import DISTANCE_RANGES, RunConfig, Scenario
+from sdc.workflow.config import DISTANCE_RANGES, RunConfig, Scenario, t_never_fails
 
 __all__ = ["Context", "Check", "TableSpec", "ScenarioMeasure", "SCENARIO_MEASURES", "measure_named", "COLUMN_LABELS",
            "DISTANCE_RANGES", "effective_distance"]
@@ -218,10 +218,9 @@ def _tcloseness(ctx: Context) -> Any:
     out = {}
     for s in cfg.sensitive:
         dist, t = effective_distance(ctx.work[s], cfg.distance_for(s)), cfg.t_for(s)
-        top = DISTANCE_RANGES[dist][1]
-        if top is not None and t >= top:  # e.g. a Wasserstein t for a variable measured with the equal distance
-            raise ValueError(f"t = {t:g} for {s!r} can never fail: {s!r} is measured with the {dist} distance, which "
-                             f"lies in [0, {top:g}]; give {s!r} its own t below {top:g} ([sensitive_thresholds]).")
+        why = t_never_fails(s, t, dist)  # e.g. a Wasserstein t for a variable measured with the equal distance
+        if why is not None:
+            raise ValueError(why)
         out[s] = t_closeness(ctx.work, ctx.key_classes, s, distance=dist, t=t)
     return out
 

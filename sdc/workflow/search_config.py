@@ -46,6 +46,7 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -213,8 +214,21 @@ def build_hierarchies(cfg: SearchConfig, data: pd.DataFrame) -> dict[str, Hierar
                 else:
                     out[name] = mapping_hierarchy(m if isinstance(m, list) else [m], values=col, top=top)
         except (ValueError, TypeError) as exc:
-            raise ConfigError(f"{where}: {exc}") from None
+            raise ConfigError(f"{where}: {_config_words(str(exc), spec)}") from None
     return out
+
+
+# The builders' argument names as the config spells them (intervals = [...] is `widths`).
+_CONFIG_WORDS = {"intervals": {"widths": "intervals"}, "prefix": {"keep": "prefix"}, "dates": {"levels": "dates"},
+                 "mapping": {"levels": "mapping"}}
+
+
+def _config_words(text: str, spec: object) -> str:
+    """A builder's message with its argument names replaced by the config keys that set them."""
+    if not isinstance(spec, Mapping):
+        return text
+    words = next((w for key, w in _CONFIG_WORDS.items() if key in spec), {})
+    return re.sub(r"`(\w+)`", lambda m: f"`{words.get(m.group(1), m.group(1))}`", text)
 
 
 def _targets(sec: Mapping[str, Any]) -> dict[str, Any]:
