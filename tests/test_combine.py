@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sdc.cli.main import main
 from sdc.workflow.combine import combine_domains
 from sdc.exceptions import DataFileError
 
@@ -94,3 +95,21 @@ def test_pivot_matches_a_dictionary_reference(n: int, tests: list[str], seed: in
         got = out[f"LB__{t}"].tolist()
         want = [ref.get((s, t), np.nan) for s in subjects]
         assert [g if g == g else None for g in got] == [w if w == w else None for w in want]
+
+
+def test_integers_stay_integers_when_a_subject_lacks_a_domain_or_test(tmp_path) -> None:
+    """A subject missing from VS made VS__HEIGHT float (written 170.0); a subject without a
+    test did the same to the pivoted column; and an id past 2^53 would have been rounded."""
+    (tmp_path / "dm.csv").write_text("USUBJID,AGE\n1,30\n2,40\n3,50\n", encoding="utf-8")
+    (tmp_path / "vs.csv").write_text(f"USUBJID,HEIGHT,BIG\n1,170,{2 ** 53 + 1}\n2,180,7\n", encoding="utf-8")
+    (tmp_path / "lb.csv").write_text("USUBJID,LBTESTCD,LBSTRESN\n1,GLUC,5\n1,HGB,13\n2,GLUC,6\n", encoding="utf-8")
+    df = combine_domains({n: tmp_path / f"{n.lower()}.csv" for n in ("DM", "VS", "LB")}, "USUBJID",
+                         long={"LB": "LBTESTCD"})
+    assert df["VS__HEIGHT"].tolist()[:2] == [170, 180] and pd.isna(df["VS__HEIGHT"].iloc[2])
+    assert df["VS__BIG"].iloc[0] == 2 ** 53 + 1
+    assert df["LB__HGB"].iloc[0] == 13 and pd.isna(df["LB__HGB"].iloc[1])
+    out = tmp_path / "out.csv"
+    assert main(["combine", *(f"{n}={tmp_path / (n.lower() + '.csv')}" for n in ("DM", "VS", "LB")),
+                 "--subject-id", "USUBJID", "--long", "LB=LBTESTCD", "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").splitlines()[1:] == [
+        f"1,30,170,{2 ** 53 + 1},5,13", "2,40,180,7,6,", "3,50,,,,"]

@@ -291,3 +291,13 @@ def test_safe_frame_matches_a_per_cell_reference(values: list, categorical: bool
     got = safe_frame(pd.DataFrame({"x": s}))["x"].tolist()
     want = [None if v is None else neutralise(v) for v in values]
     assert [None if (isinstance(g, float) and np.isnan(g)) else g for g in got] == want
+
+
+def test_report_folder_repr_is_short(tmp_path) -> None:
+    """The folder's repr printed the whole report and assessment (about 25,800 characters) at
+    the line docs show in a notebook: it shows the path and the files."""
+    import sdc
+
+    r = sdc.write_report(sdc.assess(sdc.load_example(), keys=["sex", "region"]), tmp_path / "rep")
+    text = repr(r)
+    assert len(text) < 1000 and "report.html" in text and "Report(" not in text

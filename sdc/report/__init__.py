@@ -20,7 +20,7 @@ file is complete, so an existing report is replaced whole or not at all
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sdc._files import csv_chunks, csv_text
@@ -42,7 +42,7 @@ class ReportFolder:
 
     path: Path
     files: tuple[str, ...]
-    report: Report
+    report: Report = field(repr=False)  # the whole report: too long to show as the folder's repr
 
     @property
     def main_file(self) -> str | None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +50,7 @@ SCHEMA_VERSION = 1
 class ComparisonFolder:
     path: Path
     files: tuple[str, ...]
-    report: Report
+    report: Report = field(repr=False)  # the whole report: too long to show as the folder's repr
 
 
 def _kv(rows: list[tuple[str, object]]) -> pd.DataFrame:

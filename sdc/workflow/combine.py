@@ -99,6 +99,10 @@ def combine_domains(
                     f"test-name column (`long` {name}=COLUMN)."
                 )
             df = df.rename(columns={c: f"{name}__{c}" for c in df.columns if c != subject_id})
+        if out is not None:
+            # Subjects missing from this domain get NA: integer columns as nullable integers, so
+            # that they are not written as 170.0 (nor rounded past 2^53 through float).
+            df = _nullable_integers(df, skip=subject_id)
         out = df if out is None else out.merge(df, on=subject_id, how="left", validate="one_to_one")
     assert out is not None
     return out.reset_index(drop=True)
@@ -130,6 +134,15 @@ def _pivot(df: pd.DataFrame, name: str, subject_id: str, test: str, value: str |
         row = df[dup].iloc[0]
         raise DataFileError(f"{where} has more than one {plain(row[test])!r} result for subject {plain(row[subject_id])!r}; "
                             "pivoting one value per subject and test would be ambiguous.")
-    wide = df.pivot(index=subject_id, columns=test, values=value)
+    # A subject without a test gets NA there: integer results as nullable integers (see above).
+    wide = _nullable_integers(df[[subject_id, test, value]], skip=subject_id).pivot(index=subject_id, columns=test,
+                                                                                   values=value)
     wide.columns = [f"{name}__{c}" for c in wide.columns]
     return wide.reset_index()
+
+
+def _nullable_integers(df: pd.DataFrame, *, skip: str) -> pd.DataFrame:
+    """`df` with its integer columns (other than `skip`) as pandas' nullable Int64."""
+    ints = [c for c in df.columns if c != skip and pd.api.types.is_integer_dtype(df[c].dtype)
+            and not pd.api.types.is_extension_array_dtype(df[c].dtype)]
+    return df.astype({c: "Int64" for c in ints}) if ints else df
