@@ -132,3 +132,23 @@ def test_rerunning_into_the_folder_that_holds_the_plan_is_still_allowed(
     first = Path("prot/released.csv").read_bytes()
     assert main(["protect", "data.csv", "--plan", "prot/plan.toml", "--out", "prot", "--no-assess"]) == 0
     assert Path("prot/released.csv").read_bytes() == first
+
+
+def test_search_outputs_are_no_more_readable_than_a_hierarchy_file_they_copy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # sdc search copies each hierarchy into hierarchies/: a 0600 hierarchy file gave 0644 copies.
+    monkeypatch.chdir(tmp_path)
+    pd.DataFrame({"sex": ["f", "m"] * 20, "zip": ["12345", "12399"] * 20}).to_csv("data.csv", index=False)
+    Path("sex.csv").write_text("f;*\nm;*\n")
+    Path("search.toml").write_text('[quasi_identifiers]\nsex = "sex.csv"\nzip = { prefix = true }\n'
+                                   '[models]\nk = 2\n')
+    os.chmod("data.csv", 0o644)
+    os.chmod("search.toml", 0o644)
+    os.chmod("sex.csv", 0o600)
+    old = os.umask(0o022)
+    try:
+        assert main(["search", "data.csv", "--config", "search.toml", "--out", "found"]) == 0
+    finally:
+        os.umask(old)
+    modes = _modes(tmp_path / "found")
+    assert all(m & 0o077 == 0 for m in modes.values()), modes

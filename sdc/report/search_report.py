@@ -224,4 +224,9 @@ def write_search(run: SearchRun, out: str | Path, *, data: pd.DataFrame | None =
                  input_path: str | Path | None = None, sep: str | None = None, command: str | None = None) -> Path:
     """Write the output folder of ``sdc search`` whole, or not at all."""
     files = search_files(run, data=data, input_path=input_path, sep=sep, command=command)
-    return write_folder(out, files, marker="sdc search\n", inputs=[input_path, run.config.source])
+    from sdc.report.folder import source_files
+    from sdc.workflow.search_config import hierarchy_files
+
+    # The hierarchy files are copied into hierarchies/: they restrict the modes too.
+    return write_folder(out, files, marker="sdc search\n", inputs=[input_path, run.config.source],
+                        read_from=source_files(*hierarchy_files(run.config)))

@@ -183,6 +183,18 @@ def load_search_config(path: str | Path) -> SearchConfig:
     return search_config_from_mapping(raw, source=str(p), base=p.parent)
 
 
+def hierarchy_files(cfg: SearchConfig) -> list[Path]:
+    """The hierarchy files the config reads (resolved against its folder), for the modes of
+    the outputs that copy them."""
+    out = []
+    for spec in cfg.quasi_identifiers.values():
+        named = spec if isinstance(spec, str) else next(
+            (spec[k] for k in ("file", "mapping") if isinstance(spec, Mapping) and isinstance(spec.get(k), str)), None)
+        if named is not None:
+            out.append(Path(cfg.base) / named)  # an absolute path stays itself
+    return out
+
+
 def build_hierarchies(cfg: SearchConfig, data: pd.DataFrame) -> dict[str, Hierarchy]:
     """Each quasi-identifier's hierarchy: read from its file or built from the data."""
     out: dict[str, Hierarchy] = {}
