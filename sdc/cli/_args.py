@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
-__all__ = ["Parser", "bins", "csv_list", "one_line", "flag_names"]
+__all__ = ["Parser", "bins", "csv_list", "one_line", "flag_names", "DATA_HELP", "read_args", "read_options",
+           "read_files"]
+
+#: The help of a command's data-file argument: what :func:`sdc.io.read_data` reads.
+DATA_HELP = "CSV (delimiter detected), Excel .xlsx, Stata .dta or SAS .sas7bdat/.xpt file"
 
 
 class Parser(argparse.ArgumentParser):
@@ -30,6 +37,74 @@ def csv_list(text: str) -> list[str]:
     if not all(items):
         raise argparse.ArgumentTypeError(f"expected comma-separated column names, got {text!r}")
     return items
+
+
+def read_args(p: Any) -> None:
+    """The options of reading a data file, shared by every command that reads one (`p`: a
+    parser or an argument group)."""
+    p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
+    p.add_argument("--na-values", type=csv_list, metavar="M1,M2",
+                   help="markers read as missing besides empty fields, e.g. NA,. (default: only empty fields)")
+    p.add_argument("--text", dest="text_columns", type=csv_list, metavar="COLS",
+                   help="columns read as text (codes with leading zeros are, by default)")
+    p.add_argument("--sheet", help="Excel input: the sheet, by name or 0-based number (default: the first)")
+
+
+def read_options(args: argparse.Namespace, settings: Any = None) -> dict[str, Any]:
+    """read_data's keyword arguments from the options of :func:`read_args`: each option given
+    on the command line, else the config's setting. `settings`: a config's ``[data]``
+    reading settings, as a mapping (:func:`sdc.workflow.config.read_settings`) or an object
+    with those attributes (a RunConfig)."""
+    from sdc.workflow.config import READ_KEYS
+
+    if isinstance(settings, Mapping):
+        out = {k: settings.get(k) for k in READ_KEYS}
+    else:
+        out = {k: getattr(settings, k, None) for k in READ_KEYS}
+    sheet = getattr(args, "sheet", None)
+    given = {"sep": getattr(args, "sep", None), "na_values": getattr(args, "na_values", None),
+             "text_columns": getattr(args, "text_columns", None),
+             "sheet": int(sheet) if isinstance(sheet, str) and sheet.isdigit() else sheet}
+    out.update({k: v for k, v in given.items() if v is not None})
+    return out
+
+
+def read_files(paths: Mapping[str, str | None], options: Mapping[str, Any]) -> dict[str, Any]:
+    """Several data files of one command (its names -> paths; None: not given), each read by
+    :func:`sdc.io.read_data` with the same `options`, except that a sheet is for the Excel
+    files among them and named text columns for the files that have them (the released file
+    may lack a column the original has): a sheet with no Excel file, or a text column in none
+    of the files, is refused in one line."""
+    from sdc.io import EXCEL_SUFFIXES, read_data, read_header
+
+    given = {name: path for name, path in paths.items() if path is not None}
+    excel = {name for name, path in given.items() if Path(path).suffix.lower() in EXCEL_SUFFIXES}
+    sheet, text = options.get("sheet"), options.get("text_columns")
+    if sheet is not None and not excel:
+        files = ", ".join(f"{name} '{path}'" for name, path in given.items())
+        raise ValueError(f"`sheet` is for Excel files (.xlsx, .xlsm); none of {files} is one.")
+    named = list(text) if isinstance(text, (list, tuple)) else None
+    headers = {name: read_header(path, sep=options.get("sep")) for name, path in given.items()} if named else {}
+
+    def check(columns: list[list[str]]) -> None:
+        unknown = [c for c in named or () if not any(c in cols for cols in columns)]
+        if unknown:
+            raise ValueError(f"`text_columns` names columns in none of {', '.join(given)}: "
+                             f"{', '.join(map(repr, unknown))}.")
+
+    if named and all(h is not None for h in headers.values()):
+        check(list(headers.values()))  # before reading anything: text files' headers say it
+    out: dict[str, Any] = {}
+    for name, path in paths.items():
+        if path is None:
+            out[name] = None
+            continue
+        opts = {**options, "sheet": sheet if name in excel else None}
+        if named and headers[name] is not None:
+            opts["text_columns"] = [c for c in named if c in headers[name]]
+        out[name] = read_data(path, **opts)
+    check([[str(c) for c in df.columns] for df in out.values() if df is not None])
+    return out
 
 
 def bins(text: str) -> tuple[str, object]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sdc.cli._args import bins, csv_list
+from sdc.cli._args import DATA_HELP, bins, csv_list, read_args
 
 __all__ = ["add_parsers", "run_assess", "run_combine"]
 
@@ -70,7 +70,7 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("assess", help="run every configured measure and write the report folder",
                        description="Assess DATA (or the bundled example) and write an audit-ready report folder.")
     p.add_argument("data", metavar="DATA", nargs="?",
-                   help="data file (CSV, Excel .xlsx, Stata, SAS); default: the config's, or the bundled example")
+                   help=f"{DATA_HELP}; default: the config's, or the bundled example")
     p.add_argument("--config", metavar="FILE", help="run configuration (TOML, or YAML with .yaml/.yml)")
     p.add_argument("--out", metavar="DIR", default="sdc-report", help="report folder (default: ./sdc-report)")
     g = p.add_argument_group("roles (override the config)")
@@ -84,12 +84,7 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--household", help="household id column")
     g.add_argument("--sensitive", type=csv_list, help="sensitive variables, comma-separated")
     g.add_argument("--id", help="record id column (shown in the per-record files)")
-    g.add_argument("--sep", help="CSV delimiter (default: detected)")
-    g.add_argument("--na-values", type=csv_list, metavar="M1,M2",
-                   help="markers read as missing besides empty fields, e.g. NA,. (default: only empty fields)")
-    g.add_argument("--text", dest="text_columns", type=csv_list, metavar="COLS",
-                   help="columns read as text (codes with leading zeros are, by default)")
-    g.add_argument("--sheet", help="Excel input: the sheet (default: the first)")
+    read_args(g)
     g = p.add_argument_group("thresholds and options (override the config)")
     g.add_argument("--k", type=int, help="k of k-anonymity (default 3)")
     g.add_argument("--l", type=_number_or_named(int), action="append", metavar="[VAR=]L",

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from sdc.cli._args import Parser, csv_list
+from sdc.cli._args import DATA_HELP, Parser, csv_list, read_args, read_options
 
 __all__ = ["add_parsers", "run_attack"]
 
@@ -35,10 +35,11 @@ def _floats(text: str) -> list[float]:
 
 
 def _common(p: argparse.ArgumentParser, *, original: bool = True, required: bool = True) -> None:
-    p.add_argument("released", metavar="RELEASED", help="the released file (CSV, Stata, SAS)")
+    p.add_argument("released", metavar="RELEASED", help=f"the released data: {DATA_HELP}")
     if original:
         p.add_argument("--original", required=required, metavar="ORIG", help="the original file the release was made from")
-    p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
+    read_args(p.add_argument_group("reading the files (each file given: RELEASED, --original, --control, "
+                                   "--external)"))
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
 
 
@@ -147,14 +148,16 @@ def run_attack(args: argparse.Namespace, argv: Sequence[str]) -> int:
         distance_risk, distance_risk_rmd, inference_attack, linkability_attack, linkage_attack, record_linkage,
         simulate_linkage_attack, singling_out_attack, skewness_attack,
     )
-    from sdc.io import read_data
+    from sdc.cli._args import read_files
     from sdc.report.attack_text import attack_text, distance_text
     from sdc.report.serialize import dumps
 
-    released = read_data(args.released, sep=args.sep)
+    # Every file read alike (a sheet: of the Excel ones; --text: columns of the files that have them).
+    files = read_files({"RELEASED": args.released, "--original": getattr(args, "original", None),
+                        "--control": getattr(args, "control", None), "--external": getattr(args, "external", None)},
+                       read_options(args))
+    released, original, control = files["RELEASED"], files["--original"], files["--control"]
     src = str(args.released)
-    original = read_data(args.original, sep=args.sep) if getattr(args, "original", None) else None
-    control = read_data(args.control, sep=args.sep) if getattr(args, "control", None) else None
     kind = args.attack
     extra = None
     if kind == "linkage":
@@ -164,7 +167,7 @@ def run_attack(args: argparse.Namespace, argv: Sequence[str]) -> int:
         if args.external is not None:
             if not args.on:
                 raise ValueError("--external needs --on (the shared quasi-identifiers).")
-            external = read_data(args.external, sep=args.sep)
+            external = files["--external"]
             res = linkage_attack(released, external, args.on, truth=args.truth, **opts)
         else:
             if not args.known:

@@ -17,6 +17,7 @@ __all__ = ["add_parsers", "run_compare"]
 
 
 def add_parsers(sub: Any) -> None:
+    from sdc.cli._args import DATA_HELP
     from sdc.cli.protect import add_role_flags
     from sdc.workflow.compare import MATCH_MODES
 
@@ -24,8 +25,8 @@ def add_parsers(sub: Any) -> None:
                        description="Assess ORIGINAL and RELEASED alike and write a report folder with every risk "
                                    "measure before and after, the utility measures, key frequencies, what the "
                                    "protection changed, and plots.")
-    p.add_argument("original", metavar="ORIGINAL", help="the original data file")
-    p.add_argument("released", metavar="RELEASED", help="the released (protected) data file")
+    p.add_argument("original", metavar="ORIGINAL", help=f"the original data: {DATA_HELP}")
+    p.add_argument("released", metavar="RELEASED", help=f"the released (protected) data: {DATA_HELP}")
     p.add_argument("--out", metavar="DIR", required=True, help="report folder (new, empty, or an earlier sdc folder)")
     p.add_argument("--protection", metavar="FILE", help="the protection.json of sdc protect (what each step changed)")
     p.add_argument("--match", choices=[m for m in MATCH_MODES if m != "index"], default="auto",
@@ -39,8 +40,8 @@ def add_parsers(sub: Any) -> None:
 
 def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc.cli.assess import _fixed_time
+    from sdc.cli._args import read_files, read_options
     from sdc.cli.protect import assessment_overrides
-    from sdc.io import read_data
     from sdc.report import serialize
     from sdc.report.compare import comparison_headline, write_comparison
     from sdc.workflow.compare import compare, load_protection_log
@@ -52,8 +53,9 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
     overrides["data"] = {**overrides.get("data", {}), "path": str(args.original)}
     cfg = load_config(args.config, overrides)
     log = load_protection_log(args.protection) if args.protection else None
-    original = read_data(args.original, sep=cfg.sep)
-    released = read_data(args.released, sep=cfg.sep)
+    # Both files read alike: the config's [data] settings, a flag winning (merged in cfg).
+    files = read_files({"ORIGINAL": args.original, "RELEASED": args.released}, read_options(args, cfg))
+    original, released = files["ORIGINAL"], files["RELEASED"]
     progress = not args.json and sys.stderr.isatty()
     comp = compare(original, released, cfg, protection=log, match=args.match, files=[args.original, args.released],
                    command="sdc " + shlex.join(argv), progress=progress, now=_fixed_time())

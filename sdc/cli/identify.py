@@ -32,6 +32,7 @@ def _role(text: str) -> tuple[str, str]:
 
 def add_parsers(sub: Any) -> None:
     """Add ``identify`` to the ``sdc`` subcommands."""
+    from sdc.cli._args import DATA_HELP, read_args
     from sdc.identify.gdistinct import ALPHA, BETA, GDISTINCT_AVERAGES
     from sdc.identify.profile import MISSING_THRESHOLD, NEAR_CONSTANT
 
@@ -39,7 +40,7 @@ def add_parsers(sub: Any) -> None:
                                         "check HIPAA Safe Harbor",
                        description="Suggest the role of each column of DATA with the reasons, check the 18 HIPAA "
                                    "Safe Harbor categories, and optionally write a starter config for sdc assess.")
-    p.add_argument("data", metavar="DATA", help="CSV (delimiter detected), Stata .dta or SAS .sas7bdat/.xpt file")
+    p.add_argument("data", metavar="DATA", help=DATA_HELP)
     p.add_argument("--out", metavar="FILE", help="write a starter configuration for sdc assess (TOML) to FILE")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     p.add_argument("--role", action="append", type=_role, default=[], metavar="COL=ROLE",
@@ -55,7 +56,7 @@ def add_parsers(sub: Any) -> None:
                    help=f"g-distinct: quasi-identifier from this rate up to alpha (default {BETA:g})")
     p.add_argument("--average", choices=GDISTINCT_AVERAGES, default="records",
                    help="g-distinct rate: mean over records (distinct values / records; default) or over values")
-    p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
+    read_args(p.add_argument_group("reading the data (override the config's [data])"))
     p.add_argument("--fail-on-identifiers", action="store_true",
                    help=f"exit with status {EXIT_FOUND} when a Safe Harbor category is found")
     p.set_defaults(run=run_identify, flag_aliases={"roles": "role"})
@@ -72,6 +73,7 @@ def _config_path(data: str, out: str) -> str:
 
 def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc._files import atomic_write, check_file_target
+    from sdc.cli._args import read_options
     from sdc.identify import identify
     from sdc.io import read_data
     from sdc.report.identification import identification_json, identification_text
@@ -80,19 +82,28 @@ def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
     if args.out:  # before any work: never over the data or the config it reads
         check_file_target(args.out, inputs, flag="--out")
     roles: dict[str, str] = {}
+    config = None
     if args.config:
         from sdc.workflow.config import load_config
         from sdc.workflow.roles import roles_from_config
 
-        roles.update(roles_from_config(load_config(args.config)))
+        config = load_config(args.config, data_given=True)  # DATA is on the command line
+        roles.update(roles_from_config(config))
     for col, role in args.role:
         roles[col] = role
-    data = read_data(args.data, sep=args.sep, text_columns=True)
+    reading = read_options(args, config)  # a flag, else the config's [data] setting
+    # Every column is read as text (ZIP codes and identifiers keep their leading zeros), so the
+    # columns named by --text only need to exist.
+    asked = reading["text_columns"]
+    data = read_data(args.data, **{**reading, "text_columns": True})
+    unknown = [c for c in asked if c not in data.columns] if isinstance(asked, (list, tuple)) else []
+    if unknown:
+        raise ValueError(f"`text_columns` names columns not in '{args.data}': {', '.join(map(repr, unknown))}.")
     result = identify(data, roles=roles or None, missing_threshold=args.missing_threshold,
                       near_constant=args.near_constant, alpha=args.alpha, beta=args.beta, average=args.average)
     text = None
     if args.out:  # build it before printing anything, so an error leaves no half-done run
-        text = result.starter_config(_config_path(args.data, args.out), sep=args.sep, source=str(args.data))
+        text = result.starter_config(_config_path(args.data, args.out), sep=reading["sep"], source=str(args.data))
     if args.json:
         print(identification_json(result, source=str(args.data)))
     else:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from sdc._process import keep_freed_memory
-from sdc.cli._args import Parser, bins, csv_list, flag_names, one_line
+from sdc.cli._args import DATA_HELP, Parser, bins, csv_list, flag_names, one_line, read_args, read_options
 from sdc.datasets import EXAMPLE_ROLES, example_path
 from sdc.exceptions import DataFileError, SdcWarning
 from sdc.core.frequencies import MISSING_RULES
@@ -44,27 +44,6 @@ __all__ = ["main", "COMMAND_MODULES"]
 #: module here and one line in this tuple.
 COMMAND_MODULES: tuple[str, ...] = ("sdc.cli.assess", "sdc.cli.identify", "sdc.cli.attack", "sdc.cli.protect",
                                      "sdc.cli.compare", "sdc.cli.sweep", "sdc.cli.search")
-
-
-DATA_HELP = "CSV (delimiter detected), Excel .xlsx, Stata .dta or SAS .sas7bdat/.xpt file"
-
-
-def read_args(p: argparse.ArgumentParser) -> None:
-    """The options of reading a data file, shared by every command that reads one."""
-    p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
-    p.add_argument("--na-values", type=csv_list, metavar="M1,M2",
-                   help="markers read as missing besides empty fields, e.g. NA,. (default: only empty fields)")
-    p.add_argument("--text", dest="text_columns", type=csv_list, metavar="COLS",
-                   help="columns read as text (codes with leading zeros are, by default)")
-    p.add_argument("--sheet", help="Excel input: the sheet (default: the first)")
-
-
-def read_options(args: argparse.Namespace) -> dict:
-    """read_data's keyword arguments from the options of :func:`read_args`."""
-    sheet = getattr(args, "sheet", None)
-    return {"sep": getattr(args, "sep", None), "na_values": getattr(args, "na_values", None),
-            "text_columns": getattr(args, "text_columns", None),
-            "sheet": int(sheet) if isinstance(sheet, str) and sheet.isdigit() else sheet}
 
 
 #: ``sdc risk`` reads a text file in chunks from this size on, unless told otherwise.

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from sdc.cli._args import csv_list
+from sdc.cli._args import DATA_HELP, csv_list, read_args, read_options
 
 __all__ = ["add_parsers", "run_protect", "assessment_overrides"]
 
@@ -60,21 +60,25 @@ def add_role_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--household", help="household id column")
     g.add_argument("--sensitive", type=csv_list, help="sensitive variables, comma-separated")
     g.add_argument("--id", help="record id column")
-    g.add_argument("--sep", help="CSV delimiter (default: detected)")
     g.add_argument("--measures", type=csv_list, help="measures to run (default all, as sdc assess)")
     g.add_argument("--formats", type=csv_list, help=f"report outputs (default all): {', '.join(FORMATS)}")
+    read_args(p.add_argument_group("reading the files (override the config's [data])"))
 
 
 def assessment_overrides(args: argparse.Namespace, *, k: int | None = None) -> dict[str, Any]:
     """Flag values as config sections (only those given)."""
     o: dict[str, Any] = {"data": {}, "variables": {}, "thresholds": {}, "options": {}, "output": {}}
-    for flag, sec, key in (("sep", "data", "sep"), ("id", "data", "id"), ("keys", "variables", "categorical_keys"),
+    for flag, sec, key in (("sep", "data", "sep"), ("id", "data", "id"), ("na_values", "data", "na_values"),
+                           ("text_columns", "data", "text_columns"), ("keys", "variables", "categorical_keys"),
                            ("continuous_keys", "variables", "continuous_keys"), ("weights", "variables", "weights"),
                            ("household", "variables", "household"), ("sensitive", "variables", "sensitive"),
                            ("measures", "options", "measures"), ("formats", "output", "formats")):
         v = getattr(args, flag, None)
         if v is not None:
             o[sec][key] = v
+    sheet = read_options(args)["sheet"]
+    if sheet is not None:
+        o["data"]["sheet"] = sheet
     if k is not None:
         o["thresholds"]["k"] = k
     if getattr(args, "bins", None):
@@ -87,7 +91,7 @@ def add_parsers(sub: Any) -> None:
                        description="Apply the steps of a protection plan (or of the flags) to DATA, in order, and "
                                    "write the released file, protection.json/.md, the resolved plan and the "
                                    "comparison of the released file with the original.")
-    p.add_argument("data", metavar="DATA", help="data file (CSV, Stata, SAS)")
+    p.add_argument("data", metavar="DATA", help=DATA_HELP)
     p.add_argument("--plan", metavar="FILE", help="the plan: [[steps]] with a method and its parameters (TOML/YAML)")
     p.add_argument("--out", metavar="DIR", required=True, help="output folder (new, empty, or an earlier sdc folder)")
     p.add_argument("--seed", type=int, help="the plan's seed (replaces the plan's; default: the plan's, or drawn)")
@@ -142,7 +146,7 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc.report.compare import comparison_headline
     from sdc.report.protection import write_protection
     from sdc.workflow.plan import flags_plan, load_plan
-    from sdc.workflow.protect import protect_data
+    from sdc.workflow.protect import plan_read_settings, protect_data
 
     steps = flags_plan(recode=args.recode, top_code=args.top_code, pram=args.pram, keys=args.keys, k=args.k,
                        pseudonymise=args.pseudonymise, key_file=args.key_file, key_env=args.key_env, drop=args.drop)
@@ -150,16 +154,26 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
         raise ValueError("give a plan (--plan FILE) or steps as flags (--recode, --top-code, --pram, --k, "
                          "--pseudonymise, --drop).")
     plan = load_plan(args.plan, steps, seed=args.seed)
+    # The data are read as the config's (or the plan's) [data] says, a flag winning; the
+    # assessment records the same settings.
+    reading = read_options(args, plan_read_settings(plan, config=args.config))
+    overrides = assessment_overrides(args, k=args.k)
+    given = {k: v for k, v in reading.items() if v is not None}
+    overrides["data"] = {**overrides.get("data", {}), **given}
+    if args.no_assess:  # no assessment to record them: the resolved plan keeps them
+        from sdc.workflow.plan import with_read_settings
+
+        plan = with_read_settings(plan, given)
     if args.engine == "dask":
-        return _run_protect_dask(args, argv, plan)
+        return _run_protect_dask(args, argv, plan, reading, overrides)
     if args.scheduler:
         raise ValueError("--scheduler is for --engine dask.")
-    data = read_data(args.data, sep=args.sep)
+    data = read_data(args.data, **reading)
     progress = not args.json and sys.stderr.isatty()
-    run = protect_data(data, plan, config=args.config, overrides=assessment_overrides(args, k=args.k),
+    run = protect_data(data, plan, config=args.config, overrides=overrides,
                        reassess=not args.no_assess, input_file=args.data, command="sdc " + shlex.join(argv),
                        progress=progress, now=_fixed_time())
-    folder = write_protection(run, args.out, input_path=args.data, sep=args.sep, formats=args.formats)
+    folder = write_protection(run, args.out, input_path=args.data, sep=reading["sep"], formats=args.formats)
     if args.json:
         doc = {"out": str(folder.path), "released": folder.released, "released_sha256": folder.released_sha256,
                "files": list(folder.files), "summary": run.summary()}
@@ -181,7 +195,8 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     return 0
 
 
-def _run_protect_dask(args: argparse.Namespace, argv: Sequence[str], plan: Any) -> int:
+def _run_protect_dask(args: argparse.Namespace, argv: Sequence[str], plan: Any, reading: dict[str, Any],
+                      overrides: dict[str, Any]) -> int:
     """``sdc protect --engine dask``: the row-wise steps per partition, the release partitioned."""
     from sdc.cli.assess import _fixed_time
     from sdc.report import serialize
@@ -189,11 +204,11 @@ def _run_protect_dask(args: argparse.Namespace, argv: Sequence[str], plan: Any) 
     from sdc.workflow.protect import dask_session, protect_data, read_dask_partitions
 
     with dask_session(args.scheduler):
-        ddf, files = read_dask_partitions(args.data, sep=args.sep)
-        run = protect_data(ddf, plan, config=args.config, overrides=assessment_overrides(args, k=args.k),
+        ddf, files = read_dask_partitions(args.data, **reading)
+        run = protect_data(ddf, plan, config=args.config, overrides=overrides,
                            reassess=not args.no_assess, input_file=args.data, command="sdc " + shlex.join(argv),
                            now=_fixed_time())
-        run, folder = write_protection_dask(run, args.out, files=files, sep=args.sep)
+        run, folder = write_protection_dask(run, args.out, files=files, sep=reading["sep"])
     if args.json:
         doc = {"out": str(folder.path), "released": folder.released, "released_sha256": folder.released_sha256,
                "files": list(folder.files), "summary": run.summary()}

@@ -24,16 +24,17 @@ def add_parsers(sub: Any) -> None:
     """Add ``search`` to the ``sdc`` subcommands."""
     from sdc.identify.criteria import BETA_VARIANTS, L_VARIANTS, T_DISTANCES
     from sdc.identify.metrics import METRICS
+    from sdc.cli._args import DATA_HELP, read_args
     from sdc.identify.search import SUPPRESSED_AS
 
     p = sub.add_parser("search", help="optimal full-domain generalisation over the lattice (ARX-style)",
                        description="Find the generalisation levels that meet the privacy models with the least "
                                    "information loss, and write the release with its report.")
-    p.add_argument("data", metavar="DATA", nargs="?", help="data file (default: the config's [data] path)")
+    p.add_argument("data", metavar="DATA", nargs="?", help=f"{DATA_HELP} (default: the config's [data] path)")
     p.add_argument("--config", metavar="FILE", required=True,
                    help="search configuration (TOML, or YAML): quasi-identifiers and hierarchies, models, search")
     p.add_argument("--out", metavar="DIR", default="sdc-search", help="output folder (default: ./sdc-search)")
-    p.add_argument("--sep", help="CSV delimiter (default: the config's, else detected)")
+    read_args(p.add_argument_group("reading the data (override the config's [data])"))
     g = p.add_argument_group("models and search (override the config)")
     g.add_argument("--k", type=int, help="k of k-anonymity")
     g.add_argument("--l", type=float, help="l of l-diversity (every sensitive variable)")
@@ -80,6 +81,7 @@ def _check_quasi_identifiers(qis: Sequence[str], columns: Sequence[str], path: s
 
 
 def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from sdc.cli._args import read_options
     from sdc.io import read_data, read_header
     from sdc.report.search_report import write_search
     from sdc.report.serialize import dumps
@@ -92,12 +94,15 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
     path = args.data or cfg.data_path
     if path is None:
         raise ValueError("name the data file: DATA on the command line or [data] path in the config.")
-    sep = args.sep or cfg.sep
+    reading = read_options(args, cfg)  # a flag, else the config's [data] setting
+    sep = reading["sep"]
     header = read_header(path, sep=sep)  # a text file's columns, checked before they are read as text
     if header is not None:
         _check_quasi_identifiers(cfg.quasi_identifiers, header, path)
     # Quasi-identifiers are read as text so codes keep their leading zeros and match the hierarchy.
-    data = read_data(path, sep=sep, text_columns=[q for q in cfg.quasi_identifiers if not _numeric_builder(cfg, q)])
+    reading["text_columns"] = _text_columns(reading["text_columns"],
+                                            [q for q in cfg.quasi_identifiers if not _numeric_builder(cfg, q)])
+    data = read_data(path, **reading)
     _check_quasi_identifiers(cfg.quasi_identifiers, [str(c) for c in data.columns], path)
     run = run_search(cfg, data)
     out = write_search(run, args.out, data=data, input_path=path, sep=sep, command="sdc " + shlex.join(argv))
@@ -118,6 +123,14 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
               f"({'meets' if run.combinations.meets else 'misses'} the targets).")
     print(f"Written: {Path(out)}/ (search.md, search.json, lattice.csv, figures, released file)")
     return 0
+
+
+def _text_columns(asked: bool | Sequence[str] | None, qis: list[str]) -> bool | list[str]:
+    """The columns read as text: the quasi-identifiers without a numeric hierarchy, and those
+    asked for (--text or the config's); every column when all are asked for."""
+    if asked is True:
+        return True
+    return list(dict.fromkeys([*qis, *(asked or ())]))
 
 
 def _numeric_builder(cfg: Any, name: str) -> bool:

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from sdc.cli._args import DATA_HELP, read_args, read_options
 from sdc.cli.protect import plan_errors
 
 __all__ = ["add_parsers", "run_sweep"]
@@ -21,12 +22,12 @@ def add_parsers(sub: Any) -> None:
     p = sub.add_parser("sweep", help="risk and utility over a grid of protection settings",
                        description="Apply each setting of a sweep plan to DATA and tabulate risk and utility, with "
                                    "the settings no other setting beats on both.")
-    p.add_argument("data", metavar="DATA", help="data file (CSV, Stata, SAS)")
+    p.add_argument("data", metavar="DATA", help=DATA_HELP)
     p.add_argument("--plan", metavar="FILE", required=True,
                    help="the sweep plan: [sweep] and [[steps]] with grid = { parameter = [values] }")
     p.add_argument("--out", metavar="DIR", required=True, help="output folder (new, empty, or an earlier sdc folder)")
     p.add_argument("--seed", type=int, help="the plan's seed (replaces the plan's)")
-    p.add_argument("--sep", help="CSV delimiter (default: detected)")
+    read_args(p.add_argument_group("reading the data (override the plan's [data])"))
     p.add_argument("--no-png", action="store_true", help="no plots/*.png files (the plots stay in sweep.html)")
     p.add_argument("--json", action="store_true", help="print the settings as JSON instead of a table")
     p.set_defaults(run=run_sweep)
@@ -39,10 +40,14 @@ def run_sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc.report import serialize
     from sdc.report.formatting import render_table
     from sdc.report.sweep import write_sweep
+    from sdc.workflow.plan import with_read_settings
+    from sdc.workflow.protect import plan_read_settings
     from sdc.workflow.sweep import load_sweep, sweep
 
     plan = load_sweep(args.plan, seed=args.seed)
-    data = read_data(args.data, sep=args.sep)
+    reading = read_options(args, plan_read_settings(plan))
+    data = read_data(args.data, **reading)
+    plan = with_read_settings(plan, reading)  # the resolved plan.toml reads the file alike
     progress = not args.json and sys.stderr.isatty()
     res = sweep(data, plan, progress=progress, now=_fixed_time(), input_file=args.data,
                 command="sdc " + shlex.join(argv))

@@ -62,7 +62,8 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["RunConfig", "Scenario", "Thresholds", "ConfigError", "load_config", "from_mapping", "from_options",
-           "to_toml", "MEASURES", "MEASURE_ALIASES", "FORMATS", "DISTANCE_RANGES", "t_never_fails"]
+           "to_toml", "read_settings", "file_read_settings", "READ_KEYS", "MEASURES", "MEASURE_ALIASES", "FORMATS",
+           "DISTANCE_RANGES", "t_never_fails"]
 
 MEASURES = ("k_anonymity", "risk", "snapshots", "household", "ldiversity", "tcloseness", "inference", "suda",
             "uniqueness")
@@ -256,6 +257,44 @@ def _bins(spec: Any, where: str) -> Any:
     return out
 
 
+#: The keys of ``[data]`` that say how the file is read (the others say which file).
+READ_KEYS = ("sep", "na_values", "text_columns", "sheet")
+
+
+def read_settings(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The reading settings a ``[data]`` section gives (:data:`READ_KEYS`), validated: keyword
+    arguments of :func:`sdc.io.read_data`, only those the section has. A command that reads
+    its data before the whole configuration is needed (``sdc protect --no-assess``) takes them
+    from here, with the same errors as :func:`from_mapping`."""
+    if not isinstance(data, Mapping):
+        raise _err("[data]", "must be a table.")
+    kw: dict[str, Any] = {}
+    if "sep" in data:
+        kw["sep"] = _opt_str(data["sep"], "[data].sep")
+    if "na_values" in data:
+        na = data["na_values"]
+        na = [na] if isinstance(na, str) else na
+        if not isinstance(na, Sequence) or not all(isinstance(v, str) for v in na):
+            raise _err("[data].na_values", f"must be a list of markers (strings) read as missing; got {na!r}.")
+        kw["na_values"] = tuple(v for v in dict.fromkeys(na) if v != "")
+    if "text_columns" in data:
+        tc = data["text_columns"]
+        kw["text_columns"] = tc if isinstance(tc, bool) else _strs(tc, "[data].text_columns")
+    if "sheet" in data:
+        sh = data["sheet"]
+        if isinstance(sh, bool) or not isinstance(sh, (str, int)) or (isinstance(sh, int) and sh < 0):
+            raise _err("[data].sheet", f"must be a sheet name or a 0-based sheet number; got {sh!r}.")
+        kw["sheet"] = sh
+    return kw
+
+
+def file_read_settings(path: str | Path) -> dict[str, Any]:
+    """:func:`read_settings` of a configuration file's ``[data]`` section (the rest of the
+    file is not validated here)."""
+    data = read_config_file(Path(path)).get("data", {})
+    return read_settings(data)
+
+
 def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", data_given: bool = False) -> RunConfig:
     """Validate a parsed config file (a mapping of sections) into a :class:`RunConfig`.
 
@@ -305,23 +344,8 @@ def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", data_given:
         kw["value_column"] = _opt_str(data.get("value_column"), "[data].value_column")
     elif not data_given:
         raise _err("[data]", "needs `path` (one file) or `domains` (several, joined by subject id).")
-    if "sep" in data:
-        kw["sep"] = _opt_str(data["sep"], "[data].sep")
+    kw.update(read_settings(data))
     kw["id"] = _opt_str(data.get("id"), "[data].id")
-    if "na_values" in data:
-        na = data["na_values"]
-        na = [na] if isinstance(na, str) else na
-        if not isinstance(na, Sequence) or not all(isinstance(v, str) for v in na):
-            raise _err("[data].na_values", f"must be a list of markers (strings) read as missing; got {na!r}.")
-        kw["na_values"] = tuple(v for v in dict.fromkeys(na) if v != "")
-    if "text_columns" in data:
-        tc = data["text_columns"]
-        kw["text_columns"] = tc if isinstance(tc, bool) else _strs(tc, "[data].text_columns")
-    if "sheet" in data:
-        sh = data["sheet"]
-        if isinstance(sh, bool) or not isinstance(sh, (str, int)) or (isinstance(sh, int) and sh < 0):
-            raise _err("[data].sheet", f"must be a sheet name or a 0-based sheet number; got {sh!r}.")
-        kw["sheet"] = sh
 
     kw["categorical_keys"] = _strs(var.get("categorical_keys", ()), "[variables].categorical_keys")
     kw["continuous_keys"] = _strs(var.get("continuous_keys", ()), "[variables].continuous_keys")

@@ -25,9 +25,9 @@ A plan is a TOML (or YAML) file of ``[[steps]]``, each naming a protection ``met
     seed = 7                        # a step may fix its own seed
 
 The plan may also carry the sections of an assessment configuration (``[variables]``,
-``[bins]``, ``[[scenarios]]``, ``[thresholds]``, ``[options]``, ``[output]``, and ``sep``/``id``
-in ``[data]``; see :mod:`sdc.workflow.config`): they say how the original and the released file
-are assessed. A sweep plan (``sdc sweep``) gives, in a step, ``grid = { parameter = [values] }``
+``[bins]``, ``[[scenarios]]``, ``[thresholds]``, ``[options]``, ``[output]``, and ``id``,
+``sep``, ``na_values``, ``text_columns``, ``sheet`` in ``[data]``; see :mod:`sdc.workflow.config`):
+they say how the original and the released file are assessed, and how the data file is read. A sweep plan (``sdc sweep``) gives, in a step, ``grid = { parameter = [values] }``
 for the parameters to vary, and a ``[sweep]`` section (see :mod:`sdc.workflow.sweep`).
 
 The method table (:func:`method_table`) is built from the functions' signatures: the
@@ -623,6 +623,31 @@ def plan_to_toml(plan: Plan, *, seeds: Mapping[int, int | None] | None = None,
         lines += ["# How the original and the released file are assessed (sdc assess configuration sections).",
                   *body]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def with_read_settings(plan: Plan, settings: Mapping[str, Any]) -> Plan:
+    """The plan with `settings` (how the data file was read: ``sep``, ``na_values``,
+    ``text_columns``, ``sheet``; None values left out) in its ``[data]`` section, so that the
+    resolved plan written after the run reads the file alike (:func:`read_settings_toml`)."""
+    given = {k: v for k, v in settings.items() if v is not None}
+    if not given:
+        return plan
+    data = plan.assessment.get("data", {})
+    return replace(plan, assessment={**plan.assessment, "data": {**(dict(data) if isinstance(data, Mapping) else {}),
+                                                                 **given}})
+
+
+def read_settings_toml(plan: Plan) -> str:
+    """The reading settings of the plan's ``[data]`` as a TOML section ("" without any), for a
+    resolved plan written without an assessment configuration."""
+    from sdc.workflow.config import READ_KEYS
+
+    data = plan.assessment.get("data", {})
+    if not isinstance(data, Mapping):
+        return ""
+    lines = [f"{_toml_key(k)} = {_toml_value(list(data[k]) if isinstance(data[k], tuple) else data[k])}"
+             for k in READ_KEYS if data.get(k) is not None]
+    return "\n# How the data file is read.\n[data]\n" + "\n".join(lines) + "\n" if lines else ""
 
 
 def _absolute(path: str) -> str:

@@ -40,8 +40,8 @@ from sdc.workflow.plan import (
     KEY_SOURCES, MethodSpec, Plan, PlanError, Step, check_plan, load_plan, method_table, plan_to_toml, step_seed,
 )
 
-__all__ = ["ProtectionRun", "StepRecord", "protect_data", "run_steps", "assessment_config", "protection_log",
-           "finish_dask_run", "DASK_REFUSED", "dask_session", "read_dask_partitions"]
+__all__ = ["ProtectionRun", "StepRecord", "protect_data", "run_steps", "assessment_config", "plan_read_settings",
+           "protection_log", "finish_dask_run", "DASK_REFUSED", "dask_session", "read_dask_partitions"]
 
 LOG_SCHEMA_VERSION = 1
 #: Longer lists of values in a method's details are summarised in the log (min, median, max).
@@ -167,9 +167,15 @@ class ProtectionRun:
         return protection_log(self)
 
     def plan_toml(self) -> str:
-        """The resolved plan: the seeds it ran with and the assessment configuration."""
-        cfg_toml = to_toml(replace(self.config, data_path=None, source="plan")) if self.config is not None else None
-        return plan_to_toml(self.plan, seeds=self.seeds, assessment_toml=cfg_toml)
+        """The resolved plan: the seeds it ran with and the assessment configuration (without
+        one, how the plan's [data] says the file is read)."""
+        if self.config is not None:
+            cfg_toml = to_toml(replace(self.config, data_path=None, source="plan"))
+            return plan_to_toml(self.plan, seeds=self.seeds, assessment_toml=cfg_toml)
+        from sdc.workflow.plan import read_settings_toml
+
+        # With [plan].config, if the plan names one; and how the data file was read.
+        return plan_to_toml(self.plan, seeds=self.seeds) + read_settings_toml(self.plan)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -280,6 +286,24 @@ def run_steps(data: pd.DataFrame, plan: Plan, *, methods: Mapping[str, MethodSpe
 
 # ---------------------------------------------------------------------------------------------
 # The assessment configuration of a run
+
+def plan_read_settings(plan: Plan, *, config: str | Path | None = None) -> dict[str, Any]:
+    """How a plan's data file is read: the keyword arguments of :func:`sdc.io.read_data`
+    (``sep``, ``na_values``, ``text_columns``, ``sheet``) that the ``[data]`` section of
+    `config` (a file; default the plan's ``[plan].config``) gives, with the plan's own
+    ``[data]`` section over them. Only those given; validated as in a config file, but
+    without the rest of the configuration (the data are read before it is needed, and also
+    when nothing is assessed)."""
+    from sdc.workflow.config import file_read_settings, read_settings
+
+    file = config if config is not None else plan.config_path
+    settings = file_read_settings(file) if file is not None else {}
+    try:
+        settings.update(read_settings(plan.assessment.get("data", {})))
+    except ConfigError as exc:
+        raise ConfigError(str(exc).replace("config ", "plan ", 1)) from None
+    return settings
+
 
 def assessment_config(plan: Plan, *, config: RunConfig | str | Path | None = None,
                       overrides: Mapping[str, Any] | None = None, data_path: str | None = None) -> RunConfig | None:
@@ -502,12 +526,18 @@ def dask_session(scheduler: str | None = None) -> Any:
     return session(scheduler)
 
 
-def read_dask_partitions(pattern: str, *, sep: str | None = None) -> tuple[Any, list[str]]:
+def read_dask_partitions(pattern: str, *, sep: str | None = None, na_values: Sequence[str] | None = None,
+                         text_columns: bool | Sequence[str] | None = None, sheet: str | int | None = None
+                         ) -> tuple[Any, list[str]]:
     """A path or glob as a Dask DataFrame of one partition per file, each read as in memory
-    (:func:`sdc.io.read_data`); and the files."""
+    (:func:`sdc.io.read_data` with `sep`, `na_values` and `text_columns`); and the files.
+    Delimited text only: a `sheet` is refused."""
     from sdc.core._dask_protect import read_partitions
 
-    return read_partitions(pattern, **({"sep": sep} if sep else {}))
+    if sheet is not None:
+        raise ValueError("--engine dask reads CSV files (a path or a glob); `sheet` is for Excel input.")
+    options = {"sep": sep, "na_values": na_values, "text_columns": text_columns}
+    return read_partitions(pattern, **{k: v for k, v in options.items() if v is not None})
 
 
 def finish_dask_run(run: ProtectionRun, directory: str, writer: Any, *, mode: int = 0o644

@@ -407,5 +407,7 @@ def sweep_plan_toml(result: SweepResult) -> str:
     if result.weights:
         sw["weights"] = result.weights
     plan = replace(result.plan, sweep=sw)
+    from sdc.workflow.plan import read_settings_toml
+
     return plan_to_toml(plan, header="# sdc sweep plan (written by sdc; rerun with: sdc sweep DATA --plan plan.toml "
-                                     "--out DIR)")
+                                     "--out DIR)") + read_settings_toml(plan)
