@@ -294,3 +294,47 @@ def test_text_column_of_one_file_only(files, frame, tmp_path, capsys) -> None:
     code, _, err = _run(capsys, ["compare", files["clean"], str(released), "--keys", "age,sex,region",
                                  "--formats", "json", "--out", str(tmp_path / "c"), "--text", "code"])
     assert code == 0, err
+
+
+def test_search_config_data_section_gives_the_reading_settings(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """sdc search's [data] took only path and sep: na_values (and text_columns, sheet) were
+    refused as unknown keys, so NA markers were read as values of a numeric QI."""
+    from sdc.workflow.config import ConfigError
+    from sdc.workflow.search_config import search_config_from_mapping
+
+    data = tmp_path / "d.csv"
+    data.write_text("age,sex\n" + "".join(f"{20 + i % 30},{'fm'[i % 2]}\n" for i in range(60)) + "NA,f\n",
+                    encoding="utf-8")
+    cfg = tmp_path / "s.toml"
+    cfg.write_text('[data]\nna_values = ["NA"]\n[quasi_identifiers]\nage = { intervals = [10, 20] }\n'
+                   'sex = { prefix = true }\n[models]\nk = 2\n', encoding="utf-8")
+    # NA read as missing (the config's marker): the hierarchy's row for missing values is asked for
+    status, _, err = run_cli(capsys, "search", str(data), "--config", str(cfg), "--out", str(tmp_path / "found"))
+    assert status == 2 and "'age' has 1 missing value(s)" in err, err
+    c = search_config_from_mapping({"data": {"na_values": "NA", "text_columns": ["sex"], "sheet": 0},
+                                    "quasi_identifiers": {"sex": {"prefix": True}}})
+    assert (c.na_values, c.text_columns, c.sheet) == (("NA",), ("sex",), 0)
+    assert c.to_dict()["data"]["na_values"] == ("NA",)
+    with pytest.raises(ConfigError, match=r"\[data\]\.sheet"):
+        search_config_from_mapping({"data": {"sheet": -1}, "quasi_identifiers": {"sex": {"prefix": True}}})
+
+
+def test_identify_starter_config_records_how_the_file_was_read(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """identify --out wrote only sep to the starter config's [data]: sdc assess with it read the
+    NA markers as text again."""
+    from sdc.workflow.config import load_config
+
+    data = tmp_path / "d.csv"
+    rows = [f"{20 + i % 40},{'fm'[i % 2]},{i % 7:04d},{'NA' if i % 10 == 0 else 100 + i}" for i in range(200)]
+    data.write_text("age,sex,zip,income\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "start.toml"
+    status, _, err = run_cli(capsys, "identify", str(data), "--na-values", "NA", "--text", "zip",
+                             "--role", "age=qi", "--out", str(out))
+    assert status == 0, err
+    cfg = load_config(out)
+    assert cfg.na_values == ("NA",) and tuple(cfg.text_columns) == ("zip",)
+    from sdc.identify.starter import starter_config
+
+    r = sdc.identify(pd.read_csv(data, dtype=str), roles={"age": "quasi-identifier"})
+    assert "sheet = 1" in starter_config(r, "d.csv", sheet=1) and 'sheet = "s"' in starter_config(r, sheet="s")
+    assert "text_columns = true" in starter_config(r, text_columns=True)

@@ -103,7 +103,8 @@ def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
                       near_constant=args.near_constant, alpha=args.alpha, beta=args.beta, average=args.average)
     text = None
     if args.out:  # build it before printing anything, so an error leaves no half-done run
-        text = result.starter_config(_config_path(args.data, args.out), sep=reading["sep"], source=str(args.data))
+        text = result.starter_config(_config_path(args.data, args.out), sep=reading["sep"], source=str(args.data),
+                                     na_values=reading["na_values"], text_columns=asked, sheet=reading["sheet"])
     if args.json:
         print(identification_json(result, source=str(args.data)))
     else:

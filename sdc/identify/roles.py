@@ -206,12 +206,13 @@ class IdentificationResult:
                 **{k: v for k, v in self.parameters.items()}}
 
     def starter_config(self, data_path: str | None = None, *, sep: str | None = None,
-                       source: str | None = None) -> str:
+                       source: str | None = None, **reading: Any) -> str:
         """A TOML configuration for ``sdc assess`` with the suggested roles (see
-        :func:`sdc.identify.starter.starter_config`)."""
+        :func:`sdc.identify.starter.starter_config`; `reading`: its ``na_values``,
+        ``text_columns`` and ``sheet``)."""
         from sdc.identify.starter import starter_config
 
-        return starter_config(self, data_path, sep=sep, source=source)
+        return starter_config(self, data_path, sep=sep, source=source, **reading)
 
 
 def identify(data: pd.DataFrame, variables: Sequence[str] | None = None, *,

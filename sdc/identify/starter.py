@@ -56,7 +56,8 @@ class IdentificationLike(Protocol):
 
 
 def starter_config(result: IdentificationLike, data_path: str | None = None, *, sep: str | None = None,
-                   source: str | None = None) -> str:
+                   source: str | None = None, na_values: Sequence[str] | None = None,
+                   text_columns: Sequence[str] | bool | None = None, sheet: str | int | None = None) -> str:
     """A TOML configuration for ``sdc assess`` with the suggested roles.
 
     Parameters
@@ -69,6 +70,9 @@ def starter_config(result: IdentificationLike, data_path: str | None = None, *, 
         The CSV delimiter, when not the detected one.
     source : str, optional
         Where the data came from, for the header comment.
+    na_values, text_columns, sheet : optional
+        How the data file was read (:func:`sdc.io.read_data`), written to ``[data]`` so that
+        ``sdc assess`` reads it the same way.
 
     Raises
     ------
@@ -113,6 +117,14 @@ def starter_config(result: IdentificationLike, data_path: str | None = None, *, 
               + ("" if data_path else "    # edit: the data file, relative to this file")]
     if sep:
         lines.append(f"sep = {toml_string(sep)}")
+    if na_values:
+        lines.append(f"na_values = [{', '.join(toml_string(v) for v in na_values)}]")
+    if text_columns is True:
+        lines.append("text_columns = true")
+    elif text_columns:
+        lines.append(f"text_columns = [{', '.join(toml_string(c) for c in text_columns)}]")
+    if sheet is not None:
+        lines.append(f"sheet = {int(sheet) if isinstance(sheet, int) else toml_string(sheet)}")
     if id_col:
         lines.append(f"id = {toml_string(id_col)}    # record id, shown in the per-record files of the report")
 

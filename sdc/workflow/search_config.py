@@ -4,7 +4,7 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
 
     [data]                        # optional: DATA on the command line takes precedence
     path = "adult.csv"
-    sep = ";"
+    sep = ";"                     # also na_values, text_columns, sheet, as sdc assess's [data]
 
     [quasi_identifiers]           # each one -> its hierarchy
     age = "adult_hierarchy_age.csv"                 # ARX's CSV layout
@@ -60,7 +60,7 @@ from sdc.identify.hierarchy import (
 )
 from sdc.identify.qi_search import SubsetSearchResult, qi_dimension_search, transformation_search
 from sdc.identify.search import GeneralisationResult, generalisation_search
-from sdc.workflow.config import ConfigError, read_config_file
+from sdc.workflow.config import READ_KEYS, ConfigError, read_config_file, read_settings
 
 __all__ = ["SearchConfig", "SearchRun", "load_search_config", "search_config_from_mapping", "build_hierarchies",
            "run_search"]
@@ -84,6 +84,10 @@ class SearchConfig:
     search: dict[str, Any]
     dimension: dict[str, Any] | None = None
     combinations: dict[str, Any] | None = None
+    # How the data file is read ([data], as sdc assess's config): see sdc.io.read_data.
+    na_values: tuple[str, ...] | None = None
+    text_columns: tuple[str, ...] | bool | None = None
+    sheet: str | int | None = None
 
     @property
     def sensitive(self) -> list[str]:
@@ -96,7 +100,9 @@ class SearchConfig:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "data": {"path": self.data_path, "sep": self.sep},
+        data = {"path": self.data_path, "sep": self.sep,
+                **{k: getattr(self, k) for k in READ_KEYS if k != "sep" and getattr(self, k) is not None}}
+        return {"source": self.source, "data": data,
                 "quasi_identifiers": self.quasi_identifiers, "models": self.models, "search": self.search,
                 "dimension": self.dimension, "combinations": self.combinations}
 
@@ -137,7 +143,7 @@ def search_config_from_mapping(raw: Mapping[str, Any], *, source: str = "mapping
     if bad:
         raise _err(f"section [{bad[0]}]", f"unknown; allowed sections: {', '.join('[' + s + ']' for s in _SECTIONS)}.")
     data = _table(raw, "data")
-    _only(data, "data", ("path", "sep"))
+    _only(data, "data", ("path", *READ_KEYS))
     qis = _table(raw, "quasi_identifiers")
     if not qis:
         raise _err("[quasi_identifiers]", "name at least one quasi-identifier and its hierarchy.")
@@ -169,11 +175,9 @@ def search_config_from_mapping(raw: Mapping[str, Any], *, source: str = "mapping
         raise _err("[data] path", f"must be a string; got {path!r}.")
     if isinstance(path, str) and not Path(path).is_absolute():
         path = str(Path(base) / path)
-    sep = data.get("sep")
-    if sep is not None and not isinstance(sep, str):
-        raise _err("[data] sep", f"must be a string; got {sep!r}.")
-    return SearchConfig(source=source, base=str(base), data_path=path, sep=sep, quasi_identifiers=qis,
-                        models=models, search=search, dimension=dim, combinations=comb)
+    reading = read_settings(data)  # sep, na_values, text_columns, sheet: checked as sdc assess's
+    return SearchConfig(source=source, base=str(base), data_path=path, quasi_identifiers=qis, models=models,
+                        search=search, dimension=dim, combinations=comb, **{"sep": None, **reading})
 
 
 def load_search_config(path: str | Path) -> SearchConfig:
