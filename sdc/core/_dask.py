@@ -18,6 +18,7 @@ functions: :func:`is_dask` never imports dask, so ``sdc`` runs without it.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import sys
@@ -120,7 +121,9 @@ def pattern_table(ddf: Any, keys: tuple[str, ...], weights: str | None = None, *
     distinct pattern, so it must fit in the client's memory.
     """
     cols = list(keys) + list(extra)
-    _check_columns(ddf, cols + ([weights] if weights else []), "keys")
+    _check_columns(ddf, cols, "keys")
+    if weights:
+        _check_columns(ddf, [weights], "weights")  # named as in memory, not as a key
     sub = ddf[cols + ([weights] if weights else [])]
     meta = _chunk(sub._meta, list(keys), weights, list(extra))
     per = sub.map_partitions(_chunk, list(keys), weights, list(extra), meta=meta)
@@ -128,7 +131,23 @@ def pattern_table(ddf: Any, keys: tuple[str, ...], weights: str | None = None, *
     table = agg.compute().reset_index()
     if table.empty:  # as the in-memory measures say it (not a later, less clear error)
         raise ValueError("`data` is empty: it has no records.")
+    _check_key_values(table, keys)
     return table.sort_values("_first", kind="stable", ignore_index=True)
+
+
+def _check_key_values(table: pd.DataFrame, keys: tuple[str, ...]) -> None:
+    """What :func:`sdc._validation.check_keys` refuses in memory, seen in the pattern table
+    (it holds every value of every key): a key missing in every record, an infinite value."""
+    for c in keys:
+        s = table[c]
+        if s.isna().all():
+            raise ValueError(f"key variable {c!r} is missing in every record; drop it from `keys`.")
+        if pd.api.types.is_float_dtype(s.dtype):
+            v = s.to_numpy(dtype="float64", na_value=np.nan)
+            bad = np.isinf(v)
+            if bad.any():
+                raise ValueError(f"key variable {c!r} has a non-finite value {float(v[np.argmax(bad)])!r}; "
+                                 "recode it or set it to missing.")
 
 
 def _lookup_frame(part: pd.DataFrame, table: pd.DataFrame, keys: list[str], names: list[str]) -> pd.DataFrame:
@@ -243,7 +262,11 @@ def partition_seeds(seed: int, n_partitions: int) -> list[int]:
 
 
 def _apply(part: pd.DataFrame, fn: Callable, seeds: list[int] | None, attribute: str, kwargs: dict,
-           partition_info: dict | None = None) -> Any:
+           empty: Any = None, partition_info: dict | None = None) -> Any:
+    if len(part) == 0 and empty is not None:
+        # a partition without records (a data file with a header only): nothing to protect;
+        # the methods refuse an empty frame
+        return empty
     if seeds is not None:
         number = partition_info["number"] if partition_info else 0
         kwargs = {**kwargs, "seed": seeds[number]}
@@ -257,7 +280,8 @@ def map_partitions_seeded(ddf: Any, fn: Callable, *, seed: int | None = None, at
     seeds = None if seed is None else partition_seeds(int(seed), ddf.npartitions)
     probe = fn(ddf._meta_nonempty, **({**kwargs, "seed": 0} if seeds is not None else kwargs))
     meta = getattr(probe, attribute).iloc[:0]
-    return ddf.map_partitions(_apply, fn, seeds, attribute, kwargs, meta=meta)
+    # `empty` bound, not passed: dask would align a pandas argument with the partitions
+    return ddf.map_partitions(functools.partial(_apply, empty=meta), fn, seeds, attribute, kwargs, meta=meta)
 
 
 def _sum_parts(parts: list[pd.Series]) -> pd.Series:

@@ -57,16 +57,41 @@ def input_files(pattern: str) -> list[str]:
     return files
 
 
-def _read_one(path: str, options: dict, columns: list[str] | None = None, dtypes: dict | None = None,
-              first: str | None = None) -> pd.DataFrame:
-    from sdc.io import read_data
+def _read_or_header(path: str, options: dict) -> pd.DataFrame | list[str]:
+    """:func:`sdc.io.read_data` of one file, or its header's names for a file with a header
+    and no records (a part of a data set may hold none; the whole file has them)."""
+    from sdc.exceptions import DataFileError
+    from sdc.io import delimiter, read_data, read_header
 
-    df = read_data(path, **options)
-    if columns is not None and list(df.columns) != columns:
+    try:
+        return read_data(path, **options)
+    except DataFileError as e:
+        if "has no records" not in str(e):
+            raise
+        sep = options.get("sep")
+        header = read_header(path, sep=None if sep is None else delimiter(sep))
+        if not header:
+            raise
+        return header
+
+
+def _same_columns(path: str, have: list[str], columns: list[str]) -> None:
+    if have != columns:
         raise ValueError(f"the data files must have the same columns: {os.path.basename(path)!r} has "
-                         f"{', '.join(map(str, df.columns))}; the first file has {', '.join(columns)}.")
+                         f"{', '.join(map(str, have))}; the first file has {', '.join(columns)}.")
+
+
+def _read_one(path: str, options: dict, columns: list[str] | None = None, dtypes: dict | None = None,
+              first: str | dict | None = None, bools: frozenset = frozenset()) -> pd.DataFrame:
+    df = _read_or_header(path, options)
+    if isinstance(df, list):  # a header without records: an empty partition of the data set's types
+        if columns is not None:
+            _same_columns(path, df, columns)
+        return pd.DataFrame({c: pd.Series(dtype=(dtypes or {}).get(c, "float64")) for c in (columns or df)})
+    if columns is not None:
+        _same_columns(path, [str(c) for c in df.columns], columns)
     if dtypes is not None:
-        df = _conform(df, path, options, dtypes, first or "the first file")
+        df = _conform(df, path, options, dtypes, first or "the first file", bools)
     return df
 
 
@@ -78,7 +103,22 @@ def _is_number(dtype: Any) -> bool:
     return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
 
 
-def _conform(df: pd.DataFrame, path: str, options: dict, dtypes: dict, first: str) -> pd.DataFrame:
+def _holds_bools(s: pd.Series) -> bool:
+    """Whether a column's values are truth values (TRUE/FALSE read as bool, or as Python bools
+    in a text column when some are missing), with at least one value."""
+    if pd.api.types.is_bool_dtype(s.dtype):
+        return True
+    return _is_text(s.dtype) and pd.api.types.infer_dtype(s, skipna=True) == "boolean"
+
+
+def _holds_text(s: pd.Series) -> bool:
+    """Whether a text column holds a value that is not a truth value (one file holding it
+    reads the column's TRUE/FALSE as the text "TRUE"/"FALSE")."""
+    return _is_text(s.dtype) and pd.api.types.infer_dtype(s, skipna=True) not in ("boolean", "empty")
+
+
+def _conform(df: pd.DataFrame, path: str, options: dict, dtypes: dict, first: str | dict,
+             bools: frozenset = frozenset()) -> pd.DataFrame:
     """A file's columns in the types of the first file's (the meta), so that every partition
     holds a column's values alike, as one file holding all the records would be read:
 
@@ -92,9 +132,28 @@ def _conform(df: pd.DataFrame, path: str, options: dict, dtypes: dict, first: st
     from sdc.io import read_data
 
     retext = []
+    sources = first
     for c, want in dtypes.items():
         have = df[c].dtype
+        first = sources.get(c, "the first file") if isinstance(sources, dict) else sources  # where `want` is from
+        if c in bools and _holds_text(df[c]):
+            # TRUE/FALSE are truth values in the first file and text here ("x" beside them):
+            # one file holding both reads them as text; the first file cannot be read again.
+            raise ValueError(
+                f"column {c!r} holds TRUE/FALSE in {first!r} and other text in {os.path.basename(path)!r}: one "
+                f"file holding both reads them as text; declare it as text (text_columns = [{c!r}] in the "
+                "configuration) or make its values alike in every file.")
+        if _is_text(want) and c not in bools and _holds_bools(df[c]):
+            retext.append(c)  # TRUE/FALSE among the first file's text: the text "TRUE", as one file reads it
+            continue
         if have == want:
+            continue
+        if pd.api.types.is_bool_dtype(want) and (_holds_bools(df[c]) or df[c].isna().all()):
+            # truth values with missing ones are read as Python bools in a text column
+            df[c] = df[c].astype(object)
+            continue
+        if c in bools and pd.api.types.is_bool_dtype(have):
+            df[c] = df[c].astype(object)
             continue
         if df[c].isna().all() and (_is_text(want) or pd.api.types.is_float_dtype(want)):
             df[c] = df[c].astype(want)
@@ -119,7 +178,7 @@ def _conform(df: pd.DataFrame, path: str, options: dict, dtypes: dict, first: st
         if tc is not True:
             opts["text_columns"] = sorted(set([] if not tc else ([tc] if isinstance(tc, str) else list(tc))) | set(retext))
             df = read_data(path, **opts)
-            return _conform(df, path, options, dtypes, first)
+            return _conform(df, path, options, dtypes, sources, bools)
     return df
 
 
@@ -133,11 +192,46 @@ def read_partitions(pattern: str, **options: Any) -> tuple[Any, list[str]]:
     import dask.dataframe as dd
 
     files = input_files(pattern)
-    first = _read_one(files[0], options)
-    columns = [str(c) for c in first.columns]
-    dtypes = {str(c): first[c].dtype for c in first.columns}
-    ddf = dd.from_map(_read_one, files, args=(options, columns, dtypes, os.path.basename(files[0])),
-                      meta=first.iloc[:0], enforce_metadata=False, label="read-sdc")
+    # The meta: the first file with records; a column missing in all its records takes its
+    # type from the next file holding a value of it (read here too, until every column has
+    # one), as one file holding every record would be read.
+    base, columns, unsettled = None, None, []
+    dtypes: dict[str, Any] = {}
+    bools: set[str] = set()
+    for f in files:
+        df = _read_or_header(f, options)
+        names = df if isinstance(df, list) else [str(c) for c in df.columns]
+        if columns is None:
+            columns = names
+        _same_columns(f, names, columns)
+        if isinstance(df, list):
+            continue
+        if base is None:
+            base = df
+            dtypes = {str(c): df[c].dtype for c in df.columns}
+            unsettled = [c for c in columns if df[c].isna().all()]
+            bools = {c for c in columns if _holds_bools(df[c])}  # TRUE/FALSE (read as truth values)
+            source = {c: os.path.basename(f) for c in columns}  # the file each column's type comes from
+        else:
+            for c in [c for c in unsettled if not df[c].isna().all()]:
+                # beside the first file's missing values: truth values are read as Python
+                # bools in a text column, whole numbers as float64
+                have = df[c].dtype
+                dtypes[c] = (np.dtype(object) if pd.api.types.is_bool_dtype(have) else
+                             np.dtype("float64") if pd.api.types.is_integer_dtype(have) else have)
+                if _holds_bools(df[c]):
+                    bools.add(c)
+                source[c] = os.path.basename(f)
+                unsettled.remove(c)
+        if not unsettled:
+            break
+    if base is None:
+        from sdc.exceptions import DataFileError
+
+        raise DataFileError(f"no data file of {pattern!r} has records.")
+    meta = base.iloc[:0].astype({c: t for c, t in dtypes.items() if base[c].dtype != t})
+    ddf = dd.from_map(_read_one, files, args=(options, columns, dtypes, source, frozenset(bools)),
+                      meta=meta, enforce_metadata=False, label="read-sdc")
     return ddf, files
 
 
