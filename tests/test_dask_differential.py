@@ -183,3 +183,16 @@ def test_unknown_weight_column_named_as_weights(tmp_path, capsys) -> None:
     for path, extra in ((whole, []), (pattern, ["--engine", "dask"])):
         assert main(["risk", path, "--keys", "a", "--weights", "nope", *extra]) == 2
         assert capsys.readouterr().err.strip() == "sdc: error: --weights names columns not in the data: 'nope'."
+
+
+@pytest.mark.parametrize("kw", [dict(width=2), dict(log_base=10), dict(edges=[0, 5, 10, 20])])
+def test_global_recode_bands_as_on_the_whole_file(kw):
+    """Banding by width gave each partition the bands of its own range: computing the result
+    failed with pandas' 'to union ordered Categoricals, all categories must be the same'."""
+    import dask.dataframe as dd
+    import numpy as np
+
+    df = pd.DataFrame({"w": [1.0, 2.0, 3.0, 9.0, np.nan, 15.0], "k": [1, 2, 3, 4, 5, 6]})
+    ddf = dd.from_pandas(df, npartitions=3)
+    got = sdc.global_recode(ddf, ["w", "k"], **kw).data.compute()
+    pd.testing.assert_frame_equal(got, sdc.global_recode(df, ["w", "k"], **kw).data)

@@ -301,3 +301,17 @@ def test_report_folder_repr_is_short(tmp_path) -> None:
     r = sdc.write_report(sdc.assess(sdc.load_example(), keys=["sex", "region"]), tmp_path / "rep")
     text = repr(r)
     assert len(text) < 1000 and "report.html" in text and "Report(" not in text
+
+
+def test_truth_values_with_missing_ones_are_reported(tmp_path) -> None:
+    """A key of TRUE/FALSE and empty fields (object column of bools and NaN) crashed the
+    report's spreadsheet neutralisation with pandas' '.str accessor' AttributeError."""
+    from sdc.cli.main import main
+    from sdc.report.safety import safe_frame
+
+    df = pd.DataFrame({"a": [True, np.nan, False, True], "b": ["=x", "y", "y", "y"]})
+    out = safe_frame(df)
+    assert out["a"].tolist()[::2] == [True, False] and out["b"].iloc[0] != "=x"
+    data = tmp_path / "tf.csv"
+    data.write_text("a,b\nTRUE,1\n,2\nFALSE,1\nTRUE,1\n", encoding="utf-8")
+    assert main(["assess", str(data), "--keys", "a,b", "--out", str(tmp_path / "rep")]) == 0

@@ -32,8 +32,8 @@ from sdc._validation import check_weights
 
 __all__ = [
     "is_dask", "require_dask", "pattern_table", "DaskPerRecord",
-    "value_table", "map_partitions_seeded", "partition_seeds", "read_csv", "client_for",
-    "not_distributed", "write_partitioned", "concat_columns", "sum_by_index", "class_table", "key_rows",
+    "value_table", "map_partitions_seeded", "partition_seeds", "client_for",
+    "not_distributed", "extremes", "write_partitioned", "concat_columns", "sum_by_index", "class_table", "key_rows",
 ]
 
 #: Positions within a partition are below this; the partition number goes above it, so the
@@ -284,6 +284,13 @@ def map_partitions_seeded(ddf: Any, fn: Callable, *, seed: int | None = None, at
     return ddf.map_partitions(functools.partial(_apply, empty=meta), fn, seeds, attribute, kwargs, meta=meta)
 
 
+def extremes(ddf: Any, cols: list[str]) -> tuple[pd.Series, pd.Series]:
+    """The smallest and largest value of each column (missing values skipped), in one pass."""
+    import dask
+
+    return dask.compute(ddf[cols].min(), ddf[cols].max())
+
+
 def _sum_parts(parts: list[pd.Series]) -> pd.Series:
     return pd.concat(parts).groupby(level=0, sort=False).sum()
 
@@ -321,17 +328,6 @@ def write_partitioned(ddf: Any, directory: str, *, name: str = "part-*.csv") -> 
 
 
 # --- reading and the cluster ------------------------------------------------------------------
-
-def read_csv(path: str, **kwargs: Any) -> Any:
-    """A CSV file or glob as a Dask DataFrame (one partition per file at least)."""
-    require_dask()
-    import dask.dataframe as dd
-
-    try:
-        return dd.read_csv(path, assume_missing=True, **kwargs)
-    except (OSError, ValueError) as e:
-        raise ValueError(f"cannot read {path!r} with dask: {str(e).splitlines()[0] if str(e) else type(e).__name__}.") from e
-
 
 @dataclass
 class _Client:

@@ -50,7 +50,8 @@ def protect_partitions(fn: Callable[..., ProtectionResult], ddf: Any, variables:
     Returns a :class:`ProtectionResult` whose ``data`` is a Dask DataFrame with the input's
     partitions and ``changed`` a Dask Delayed (cells changed per variable, summed
     over the partitions); nothing runs until they are
-    computed or written (:func:`sdc.core._dask.write_partitioned`).
+    computed or written (:func:`sdc.core._dask.write_partitioned`), except, for numbers banded
+    by ``width`` or ``log_base``, one pass for their extremes (the file's bands, as in memory).
     """
     for name in WHOLE_FILE_PARAMETERS.get(fn.__name__, ()):
         if kwargs.get(name) not in (None, False):
@@ -59,13 +60,50 @@ def protect_partitions(fn: Callable[..., ProtectionResult], ddf: Any, variables:
     # The result's description (method, parameters) from a small sample of the input's type.
     probe_kwargs = dict(kwargs, **({"seed": 0} if seed is not None else {}))
     probe = fn(ddf._meta_nonempty, variables, **probe_kwargs)
-    out = _dask.map_partitions_seeded(ddf, lambda part, **kw: fn(part, variables, **kw), seed=seed,
+    bands = _file_bands(fn, ddf, variables, probe, probe_kwargs)
+    call = fn if not bands else _with_categories(fn, bands)
+    out = _dask.map_partitions_seeded(ddf, lambda part, **kw: call(part, variables, **kw), seed=seed,
                                       attribute="data", **kwargs)
     changed = _dask.sum_by_index(_dask.map_partitions_seeded(
         ddf, lambda part, **kw: fn(part, variables, **kw), seed=seed, attribute="changed", **kwargs))
     return ProtectionResult(method=probe.method, data=out, variables=probe.variables,
                             parameters=dict(probe.parameters, partitions=ddf.npartitions), seed=seed,
                             changed=changed, details={"engine": "dask", "partitions": ddf.npartitions})
+
+
+def _file_bands(fn: Callable[..., ProtectionResult], ddf: Any, variables: Any, probe: ProtectionResult,
+                kwargs: dict[str, Any]) -> dict[str, pandas.Index]:
+    """The bands of each numeric variable the method bands (an ordered categorical), as on the
+    whole file: those between the bands of its smallest and largest values (``width``,
+    ``log_base``; ``edges`` fix them). Each partition would have its own, and pandas cannot
+    join ordered categoricals with different categories. The extremes are read once here."""
+    cols = [c for c in probe.data.columns if isinstance(probe.data[c].dtype, pandas.CategoricalDtype)
+            and c in ddf.columns and pandas.api.types.is_numeric_dtype(ddf[c].dtype)]
+    if not cols or kwargs.get("edges") is not None:
+        return {}
+    lo, hi = _dask.extremes(ddf, cols)
+    ends = pandas.concat([ddf._meta_nonempty.iloc[:1]] * 2, ignore_index=True)
+    for c in cols:
+        ends[c] = np.array([lo[c], hi[c]], dtype=ends[c].dtype if not (pandas.isna(lo[c]) or pandas.isna(hi[c]))
+                           else np.float64)
+    banded = fn(ends, variables, **kwargs).data
+    return {c: banded[c].cat.categories for c in cols}
+
+
+def _with_categories(fn: Callable[..., ProtectionResult], bands: dict[str, pandas.Index]
+                     ) -> Callable[..., ProtectionResult]:
+    """`fn` whose banded variables carry the whole file's bands (:func:`_file_bands`)."""
+    import dataclasses
+
+    def banded(part: pandas.DataFrame, variables: Any, **kw: Any) -> ProtectionResult:
+        res = fn(part, variables, **kw)
+        data = res.data.copy(deep=False)
+        for c, cats in bands.items():
+            data[c] = data[c].cat.set_categories(cats)
+        return dataclasses.replace(res, data=data)
+
+    banded.__name__ = fn.__name__
+    return banded
 
 
 # --- PRAM ------------------------------------------------------------------------------------

@@ -30,7 +30,10 @@ def neutralise(value: object) -> object:
 def _any_dangerous(values: object) -> bool:
     """Whether a text value starts with a dangerous character: the first characters of all
     values at once (pandas' string methods), not a Python loop over the values."""
-    first = pd.Series(np.asarray(values, dtype=object)).str[:1]  # NaN for values that are not text
+    try:
+        first = pd.Series(np.asarray(values, dtype=object)).str[:1]  # NaN for values that are not text
+    except AttributeError:  # no text at all (truth values and missing ones, say): nothing to neutralise
+        return False
     return bool(first.isin(DANGEROUS_PREFIXES).any())
 
 
