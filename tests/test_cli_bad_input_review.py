@@ -410,3 +410,21 @@ def test_command_without_config_names_the_options_it_suggests(tmp_path: Path, ca
     status, _, err = run_cli(capsys, "snapshots", str(data), "--keys", ",".join(keys))
     line = _one_error(err)
     assert status == 2 and "give --max-size (e.g. 9) or the --subsets" in line, line
+
+
+def test_dask_engine_refuses_household_and_chunks_before_reading(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """risk --engine dask --household read the data on a cluster, then refused; --chunks with
+    --engine dask was silently ignored. Both are refused first, without starting Dask."""
+    import sdc.workflow.engine as engine
+
+    def no_cluster(*a: object, **k: object) -> None:
+        raise AssertionError("the cluster was started")
+
+    monkeypatch.setattr(engine, "open_dask", no_cluster)
+    data = tmp_path / "h.csv"
+    data.write_text("a,hh\n1,1\n2,1\n", encoding="utf-8")
+    for extra, said in ((("--household", "hh"), "--household cannot run on Dask"),
+                        (("--chunks", "5"), "--chunks reads the file in memory")):
+        status, _, err = run_cli(capsys, "risk", str(data), "--keys", "a", "--engine", "dask", *extra)
+        assert status == 2 and said in _one_error(err), err

@@ -347,6 +347,13 @@ def _dispatch(args: argparse.Namespace) -> int:
     if getattr(args, "engine", "pandas") == "dask":
         from sdc.workflow.engine import open_dask
 
+        # Refused before the cluster starts and the data are read (they were read, then refused).
+        if getattr(args, "chunks", None) is not None:
+            raise ValueError("--chunks reads the file in memory, chunk by chunk; with --engine dask the "
+                             "partitions are the files: drop one of them.")
+        if getattr(args, "household", None):
+            raise ValueError("--household cannot run on Dask: the household risk needs each household's records "
+                             "together; use --engine pandas.")
         data = open_dask(args.data, scheduler=args.scheduler, **read_options(args))
     elif args.command == "risk" and _chunked(args):
         return _risk_in_chunks(args)
