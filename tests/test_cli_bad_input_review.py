@@ -424,7 +424,7 @@ def test_dask_engine_refuses_household_and_chunks_before_reading(tmp_path: Path,
     monkeypatch.setattr(engine, "open_dask", no_cluster)
     data = tmp_path / "h.csv"
     data.write_text("a,hh\n1,1\n2,1\n", encoding="utf-8")
-    for extra, said in ((("--household", "hh"), "--household cannot run on Dask"),
+    for extra, said in ((("--household", "hh"), "household risk cannot run on a Dask DataFrame"),
                         (("--chunks", "5"), "--chunks reads the file in memory")):
         status, _, err = run_cli(capsys, "risk", str(data), "--keys", "a", "--engine", "dask", *extra)
         assert status == 2 and said in _one_error(err), err

@@ -352,8 +352,8 @@ def _dispatch(args: argparse.Namespace) -> int:
             raise ValueError("--chunks reads the file in memory, chunk by chunk; with --engine dask the "
                              "partitions are the files: drop one of them.")
         if getattr(args, "household", None):
-            raise ValueError("--household cannot run on Dask: the household risk needs each household's records "
-                             "together; use --engine pandas.")
+            raise ValueError("--household: household risk cannot run on a Dask DataFrame exactly (it needs each "
+                             "household's records together); use --engine pandas.")
         data = open_dask(args.data, scheduler=args.scheduler, **read_options(args))
     elif args.command == "risk" and _chunked(args):
         return _risk_in_chunks(args)
