@@ -8,6 +8,7 @@ households, two sensitive variables, every default measure) on this data::
 Columns as in ``sdc/data/health_survey.csv``: subject_id, household_id, region, age, sex,
 marital_status (about 2 % missing), weight (by region, not integers), diagnosis (8 values,
 depending on age), cholesterol (numeric, about 3 % missing). Households have 1 to 6 members.
+The weights sum to about 6.28 times the records (the same sampling fraction at every size).
 The same seed and size give the same file, byte for byte.
 """
 
@@ -41,7 +42,10 @@ def make(records: int, seed: int = SEED) -> pd.DataFrame:
     marital = MARITAL[np.where(age < 18, 0, rng.choice(MARITAL.size, size=records, p=[0.3, 0.45, 0.12, 0.08, 0.05]))]
     marital = marital.astype(object)
     marital[rng.random(records) < 0.02] = None
-    base_w = (np.array([2650, 7420, 5480, 4880, 5950, 6330, 8800, 9280, 5700]) * 1000.0 / records / REGION_P) / 9
+    # Weights for a sampling fraction of about 1/6.3 at every size (a population of about 6.28
+    # million per million records): dividing by `records` instead gave weights below 1 (a
+    # population smaller than the sample) from 6.3 million records on. The same file at 10^6.
+    base_w = (np.array([2650, 7420, 5480, 4880, 5950, 6330, 8800, 9280, 5700]) * 1000.0 / 1e6 / REGION_P) / 9
     weight = np.round(base_w[region] * rng.uniform(0.8, 1.2, records), 3)
     risk = np.clip((age - 20) / 80, 0, 1)
     p_none = 0.75 - 0.45 * risk
