@@ -485,3 +485,23 @@ def test_a_numeric_step_on_a_non_numeric_column_says_what_it_holds_in_words(colu
         check_plan(plan, data)
     assert str(err.value).endswith(f"'x' {words}")
     assert "object" not in str(err.value) and "dtype" not in str(err.value)
+
+
+def test_population_size_flag_and_early_refusal(tmp_path, capsys, monkeypatch) -> None:
+    """sdc protect had no --population-size (a config copy was needed), and a population
+    smaller than the data was refused only by the assessment, after the steps had run."""
+    import sdc.workflow.protect as wp
+    from sdc.cli.main import main
+
+    data = tmp_path / "ex.csv"
+    sdc.load_example().to_csv(data, index=False)
+    ran = []
+    real = wp.run_steps
+    monkeypatch.setattr(wp, "run_steps", lambda *a, **k: ran.append(1) or real(*a, **k))
+    args = ["protect", str(data), "--keys", "age,sex,region", "--recode", "age=10", "--out", str(tmp_path / "p")]
+    assert main([*args, "--population-size", "100"]) == 2
+    err = capsys.readouterr().err
+    assert "--population-size must be an integer >=" in err and not ran, err
+    assert not (tmp_path / "p").exists()
+    assert main([*args, "--population-size", "100000"]) == 0 and ran
+    assert "100000" in (tmp_path / "p" / "protection.json").read_text(encoding="utf-8")

@@ -61,6 +61,8 @@ def add_role_flags(p: argparse.ArgumentParser) -> None:
     g.add_argument("--sensitive", type=csv_list, help="sensitive variables, comma-separated")
     g.add_argument("--id", help="record id column")
     g.add_argument("--measures", type=csv_list, help="measures to run (default all, as sdc assess)")
+    g.add_argument("--population-size", type=int, help="population size for population-uniqueness estimates")
+    g.add_argument("--sampling-fraction", type=float, help="or the sampling fraction")
     g.add_argument("--formats", type=csv_list, help=f"report outputs (default all): {', '.join(FORMATS)}")
     read_args(p.add_argument_group("reading the files (override the config's [data])"))
 
@@ -72,7 +74,8 @@ def assessment_overrides(args: argparse.Namespace, *, k: int | None = None) -> d
                            ("text_columns", "data", "text_columns"), ("keys", "variables", "categorical_keys"),
                            ("continuous_keys", "variables", "continuous_keys"), ("weights", "variables", "weights"),
                            ("household", "variables", "household"), ("sensitive", "variables", "sensitive"),
-                           ("measures", "options", "measures"), ("formats", "output", "formats")):
+                           ("measures", "options", "measures"), ("population_size", "options", "population_size"),
+                           ("sampling_fraction", "options", "sampling_fraction"), ("formats", "output", "formats")):
         v = getattr(args, flag, None)
         if v is not None:
             o[sec][key] = v

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_frame
+from sdc._validation import check_frame, check_int
 from sdc._version import __version__
 from sdc.exceptions import SdcWarning
 from sdc.protect._result import ProtectionResult
@@ -412,6 +412,9 @@ def protect_data(
     check_plan(plan, data, table)
     cfg = _reassessment_config(plan, data, config, overrides, input_file, "reassess=False",
                                lambda c: (("keys", c.keys), ("sensitive", c.sensitive))) if reassess else None
+    if cfg is not None and cfg.population_size is not None and "uniqueness" in cfg.measures:
+        # Refused now, as the assessment would refuse it after the steps (minutes at 10^7).
+        check_int(cfg.population_size, "population_size", min_value=len(data))
     released, records = run_steps(data, plan, methods=table, progress=progress)
     when = now or datetime.now(timezone.utc)
     prov: dict[str, Any] = {"generated_utc": when.strftime("%Y-%m-%d %H:%M:%S UTC"), "command": command,
