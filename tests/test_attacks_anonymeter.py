@@ -7,6 +7,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import sdc
 from sdc.attacks.anonymeter import (
@@ -226,3 +228,42 @@ def test_singling_out_on_a_k_anonymous_release_is_zero():
     r = singling_out_attack(df, df, control=df, n_attacks=5, max_attempts=50, n_cols=2)
     assert r.main.n_attacks == 0 and r.risk == 0.0 and r.risk_ci == (0.0, 0.0)
     assert any("nothing to try" in n for n in r.notes)
+
+
+def _knn_reference(md, k, rng):
+    """The plain definition (the code before the fast paths): every distance, NaN rule on every
+    numeric column, a partition for the k-th distance, strict ones sorted, ties drawn."""
+    d = np.zeros((md.n_queries, md.n_candidates))
+    for j in range(md.cnum.shape[1]):
+        a, b = md.qnum[:, j][:, None], md.cnum[:, j][None, :]
+        na_a, na_b = np.isnan(a), np.isnan(b)
+        d += np.where(na_a & na_b, 0.0, np.where(na_a | na_b, 1.0, np.abs(a - b)))
+    for j in range(md.ccat.shape[1]):
+        d += md.qcat[:, j][:, None] != md.ccat[:, j][None, :]
+    k = min(k, md.n_candidates)
+    kth = np.partition(d, k - 1, axis=1)[:, k - 1]
+    out = []
+    for i in range(d.shape[0]):
+        strict = np.flatnonzero(d[i] < kth[i])
+        strict = strict[np.argsort(d[i, strict], kind="stable")]
+        pick = rng.choice(np.flatnonzero(d[i] == kth[i]), size=k - strict.size, replace=False)
+        out.append(np.concatenate([strict, pick]))
+    return np.array(out)
+
+
+@given(st.integers(0, 10_000), st.integers(1, 4), st.booleans(), st.integers(1, 3))
+def test_knn_fast_paths_give_the_definition(seed: int, k: int, nan: bool, budget_rows: int) -> None:
+    """knn skips the missing-value rule for columns without NaN, takes the minimum for k = 1
+    and reuses one scratch array: the same neighbours, ties drawn alike, as the definition."""
+    from sdc.attacks._neighbors import MixedData, knn
+
+    rng = np.random.default_rng(seed)
+    m, nq = 40, 7
+    cnum = rng.integers(0, 4, (m, 2)) / 4.0  # few values: many ties
+    qnum = rng.integers(0, 4, (nq, 2)) / 4.0
+    if nan:
+        cnum[rng.random(m) < 0.2, 0] = np.nan
+        qnum[rng.random(nq) < 0.3, 0] = np.nan
+    md = MixedData(qnum, cnum, rng.integers(0, 3, (nq, 2)), rng.integers(0, 3, (m, 2)))
+    got = knn(md, k, np.random.default_rng(seed), budget=budget_rows * m)
+    assert np.array_equal(got, _knn_reference(md, k, np.random.default_rng(seed)))

@@ -20,7 +20,7 @@ DOC = HERE.parent / "docs" / "benchmark.md"
 
 COMMANDS = [
     "python -m validation.benchmark --data-dir /tmp/data --suite cli --sizes 1e7 --keys 8",
-    "python -m validation.benchmark --data-dir /tmp/data --suite assess --sizes 1e6",
+    "python -m validation.benchmark --data-dir /tmp/data --suite assess --sizes 1e6,1e7",
     "python -m validation.benchmark --data-dir /tmp/data --suite wildcard --sizes 1e6,1e7 --keys 5,8",
     "python -m validation.benchmark --data-dir /tmp/data --suite ldiversity --sizes 1e5,1e6 --keys 3,5,8",
     "python -m validation.benchmark --data-dir /tmp/data --suite tcloseness --sizes 1e5,1e6 --keys 3,5,8",
@@ -250,8 +250,8 @@ def _targets() -> list[str]:
                      f"{r(x.sdc_over_floor)}; {r(x.peak_over_floor)}",
                      "yes" if x.sdc_over_floor <= 1.5 and x.peak_over_floor <= 1.5 else "no"])
     df, _ = _load("benchmark-assess")
-    if df is not None:
-        x = df.iloc[-1]
+    if df is not None and (df.n == 10**6).any():
+        x = df[df.n == 10**6].iloc[-1]  # the target is at 10^6 (10^7 is measured beside it)
         rows.append(["`sdc assess` at 10^6 records, report included, under 10 s",
                      f"{s(x.assess_wall_min)} s wall, {s(x.assess_cpu_min)} s CPU", "yes" if x.assess_wall_min < 10 else "no"])
     df, _ = _load("benchmark-big")
