@@ -108,6 +108,13 @@ def check_columns(
 def check_keys(data: pd.DataFrame, keys: object) -> tuple[str, ...]:
     """Key variables: known, distinct columns, none entirely missing, no infinite values."""
     cols = check_columns(data, keys, role="keys")
+    check_key_values(data, cols)
+    return cols
+
+
+def check_key_values(data: pd.DataFrame, cols: Sequence[str], *, at_index: bool = True) -> None:
+    """Refuse a key missing in every record or holding an infinite value (naming the first
+    one's index label when `at_index`; a table of distinct patterns has no record index)."""
     for c in cols:
         s = data[c]
         if s.isna().all():
@@ -117,11 +124,9 @@ def check_keys(data: pd.DataFrame, keys: object) -> tuple[str, ...]:
             bad = np.isinf(v)
             if bad.any():
                 i = int(np.argmax(bad))
-                raise ValueError(
-                    f"key variable {c!r} has a non-finite value {plain(v[i])!r} at index {plain(s.index[i])!r}; "
-                    "recode it or set it to missing."
-                )
-    return cols
+                where = f" at index {plain(s.index[i])!r}" if at_index else ""
+                raise ValueError(f"key variable {c!r} has a non-finite value {plain(v[i])!r}{where}; "
+                                 "recode it or set it to missing.")
 
 
 def check_weights(data: pd.DataFrame, weights: str | None, *, min_value: float = 1.0) -> np.ndarray | None:

@@ -28,7 +28,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_weights
+from sdc._validation import check_key_values, check_weights
 
 __all__ = [
     "is_dask", "require_dask", "pattern_table", "DaskPerRecord",
@@ -138,16 +138,7 @@ def pattern_table(ddf: Any, keys: tuple[str, ...], weights: str | None = None, *
 def _check_key_values(table: pd.DataFrame, keys: tuple[str, ...]) -> None:
     """What :func:`sdc._validation.check_keys` refuses in memory, seen in the pattern table
     (it holds every value of every key): a key missing in every record, an infinite value."""
-    for c in keys:
-        s = table[c]
-        if s.isna().all():
-            raise ValueError(f"key variable {c!r} is missing in every record; drop it from `keys`.")
-        if pd.api.types.is_float_dtype(s.dtype):
-            v = s.to_numpy(dtype="float64", na_value=np.nan)
-            bad = np.isinf(v)
-            if bad.any():
-                raise ValueError(f"key variable {c!r} has a non-finite value {float(v[np.argmax(bad)])!r}; "
-                                 "recode it or set it to missing.")
+    check_key_values(table, keys, at_index=False)
 
 
 def _lookup_frame(part: pd.DataFrame, table: pd.DataFrame, keys: list[str], names: list[str]) -> pd.DataFrame:
