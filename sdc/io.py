@@ -279,7 +279,9 @@ def check_text_file(path: str | Path, *, sep: str | None = None) -> None:
     try:
         sample, sep = _sample_and_delimiter(p, sep)
         scan = check_structure(p, sep, sample, utf8=True)  # one pass: the bytes decoded as they are scanned
-        line = first_undecodable_line(p) if scan is None else None  # a file the scan does not read
+        # A file the byte scan does not read: a several-character separator (no scan), or
+        # whitespace-separated (scanned as text, with undecodable bytes replaced).
+        line = first_undecodable_line(p) if scan is None or sep == WHITESPACE else None
         if line is not None:
             raise DataFileError(f"cannot read data file '{p}': {not_utf8(line)}")
     except DataFileError:
@@ -290,14 +292,20 @@ def check_text_file(path: str | Path, *, sep: str | None = None) -> None:
         _check_header(p, scan.header)
 
 
-def read_header(path: str | Path, *, sep: str | None = None) -> list[str] | None:
-    """The column names of a delimited text file's header (not its values), so that a caller
-    can check the columns it will name before reading; None for other files (Excel, Stata,
-    SAS: read them with :func:`read_data`) or a header that cannot be read (``read_data``
-    then says why)."""
+def read_header(path: str | Path, *, sep: str | None = None, sheet: str | int | None = None) -> list[str] | None:
+    """The column names of a delimited text file's header, or of an Excel sheet's first row
+    (`sheet`, default the first), as text (not the values), so that a caller can check the
+    columns it will name before reading; None for other files (Stata, SAS: read them with
+    :func:`read_data`) or a header that cannot be read (``read_data`` then says why)."""
     p = Path(path)
-    if not p.is_file() or p.suffix.lower() in (".dta", ".sas7bdat", ".xpt", ".xls", *EXCEL_SUFFIXES):
+    if not p.is_file() or p.suffix.lower() in (".dta", ".sas7bdat", ".xpt", ".xls"):
         return None
+    if p.suffix.lower() in EXCEL_SUFFIXES:
+        try:
+            head = pd.read_excel(p, sheet_name=0 if sheet is None else sheet, header=None, nrows=1, engine="openpyxl")
+        except (ValueError, OSError, ImportError, KeyError):
+            return None
+        return [str(v) for v in head.iloc[0].tolist()] if len(head) else None
     return _header(p, sep)
 
 

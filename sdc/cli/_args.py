@@ -84,7 +84,8 @@ def read_files(paths: Mapping[str, str | None], options: Mapping[str, Any]) -> d
         files = ", ".join(f"{name} '{path}'" for name, path in given.items())
         raise ValueError(f"`sheet` is for Excel files (.xlsx, .xlsm); none of {files} is one.")
     named = list(text) if isinstance(text, (list, tuple)) else None
-    headers = {name: read_header(path, sep=options.get("sep")) for name, path in given.items()} if named else {}
+    headers = {name: read_header(path, sep=options.get("sep"), sheet=sheet if name in excel else None)
+               for name, path in given.items()} if named else {}
 
     def check(columns: list[list[str]]) -> None:
         unknown = [c for c in named or () if not any(c in cols for cols in columns)]

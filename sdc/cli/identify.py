@@ -96,7 +96,8 @@ def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
     # columns named by --text only need to exist.
     asked = reading["text_columns"]
     data = read_data(args.data, **{**reading, "text_columns": True})
-    unknown = [c for c in asked if c not in data.columns] if isinstance(asked, (list, tuple)) else []
+    names = {str(c) for c in data.columns}  # as read_data matches them (an Excel header may be a number)
+    unknown = [c for c in asked if c not in names] if isinstance(asked, (list, tuple)) else []
     if unknown:
         raise ValueError(f"`text_columns` names columns not in '{args.data}': {', '.join(map(repr, unknown))}.")
     result = identify(data, roles=roles or None, missing_threshold=args.missing_threshold,

@@ -96,7 +96,7 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
         raise ValueError("name the data file: DATA on the command line or [data] path in the config.")
     reading = read_options(args, cfg)  # a flag, else the config's [data] setting
     sep = reading["sep"]
-    header = read_header(path, sep=sep)  # a text file's columns, checked before they are read as text
+    header = read_header(path, sep=sep, sheet=reading["sheet"])  # checked before they are read as text
     if header is not None:
         _check_quasi_identifiers(cfg.quasi_identifiers, header, path)
     # Quasi-identifiers are read as text so codes keep their leading zeros and match the hierarchy.

@@ -1,0 +1,77 @@
+"""Regressions found by the review of the reading options: an Excel file's header is read
+before its data (read_header), so --text names a column of one Excel file only, and search
+checks its quasi-identifiers in an Excel file; identify matches --text against an Excel
+header that is a number; check_text_file decodes a whitespace-separated file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import sdc
+from sdc.io import check_text_file, read_header
+from tests.helpers import run_cli
+
+
+def _frame(n: int = 40) -> pd.DataFrame:
+    return pd.DataFrame({"age": [20 + i % 5 for i in range(n)], "sex": ["fm"[i % 2] for i in range(n)],
+                         "code": [f"{i % 4:03d}" for i in range(n)]})
+
+
+def test_read_header_of_an_excel_sheet(tmp_path: Path) -> None:
+    p = tmp_path / "b.xlsx"
+    with pd.ExcelWriter(p) as w:
+        pd.DataFrame({"note": ["x"]}).to_excel(w, sheet_name="readme", index=False)
+        pd.DataFrame({"a": [1], 2020: [2]}).to_excel(w, sheet_name="data", index=False)
+    assert read_header(p) == ["note"]
+    assert read_header(p, sheet="data") == read_header(p, sheet=1) == ["a", "2020"]
+    assert read_header(p, sheet="nosuch") is None  # read_data says why
+
+
+def test_text_column_of_one_excel_file_only(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """compare/attack with two Excel files: --text names a column the release lacks (dropped);
+    the Excel release was refused ('`text_columns` names columns not in its header')."""
+    df = _frame()
+    orig, rel = tmp_path / "o.xlsx", tmp_path / "r.xlsx"
+    df.to_excel(orig, index=False)
+    df.drop(columns=["code"]).to_excel(rel, index=False)
+    status, _, err = run_cli(capsys, "compare", str(orig), str(rel), "--keys", "age,sex", "--formats", "json",
+                             "--text", "code", "--out", str(tmp_path / "c"))
+    assert status == 0, err
+    status, _, err = run_cli(capsys, "attack", "linkage", str(rel), "--original", str(orig), "--known", "age,sex",
+                             "--text", "code", "--json")
+    assert status == 0, err
+    status, _, err = run_cli(capsys, "compare", str(orig), str(rel), "--keys", "age,sex", "--text", "nosuch",
+                             "--out", str(tmp_path / "d"))
+    assert status == 2 and "in none of ORIGINAL, RELEASED: 'nosuch'" in err
+
+
+def test_search_names_a_quasi_identifier_missing_from_an_excel_file(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture) -> None:
+    data = tmp_path / "d.xlsx"
+    _frame().drop(columns=["code"]).to_excel(data, index=False)
+    cfg = tmp_path / "s.toml"
+    cfg.write_text('[quasi_identifiers]\nsex = { prefix = true }\ncode = { prefix = true }\n[models]\nk = 2\n',
+                   encoding="utf-8")
+    status, _, err = run_cli(capsys, "search", str(data), "--config", str(cfg), "--out", str(tmp_path / "s"))
+    assert status == 2 and "quasi-identifier 'code'" in err and "text_columns" not in err, err
+
+
+def test_identify_text_matches_a_numeric_excel_header(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """read_data matches --text against str(header); identify refused '2020' for the header 2020."""
+    data = tmp_path / "n.xlsx"
+    pd.DataFrame({"sex": ["f", "m"] * 10, 2020: list(range(20))}).to_excel(data, index=False)
+    status, _, err = run_cli(capsys, "identify", str(data), "--text", "2020", "--json")
+    assert status == 0, err
+
+
+def test_check_text_file_decodes_a_whitespace_separated_file(tmp_path: Path) -> None:
+    """The whitespace scan reads text with undecodable bytes replaced: the file was passed."""
+    p = tmp_path / "ws.txt"
+    p.write_bytes(b"a b c\n1 2 caf\xe9\n3 4 x\n")
+    with pytest.raises(sdc.DataFileError, match="line 2 is not UTF-8"):
+        check_text_file(p, sep="whitespace")
+    p.write_bytes("a b c\n1 2 café\n".encode("utf-8"))
+    check_text_file(p, sep="whitespace")
