@@ -75,3 +75,21 @@ def test_check_text_file_decodes_a_whitespace_separated_file(tmp_path: Path) -> 
         check_text_file(p, sep="whitespace")
     p.write_bytes("a b c\n1 2 café\n".encode("utf-8"))
     check_text_file(p, sep="whitespace")
+
+
+def test_search_json_records_the_reading_flags(tmp_path: Path) -> None:
+    """search.json's config.data held only the config file's reading settings: a run with
+    --na-values NA recorded none."""
+    import json
+
+    from sdc.cli.main import main
+
+    data = tmp_path / "d.csv"
+    data.write_text("age,sex\n" + "".join(f"{20 + i % 30},{'fm'[i % 2]}\n" for i in range(60)), encoding="utf-8")
+    cfg = tmp_path / "s.toml"
+    cfg.write_text('[quasi_identifiers]\nage = { intervals = [10, 20] }\nsex = { prefix = true }\n[models]\nk = 2\n',
+                   encoding="utf-8")
+    out = tmp_path / "found"
+    assert main(["search", str(data), "--config", str(cfg), "--out", str(out), "--na-values", "NA", "--sep", ","]) == 0
+    doc = json.loads((out / "search.json").read_text(encoding="utf-8"))
+    assert doc["config"]["data"]["sep"] == "," and doc["config"]["data"]["na_values"] == ["NA"], doc["config"]["data"]

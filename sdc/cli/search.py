@@ -95,6 +95,9 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
     if path is None:
         raise ValueError("name the data file: DATA on the command line or [data] path in the config.")
     reading = read_options(args, cfg)  # a flag, else the config's [data] setting
+    # search.json records the settings the file was read with (flags included), as plan.toml does.
+    cfg = replace(cfg, sep=reading["sep"], na_values=reading["na_values"], text_columns=reading["text_columns"],
+                  sheet=reading["sheet"])
     sep = reading["sep"]
     header = read_header(path, sep=sep, sheet=reading["sheet"])  # checked before they are read as text
     if header is not None:
