@@ -62,3 +62,31 @@ def test_cross_check_with_missing_as_a_category() -> None:
     wild = assess(replace(cfg, missing="wildcard"))
     marital = a.scenarios[1]
     assert marital.profile.n_unique != wild.scenarios[1].profile.n_unique  # the rule matters here
+
+
+def test_cross_check_says_which_figures_it_did_not_compare() -> None:
+    """The report said 'All agree.' while its l-diversity table (mode "correct", the default)
+    held figures the cross-check never compared (it compares sdcMicro's mode): a note says so."""
+    from dataclasses import replace
+
+    from sdc.workflow.crosscheck import compared_as
+
+    cfg = load_config(example_config_path())
+    notes = compared_as(cfg)
+    assert cfg.ldiversity_mode == "correct" and any("ldiversity_mode = \"correct\"" in n for n in notes), notes
+    same = replace(cfg, ldiversity_mode="sdcmicro", suda_mode="sdcmicro", alpha=1.0)
+    assert compared_as(same) == []
+    assert any("alpha = 0.5" in n for n in compared_as(replace(same, alpha=0.5)))
+
+
+@pytest.mark.sdcmicro
+def test_cross_check_uses_the_configured_c_and_notes_the_mode(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    cfg = load_config(example_config_path())
+    cfg = replace(cfg, thresholds=replace(cfg.thresholds, c=3.0))
+    a = assess(cfg, cross_check=True, now=datetime(2026, 1, 1, tzinfo=timezone.utc))
+    assert bool(a.cross_check["agree"].all())
+    write_report(a, tmp_path / "r")
+    text = (tmp_path / "r" / "report.md").read_text()
+    assert "All agree. Note: l-diversity is compared as sdcMicro computes it" in text

@@ -265,8 +265,13 @@ def _print_summary(result, folder) -> None:  # noqa: ANN001
         print("Not computed: " + "; ".join(f"{m} ({why})" for m, why in result.skipped) + ".")
     if result.cross_check is not None:
         ok = bool(result.cross_check["agree"].all())
+        from sdc.workflow.crosscheck import compared_as
+
+        apart = compared_as(result.config)  # measures whose report figures are not those compared
         print(f"Cross-check with sdcMicro: {len(result.cross_check)} measures, "
-              + ("all agree." if ok else "DISAGREEMENTS; see the report."))
+              + ("all agree." if ok else "DISAGREEMENTS; see the report.")
+              + (f" {len(apart)} measure(s) compared as sdcMicro computes them, not as the report does (its "
+                 "notes say which)." if apart else ""))
     main = folder.main_file
     where = f"{folder.path / main}" if main else f"{folder.path}/"
     print(f"Report: {where} ({len(folder.files)} files in {folder.path}/)")

@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from sdc.workflow.assess import Assessment, ScenarioResult
+from sdc.workflow.crosscheck import compared_as
 from sdc.workflow.registry import COLUMN_LABELS, SCENARIO_MEASURES
 from sdc.report.formatting import fmt_num, fmt_pct, passes_if
 
@@ -371,7 +372,8 @@ def build_report(a: Assessment, *, files: Mapping[str, str] | None = None,
                      f"({rv.get('R', '?')}) through r_bridge, on the same binned data; 'agree' means within the "
                      "tolerance shown (exact for counts). "
                      + ("All agree." if bool(a.cross_check["agree"].all()) else
-                        f"{int((~a.cross_check['agree']).sum())} measure(s) DISAGREE.")])
+                        f"{int((~a.cross_check['agree']).sum())} measure(s) DISAGREE.")
+                     + "".join(f" Note: {n}." for n in compared_as(a.config))])
         s.tables.append(Table("cross-check", "Agreement with sdcMicro", a.cross_check))
         sections.append(s)
 

@@ -35,7 +35,8 @@ from sdc.risk.snapshots import key_subset_snapshots
 from sdc.risk.suda import suda
 from sdc.workflow.config import RunConfig, Scenario
 
-__all__ = ["Case", "Diff", "compare_values", "RTOL", "compare_case", "summarise", "COMPARISONS", "cross_check"]
+__all__ = ["Case", "Diff", "compare_values", "RTOL", "compare_case", "summarise", "COMPARISONS", "cross_check",
+           "compared_as"]
 
 
 def _r():  # noqa: ANN202
@@ -406,10 +407,30 @@ def cross_check(a: Assessed, progress: bool) -> tuple[pd.DataFrame, dict[str, st
     for r, w in steps:
         case = Case(name=r.scenario.name, dataset=r.scenario.name, data=frame, keys=r.scenario.keys,
                     weights=cfg.weights, household=cfg.household, alpha=cfg.alpha, sensitive=cfg.sensitive)
-        diffs.setdefault(r.scenario.name, []).extend(compare_case(case, (w,)))
+        # l-diversity at the configured c (recursive (c, l)-diversity), as the report computes it
+        found = compare_ldiversity(case, c=cfg.thresholds.c) if w == "ldiversity" else compare_case(case, (w,))
+        diffs.setdefault(r.scenario.name, []).extend(found)
     tables = []
     for name, d in diffs.items():
         t = summarise(d).drop(columns=["dataset", "cases"])
         t.insert(0, "scenario", name)
         tables.append(t)
     return pd.concat(tables, ignore_index=True), r_bridge.versions()
+
+
+def compared_as(cfg: RunConfig) -> list[str]:
+    """Where the cross-check's figures are not the report's: measures compared as sdcMicro
+    computes them while the configuration asks for another computation (documented in
+    docs/sdcmicro-differences.md). Empty when every figure compared is the report's."""
+    notes = []
+    if cfg.sensitive and "ldiversity" in cfg.measures and cfg.ldiversity_mode != "sdcmicro":
+        notes.append(f"l-diversity is compared as sdcMicro computes it (ldiversity_mode = \"sdcmicro\"); this "
+                     f"report's l-diversity uses ldiversity_mode = \"{cfg.ldiversity_mode}\", which differs from "
+                     "sdcMicro's on purpose, so its figures are not the ones compared")
+    if "suda" in cfg.measures and cfg.suda_mode != "sdcmicro":
+        notes.append(f"SUDA is compared as sdcMicro computes it (suda_mode = \"sdcmicro\"); this report's SUDA uses "
+                     f"suda_mode = \"{cfg.suda_mode}\"")
+    if cfg.household and cfg.alpha != 1 and ("household" in cfg.measures or "risk" in cfg.measures):
+        notes.append(f"household risk is compared at alpha = 1 (sdcMicro's measure_risk has no alpha); this "
+                     f"report's uses alpha = {cfg.alpha:g}")
+    return notes
