@@ -35,11 +35,10 @@ class Scan:
     zero_fields: set[int]
 
 
-def check_structure(p: Path, sep: str, sample: str, *, utf8: bool = False) -> Scan | None:
+def check_structure(p: Path, sep: str, sample: str) -> Scan | None:
     """Refuse rows with the wrong number of fields and stray carriage returns; find the fields
     holding a value that starts with a 0 followed by a digit. None: not checked (a separator of
-    several characters or a regular expression). With `utf8`, the same pass refuses bytes
-    that are not UTF-8, naming the line (for callers that do not decode the file themselves)."""
+    several characters or a regular expression)."""
     if sep == WHITESPACE:
         return _check_whitespace(p)
     if len(sep) != 1 or len(sep.encode("utf-8")) != 1 or sep in "\"\r\n":
@@ -47,11 +46,7 @@ def check_structure(p: Path, sep: str, sample: str, *, utf8: bool = False) -> Sc
     header = next(csv.reader(io.StringIO(sample, newline=""), delimiter=sep), [])
     cr_only = "\n" not in sample and "\r" in sample
     with open_binary(p) as fh:
-        try:
-            problem, zeros = _scan_bytes(_utf8_blocks(_chunks(fh)) if utf8 else _chunks(fh), ord(sep),
-                                         13 if cr_only else 10)
-        except _NotUtf8 as exc:
-            raise DataFileError(f"cannot read data file '{p}': {not_utf8(exc.line)}") from None
+        problem, zeros = _scan_bytes(_chunks(fh), ord(sep), 13 if cr_only else 10)
     if problem is not None and problem[0] == "quotes":
         # The fast scan assumes RFC 4180 quoting; a quote inside an unquoted field (5'10")
         # confuses it, so let Python's csv reader (which pandas agrees with) decide.

@@ -43,7 +43,7 @@ from sdc.exceptions import DataFileError, SdcWarning
 
 __all__ = ["read_data", "read_data_details", "ReadDetails", "detect_delimiter", "DELIMITERS", "DEFAULT_NA_VALUES",
            "COMMON_NA_MARKERS", "EXCEL_SUFFIXES", "read_columns", "iter_columns", "ColumnFile", "CHUNK_ROWS",
-           "delimiter", "check_text_file", "read_header", "is_code"]
+           "delimiter", "read_header", "is_code"]
 
 #: Candidate delimiters, in order of preference; "whitespace" means runs of blanks.
 DELIMITERS = {",": ",", ";": ";", "\t": "\t", "|": "|"}
@@ -262,34 +262,6 @@ def _reason(p: Path, exc: BaseException) -> str:
         if line is not None:
             return not_utf8(line)
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-
-
-def check_text_file(path: str | Path, *, sep: str | None = None) -> None:
-    """Refuse a delimited text file as :func:`read_data` would, without reading its values:
-    missing, a folder, empty, not UTF-8 (naming the line), ragged or unbalanced quotes (naming
-    the line), a header with an empty or repeated name. For readers that parse the file
-    elsewhere (``dask.dataframe.read_csv``).
-
-    Raises
-    ------
-    DataFileError
-    """
-    p = Path(path)
-    _check_file(p, empty=True)
-    try:
-        sample, sep = _sample_and_delimiter(p, sep)
-        scan = check_structure(p, sep, sample, utf8=True)  # one pass: the bytes decoded as they are scanned
-        # A file the byte scan does not read: a several-character separator (no scan), or
-        # whitespace-separated (scanned as text, with undecodable bytes replaced).
-        line = first_undecodable_line(p) if scan is None or sep == WHITESPACE else None
-        if line is not None:
-            raise DataFileError(f"cannot read data file '{p}': {not_utf8(line)}")
-    except DataFileError:
-        raise
-    except (ValueError, OSError) as exc:
-        raise DataFileError(f"cannot read data file '{p}': {_reason(p, exc)}") from None
-    if scan is not None:
-        _check_header(p, scan.header)
 
 
 def read_header(path: str | Path, *, sep: str | None = None, sheet: str | int | None = None) -> list[str] | None:

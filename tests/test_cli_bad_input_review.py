@@ -256,30 +256,17 @@ def test_undecodable_line_across_reading_blocks(tmp_path: Path, monkeypatch: pyt
     assert st.first_undecodable_line(p) == 2
 
 
-def test_check_text_file_decodes_in_its_structure_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """check_text_file decodes the bytes as it scans them (one read of the file): the same
-    line as decoding the whole file, whatever the block size, compressed files included."""
+def test_undecodable_line_of_a_compressed_file(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Compressed files are decoded too (the line was not found for them before)."""
     import gzip
 
     import sdc._structure as st
-    import sdc.io as sio
 
-    p = tmp_path / "cut.csv"
-    p.write_bytes(("a\n" + "é\n" * 5 + "€x\n").encode("utf-8") + b"\xff\n")
-    for block in (1, 2, 3, 5, 7, 1 << 22):
-        monkeypatch.setattr(st, "_CHUNK", block)
-        with pytest.raises(sdc.DataFileError, match="line 8 is not UTF-8"):
-            sio.check_text_file(p)
-    monkeypatch.setattr(st, "_CHUNK", 1)
-    p.write_bytes(b"a\n1\n\xc3")  # cut at the end
-    with pytest.raises(sdc.DataFileError, match="line 3 is not UTF-8"):
-        sio.check_text_file(p)
-    p.write_bytes("a\né\n".encode("utf-8"))
-    sio.check_text_file(p)
     gz = tmp_path / "latin1.csv.gz"
-    gz.write_bytes(gzip.compress(b"a,b\n1,2\n3,caf\xe9\n"))  # compressed files were not decoded before
-    with pytest.raises(sdc.DataFileError, match="line 3 is not UTF-8"):
-        sio.check_text_file(gz)
+    gz.write_bytes(gzip.compress(b"a,b\n1,2\n3,caf\xe9\n"))
+    assert st.first_undecodable_line(gz) == 3
+    status, _, err = run_cli(capsys, "risk", str(gz), "--keys", "a,b")
+    assert status == 2 and "line 3 is not UTF-8" in _one_error(err), err
 
 
 def test_config_not_utf8_or_bad_yaml_names_the_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -1,7 +1,7 @@
 """Regressions found by the review of the reading options: an Excel file's header is read
 before its data (read_header), so --text names a column of one Excel file only, and search
 checks its quasi-identifiers in an Excel file; identify matches --text against an Excel
-header that is a number; check_text_file decodes a whitespace-separated file."""
+header that is a number."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import sdc
-from sdc.io import check_text_file, read_header
+from sdc.io import read_header
 from tests.helpers import run_cli
 
 
@@ -65,16 +65,6 @@ def test_identify_text_matches_a_numeric_excel_header(tmp_path: Path, capsys: py
     pd.DataFrame({"sex": ["f", "m"] * 10, 2020: list(range(20))}).to_excel(data, index=False)
     status, _, err = run_cli(capsys, "identify", str(data), "--text", "2020", "--json")
     assert status == 0, err
-
-
-def test_check_text_file_decodes_a_whitespace_separated_file(tmp_path: Path) -> None:
-    """The whitespace scan reads text with undecodable bytes replaced: the file was passed."""
-    p = tmp_path / "ws.txt"
-    p.write_bytes(b"a b c\n1 2 caf\xe9\n3 4 x\n")
-    with pytest.raises(sdc.DataFileError, match="line 2 is not UTF-8"):
-        check_text_file(p, sep="whitespace")
-    p.write_bytes("a b c\n1 2 café\n".encode("utf-8"))
-    check_text_file(p, sep="whitespace")
 
 
 def test_search_json_records_the_reading_flags(tmp_path: Path) -> None:
