@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sdc.cli._args import DATA_HELP, bins, csv_list, read_args
+from sdc.cli._args import DATA_HELP, bins, csv_list, read_args, read_options
 
 __all__ = ["add_parsers", "run_assess", "run_combine"]
 
@@ -151,8 +151,9 @@ def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any] | list[Any]
         v = getattr(args, flag)
         if v is not None:
             o[sec][key] = v
-    if args.sheet is not None:
-        o["data"]["sheet"] = int(args.sheet) if args.sheet.isdigit() else args.sheet
+    sheet = read_options(args)["sheet"]  # a sheet number given as digits is a number
+    if sheet is not None:
+        o["data"]["sheet"] = sheet
     per: dict[str, dict[str, Any]] = {}
     for flag, sec, key in (("l", "thresholds", "l"), ("t", "thresholds", "t"), ("distance", "options", "distance")):
         for name, value in getattr(args, flag) or []:
