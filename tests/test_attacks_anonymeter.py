@@ -73,6 +73,43 @@ def test_count_with_index_lookup_equals_scan():
         assert _count(t, "original", q) == int(mask.sum())
 
 
+@given(st.integers(0, 10_000), st.integers(1, 3), st.booleans())
+def test_count_over_distinct_rows_is_the_count_over_records(seed: int, n_cols: int, sub: bool) -> None:
+    """Queries are counted over each file's distinct rows weighted by their records (and, for
+    the control-size correction, by a subsample's records): the count over the records."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    df = pd.DataFrame({"c": rng.choice(["x", "y", None], n), "d": rng.choice(["1", "2"], n),
+                       "v": np.where(rng.random(n) < 0.2, np.nan, rng.integers(0, 3, n).astype(float))})
+    ctrl = df.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    t = _Table(df, df, ctrl, ("c", "d", "v"))
+    ops = ("==", "!=", ">=", "<=", ">", "<", "isna", "notna")
+    for which in ("released", "original", "control"):
+        rows = rng.choice(n, size=int(rng.integers(0, n + 1)), replace=False) if sub else np.arange(n)
+        weights = np.bincount(t.distinct[which][2][rows], minlength=t.distinct[which][1].size) if sub else None
+        for _ in range(20):
+            cols = rng.choice(3, size=n_cols, replace=False)
+            q = tuple((int(j), str(rng.choice(ops)), float(rng.integers(-1, 3))) for j in sorted(cols))
+            mask = np.ones(n, dtype=bool)
+            for j, op, value in q:
+                mask &= _condition(t.data[which][j], t.numeric[j], op, value)
+            assert _count(t, which, q, weights) == int(mask[rows].sum())
+
+
+def test_univariate_candidates_are_the_values_held_once_in_value_order():
+    from sdc.attacks.anonymeter import _univariate_queries
+
+    df = pd.DataFrame({"c": ["b", "a", "b", "c", None, "d"], "v": [1.0, 2.0, 2.0, 5.0, np.nan, 7.0]})
+    t = _Table(df, df, None, ("c", "v"))
+    got = sorted(_univariate_queries(t, np.random.default_rng(0)), key=repr)
+    codes = {v: t.data["released"][0][i] for i, v in enumerate(df["c"]) if v is not None}
+    want = sorted([(((0, "isna", 0.0),), (None,)), (((1, "isna", 0.0),), (None,)),
+                   (((1, "<=", 1.0),), (1.0,)), (((1, ">=", 7.0),), (7.0,)),
+                   (((1, "==", 1.0),), (1.0,)), (((1, "==", 5.0),), (5.0,)), (((1, "==", 7.0),), (7.0,))]
+                  + [(((0, "==", float(codes[v])),), (v,)) for v in ("a", "c", "d")], key=repr)
+    assert got == want
+
+
 # ---------------------------------------------------------------- singling out
 @pytest.fixture
 def people():
@@ -251,19 +288,21 @@ def _knn_reference(md, k, rng):
     return np.array(out)
 
 
-@given(st.integers(0, 10_000), st.integers(1, 4), st.booleans(), st.integers(1, 3))
-def test_knn_fast_paths_give_the_definition(seed: int, k: int, nan: bool, budget_rows: int) -> None:
-    """knn skips the missing-value rule for columns without NaN, takes the minimum for k = 1
-    and reuses one scratch array: the same neighbours, ties drawn alike, as the definition."""
+@given(st.integers(0, 10_000), st.integers(1, 6), st.booleans(), st.integers(1, 3), st.sampled_from([(2, 2), (2, 0), (0, 2), (1, 1)]))
+def test_knn_fast_paths_give_the_definition(seed: int, k: int, nan: bool, budget_rows: int, shape) -> None:
+    """knn works on the distinct candidate rows, skips the missing-value rule for columns
+    without NaN, takes the minimum for k = 1 and reuses one scratch array: the same
+    neighbours, ties drawn alike, as the definition over every record."""
     from sdc.attacks._neighbors import MixedData, knn
 
     rng = np.random.default_rng(seed)
-    m, nq = 40, 7
-    cnum = rng.integers(0, 4, (m, 2)) / 4.0  # few values: many ties
-    qnum = rng.integers(0, 4, (nq, 2)) / 4.0
-    if nan:
+    m, nq = int(rng.integers(1, 60)), 7
+    n_num, n_cat = shape
+    cnum = rng.integers(0, 4, (m, n_num)) / 4.0  # few values: many ties, many repeated rows
+    qnum = rng.integers(0, 4, (nq, n_num)) / 4.0
+    if nan and n_num:
         cnum[rng.random(m) < 0.2, 0] = np.nan
         qnum[rng.random(nq) < 0.3, 0] = np.nan
-    md = MixedData(qnum, cnum, rng.integers(0, 3, (nq, 2)), rng.integers(0, 3, (m, 2)))
-    got = knn(md, k, np.random.default_rng(seed), budget=budget_rows * m)
+    md = MixedData(qnum, cnum, rng.integers(-1, 3, (nq, n_cat)), rng.integers(-1, 3, (m, n_cat)))
+    got = knn(md, k, np.random.default_rng(seed), budget=budget_rows * md.counts.size)
     assert np.array_equal(got, _knn_reference(md, k, np.random.default_rng(seed)))

@@ -8,8 +8,11 @@ counts two missing values as 1 and leaves one missing value undefined; we make i
 Ties are broken at random, independently for every query record, seeded: an attacker who
 cannot tell tied records apart picks one of them (anonymeter takes the first in file order,
 which links the two halves of a record through the same first record when both tie).
-Brute force in chunks of query records: O(n_queries x n_candidates) distance evaluations,
-fine for the few hundred to few thousand targets of an attack.
+Brute force in chunks of query records over the *distinct* candidate rows: records with the
+same values in the attack's columns are at the same distance from every query, so distances
+are computed once per distinct row (a protected file of 10^7 records often has a few thousand)
+and the neighbours drawn among the records of the nearest rows: O(n_queries x distinct rows)
+distance evaluations, the same neighbours as over every record, ties drawn alike.
 """
 
 from __future__ import annotations
@@ -19,17 +22,30 @@ import pandas as pd
 
 from sdc.attacks._common import is_numeric_column
 from sdc.core.matching import encode_joint
+from sdc.core.patterns import distinct_rows
 
 __all__ = ["MixedData", "prepare", "knn"]
 
 
 class MixedData:
-    """Queries and candidates encoded for the distance: scaled numbers and shared codes."""
+    """Queries and candidates encoded for the distance: scaled numbers and shared codes, the
+    candidates also as their distinct rows (``unum``, ``ucat``) and, per distinct row, its
+    records in file order (``members[starts[r]:starts[r + 1]]``)."""
 
     def __init__(self, qnum: np.ndarray, cnum: np.ndarray, qcat: np.ndarray, ccat: np.ndarray) -> None:
         self.qnum, self.cnum, self.qcat, self.ccat = qnum, cnum, qcat, ccat
         # Numeric columns with a missing value on either side (the others skip the NaN rule).
         self.has_nan = np.isnan(qnum).any(axis=0) | np.isnan(cnum).any(axis=0)
+        m = self.n_candidates
+        cols = [cnum[:, j] for j in range(cnum.shape[1])] + [ccat[:, j] for j in range(ccat.shape[1])]
+        if cols and m:
+            ids, first, counts = distinct_rows(cols)
+        else:  # no column: every candidate is at distance 0, one row
+            ids, first, counts = np.zeros(m, dtype=np.int64), np.zeros(min(m, 1), dtype=np.int64), \
+                np.full(min(m, 1), m, dtype=np.int64)
+        self.unum, self.ucat, self.counts = cnum[first], ccat[first], counts
+        self.members = np.argsort(ids, kind="stable")  # grouped by row, file order within a row
+        self.starts = np.concatenate([[0], np.cumsum(counts)])
 
     @property
     def n_queries(self) -> int:
@@ -38,6 +54,16 @@ class MixedData:
     @property
     def n_candidates(self) -> int:
         return int(self.cnum.shape[0] if self.cnum.size else self.ccat.shape[0])
+
+    def records(self, rows: np.ndarray, *, in_file_order: bool = True) -> np.ndarray:
+        """The records of the distinct rows `rows` (row after row, or in file order)."""
+        if rows.size == 1:
+            r = int(rows[0])
+            return self.members[self.starts[r]:self.starts[r + 1]]
+        cnt = self.counts[rows]
+        offset = np.repeat(self.starts[rows] - (np.cumsum(cnt) - cnt), cnt)
+        recs = self.members[offset + np.arange(offset.size, dtype=np.int64)]
+        return np.sort(recs) if in_file_order else recs
 
 
 def prepare(queries: pd.DataFrame, candidates: pd.DataFrame, columns: tuple[str, ...]) -> MixedData:
@@ -67,40 +93,60 @@ def prepare(queries: pd.DataFrame, candidates: pd.DataFrame, columns: tuple[str,
 
 
 def _distances(md: MixedData, rows: slice) -> np.ndarray:
+    """Distances of the queries `rows` to every distinct candidate row."""
     qn, qc = md.qnum[rows], md.qcat[rows]
-    d = np.zeros((qn.shape[0] if md.qnum.size else qc.shape[0], md.n_candidates))
+    d = np.zeros((qn.shape[0] if md.qnum.size else qc.shape[0], md.counts.size))
     buf = np.empty_like(d)  # one scratch array: fresh pages cost more than the arithmetic at 10^7
-    for j in range(md.cnum.shape[1]):
-        a, b = qn[:, j][:, None], md.cnum[:, j][None, :]
+    for j in range(md.unum.shape[1]):
+        a, b = qn[:, j][:, None], md.unum[:, j][None, :]
         np.subtract(a, b, out=buf)
         np.abs(buf, out=buf)
         if md.has_nan[j]:
             na_a, na_b = np.isnan(a), np.isnan(b)
             buf = np.where(na_a & na_b, 0.0, np.where(na_a | na_b, 1.0, buf))
         d += buf
-    for j in range(md.ccat.shape[1]):
-        d += qc[:, j][:, None] != md.ccat[:, j][None, :]
+    for j in range(md.ucat.shape[1]):
+        d += qc[:, j][:, None] != md.ucat[:, j][None, :]
     return d
 
 
 def knn(md: MixedData, k: int, rng: np.random.Generator, *, budget: int = 4_000_000) -> np.ndarray:
-    """Positions of the k nearest candidates of every query (n_queries x k), ties at random."""
+    """Positions of the k nearest candidates of every query (n_queries x k), ties at random.
+
+    The records nearer than the k-th smallest distance come first, by distance and then file
+    order; the rest are drawn without replacement among the records at the k-th distance
+    (``rng.choice`` over them in file order, one call per query)."""
     m = md.n_candidates
     k = min(k, m)
     out = np.empty((md.n_queries, k), dtype=np.int64)
-    step = max(1, budget // max(m, 1))
+    u = md.counts.size
+    step = max(1, budget // max(u, 1))
     for start in range(0, md.n_queries, step):
         rows = slice(start, min(start + step, md.n_queries))
         d = _distances(md, rows)
-        # The k-th smallest distance (the minimum for k = 1, without a partition's copy).
-        kth = d.min(axis=1) if k == 1 else np.partition(d, k - 1, axis=1)[:, k - 1]
+        kth = d.min(axis=1) if k == 1 else None
         for i in range(d.shape[0]):
             if k == 1:  # nothing is nearer than the minimum
                 strict = np.empty(0, dtype=np.int64)
+                tied = md.records(np.flatnonzero(d[i] == kth[i]))
             else:
-                strict = np.flatnonzero(d[i] < kth[i])
-                strict = strict[np.argsort(d[i, strict], kind="stable")]
-            tied = np.flatnonzero(d[i] == kth[i])
-            pick = rng.choice(tied, size=k - strict.size, replace=False)
+                strict, tied = _split_at_kth(md, d[i], k)
+            pick = tied[rng.choice(tied.size, size=k - strict.size, replace=False)]
             out[start + i] = np.concatenate([strict, pick])
     return out
+
+
+def _split_at_kth(md: MixedData, d: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """For one query (distances `d` to the distinct rows): the records nearer than the k-th
+    smallest record distance (by distance, then file order) and the records at it (file order)."""
+    order = np.argsort(d, kind="stable")
+    reach = np.cumsum(md.counts[order])
+    kth = d[order[int(np.searchsorted(reach, k))]]  # the row holding the k-th nearest record
+    near = np.flatnonzero(d < kth)
+    if near.size:
+        pos = md.records(near, in_file_order=False)
+        dist = np.repeat(d[near], md.counts[near])
+        strict = pos[np.lexsort((pos, dist))]
+    else:
+        strict = np.empty(0, dtype=np.int64)
+    return strict, md.records(np.flatnonzero(d == kth))

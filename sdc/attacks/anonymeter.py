@@ -66,6 +66,7 @@ from sdc._validation import check_columns, check_fraction, check_frame, check_in
 from sdc.attacks import _neighbors
 from sdc.attacks._common import check_seed, frame_rows, is_numeric_column, plain, rng_from
 from sdc.core.matching import encode_joint
+from sdc.core.patterns import distinct_rows
 from sdc.exceptions import SdcWarning
 
 __all__ = [
@@ -297,18 +298,27 @@ class _Table:
             self.data["original"].append(o[:n_o])
             self.data["control"].append(o[n_o:])
         self.released_values = released[list(cols)]
+        # Queries are counted over each file's distinct rows (a protected file of 10^7 records
+        # often has a few thousand), each weighted by its records: the same counts.
+        self.distinct: dict[str, tuple[list[np.ndarray], np.ndarray, np.ndarray]] = {}
+        for which, arrays in self.data.items():
+            if arrays and arrays[0].size:
+                ids, first, counts = distinct_rows(arrays)
+                self.distinct[which] = ([a[first] for a in arrays], counts, ids)
+            else:
+                self.distinct[which] = (arrays, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
         self._postings: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def size(self, which: str) -> int:
         return int(self.data[which][0].shape[0])
 
     def rows_equal(self, which: str, j: int, code: int) -> np.ndarray:
-        """Positions (ascending) of the records whose categorical column j has `code`: an
-        inverted index built once per file and column, so a query with an equality scans
-        only the records that pass it."""
+        """Positions (ascending) of the distinct rows whose categorical column j has `code`:
+        an inverted index built once per file and column, so a query with an equality scans
+        only the rows that pass it."""
         key = (which, j)
         if key not in self._postings:
-            a = self.data[which][j]
+            a = self.distinct[which][0][j]
             order = np.argsort(a, kind="stable")
             bounds = np.searchsorted(a[order], np.arange(-1, int(a.max(initial=-1)) + 2))
             self._postings[key] = (order, bounds)
@@ -321,6 +331,11 @@ class _Table:
     def missing(self, which: str, j: int) -> np.ndarray:
         a = self.data[which][j]
         return np.isnan(a) if self.numeric[j] else a < 0
+
+    def is_missing(self, j: int, pos: int) -> bool:
+        """Whether released record `pos` misses column j (one value, no pass over the file)."""
+        v = self.data["released"][j][pos]
+        return bool(np.isnan(v)) if self.numeric[j] else bool(v < 0)
 
 
 def _condition(a: np.ndarray, numeric: bool, op: str, value: float) -> np.ndarray:
@@ -345,21 +360,25 @@ def _condition(a: np.ndarray, numeric: bool, op: str, value: float) -> np.ndarra
 Query = tuple[tuple[int, str, float], ...]
 
 
-def _count(table: _Table, which: str, query: Query, rows: np.ndarray | None = None) -> int:
-    if rows is None:
-        # Start from the records passing a categorical equality (an index lookup), if any.
-        for j, op, value in query:
-            if op == "==" and not table.numeric[j]:
-                rows = table.rows_equal(which, j, int(value))
-                if rows.size == 0:
-                    return 0
-                break
+def _count(table: _Table, which: str, query: Query, weights: np.ndarray | None = None) -> int:
+    """Records of file `which` satisfying `query`: the sum of the distinct rows' record counts
+    (or of `weights`, one per distinct row, e.g. a subsample's counts)."""
+    arrays, counts, _ = table.distinct[which]
+    w = counts if weights is None else weights
+    rows = None
+    # Start from the rows passing a categorical equality (an index lookup), if any.
+    for j, op, value in query:
+        if op == "==" and not table.numeric[j]:
+            rows = table.rows_equal(which, j, int(value))
+            if rows.size == 0:
+                return 0
+            break
     mask = None
     for j, op, value in query:
-        a = table.data[which][j] if rows is None else table.data[which][j][rows]
+        a = arrays[j] if rows is None else arrays[j][rows]
         cond = _condition(a, table.numeric[j], op, value)
         mask = cond if mask is None else mask & cond
-    return int(mask.sum())
+    return int((w if rows is None else w[rows])[mask].sum())
 
 
 def _text(table: _Table, query: Query, shown: tuple[object, ...]) -> str:
@@ -390,29 +409,32 @@ def _univariate_queries(table: _Table, rng: np.random.Generator) -> list[tuple[Q
             out.extend(((((j, "==", float(v)),), (float(v),)) for v in rare))
         else:
             counts = np.bincount(a[~miss], minlength=1)
-            for code in np.flatnonzero(counts == 1):
-                pos = int(np.flatnonzero(a == code)[0])
-                out.append((((j, "==", float(code)),), (table.released_values.iloc[pos, j],)))
+            # The one record of each value held once, by value (one pass, not one per value).
+            once = np.flatnonzero(~miss & (counts[np.where(miss, 0, a)] == 1))
+            for pos in once[np.argsort(a[once], kind="stable")].tolist():
+                out.append((((j, "==", float(a[pos])),), (table.released_values.iloc[pos, j],)))
     order = rng.permutation(len(out))
     return [out[i] for i in order]
 
 
-def _record_query(table: _Table, pos: int, cols: np.ndarray, medians: np.ndarray) -> tuple[Query, tuple[object, ...]]:
+def _record_query(table: _Table, pos: int, cols: np.ndarray, medians: np.ndarray) -> Query:
     q = []
-    shown = []
     for j in sorted(int(c) for c in cols):
-        a = table.data["released"][j]
-        if table.missing("released", j)[pos]:
+        if table.is_missing(j, pos):
             q.append((j, "isna", 0.0))
-            shown.append(None)
         elif table.numeric[j]:
-            v = float(a[pos])
+            v = float(table.data["released"][j][pos])
             q.append((j, ">=" if v > medians[j] else "<=", v))
-            shown.append(v)
         else:
-            q.append((j, "==", float(a[pos])))
-            shown.append(table.released_values.iloc[pos, j])
-    return tuple(q), tuple(shown)
+            q.append((j, "==", float(table.data["released"][j][pos])))
+    return tuple(q)
+
+
+def _record_values(table: _Table, pos: int, query: Query) -> tuple[object, ...]:
+    """The released record's values a query of :func:`_record_query` shows (found queries only:
+    reading a value from the frame costs more than trying the query)."""
+    return tuple(None if op == "isna" else value if table.numeric[j] else table.released_values.iloc[pos, j]
+                 for j, op, value in query)
 
 
 def _random_query(table: _Table, n_cols: int, rng: np.random.Generator) -> tuple[Query, tuple[object, ...]]:
@@ -421,7 +443,7 @@ def _random_query(table: _Table, n_cols: int, rng: np.random.Generator) -> tuple
     for j in sorted(int(c) for c in rng.choice(len(table.cols), size=n_cols, replace=False)):
         a = table.data["released"][j]
         pos = int(rng.integers(len(a)))  # a random released value (as often as it occurs)
-        if table.missing("released", j)[pos]:
+        if table.is_missing(j, pos):
             op = ("isna", "notna")[int(rng.integers(2))]
             q.append((j, op, 0.0))
             shown.append(None)
@@ -452,7 +474,9 @@ def _size_correction(table: _Table, queries: list[Query], n_target: int, rng: np
     for size in np.linspace(min(1000, n_c), n_c, 10).astype(int):
         for _ in range(5):
             rows = rng.choice(n_c, size=int(size), replace=False)
-            succ.append(sum(_count(table, "control", q, rows) == 1 for q in queries))
+            ids = table.distinct["control"][2]
+            sub = np.bincount(ids[rows], minlength=table.distinct["control"][1].size)
+            succ.append(sum(_count(table, "control", q, sub) == 1 for q in queries))
             sizes.append(int(size))
     sizes_a, succ_a = np.array(sizes, dtype=np.float64), np.array(succ, dtype=np.float64)
     w0 = 1.0 / sizes_a.max()
@@ -539,12 +563,12 @@ def singling_out_attack(
         while len(found) < n_attacks and attempts < max_attempts:
             attempts += 1
             pos = int(rng.integers(n_rel))
-            q, shown = _record_query(table, pos, rng.choice(len(cols), size=n_cols, replace=False), medians)
+            q = _record_query(table, pos, rng.choice(len(cols), size=n_cols, replace=False), medians)
             if q in seen:
                 continue
             if _count(table, "released", q) == 1:
                 seen.add(q)
-                found.append((q, shown))
+                found.append((q, _record_values(table, pos, q)))
     if len(found) < n_attacks:
         notes.append(f"found {len(found)} singling-out queries in the released file out of the {n_attacks} asked "
                      f"({attempts} tried): the risk is measured on those.")

@@ -8,6 +8,8 @@ module looks at the data's values:
 
 * :func:`code_matrix` -- the keys of a frame as an ``(n, K)`` int32 code matrix;
 * :func:`pattern_table` -- one id per record, the distinct rows and their counts;
+* :func:`distinct_rows` -- the same for value arrays (numbers or codes), e.g. to compute a
+  distance once per distinct candidate row (the attacks' nearest neighbours);
 * :func:`rank_in_group` -- each record's position among the records of its group, in
   record order (0 for the first), e.g. to keep the first k records of every pattern;
 * :func:`group_positions` -- the record positions of each group, in record order.
@@ -20,7 +22,7 @@ import pandas as pd
 
 from sdc.core.keys import combine_codes, encode_keys, first_occurrence
 
-__all__ = ["code_matrix", "pattern_table", "rank_in_group", "group_positions"]
+__all__ = ["code_matrix", "pattern_table", "distinct_rows", "rank_in_group", "group_positions"]
 
 
 def code_matrix(data: pd.DataFrame, keys: tuple[str, ...]) -> tuple[np.ndarray, tuple[int, ...]]:
@@ -55,6 +57,27 @@ def pattern_table(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     rows = np.ascontiguousarray(codes[first[order]])
     counts = np.bincount(ids, minlength=order.size).astype(np.int64)
     return ids, rows, counts
+
+
+def distinct_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct rows of equal-length value arrays (numbers, with NaN a value of its own, or
+    integer codes with -1 missing): :func:`pattern_table` of their codes.
+
+    Returns ``(ids, first, counts)``: a dense row id per record (numbered in the order of first
+    occurrence), the position of each distinct row's first record, and the records per row.
+    """
+    n = int(columns[0].shape[0]) if columns else 0
+    if not columns:
+        return np.zeros(n, dtype=np.int64), np.zeros(min(n, 1), dtype=np.int64), np.full(min(n, 1), n, dtype=np.int64)
+    codes = np.empty((n, len(columns)), dtype=np.int64)
+    for j, col in enumerate(columns):
+        # Missing (NaN or -1) is one more value: code 0, the observed values 1.. (pattern_table
+        # reads -1 as a code of its own, so shifting keeps every code >= 0).
+        c, _ = pd.factorize(col, use_na_sentinel=True)
+        codes[:, j] = c + 1 if np.issubdtype(col.dtype, np.floating) else col.astype(np.int64) + 1
+    ids, _rows, counts = pattern_table(codes)
+    first = first_occurrence(ids, int(counts.size))
+    return ids, first, counts
 
 
 def rank_in_group(ids: np.ndarray, n_ids: int) -> np.ndarray:
