@@ -306,3 +306,57 @@ def test_knn_fast_paths_give_the_definition(seed: int, k: int, nan: bool, budget
     md = MixedData(qnum, cnum, rng.integers(-1, 3, (nq, n_cat)), rng.integers(-1, 3, (m, n_cat)))
     got = knn(md, k, np.random.default_rng(seed), budget=budget_rows * md.counts.size)
     assert np.array_equal(got, _knn_reference(md, k, np.random.default_rng(seed)))
+
+
+def _prepare_every_record(queries, candidates, columns):
+    """The encoding over every candidate record (before distinct rows were found from the
+    values): numbers scaled by the range of both files, other columns coded jointly."""
+    from sdc.attacks._common import is_numeric_column
+    from sdc.attacks._neighbors import MixedData
+    from sdc.core.matching import encode_joint
+
+    num = [c for c in columns if is_numeric_column(queries[c]) and is_numeric_column(candidates[c])]
+    cat = tuple(c for c in columns if c not in num)
+    qn = queries[num].to_numpy(dtype=np.float64, na_value=np.nan).reshape(len(queries), len(num))
+    cn = candidates[num].to_numpy(dtype=np.float64, na_value=np.nan).reshape(len(candidates), len(num))
+    if num:
+        both = np.vstack([qn, cn])
+        fin = np.where(np.isfinite(both), both, np.nan)
+        lo = np.nan_to_num(np.nanmin(fin, axis=0)) if np.isfinite(both).any() else np.zeros(len(num))
+        hi = np.nan_to_num(np.nanmax(fin, axis=0)) if np.isfinite(both).any() else np.ones(len(num))
+        span = np.where(hi - lo > 0, hi - lo, 1.0)
+        qn, cn = (qn - lo) / span, (cn - lo) / span
+    if cat:
+        j = encode_joint(queries, candidates, cat)
+        qc, cc = np.column_stack(j.left_codes).astype(np.int64), np.column_stack(j.right_codes).astype(np.int64)
+    else:
+        qc, cc = np.empty((len(queries), 0), dtype=np.int64), np.empty((len(candidates), 0), dtype=np.int64)
+    return MixedData(qn, cn, qc, cc)
+
+
+@given(st.integers(0, 10_000), st.integers(1, 4))
+def test_neighbours_from_distinct_value_rows_are_those_over_every_record(seed: int, k: int) -> None:
+    """prepare() finds the candidates' distinct rows from their values (once per file and
+    columns, reused for the control targets): the same neighbours as the encoding of every
+    record, on text, numbers, missing values, booleans and categoricals."""
+    from sdc.attacks._neighbors import CandidateRows, knn, prepare
+
+    rng = np.random.default_rng(seed)
+    m, nq = int(rng.integers(1, 50)), 6
+
+    def frame(n: int) -> pd.DataFrame:
+        return pd.DataFrame({
+            "t": pd.Series(rng.choice(["a", "b", None], n), dtype=object),
+            "x": np.where(rng.random(n) < 0.2, np.nan, rng.integers(0, 3, n).astype(float)),
+            "i": rng.integers(0, 2, n),
+            "b": rng.random(n) < 0.5,
+            "c": pd.Categorical(rng.choice(["p", "q"], n)),
+        })
+
+    cand, queries = frame(m), frame(nq)
+    cols = tuple(str(c) for c in rng.permutation(["t", "x", "i", "b", "c"])[: int(rng.integers(1, 6))])
+    rows = CandidateRows(cand, cols)
+    for q in (queries, queries.iloc[::-1]):
+        got = knn(prepare(q, rows, cols), k, np.random.default_rng(seed))
+        want = knn(_prepare_every_record(q, cand, cols), k, np.random.default_rng(seed))
+        assert np.array_equal(got, want)

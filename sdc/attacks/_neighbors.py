@@ -21,31 +21,61 @@ import numpy as np
 import pandas as pd
 
 from sdc.attacks._common import is_numeric_column
+from sdc.core.keys import factorize_column
 from sdc.core.matching import encode_joint
 from sdc.core.patterns import distinct_rows
 
-__all__ = ["MixedData", "prepare", "knn"]
+__all__ = ["CandidateRows", "MixedData", "prepare", "knn"]
+
+
+class CandidateRows:
+    """A file's distinct rows over the attack's columns, found once and searched by several
+    sets of queries (an attack's targets and its control targets).
+
+    Values are compared as :func:`sdc.core.matching.encode_joint` compares them (one code per
+    value, missing a value of its own); ``rows`` holds the first record of each distinct row.
+    """
+
+    def __init__(self, candidates: pd.DataFrame, columns: tuple[str, ...]) -> None:
+        self.frame, self.columns = candidates, tuple(columns)
+        m = len(candidates)
+        if self.columns and m:
+            ids, first, counts = distinct_rows([factorize_column(candidates[c])[0] for c in self.columns])
+        else:  # no column: every candidate is at distance 0, one row
+            ids, first, counts = np.zeros(m, dtype=np.int64), np.zeros(min(m, 1), dtype=np.int64), \
+                np.full(min(m, 1), m, dtype=np.int64)
+        self.rows = candidates.iloc[first]
+        self.counts = counts
+        self.members = np.argsort(ids, kind="stable")  # grouped by row, file order within a row
 
 
 class MixedData:
     """Queries and candidates encoded for the distance: scaled numbers and shared codes, the
     candidates also as their distinct rows (``unum``, ``ucat``) and, per distinct row, its
-    records in file order (``members[starts[r]:starts[r + 1]]``)."""
+    records in file order (``members[starts[r]:starts[r + 1]]``).
 
-    def __init__(self, qnum: np.ndarray, cnum: np.ndarray, qcat: np.ndarray, ccat: np.ndarray) -> None:
+    Without `rows`, ``cnum``/``ccat`` hold every candidate record and their distinct rows are
+    found here; with ``rows=(counts, members)`` they already are the distinct rows."""
+
+    def __init__(self, qnum: np.ndarray, cnum: np.ndarray, qcat: np.ndarray, ccat: np.ndarray, *,
+                 rows: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         self.qnum, self.cnum, self.qcat, self.ccat = qnum, cnum, qcat, ccat
         # Numeric columns with a missing value on either side (the others skip the NaN rule).
         self.has_nan = np.isnan(qnum).any(axis=0) | np.isnan(cnum).any(axis=0)
-        m = self.n_candidates
-        cols = [cnum[:, j] for j in range(cnum.shape[1])] + [ccat[:, j] for j in range(ccat.shape[1])]
-        if cols and m:
-            ids, first, counts = distinct_rows(cols)
-        else:  # no column: every candidate is at distance 0, one row
-            ids, first, counts = np.zeros(m, dtype=np.int64), np.zeros(min(m, 1), dtype=np.int64), \
-                np.full(min(m, 1), m, dtype=np.int64)
-        self.unum, self.ucat, self.counts = cnum[first], ccat[first], counts
-        self.members = np.argsort(ids, kind="stable")  # grouped by row, file order within a row
-        self.starts = np.concatenate([[0], np.cumsum(counts)])
+        if rows is not None:
+            self.unum, self.ucat = cnum, ccat
+            self.counts, self.members = rows
+        else:
+            m = int(cnum.shape[0] if cnum.size else ccat.shape[0])
+            cols = [cnum[:, j] for j in range(cnum.shape[1])] + [ccat[:, j] for j in range(ccat.shape[1])]
+            if cols and m:
+                ids, first, counts = distinct_rows(cols)
+            else:  # no column: every candidate is at distance 0, one row
+                ids, first, counts = np.zeros(m, dtype=np.int64), np.zeros(min(m, 1), dtype=np.int64), \
+                    np.full(min(m, 1), m, dtype=np.int64)
+            self.unum, self.ucat, self.counts = cnum[first], ccat[first], counts
+            self.members = np.argsort(ids, kind="stable")  # grouped by row, file order within a row
+        self.starts = np.concatenate([[0], np.cumsum(self.counts)])
 
     @property
     def n_queries(self) -> int:
@@ -53,7 +83,7 @@ class MixedData:
 
     @property
     def n_candidates(self) -> int:
-        return int(self.cnum.shape[0] if self.cnum.size else self.ccat.shape[0])
+        return int(self.starts[-1])
 
     def records(self, rows: np.ndarray, *, in_file_order: bool = True) -> np.ndarray:
         """The records of the distinct rows `rows` (row after row, or in file order)."""
@@ -66,14 +96,20 @@ class MixedData:
         return np.sort(recs) if in_file_order else recs
 
 
-def prepare(queries: pd.DataFrame, candidates: pd.DataFrame, columns: tuple[str, ...]) -> MixedData:
-    num = [c for c in columns if is_numeric_column(queries[c]) and is_numeric_column(candidates[c])]
+def prepare(queries: pd.DataFrame, candidates: pd.DataFrame | CandidateRows, columns: tuple[str, ...]) -> MixedData:
+    """The queries and the candidates' distinct rows (:class:`CandidateRows`, found here when
+    given a frame) encoded for :func:`knn` on `columns`."""
+    cands = candidates if isinstance(candidates, CandidateRows) else CandidateRows(candidates, columns)
+    if cands.columns != tuple(columns):
+        raise ValueError("the candidate rows were found on other columns")
+    reps = cands.rows
+    num = [c for c in columns if is_numeric_column(queries[c]) and is_numeric_column(cands.frame[c])]
     cat = tuple(c for c in columns if c not in num)
-    nq, nc = len(queries), len(candidates)
+    nq, nc = len(queries), len(reps)
     if num:
         qn = queries[num].to_numpy(dtype=np.float64, na_value=np.nan)
-        cn = candidates[num].to_numpy(dtype=np.float64, na_value=np.nan)
-        both = np.vstack([qn, cn])
+        cn = reps[num].to_numpy(dtype=np.float64, na_value=np.nan)
+        both = np.vstack([qn, cn])  # the distinct rows have the file's extremes
         with np.errstate(invalid="ignore"):
             lo = np.nanmin(np.where(np.isfinite(both), both, np.nan), axis=0) if np.isfinite(both).any() else 0.0
             hi = np.nanmax(np.where(np.isfinite(both), both, np.nan), axis=0) if np.isfinite(both).any() else 1.0
@@ -84,12 +120,12 @@ def prepare(queries: pd.DataFrame, candidates: pd.DataFrame, columns: tuple[str,
     else:
         qn, cn = np.empty((nq, 0)), np.empty((nc, 0))
     if cat:
-        joint = encode_joint(queries, candidates, cat)
+        joint = encode_joint(queries, reps, cat)
         qc = np.column_stack([c.astype(np.int64) for c in joint.left_codes])
         cc = np.column_stack([c.astype(np.int64) for c in joint.right_codes])
     else:
         qc, cc = np.empty((nq, 0), dtype=np.int64), np.empty((nc, 0), dtype=np.int64)
-    return MixedData(qn, cn, qc, cc)
+    return MixedData(qn, cn, qc, cc, rows=(cands.counts, cands.members))
 
 
 def _distances(md: MixedData, rows: slice) -> np.ndarray:

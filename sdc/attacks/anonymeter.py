@@ -608,10 +608,10 @@ def _targets(frame: pd.DataFrame, n: int, rng: np.random.Generator) -> pd.DataFr
     return frame.iloc[np.sort(rng.choice(len(frame), size=m, replace=False))]
 
 
-def _links(targets: pd.DataFrame, released: pd.DataFrame, aux: tuple[tuple[str, ...], tuple[str, ...]], k: int,
-           rng: np.random.Generator) -> np.ndarray:
-    a = _neighbors.knn(_neighbors.prepare(targets, released, aux[0]), k, rng)
-    b = _neighbors.knn(_neighbors.prepare(targets, released, aux[1]), k, rng)
+def _links(targets: pd.DataFrame, released: tuple[_neighbors.CandidateRows, _neighbors.CandidateRows],
+           aux: tuple[tuple[str, ...], tuple[str, ...]], k: int, rng: np.random.Generator) -> np.ndarray:
+    a = _neighbors.knn(_neighbors.prepare(targets, released[0], aux[0]), k, rng)
+    b = _neighbors.knn(_neighbors.prepare(targets, released[1], aux[1]), k, rng)
     return _overlap(a, b)
 
 
@@ -664,7 +664,8 @@ def linkability_attack(
     seed = check_seed(seed)
     rng = rng_from(seed)
     targets = _targets(original, n_attacks, rng)
-    main = _links(targets, released, (a, b), k, rng)
+    halves = (_neighbors.CandidateRows(released, a), _neighbors.CandidateRows(released, b))  # once for both
+    main = _links(targets, halves, (a, b), k, rng)
     n = len(targets)
     base = _overlap(np.array([rng.choice(len(released), size=k, replace=False) for _ in range(n)]).reshape(n, k),
                     np.array([rng.choice(len(released), size=k, replace=False) for _ in range(n)]).reshape(n, k))
@@ -672,7 +673,7 @@ def linkability_attack(
     n_ctrl = s_ctrl = None
     if control is not None:
         ctargets = _targets(control, n_attacks, rng)
-        ctrl = _links(ctargets, released, (a, b), k, rng)
+        ctrl = _links(ctargets, halves, (a, b), k, rng)
         n_ctrl, s_ctrl = len(ctargets), float(ctrl.sum())
     params = {"aux_cols": [list(a), list(b)], "n_attacks": n, "n_neighbors": k, "n_original": len(original),
               "n_released": len(released), "n_control": None if control is None else len(control)}
@@ -747,7 +748,8 @@ def inference_attack(
     n = len(targets)
     base_guess = released[sec].iloc[rng.choice(len(released), size=n, replace=True)]
     base = _guess_right(base_guess, targets[sec], bool(regression), tolerance)
-    nn = _neighbors.knn(_neighbors.prepare(targets, released, aux), 1, rng)[:, 0]
+    cands = _neighbors.CandidateRows(released, aux)  # once for the targets and the control targets
+    nn = _neighbors.knn(_neighbors.prepare(targets, cands, aux), 1, rng)[:, 0]
     guess = released[sec].iloc[nn]
     main = _guess_right(guess, targets[sec], bool(regression), tolerance)
     details = pd.DataFrame({"target": targets.index, "true": targets[sec].to_numpy(), "guess": guess.to_numpy(),
@@ -755,7 +757,7 @@ def inference_attack(
     n_ctrl = s_ctrl = None
     if control is not None:
         ct = _targets(control, n_attacks, rng)
-        cnn = _neighbors.knn(_neighbors.prepare(ct, released, aux), 1, rng)[:, 0]
+        cnn = _neighbors.knn(_neighbors.prepare(ct, cands, aux), 1, rng)[:, 0]
         ctrl = _guess_right(released[sec].iloc[cnn], ct[sec], bool(regression), tolerance)
         n_ctrl, s_ctrl = len(ct), float(ctrl.sum())
     params = {"aux_cols": list(aux), "secret": sec, "regression": bool(regression), "tolerance": tolerance,

@@ -34,8 +34,11 @@ def cramers_v(a: pd.Series, b: pd.Series) -> float:
     Methods of Statistics*, §21.9; no bias correction, no continuity correction). NaN when
     fewer than two values of either variable occur.
     """
-    ca, _ = encode_values(a)
-    cb, _ = encode_values(b)
+    return _cramers_v_codes(encode_values(a)[0], encode_values(b)[0])
+
+
+def _cramers_v_codes(ca: np.ndarray, cb: np.ndarray) -> float:
+    """:func:`cramers_v` of two code arrays (-1 = missing)."""
     both = (ca >= 0) & (cb >= 0)
     ca, cb = ca[both], cb[both]
     n = ca.size
@@ -160,9 +163,12 @@ def association_change(
     numeric = tuple(c for c in cols if c not in cats and is_numeric(orig[c]) and is_numeric(rel[c]))
     categ = tuple(c for c in cols if c not in numeric)
     rows = []
+    # Each variable encoded once per file, not once per pair (text columns of 10^7 records).
+    code0 = {c: encode_values(orig[c])[0].astype(np.int32) for c in categ} if len(categ) > 1 else {}
+    code1 = {c: encode_values(rel[c])[0].astype(np.int32) for c in categ} if len(categ) > 1 else {}
     for a, b in itertools.combinations(categ, 2):
-        v0 = cramers_v(orig[a], orig[b])
-        v1 = cramers_v(rel[a], rel[b])
+        v0 = _cramers_v_codes(code0[a], code0[b])
+        v1 = _cramers_v_codes(code1[a], code1[b])
         rows.append((a, b, v0, v1, v1 - v0))
     cv = pd.DataFrame(rows, columns=["variable_1", "variable_2", "before", "after", "change"]).astype(
         {"before": np.float64, "after": np.float64, "change": np.float64})
