@@ -143,3 +143,64 @@ def test_sdcmicro_ldiversity_merges_keys_within_tolerance():
 
     df = pd.DataFrame({"k": [1.0, 1.0 + 1e-12], "s": ["a", "b"]})
     assert r_bridge.ldiversity(df, ["k"], "s")["s_Distinct_Ldiversity"].tolist() == [2, 2]
+
+
+# 16. The order of l-diversity classes, which only a class without observed values (all its
+#     sensitive values sdcMicro's missing code) sees: in sdcmicro mode it takes the recursive
+#     value of the class processed before it (row 12). sdcMicro's ldiversity turns a character
+#     key into factor codes (as.factor: levels in the locale's collation) and processes the
+#     classes in that order; sdc sorts string keys by code point, whatever the locale.
+STALE = pd.DataFrame({"k": ["B"] * 4 + ["a"] * 3 + ["c"] * 2, "s": [1, 1, 1, 2, 1, 2, 3, -999, -999]})
+
+
+def test_stale_recursive_value_follows_code_point_order():
+    r = sdc.l_diversity(STALE, ["k"], "s", mode="sdcmicro").records["s_Recursive_Ldiversity"]
+    # recursive (2, l): class B (counts 3, 1) has 1, class a (1, 1, 1) has 3; "B" < "a" < "c"
+    # by code point, so class c follows a and takes 3
+    assert r.tolist() == [1, 1, 1, 1, 3, 3, 3, 3, 3]
+
+
+@pytest.mark.sdcmicro
+def test_sdcmicro_stale_recursive_value_follows_the_locale_collation():
+    import rpy2.robjects as ro
+
+    import r_bridge
+
+    r = list(ro.r('local({df <- data.frame(k = c(rep("B", 4), rep("a", 3), rep("c", 2)), '
+                  's = c(1, 1, 1, 2, 1, 2, 3, -999, -999), stringsAsFactors = FALSE); '
+                  'as.numeric(unclass(sdcMicro::ldiversity(df, keyVars = "k", ldiv_index = "s"))'
+                  '[, "s_Recursive_Ldiversity"])})'))
+    collated = list(ro.r('sort(c("a", "B", "c"))'))  # R's collation (ICU or the locale's)
+    before_c = collated[collated.index("c") - 1]
+    assert r[:7] == [1, 1, 1, 1, 3, 3, 3]
+    assert r[7:] == [{"B": 1, "a": 3}[before_c]] * 2  # "a" < "B" < "c" outside the C locale: 1
+    # the bridge passes factors with levels in code-point order, as sdc sorts, so the
+    # cross-validation agrees with sdc
+    assert r_bridge.ldiversity(STALE, ["k"], "s")["s_Recursive_Ldiversity"].tolist() == [1, 1, 1, 1, 3, 3, 3, 3, 3]
+
+
+# 23. modRisk with a missing weight: sdcMicro accepts it (NA in the cell sums) and returns
+#     figures (method CE stops in its glm); sdc refuses, as every weight check does (row 3).
+def _modrisk_data() -> pd.DataFrame:
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"a": rng.choice(list("xyzu"), 30), "b": rng.choice(list("pqr"), 30),
+                       "w": rng.uniform(5, 50, 30).round(1)})
+    df.loc[16, "w"] = np.nan  # a sample unique's weight
+    return df
+
+
+def test_modrisk_missing_weights_are_refused():
+    with pytest.raises(ValueError, match=r"weight column 'w' has 1 missing value\(s\), first at index 16"):
+        sdc.model_risk(_modrisk_data(), ["a", "b"], weights="w")
+
+
+@pytest.mark.sdcmicro
+def test_sdcmicro_modrisk_accepts_missing_weights():
+    import r_bridge
+
+    df = _modrisk_data()
+    for method in ("default", "PML", "weightedLLM", "IPF"):
+        r = r_bridge.mod_risk(df, "~ a + b", weights="w", method=method)
+        assert np.isfinite(r["gr1"]) and np.isfinite(r["gr2"]) and r["gr1"] > 0, method
+    with pytest.raises(r_bridge.RBridgeError, match="NA/NaN/Inf in 'y'"):
+        r_bridge.mod_risk(df, "~ a + b", weights="w", method="CE")

@@ -13,8 +13,8 @@ import pytest
 import r_bridge
 import sdc
 from validation.crossval_attacks import (
-    compare_d_risk, compare_d_risk_rmd, compare_record_linkage, dataset_cases, random_continuous_linkage_case,
-    random_distance_case, random_linkage_case, with_missing,
+    compare_d_risk, compare_d_risk_rmd, compare_record_linkage, dataset_cases, own_mcd_row,
+    random_continuous_linkage_case, random_distance_case, random_linkage_case, with_missing,
 )
 
 pytestmark = pytest.mark.sdcmicro
@@ -61,6 +61,66 @@ def test_drisk_rmd_random(seed):
     if case.x.shape[0] <= 3 * case.x.shape[1] + 2 or (case.x.std() == 0).any() or (case.xm.std() == 0).any():
         pytest.skip("too few records or a constant variable for the MCD")
     _agree(compare_d_risk_rmd(case))
+
+
+def _rmd_ok(case):
+    return case.x.shape[0] > 3 * case.x.shape[1] + 2 and (case.x.std() > 0).all() and (case.xm.std() > 0).all()
+
+
+# dRiskRMD's k (the unsafe interval, default 0.01) and k2 (the isolation radius, default 0.05),
+# varied; robustbase's covariance (same seed) given to sdc, so every figure must agree to 1e-9.
+RMD_K = [(0.001, 0.01), (0.05, 0.2), (0.2, 0.5)]
+
+
+@pytest.mark.parametrize(("k", "k2"), RMD_K)
+def test_drisk_rmd_k_k2_on_sdcmicro_datasets(cases, k, k2):
+    for case in cases["distance"]:
+        _agree(compare_d_risk_rmd(case, k=k, k2=k2))
+
+
+@pytest.mark.parametrize(("k", "k2"), RMD_K)
+def test_drisk_rmd_k_k2_random(k, k2):
+    compared = 0
+    for seed in range(9000, 9030):
+        case = random_distance_case(seed)
+        if _rmd_ok(case):
+            _agree(compare_d_risk_rmd(case, k=k, k2=k2))
+            compared += 1
+    assert compared >= 25
+
+
+def _robustbase_095():
+    import rpy2.robjects as ro
+
+    return str(ro.r('as.character(packageVersion("robustbase"))')[0]).startswith("0.95")
+
+
+def test_drisk_rmd_default_mcd_within_documented_tolerance(cases):
+    # The default covariance is sdc's own FAST-MCD, robustbase's covMcd on sdcMicro's side: two
+    # random searches, and robustbase's small-sample factors. docs/attacks.md (A2) states the
+    # agreement on sdcMicro's datasets: covariance within 0.3-5% (max 0.0505, testdata2) and
+    # unsafe counts to 2 records; asserted as documented. Measured against robustbase 0.95
+    # (0.99 changed its subsampling: see test_a2_rmd_own_mcd_is_close_to_robustbase).
+    if not _robustbase_095():
+        pytest.skip("the documented tolerance was measured against robustbase 0.95")
+    for case in cases["distance"]:
+        row = own_mcd_row(case)
+        assert row["cov_max_rel_diff"] <= 0.051, row
+        assert abs(row["unsafe_sdc"] - row["unsafe_sdcmicro"]) <= 2, row
+        assert abs(row["isolated_sdc"] - row["isolated_sdcmicro"]) <= 2, row
+
+
+def test_drisk_rmd_default_mcd_random_within_documented_tolerance():
+    # docs/attacks.md / crossval-attacks.md: on the random cases with 100 records or more the
+    # covariance differs by at most 0.386 relative and the unsafe count by at most 4 records
+    # (smaller and tied data differ more, documented and not asserted).
+    if not _robustbase_095():
+        pytest.skip("the documented tolerance was measured against robustbase 0.95")
+    rows = [own_mcd_row(c) for c in map(random_distance_case, range(9000, 9100)) if _rmd_ok(c) and len(c.x) >= 100]
+    assert len(rows) == 61
+    for row in rows:
+        assert row["cov_max_rel_diff"] <= 0.39, row
+        assert abs(row["unsafe_sdc"] - row["unsafe_sdcmicro"]) <= 4, row
 
 
 @pytest.mark.parametrize("seed", range(9500, 9560))

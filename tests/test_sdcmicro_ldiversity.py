@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
@@ -22,8 +24,6 @@ def _agree(diffs):
 @pytest.mark.parametrize("c", [1.0, 2.0, 3.0])
 def test_testdata(sensitive, c):
     case = sdcmicro_case("testdata/5 keys")
-    from dataclasses import replace
-
     _agree(compare_ldiversity(replace(case, sensitive=sensitive), c=c))
 
 
@@ -49,3 +49,25 @@ def test_testdata_golden_values():
 @pytest.mark.parametrize("seed", range(4052, 4052 + 300))
 def test_random_datasets(seed):
     _agree(compare_ldiversity(random_ldiversity_case(seed)))
+
+
+def _with_missing_code(seed: int):
+    # the random case with sdcMicro's missing code -999 recoded to -1, or None without it
+    case = random_ldiversity_case(seed)
+    d = case.data.copy()
+    hit = False
+    for s in case.sensitive:
+        if d[s].dtype != object and (d[s] == -999).any():
+            d[s] = d[s].replace(-999.0, -1.0)
+            hit = True
+    return replace(case, data=d) if hit else None
+
+
+# The first 30 random cases whose sensitive variables carry the missing code.
+MISSING_CODE_SEEDS = [s for s in range(4052, 4052 + 300) if _with_missing_code(s) is not None][:30]
+
+
+@pytest.mark.parametrize("seed", MISSING_CODE_SEEDS)
+def test_random_datasets_with_missing_code_minus_one(seed):
+    # ldiversity(missing = -1) vs l_diversity(missing_value=-1): -1 is pooled as -999 is by default
+    _agree(compare_ldiversity(_with_missing_code(seed), missing_value=-1))

@@ -39,3 +39,37 @@ def test_difference_one_empty_group_crashes_sdcmicro_not_sdc():
         rb.rank_swap(df, ["v"], TopPercent=10, BottomPercent=2.5, R0=0.95, seed=1)
     r = sdc.rank_swap(df, "v", top_percent=10, bottom_percent=2.5, seed=1)
     assert r.details["v"]["top_coded"] == 2 and r.details["v"]["bottom_coded"] == 0
+
+
+def _two_variables(seed: int) -> pd.DataFrame:
+    # distinct values in v, ties in u (rounded normals), 40 to 300 records
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(40, 300))
+    return pd.DataFrame({"v": rng.permutation(np.arange(1.0, 10 * n + 1))[:n] + rng.random(n).round(3),
+                         "u": rng.normal(100, 30, n).round(2)})
+
+
+@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize(("k0", "r0"), [(0.1, None), (0.5, None), (None, 0.95)])
+def test_k0_and_r0_with_two_variables(seed, k0, r0):
+    # Each variable is swapped on its own with P derived from K0 (or R0) and its own mean and
+    # variance: the values (top/bottom means, swapped values) agree as multisets.
+    # The swaps themselves are random (another stream): for the distinct variable v, sdcMicro's
+    # rank distances stay below sdc's window m P and reach at least half of it, which checks
+    # the P derived from K0 or R0.
+    df = _two_variables(seed)
+    theirs = rb.rank_swap(df, ["v", "u"], TopPercent=5, BottomPercent=5, K0=k0, R0=r0, seed=3)
+    res = sdc.rank_swap(df, ["v", "u"], k0=k0, r0=r0, top_percent=5, bottom_percent=5, seed=3)
+    for v in ("v", "u"):
+        ours = res.data[v].to_numpy()
+        np.testing.assert_allclose(np.sort(ours), np.sort(theirs[v].to_numpy()), rtol=1e-12, err_msg=v)
+        assert not np.array_equal(ours, df[v].to_numpy()), f"{v} was not swapped"
+    det = res.details["v"]
+    x, y = df["v"].to_numpy(), theirs["v"].to_numpy()
+    coded = [np.isclose(y, det[f"{end}_value"], rtol=1e-12, atol=0) for end in ("top", "bottom")]
+    middle = ~(coded[0] | coded[1])
+    rank = {val: i for i, val in enumerate(np.sort(x[middle]))}
+    distance = np.array([abs(rank[a] - rank[b]) for a, b in zip(x[middle], y[middle])])
+    assert distance.max() < max(det["window"], 1)
+    if det["window"] >= 4:
+        assert distance.max() >= det["window"] / 2, (distance.max(), det["window"])

@@ -8,5 +8,5 @@ way round.
 from sdc.workflow.crosscheck import (  # noqa: F401
     COMPARISONS, RTOL, RTOL_MODEL, RTOL_SUMS, Case, Diff, compare_case, compare_freq_calc, compare_household,
     compare_indiv_risk_exact, compare_ldiversity, compare_measure_risk, compare_modrisk, compare_sdc_obj,
-    compare_snapshots, compare_suda2, has_correlated_items, summarise,
+    compare_snapshots, compare_suda2, compare_values, has_correlated_items, summarise,
 )

@@ -72,9 +72,10 @@ def compare_d_risk(case: AttackCase) -> list[Diff]:
             _diff("dRisk: records at risk", case, ours.n_at_risk, round(theirs * n), rtol=None)]
 
 
-def compare_d_risk_rmd(case: AttackCase, *, seed: int = 1) -> list[Diff]:
-    r = _r().d_risk_rmd(case.x, case.xm, case.variables, seed=seed)
-    given = distance_risk_rmd(case.x, case.xm, case.variables, covariance=r["cov"])
+def compare_d_risk_rmd(case: AttackCase, *, seed: int = 1, k: float = 0.01, k2: float = 0.05) -> list[Diff]:
+    """dRiskRMD(k, k2) with robustbase's covariance (same seed) given to sdc: every figure."""
+    r = _r().d_risk_rmd(case.x, case.xm, case.variables, k=k, k2=k2, seed=seed)
+    given = distance_risk_rmd(case.x, case.xm, case.variables, k=k, k2=k2, covariance=r["cov"])
     out = [
         _diff("dRiskRMD: risk1, risk2", case, [given.risk1, given.risk2], [r["risk1"], r["risk2"]], rtol=RTOL),
         _diff("dRiskRMD: wrisk1, wrisk2", case, [given.wrisk1, given.wrisk2], [r["wrisk1"], r["wrisk2"]], rtol=RTOL),

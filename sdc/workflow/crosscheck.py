@@ -178,7 +178,9 @@ def compare_indiv_risk_exact(case: Case) -> list[Diff]:
 
     sdcMicro's alternating-sum formula loses digits as f_k grows (and overflows for large
     f_k); compared where f_k <= 10, the range where it is accurate to 1e-9. Its R loop costs
-    O(f_k^2) per record, so cases whose largest class exceeds 30 records are skipped.
+    O(f_k^2) per record, so cases whose largest class exceeds 30 records are skipped
+    (sdcMicro's testdata, largest class 176, about 10 s in R, is compared once, apart:
+    ``tests/test_sdcmicro_crossval.py::test_exact_risk_on_testdata``).
     """
     if case.weights is None:
         return []
@@ -206,8 +208,9 @@ def compare_snapshots(case: Case) -> list[Diff]:
     ]
 
 
-def compare_ldiversity(case: Case, c: float = 2.0) -> list[Diff]:
-    """``ldiversity(data, keys, ldiv_index = sensitive, l_recurs_c = c)`` vs ``l_diversity(mode="sdcmicro")``.
+def compare_ldiversity(case: Case, c: float = 2.0, *, missing_value: float = -999) -> list[Diff]:
+    """``ldiversity(data, keys, ldiv_index = sensitive, l_recurs_c = c, missing = missing_value)``
+    vs ``l_diversity(mode="sdcmicro", missing_value=missing_value)``.
 
     Distinct and recursive values must agree exactly, entropy to 1e-12 relative (sdcMicro
     sums the entropy terms in its own category order). A class whose sensitive values are
@@ -217,8 +220,9 @@ def compare_ldiversity(case: Case, c: float = 2.0) -> list[Diff]:
     """
     if not case.sensitive:
         return []
-    r = _r().ldiversity(case.data, case.keys, list(case.sensitive), l_recurs_c=c)
-    ours = _quiet(l_diversity, case.data, case.keys, list(case.sensitive), c=c, mode="sdcmicro").records
+    r = _r().ldiversity(case.data, case.keys, list(case.sensitive), l_recurs_c=c, missing=missing_value)
+    ours = _quiet(l_diversity, case.data, case.keys, list(case.sensitive), c=c, mode="sdcmicro",
+                  missing_value=missing_value).records
     out = []
     for col in r.columns:
         a, b = ours[col].to_numpy(), r[col].to_numpy()
@@ -293,8 +297,9 @@ def compare_household(case: Case) -> list[Diff]:
 RTOL_MODEL = 1e-6  # iterative fits: R's IRLS stops at a looser tolerance than ours
 
 
-def compare_modrisk(case: Case, methods: tuple[str, ...] = ("default", "CE", "PML", "weightedLLM", "IPF")) -> list[Diff]:
-    """``modRisk(data, method, weights, formulaM)`` vs :func:`sdc.model_risk`: gr1, gr2.
+def compare_modrisk(case: Case, methods: tuple[str, ...] = ("default", "CE", "PML", "weightedLLM", "IPF"), *,
+                    bound: float = math.inf) -> list[Diff]:
+    """``modRisk(data, method, weights, formulaM, bound)`` vs :func:`sdc.model_risk`: gr1, gr2.
 
     ``formulaM`` is the case's formula, or the keys' main effects; IPF is skipped for a formula
     with interactions (neither sdcMicro nor sdc fits those with IPF)."""
@@ -303,10 +308,11 @@ def compare_modrisk(case: Case, methods: tuple[str, ...] = ("default", "CE", "PM
         methods = tuple(m for m in methods if m != "IPF")
     out = []
     for m in methods:
-        r = _r().mod_risk(case.data, formula, weights=case.weights, method=m,
+        r = _r().mod_risk(case.data, formula, weights=case.weights, method=m, bound=bound,
                               columns=list(case.keys) + [case.weights])
-        o = _quiet(model_risk, case.data, weights=case.weights, method=m, formula=formula)
-        out.append(_diff(f"modRisk ({m}): gr1, gr2", case, [o.gr1, o.gr2], [r["gr1"], r["gr2"]], rtol=RTOL_MODEL,
+        o = _quiet(model_risk, case.data, weights=case.weights, method=m, formula=formula, bound=bound)
+        tag = "" if math.isinf(bound) else f", bound {bound:g}"
+        out.append(_diff(f"modRisk ({m}{tag}): gr1, gr2", case, [o.gr1, o.gr2], [r["gr1"], r["gr2"]], rtol=RTOL_MODEL,
                          atol=np.array([0.0, _gr2_rounding(o)])))
     return out
 
