@@ -33,3 +33,20 @@ def test_population_table_and_weights():
     with pytest.raises(ValueError, match="the population must contain the sample"):
         sdc.attacker_risk(sample, ["k"], population=pd.DataFrame({"k": [1, 2]}))
     assert list(r.to_frame().columns) == ["prosecutor_risk", "journalist_risk"]
+
+
+def test_arx_values_on_adult():
+    """ARX on its adult extract, 9 keys: the prosecutor success rate is published in ARX's
+    TestRiskMetrics.testAverageRisk2 (master aacd487); the other figures were recorded from ARX
+    itself (validation/arx/ArxRisk.java; tests/test_arx_live.py reruns ARX when built)."""
+    import os
+    from pathlib import Path
+    path = Path(os.environ.get("SDC_ARX_ADULT", "/work/shared/data/arx-adult/adult.csv"))
+    if not path.exists():
+        pytest.skip(f"ARX's adult.csv is not at {path} (set SDC_ARX_ADULT)")
+    df = pd.read_csv(path, sep=";", dtype=str)
+    r = sdc.attacker_risk(df, list(df.columns), threshold=0.2)
+    assert r.prosecutor_average_risk == pytest.approx(0.6465751607983555, rel=1e-15)
+    assert r.prosecutor_records_at_risk == pytest.approx(0.7781314236456468, rel=1e-15)
+    assert (r.prosecutor_highest_risk, r.prosecutor_lowest_risk) == (1.0, pytest.approx(0.022222222222222223))
+    assert r.marketer_risk == pytest.approx(0.6465751607983555, rel=1e-15)  # no population: F = f

@@ -380,6 +380,18 @@ ARX_CASES = [
      0.759176305345683, [1, 4, 1, 1, 3, 2, 2, 0]),
     (NO_OCC, dict(beta={"occupation": 5}, suppression_limit=0.4, metric="loss"),
      0.23350465152356303, [0, 2, 0, 0, 2, 0, 1, 0]),
+    # The five further values quoted in docs/search.md (TestAnonymizationCombinations.java:110,
+    # TestAnonymizationBLikeness.java:47 and :50, TestAnonymizationOrderedDistanceTCloseness.java:48 and :49)
+    (NO_OCC, dict(l={"occupation": 5}, l_variant="recursive", c=4, suppression_limit=0.05, metric="nue_monotonic"),
+     198181.4042332967, [1, 0, 1, 1, 2, 2, 2, 0]),
+    (NO_OCC, dict(beta={"occupation": 3}, suppression_limit=0.5, metric="loss"),
+     0.34883856157237925, [0, 3, 0, 0, 2, 0, 1, 0]),
+    (NO_OCC, dict(beta={"occupation": 10}, beta_variant="enhanced", suppression_limit=1.0, metric="loss"),
+     0.3419039849540606, [0, 3, 0, 0, 3, 1, 2, 0]),
+    (NO_OCC, dict(k=100, t={"occupation": 0.2}, t_distance="ordered", suppression_limit=0.04, metric="dm_star"),
+     1.9937246e7, [1, 0, 1, 2, 3, 2, 2, 1]),
+    (NO_OCC, dict(k=5, t={"occupation": 0.1}, t_distance="ordered", suppression_limit=0.0, metric="dm_star"),
+     9.786802e7, [1, 1, 1, 2, 3, 2, 2, 1]),
 ]
 
 

@@ -1,0 +1,3 @@
+package org.apache.pdfbox.pdmodel.font;
+// Compile-time stub (see PDDocument).
+public abstract class PDFont { }
