@@ -96,6 +96,32 @@ def test_count_over_distinct_rows_is_the_count_over_records(seed: int, n_cols: i
             assert _count(t, which, q, weights) == int(mask[rows].sum())
 
 
+@given(st.integers(0, 10_000))
+def test_table_codes_are_those_of_the_files_coded_together(seed: int) -> None:
+    """The table codes each file's distinct rows, then codes only those together: every
+    record's code means what the three files coded together (stacked) would give it."""
+    from sdc.core.matching import encode_joint
+
+    rng = np.random.default_rng(seed)
+
+    def frame(n: int) -> pd.DataFrame:
+        return pd.DataFrame({"t": pd.Series(rng.choice(["a", "b", "c", None], n), dtype=object),
+                             "c": pd.Categorical(rng.choice(["p", "q"], n)),
+                             "v": np.where(rng.random(n) < 0.2, np.nan, rng.integers(0, 3, n).astype(float))})
+
+    rel, orig, ctrl = frame(int(rng.integers(1, 40))), frame(int(rng.integers(1, 40))), frame(int(rng.integers(0, 20)))
+    t = _Table(rel, orig, ctrl, ("t", "c", "v"))
+    stacked = encode_joint(rel, pd.concat([orig, ctrl], ignore_index=True), ("t", "c"))
+    for j, col in ((0, 0), (1, 1)):
+        new = np.concatenate([t.data[w][j] for w in ("released", "original", "control")])
+        old = np.concatenate([stacked.left_codes[col], stacked.right_codes[col]])
+        assert np.array_equal(new < 0, old < 0)
+        pairs = set(zip(new.tolist(), old.tolist()))
+        assert len(pairs) == len(set(new.tolist())) == len(set(old.tolist()))  # one-to-one
+    for w, f in (("released", rel), ("original", orig), ("control", ctrl)):
+        np.testing.assert_array_equal(t.data[w][2], f["v"].to_numpy())
+
+
 def test_univariate_candidates_are_the_values_held_once_in_value_order():
     from sdc.attacks.anonymeter import _univariate_queries
 

@@ -65,6 +65,7 @@ from scipy import stats
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
 from sdc.attacks import _neighbors
 from sdc.attacks._common import check_seed, frame_rows, is_numeric_column, plain, rng_from
+from sdc.core.keys import factorize_column
 from sdc.core.matching import encode_joint
 from sdc.core.patterns import distinct_rows
 from sdc.exceptions import SdcWarning
@@ -273,40 +274,53 @@ _NUM_OPS = ("==", "!=", ">", "<", ">=", "<=")
 
 class _Table:
     """The attack columns of the released, original and control files, encoded together:
-    numbers as floats, other columns as shared integer codes (-1 = missing)."""
+    numbers as floats, other columns as shared integer codes (-1 = missing); ``distinct`` holds
+    each file's distinct rows (arrays, records per row, each record's row)."""
 
     def __init__(self, released: pd.DataFrame, original: pd.DataFrame, control: pd.DataFrame | None,
                  cols: tuple[str, ...]) -> None:
         self.cols = cols
         self.numeric = tuple(all(is_numeric_column(df[c]) for df in (released, original, control) if df is not None)
                              for c in cols)
-        others = pd.concat([original[list(cols)], control[list(cols)]] if control is not None
-                           else [original[list(cols)]], ignore_index=True)
         cat = tuple(c for c, num in zip(cols, self.numeric) if not num)
-        joint = encode_joint(released, others, cat) if cat else None
-        n_o = len(original)
-        self.data: dict[str, list[np.ndarray]] = {"released": [], "original": [], "control": []}
-        ci = 0
-        for c, num in zip(cols, self.numeric):
-            if num:
-                r = released[c].to_numpy(dtype=np.float64, na_value=np.nan)
-                o = others[c].to_numpy(dtype=np.float64, na_value=np.nan)
+        frames = {"released": released, "original": original,
+                  "control": control if control is not None else original.iloc[:0]}
+        # Each file's distinct rows first (its own codes, one pass a column); only those rows are
+        # then coded together, so no stacked copy of the files is made. Queries are counted
+        # over the distinct rows weighted by their records: the same counts.
+        rows: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for which, f in frames.items():
+            if len(f):
+                rows[which] = distinct_rows([factorize_column(f[c])[0] for c in cols])
             else:
-                r, o = joint.left_codes[ci].astype(np.int64), joint.right_codes[ci].astype(np.int64)
-                ci += 1
-            self.data["released"].append(r)
-            self.data["original"].append(o[:n_o])
-            self.data["control"].append(o[n_o:])
-        self.released_values = released[list(cols)]
-        # Queries are counted over each file's distinct rows (a protected file of 10^7 records
-        # often has a few thousand), each weighted by its records: the same counts.
+                rows[which] = (np.zeros(0, dtype=np.int64),) * 3
+        reps = {which: frames[which].iloc[rows[which][1]] for which in frames}
+        joint = None
+        if cat:
+            others = pd.concat([reps["original"][list(cat)], reps["control"][list(cat)]], ignore_index=True)
+            joint = encode_joint(reps["released"], others, cat)
+            n_o = len(reps["original"])
+            rep_codes = {"released": joint.left_codes, "original": tuple(c[:n_o] for c in joint.right_codes),
+                         "control": tuple(c[n_o:] for c in joint.right_codes)}
+        self.data: dict[str, list[np.ndarray]] = {}
         self.distinct: dict[str, tuple[list[np.ndarray], np.ndarray, np.ndarray]] = {}
-        for which, arrays in self.data.items():
-            if arrays and arrays[0].size:
-                ids, first, counts = distinct_rows(arrays)
-                self.distinct[which] = ([a[first] for a in arrays], counts, ids)
-            else:
-                self.distinct[which] = (arrays, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+        for which, f in frames.items():
+            ids, _, counts = rows[which]
+            full, distinct = [], []
+            ci = 0
+            for c, num in zip(cols, self.numeric):
+                if num:
+                    v = f[c].to_numpy(dtype=np.float64, na_value=np.nan)
+                    d = reps[which][c].to_numpy(dtype=np.float64, na_value=np.nan)
+                else:
+                    d = rep_codes[which][ci].astype(np.int64)
+                    v = d[ids]
+                    ci += 1
+                full.append(v)
+                distinct.append(d)
+            self.data[which] = full
+            self.distinct[which] = (distinct, counts, ids)
+        self.released_values = released[list(cols)]
         self._postings: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def size(self, which: str) -> int:
