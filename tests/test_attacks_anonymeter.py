@@ -386,3 +386,20 @@ def test_neighbours_from_distinct_value_rows_are_those_over_every_record(seed: i
         got = knn(prepare(q, rows, cols), k, np.random.default_rng(seed))
         want = knn(_prepare_every_record(q, cand, cols), k, np.random.default_rng(seed))
         assert np.array_equal(got, want)
+
+
+@given(st.lists(st.tuples(st.sampled_from([-5, -1, 0, 3, 10**12]), st.sampled_from([0.5, np.nan, -0.0, 2.0])),
+                min_size=1, max_size=30))
+def test_distinct_rows_of_values_and_codes(rows) -> None:
+    """distinct_rows: one id per distinct row (NaN a value; integers beyond the codes' range
+    factorised, not packed), the first record of each row, and its record count."""
+    from sdc.core.patterns import distinct_rows
+
+    a = np.array([r[0] for r in rows], dtype=np.int64)
+    b = np.array([r[1] for r in rows], dtype=np.float64)
+    ids, first, counts = distinct_rows([a, b])
+    keys = [(int(x), "nan" if np.isnan(y) else float(y)) for x, y in zip(a, b)]
+    order = list(dict.fromkeys(keys))
+    assert ids.tolist() == [order.index(k) for k in keys]
+    assert first.tolist() == [keys.index(k) for k in order]
+    assert counts.tolist() == [keys.count(k) for k in order]

@@ -60,8 +60,8 @@ def pattern_table(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 
 def distinct_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct rows of equal-length value arrays (numbers, with NaN a value of its own, or
-    integer codes with -1 missing): :func:`pattern_table` of their codes.
+    """Distinct rows of equal-length value arrays (numbers, NaN a value of its own; integer
+    codes with -1 missing are used as they are): :func:`pattern_table` of their codes.
 
     Returns ``(ids, first, counts)``: a dense row id per record (numbered in the order of first
     occurrence), the position of each distinct row's first record, and the records per row.
@@ -71,10 +71,14 @@ def distinct_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np
         return np.zeros(n, dtype=np.int64), np.zeros(min(n, 1), dtype=np.int64), np.full(min(n, 1), n, dtype=np.int64)
     codes = np.empty((n, len(columns)), dtype=np.int64)
     for j, col in enumerate(columns):
-        # Missing (NaN or -1) is one more value: code 0, the observed values 1.. (pattern_table
-        # reads -1 as a code of its own, so shifting keeps every code >= 0).
-        c, _ = pd.factorize(col, use_na_sentinel=True)
-        codes[:, j] = c + 1 if np.issubdtype(col.dtype, np.floating) else col.astype(np.int64) + 1
+        # Missing (NaN or -1) is one more value: code 0, the observed values 1.. (shifted so
+        # that every code is >= 0). Integers in -1 .. n are codes already; other values (floats,
+        # wider integers, which would make the packed space too large) are factorised.
+        if np.issubdtype(col.dtype, np.integer) and (n == 0 or (int(col.min()) >= -1 and int(col.max()) <= n)):
+            codes[:, j] = col.astype(np.int64) + 1
+        else:
+            c, _ = pd.factorize(col, use_na_sentinel=True)
+            codes[:, j] = c + 1
     ids, _rows, counts = pattern_table(codes)
     first = first_occurrence(ids, int(counts.size))
     return ids, first, counts
