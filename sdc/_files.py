@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import io
 import os
+import re
 import signal
 import stat
 import tempfile
@@ -168,9 +170,10 @@ def remove_made(made: list[Path]) -> None:
             break
 
 
-def csv_text(df: pd.DataFrame) -> str:
-    r"""`df` as RFC 4180 CSV: CRLF line ends, and quotes around any field holding a comma, a quote,
-    a carriage return or a line feed.
+def csv_text(df: pd.DataFrame, *, sep: str = ",", lineterminator: str = "\r\n") -> str:
+    r"""`df` as RFC 4180 CSV by default: CRLF line ends, and quotes around any field holding a
+    comma, a quote, a carriage return or a line feed (``to_csv`` with `sep` and `lineterminator`
+    otherwise: a released file keeps its input's delimiter and line ends).
 
     The CRLF terminator is what makes Python's csv writer quote a field containing a lone
     carriage return; with a plain LF terminator such a field would break the row.
@@ -178,7 +181,7 @@ def csv_text(df: pd.DataFrame) -> str:
     >>> csv_text(pd.DataFrame({"a": ["x\ry", "z"]}))
     'a\r\n"x\ry"\r\nz\r\n'
     """
-    return df.to_csv(index=False, lineterminator="\r\n")
+    return df.to_csv(index=False, sep=sep, lineterminator=lineterminator)
 
 
 #: Frames with at least this many rows are written by :func:`csv_bytes`' column assembly.
@@ -186,7 +189,7 @@ _FAST_CSV_ROWS = 20_000
 _CSV_CHUNK_ROWS = 100_000
 
 
-def csv_bytes(df: pd.DataFrame) -> bytes:
+def csv_bytes(df: pd.DataFrame, *, sep: str = ",", lineterminator: str = "\r\n") -> bytes:
     r"""``csv_text(df).encode("utf-8")``, the same bytes, made faster for large frames.
 
     The pieces of :func:`csv_chunks`, copied and joined; a writer should rather write each
@@ -195,11 +198,31 @@ def csv_bytes(df: pd.DataFrame) -> bytes:
     >>> csv_bytes(pd.DataFrame({"a": ["x,y", None], "b": [1.5, float("nan")]}))
     b'a,b\r\n"x,y",1.5\r\n,\r\n'
     """
-    return b"".join(bytes(piece) for piece in csv_chunks(df))
+    return b"".join(bytes(piece) for piece in csv_chunks(df, sep=sep, lineterminator=lineterminator))
 
 
-def csv_chunks(df: pd.DataFrame) -> Iterator[bytes | memoryview]:
-    r"""The bytes of ``csv_text(df).encode("utf-8")``, in pieces of a block of rows each.
+#: Delimiters and line ends the column assembly writes; others go through ``to_csv``.
+_FAST_SEPS = (",", ";", "\t", "|")
+_FAST_ENDS = ("\r\n", "\n")
+
+
+@functools.lru_cache(maxsize=None)
+def _quoted_by(sep: str, lineterminator: str) -> re.Pattern[str]:
+    """The characters that make Python's csv writer, as ``to_csv`` calls it (minimal quoting,
+    quotes doubled), quote a field: asked of the csv module itself, as its rule is its own."""
+    chars = []
+    for ch in sorted({sep, '"', "\r", "\n"}):
+        buf = io.StringIO()
+        csv.writer(buf, delimiter=sep, lineterminator=lineterminator, quotechar='"', doublequote=True,
+                   quoting=csv.QUOTE_MINIMAL).writerow([f"a{ch}b", "x"])
+        if buf.getvalue().startswith('"'):
+            chars.append(ch)
+    return re.compile("[" + re.escape("".join(chars)) + "]")
+
+
+def csv_chunks(df: pd.DataFrame, *, sep: str = ",", lineterminator: str = "\r\n") -> Iterator[bytes | memoryview]:
+    r"""The bytes of ``csv_text(df, sep=sep, lineterminator=lineterminator).encode("utf-8")``, in
+    pieces of a block of rows each.
 
     Every column's *distinct* values are formatted once, by pandas itself (so each field is
     exactly what ``to_csv`` writes: numbers as numpy formats them, missing as an empty field,
@@ -213,20 +236,27 @@ def csv_chunks(df: pd.DataFrame) -> Iterator[bytes | memoryview]:
     >>> [bytes(c) for c in csv_chunks(pd.DataFrame({"a": ["x,y", None], "b": [1.5, float("nan")]}))]
     [b'a,b\r\n"x,y",1.5\r\n,\r\n']
     """
-    if len(df) < _FAST_CSV_ROWS or df.shape[1] < 2 or not df.columns.is_unique:
-        yield csv_text(df).encode("utf-8")
+    def whole() -> bytes:
+        return csv_text(df, sep=sep, lineterminator=lineterminator).encode("utf-8")
+
+    if (len(df) < _FAST_CSV_ROWS or df.shape[1] < 2 or not df.columns.is_unique or sep not in _FAST_SEPS
+            or lineterminator not in _FAST_ENDS):
+        yield whole()
         return
+    quoted = _quoted_by(sep, lineterminator)
     columns = []
     for j in range(df.shape[1]):
-        col = _csv_column(df.iloc[:, j])
+        col = _csv_column(df.iloc[:, j], quoted)
         if col is None:
-            yield csv_text(df).encode("utf-8")
+            yield whole()
             return
         columns.append(col)
-    yield csv_text(df.iloc[:0]).encode("utf-8")
+    yield csv_text(df.iloc[:0], sep=sep, lineterminator=lineterminator).encode("utf-8")
     n = len(df)
     tables = [u.view(np.uint8).reshape(len(u), u.dtype.itemsize) for _, u in columns]
-    width = sum(t.shape[1] for t in tables) + len(columns) + 1
+    end = lineterminator.encode("ascii")
+    # Each field is followed by the delimiter; the last one's (and one more byte for CRLF) by the line end.
+    width = sum(t.shape[1] for t in tables) + len(columns) - 1 + len(end)
     # Blocks of about 2 MB: small enough to stay in the processor's cache while each is filled,
     # compacted and written (blocks of 16 MB made the writing slower).
     step = max(1, min(_CSV_CHUNK_ROWS, (1 << 21) // width))
@@ -240,9 +270,9 @@ def csv_chunks(df: pd.DataFrame) -> Iterator[bytes | memoryview]:
             block[:, at: at + w] = t[0]
         else:
             spans.append((codes, t, at, w))
-        block[:, at + w] = ord(",")
+        block[:, at + w] = ord(sep)
         at += w + 1
-    block[:, -2:] = (13, 10)
+    block[:, -len(end):] = np.frombuffer(end, dtype=np.uint8)
     keep = np.empty((step, width), dtype=bool)
     piece = np.empty(step * width, dtype=np.uint8)
     for a in range(0, n, step):
@@ -289,7 +319,7 @@ def _int_fields(v: np.ndarray) -> np.ndarray | None:
     return out
 
 
-def _csv_column(s: pd.Series) -> tuple[np.ndarray | None, np.ndarray] | None:
+def _csv_column(s: pd.Series, quoted: re.Pattern[str]) -> tuple[np.ndarray | None, np.ndarray] | None:
     """(codes or None, byte strings): the column's fields as ``to_csv`` writes them, as the
     distinct values' fields and each row's code, or (None, every row's field) for numbers
     formatted directly. None when a field holds a NUL byte (numpy's byte strings drop them)."""
@@ -332,7 +362,7 @@ def _csv_column(s: pd.Series) -> tuple[np.ndarray | None, np.ndarray] | None:
     values = pd.Series([r[0] if r else "" for r in rows], dtype=object)
     if values.str.contains("\x00", regex=False).any():
         return None
-    quote = values.str.contains('[,"\r\n]', regex=True).to_numpy(dtype=bool)  # QUOTE_MINIMAL's fields
+    quote = values.str.contains(quoted.pattern, regex=True).to_numpy(dtype=bool)  # QUOTE_MINIMAL's fields
     if quote.any():
         values[quote] = '"' + values[quote].str.replace('"', '""', regex=False) + '"'
     fields = [v.encode("utf-8") for v in values]

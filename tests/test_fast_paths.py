@@ -461,7 +461,8 @@ def test_csv_bytes_are_pandas_bytes(monkeypatch):
     monkeypatch.setattr(files, "_FAST_CSV_ROWS", 5)
     monkeypatch.setattr(files, "_CSV_CHUNK_ROWS", 7)
     rng = np.random.default_rng(10)
-    words = np.array(["a", "b,c", 'q"u', "x\ry", "", "é", "line\nbreak", "  sp", "=1"], dtype=object)
+    words = np.array(["a", "b,c", 'q"u', "x\ry", "", "é", "line\nbreak", "  sp", "=1", "s;t", "p|q", "t\tu"],
+                     dtype=object)
     for _ in range(200):
         n = int(rng.integers(5, 60))
         cols = {}
@@ -489,6 +490,10 @@ def test_csv_bytes_are_pandas_bytes(monkeypatch):
                 cols[f"c{j}"] = np.round(rng.random(n), 2)
         df = pd.DataFrame(cols)
         assert files.csv_bytes(df) == files.csv_text(df).encode("utf-8")
+        # A released file keeps its input's delimiter and line ends: the bytes to_csv writes.
+        sep, end = [(",", "\n"), (";", "\r\n"), (";", "\n"), ("\t", "\n"), ("|", "\r\n")][int(rng.integers(0, 5))]
+        want = df.to_csv(index=False, sep=sep, lineterminator=end).encode("utf-8")
+        assert files.csv_bytes(df, sep=sep, lineterminator=end) == want
 
 
 

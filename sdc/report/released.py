@@ -20,6 +20,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sdc._files import csv_bytes
+
 __all__ = ["ReleasedFile", "released_file", "COMPRESSIONS"]
 
 COMPRESSIONS = (".gz", ".bz2", ".xz", ".zip")
@@ -144,8 +146,8 @@ def released_file(data: pd.DataFrame, *, input_path: str | Path | None = None, s
     if inner[0] not in _TEXT_SUFFIXES:
         inner = [".csv"] if path is None else inner
     delim, newline = _delimiter(path, sep)
-    text = data.to_csv(index=False, sep=delim, lineterminator=newline)
-    body = text.encode("utf-8")
+    # to_csv's bytes, assembled column by column for large frames (no text copy of the file)
+    body = csv_bytes(data, sep=delim, lineterminator=newline)
     name = f"{stem}{inner[0]}"
     if compression:
         body = _compress(name, body, compression)
