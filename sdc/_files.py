@@ -319,6 +319,22 @@ def _int_fields(v: np.ndarray) -> np.ndarray | None:
     return out
 
 
+def _merged_texts(s: pd.Series, uniques: object) -> bool:
+    """Whether factorising may have merged values ``to_csv`` writes differently: values of an
+    object column that are equal but not text (``1``, ``1.0``, ``True``; ``Decimal("1.0")`` and
+    ``1``), or -0.0 with 0.0 (nullable floats, complex numbers). Equal strings are one text."""
+    dt = s.dtype
+    if isinstance(dt, pd.CategoricalDtype):
+        return False  # categories are distinct values, each written as its own text
+    if dt == object:
+        return (pd.api.types.infer_dtype(uniques, skipna=True) not in ("string", "empty")
+                and not bool(pd.isna(uniques).all()))  # only missing values: all written empty
+    if getattr(dt, "kind", "O") in ("f", "c"):
+        v = s.to_numpy(dtype=np.complex128 if dt.kind == "c" else np.float64, na_value=np.nan)
+        return any(bool(np.signbit(p[p == 0]).any()) for p in ((v.real, v.imag) if dt.kind == "c" else (v,)))
+    return False
+
+
 def _csv_column(s: pd.Series, quoted: re.Pattern[str]) -> tuple[np.ndarray | None, np.ndarray] | None:
     """(codes or None, byte strings): the column's fields as ``to_csv`` writes them, as the
     distinct values' fields and each row's code, or (None, every row's field) for numbers
@@ -351,7 +367,11 @@ def _csv_column(s: pd.Series, quoted: re.Pattern[str]) -> tuple[np.ndarray | Non
         if not len(text):
             return codes, np.array([b""], dtype="S")
         return codes, text.astype(f"S{max(1, int(np.char.str_len(text).max()))}")
+    if isinstance(dt, pd.SparseDtype):
+        return None
     codes, uniques = pd.factorize(s, use_na_sentinel=False)
+    if _merged_texts(s, uniques):
+        return None
     # The distinct values through pandas' own writer (one column; read back with the csv module).
     one = pd.DataFrame({"v": pd.Series(uniques, dtype=dt if not isinstance(dt, pd.CategoricalDtype) else None)})
     if isinstance(dt, pd.CategoricalDtype):

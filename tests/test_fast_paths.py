@@ -618,3 +618,25 @@ def test_risk_from_file_wide_offsets_packed_in_mixed_radix(tmp_path):
         sdc.individual_risk(data, keys).expected_reidentifications, rel=1e-12)
     a, b = ref.riskiest_classes, prof.riskiest_classes
     assert a[keys].astype(str).values.tolist() == b[keys].astype(str).values.tolist()
+
+
+def test_csv_bytes_keep_the_text_of_equal_values(monkeypatch):
+    """Values equal to Python but written differently (1, 1.0, True; Decimal("1.0") and 1; -0.0
+    and 0.0 in nullable floats and complex numbers) keep their own text, as to_csv writes them."""
+    import decimal
+
+    monkeypatch.setattr(files, "_FAST_CSV_ROWS", 5)
+    rng = np.random.default_rng(12)
+    n = 40
+    pick = lambda pool: np.array([pool[i] for i in rng.integers(0, len(pool), n)], dtype=object)  # noqa: E731
+    df = pd.DataFrame({
+        "one": pick([1, 1.0, True, "x", None]),
+        "zero": pick([0, 0.0, -0.0, False]),
+        "dec": pick([decimal.Decimal("1.0"), decimal.Decimal("1"), 1]),
+        "f64": pd.array(rng.choice([0.0, -0.0, 1.5], n), dtype="Float64"),
+        "cx": rng.choice(np.array([0j, complex(0, -0.0), complex(-0.0, 1)]), n),
+        "text": pick(["a", "b;c", None]),
+    })
+    for sep, end in [(",", "\r\n"), (";", "\n"), ("\t", "\n"), ("|", "\r\n")]:
+        want = df.to_csv(index=False, sep=sep, lineterminator=end).encode("utf-8")
+        assert files.csv_bytes(df, sep=sep, lineterminator=end) == want
