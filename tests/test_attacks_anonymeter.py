@@ -300,7 +300,9 @@ def _knn_reference(md, k, rng):
     for j in range(md.cnum.shape[1]):
         a, b = md.qnum[:, j][:, None], md.cnum[:, j][None, :]
         na_a, na_b = np.isnan(a), np.isnan(b)
-        d += np.where(na_a & na_b, 0.0, np.where(na_a | na_b, 1.0, np.abs(a - b)))
+        with np.errstate(invalid="ignore"):
+            diff = np.where(np.isinf(a) | np.isinf(b), np.where(a == b, 0.0, 1.0), np.abs(a - b))
+        d += np.where(na_a & na_b, 0.0, np.where(na_a | na_b, 1.0, diff))
     for j in range(md.ccat.shape[1]):
         d += md.qcat[:, j][:, None] != md.ccat[:, j][None, :]
     k = min(k, md.n_candidates)
@@ -329,6 +331,8 @@ def test_knn_fast_paths_give_the_definition(seed: int, k: int, nan: bool, budget
     if nan and n_num:
         cnum[rng.random(m) < 0.2, 0] = np.nan
         qnum[rng.random(nq) < 0.3, 0] = np.nan
+        cnum[rng.random(m) < 0.1, -1] = rng.choice([np.inf, -np.inf])
+        qnum[rng.random(nq) < 0.2, -1] = rng.choice([np.inf, -np.inf])
     md = MixedData(qnum, cnum, rng.integers(-1, 3, (nq, n_cat)), rng.integers(-1, 3, (m, n_cat)))
     got = knn(md, k, np.random.default_rng(seed), budget=budget_rows * md.counts.size)
     assert np.array_equal(got, _knn_reference(md, k, np.random.default_rng(seed)))
@@ -403,3 +407,13 @@ def test_distinct_rows_of_values_and_codes(rows) -> None:
     assert ids.tolist() == [order.index(k) for k in keys]
     assert first.tolist() == [keys.index(k) for k in order]
     assert counts.tolist() == [keys.count(k) for k in order]
+
+
+def test_infinite_values_are_values_of_their_own_in_distances():
+    """An infinite value is at distance 0 from the same infinity, 1 from any other value (it
+    was NaN, so no record was nearest and the attack failed on the draw)."""
+    o = pd.DataFrame({"x": [np.inf, 1.0, 2.0, 3.0, -np.inf], "s": ["a", "b", "a", "b", "c"]})
+    r = inference_attack(o, o.copy(), ["x"], "s", n_attacks=5, seed=1)
+    assert r.main.n_attacks == 5 and bool(r.details["main_success"].all())
+    r2 = linkability_attack(o.assign(y=o["x"]), o.assign(y=o["x"]), (["x"], ["y"]), n_attacks=5, seed=1)
+    assert r2.main.n_success == 5

@@ -4,6 +4,8 @@ d(a, b) = sum over numeric columns of |a_j - b_j| / range_j (range over both fil
 categorical columns where the values differ. A missing value is a value of its own: two
 missing values are at distance 0, a missing and an observed value at distance 1 (anonymeter
 counts two missing values as 1 and leaves one missing value undefined; we make it a category).
+An infinite value is likewise at distance 0 from the same infinity and 1 from any other value
+(|inf - inf| is undefined, and no finite range scales an infinite difference).
 
 Ties are broken at random, independently for every query record, seeded: an attacker who
 cannot tell tied records apart picks one of them (anonymeter takes the first in file order,
@@ -62,6 +64,7 @@ class MixedData:
         self.qnum, self.cnum, self.qcat, self.ccat = qnum, cnum, qcat, ccat
         # Numeric columns with a missing value on either side (the others skip the NaN rule).
         self.has_nan = np.isnan(qnum).any(axis=0) | np.isnan(cnum).any(axis=0)
+        self.has_inf = np.isinf(qnum).any(axis=0) | np.isinf(cnum).any(axis=0)
         if rows is not None:
             self.unum, self.ucat = cnum, ccat
             self.counts, self.members = rows
@@ -135,8 +138,11 @@ def _distances(md: MixedData, rows: slice) -> np.ndarray:
     buf = np.empty_like(d)  # one scratch array: fresh pages cost more than the arithmetic at 10^7
     for j in range(md.unum.shape[1]):
         a, b = qn[:, j][:, None], md.unum[:, j][None, :]
-        np.subtract(a, b, out=buf)
+        with np.errstate(invalid="ignore"):  # inf - inf: replaced just below
+            np.subtract(a, b, out=buf)
         np.abs(buf, out=buf)
+        if md.has_inf[j]:
+            buf = np.where(np.isinf(a) | np.isinf(b), np.where(a == b, 0.0, 1.0), buf)
         if md.has_nan[j]:
             na_a, na_b = np.isnan(a), np.isnan(b)
             buf = np.where(na_a & na_b, 0.0, np.where(na_a | na_b, 1.0, buf))
