@@ -35,20 +35,17 @@ class CandidateRows:
     sets of queries (an attack's targets and its control targets).
 
     Values are compared as :func:`sdc.core.matching.encode_joint` compares them (one code per
-    value, missing a value of its own); ``rows`` holds the first record of each distinct row.
+    value, missing a value of its own); ``rows`` holds the first record of each distinct row,
+    ``ids`` each record's row and ``counts`` the records per row.
     """
 
     def __init__(self, candidates: pd.DataFrame, columns: tuple[str, ...]) -> None:
         self.frame, self.columns = candidates, tuple(columns)
-        m = len(candidates)
-        if self.columns and m:
-            ids, first, counts = distinct_rows([factorize_column(candidates[c])[0] for c in self.columns])
-        else:  # no column: every candidate is at distance 0, one row
-            ids, first, counts = np.zeros(m, dtype=np.int64), np.zeros(min(m, 1), dtype=np.int64), \
-                np.full(min(m, 1), m, dtype=np.int64)
+        # No column: every candidate is at distance 0, one row.
+        self.ids, first, self.counts = distinct_rows([factorize_column(candidates[c])[0] for c in self.columns],
+                                                     len(candidates))
         self.rows = candidates.iloc[first]
-        self.counts = counts
-        self.members = np.argsort(ids, kind="stable")  # grouped by row, file order within a row
+        self.members = np.argsort(self.ids, kind="stable")  # grouped by row, file order within a row
 
 
 class MixedData:
@@ -69,13 +66,8 @@ class MixedData:
             self.unum, self.ucat = cnum, ccat
             self.counts, self.members = rows
         else:
-            m = int(cnum.shape[0] if cnum.size else ccat.shape[0])
             cols = [cnum[:, j] for j in range(cnum.shape[1])] + [ccat[:, j] for j in range(ccat.shape[1])]
-            if cols and m:
-                ids, first, counts = distinct_rows(cols)
-            else:  # no column: every candidate is at distance 0, one row
-                ids, first, counts = np.zeros(m, dtype=np.int64), np.zeros(min(m, 1), dtype=np.int64), \
-                    np.full(min(m, 1), m, dtype=np.int64)
+            ids, first, counts = distinct_rows(cols, int(cnum.shape[0]))
             self.unum, self.ucat, self.counts = cnum[first], ccat[first], counts
             self.members = np.argsort(ids, kind="stable")  # grouped by row, file order within a row
         self.starts = np.concatenate([[0], np.cumsum(self.counts)])

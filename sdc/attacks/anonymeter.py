@@ -65,9 +65,7 @@ from scipy import stats
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
 from sdc.attacks import _neighbors
 from sdc.attacks._common import check_seed, frame_rows, is_numeric_column, plain, rng_from
-from sdc.core.keys import factorize_column
 from sdc.core.matching import encode_joint
-from sdc.core.patterns import distinct_rows
 from sdc.exceptions import SdcWarning
 
 __all__ = [
@@ -288,14 +286,8 @@ class _Table:
         # Each file's distinct rows first (its own codes, one pass a column); only those rows are
         # then coded together, so no stacked copy of the files is made. Queries are counted
         # over the distinct rows weighted by their records: the same counts.
-        rows: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        for which, f in frames.items():
-            if len(f):
-                rows[which] = distinct_rows([factorize_column(f[c])[0] for c in cols])
-            else:
-                rows[which] = (np.zeros(0, dtype=np.int64),) * 3
-        reps = {which: frames[which].iloc[rows[which][1]] for which in frames}
-        joint = None
+        rows = {which: _neighbors.CandidateRows(f, cols) for which, f in frames.items()}
+        reps = {which: r.rows for which, r in rows.items()}
         if cat:
             others = pd.concat([reps["original"][list(cat)], reps["control"][list(cat)]], ignore_index=True)
             joint = encode_joint(reps["released"], others, cat)
@@ -305,7 +297,7 @@ class _Table:
         self.data: dict[str, list[np.ndarray]] = {}
         self.distinct: dict[str, tuple[list[np.ndarray], np.ndarray, np.ndarray]] = {}
         for which, f in frames.items():
-            ids, _, counts = rows[which]
+            ids, counts = rows[which].ids, rows[which].counts
             full, distinct = [], []
             ci = 0
             for c, num in zip(cols, self.numeric):
@@ -485,11 +477,11 @@ def _size_correction(table: _Table, queries: list[Query], n_target: int, rng: np
 
     n_c = table.size("control")
     sizes, succ = [], []
+    _, counts, ids = table.distinct["control"]
     for size in np.linspace(min(1000, n_c), n_c, 10).astype(int):
         for _ in range(5):
             rows = rng.choice(n_c, size=int(size), replace=False)
-            ids = table.distinct["control"][2]
-            sub = np.bincount(ids[rows], minlength=table.distinct["control"][1].size)
+            sub = np.bincount(ids[rows], minlength=counts.size)
             succ.append(sum(_count(table, "control", q, sub) == 1 for q in queries))
             sizes.append(int(size))
     sizes_a, succ_a = np.array(sizes, dtype=np.float64), np.array(succ, dtype=np.float64)

@@ -131,14 +131,9 @@ def pattern_table(ddf: Any, keys: tuple[str, ...], weights: str | None = None, *
     table = agg.compute().reset_index()
     if table.empty:  # as the in-memory measures say it (not a later, less clear error)
         raise ValueError("`data` is empty: it has no records.")
-    _check_key_values(table, keys)
-    return table.sort_values("_first", kind="stable", ignore_index=True)
-
-
-def _check_key_values(table: pd.DataFrame, keys: tuple[str, ...]) -> None:
-    """What :func:`sdc._validation.check_keys` refuses in memory, seen in the pattern table
-    (it holds every value of every key): a key missing in every record, an infinite value."""
+    # What check_keys refuses in memory, seen in the pattern table (it holds every value of every key).
     check_key_values(table, keys, at_index=False)
+    return table.sort_values("_first", kind="stable", ignore_index=True)
 
 
 def _lookup_frame(part: pd.DataFrame, table: pd.DataFrame, keys: list[str], names: list[str]) -> pd.DataFrame:

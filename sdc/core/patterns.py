@@ -42,10 +42,17 @@ def pattern_table(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     Returns ``(ids, rows, counts)``: a dense pattern id per record (0 .. U-1, numbered in the
     order of first occurrence), the ``(U, K)`` distinct rows, and the records per pattern.
     """
+    ids, first, counts = _first_order_ids(codes)
+    return ids, np.ascontiguousarray(codes[first]), counts
+
+
+def _first_order_ids(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ids numbered by first occurrence, each id's first record, records per id) of the rows
+    of an ``(n, K)`` code matrix."""
     n, K = codes.shape
     if n == 0:
-        return np.empty(0, dtype=np.int64), codes[:0].copy(), np.empty(0, dtype=np.int64)
-    cards = [int(codes[:, j].max()) + 1 if n else 0 for j in range(K)]
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    cards = [int(codes[:, j].max()) + 1 for j in range(K)]
     packed, size = combine_codes([codes[:, j] for j in range(K)], [max(c, 0) for c in cards], n)
     first = first_occurrence(packed, size)
     used = np.flatnonzero(first < n)
@@ -54,21 +61,21 @@ def pattern_table(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     remap = np.full(size, -1, dtype=np.int64)
     remap[order] = np.arange(order.size, dtype=np.int64)
     ids = remap[packed]
-    rows = np.ascontiguousarray(codes[first[order]])
     counts = np.bincount(ids, minlength=order.size).astype(np.int64)
-    return ids, rows, counts
+    return ids, first[order], counts
 
 
-def distinct_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def distinct_rows(columns: list[np.ndarray], n: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct rows of equal-length value arrays (numbers, NaN a value of its own; integer
-    codes with -1 missing are used as they are): :func:`pattern_table` of their codes.
+    codes with -1 missing are used as they are); `n` records when there is no column (one row).
 
     Returns ``(ids, first, counts)``: a dense row id per record (numbered in the order of first
     occurrence), the position of each distinct row's first record, and the records per row.
     """
-    n = int(columns[0].shape[0]) if columns else 0
     if not columns:
-        return np.zeros(n, dtype=np.int64), np.zeros(min(n, 1), dtype=np.int64), np.full(min(n, 1), n, dtype=np.int64)
+        m = n or 0
+        return np.zeros(m, dtype=np.int64), np.zeros(min(m, 1), dtype=np.int64), np.full(min(m, 1), m, dtype=np.int64)
+    n = int(columns[0].shape[0])
     codes = np.empty((n, len(columns)), dtype=np.int64)
     for j, col in enumerate(columns):
         # Missing (NaN or -1) is one more value: code 0, the observed values 1.. (shifted so
@@ -79,9 +86,7 @@ def distinct_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np
         else:
             c, _ = pd.factorize(col, use_na_sentinel=True)
             codes[:, j] = c + 1
-    ids, _rows, counts = pattern_table(codes)
-    first = first_occurrence(ids, int(counts.size))
-    return ids, first, counts
+    return _first_order_ids(codes)
 
 
 def rank_in_group(ids: np.ndarray, n_ids: int) -> np.ndarray:
