@@ -33,6 +33,7 @@ from sdc.risk.individual import IndividualRiskResult, individual_risk
 from sdc.risk.snapshots import SnapshotResult, key_subset_snapshots
 from sdc.risk.suda import SudaResult, suda
 from sdc.risk.uncertainty import Interval, jackknife_interval, reidentification_interval
+from sdc.core.scenario import KeyClasses, key_classes
 from sdc.risk.uniqueness import PopulationUniquenessResult, population_uniqueness
 from sdc.utility import (
     AssociationResult, DiscernibilityResult, EigenSimilarityResult, IL1sResult, InformationLossResult, MarginalResult,
@@ -70,7 +71,7 @@ from sdc.report.sweep import write_sweep  # noqa: E402
 
 __all__ = [
     "__version__",
-    "frequencies", "FrequencyResult",
+    "frequencies", "FrequencyResult", "key_classes", "KeyClasses",
     "k_anonymity", "KAnonymityResult",
     "individual_risk", "IndividualRiskResult",
     "key_subset_snapshots", "SnapshotResult",

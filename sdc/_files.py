@@ -98,10 +98,13 @@ def check_parent(path: str | Path, name: str) -> None:
             return
 
 
-def check_file_target(path: str | Path, inputs: Iterable[str | Path | None] = (), *, flag: str | None = None) -> None:
+def check_file_target(path: str | Path, inputs: Iterable[str | Path | None] = (), *, flag: str | None = None,
+                      replace: bool = True) -> None:
     """Refuse to write the file `path` where it would destroy something: an existing folder,
     below a file, or over one of the run's `inputs` (the same file by any name: a link, a
-    relative path). `flag` names the argument in the message (``--out``)."""
+    relative path); with ``replace=False`` (the command line's output files) over any
+    existing file, which sdc did not make in this run. `flag` names the argument in the
+    message (``--out``)."""
     p = Path(path)
     name = f"{flag} '{path}'" if flag else f"output file '{path}'"
     if p.is_dir():
@@ -112,19 +115,22 @@ def check_file_target(path: str | Path, inputs: Iterable[str | Path | None] = ()
             if i is not None and Path(i).exists() and os.path.samefile(p, i):
                 raise FileExistsError(f"{name} is an input of this run ('{i}'): sdc never writes over its input; "
                                       "choose another file.")
+        if not replace:
+            raise FileExistsError(f"{name} exists; sdc does not write over a file it did not make in this run: "
+                                  "remove it first, or choose another name.")
 
 
 def atomic_write(path: str | Path, data: str | bytes, *, inputs: Iterable[str | Path | None] = (),
-                 flag: str | None = None) -> None:
+                 flag: str | None = None, replace: bool = True) -> None:
     """Write `data` to a temporary file beside `path`, then rename it over `path`.
 
     The file's mode is :func:`output_modes` of `inputs` (what the umask gives when none);
-    `path` is checked with :func:`check_file_target` (never a folder, never an input), and
-    `flag` names it in messages.
+    `path` is checked with :func:`check_file_target` (never a folder, never an input, and with
+    ``replace=False`` never an existing file), and `flag` names it in messages.
     """
     path = Path(path)
     inputs = list(inputs)
-    check_file_target(path, inputs, flag=flag)
+    check_file_target(path, inputs, flag=flag, replace=replace)
     mode = output_modes(inputs)[0]
     name = f"{flag} '{path}'" if flag else f"'{path}'"
     with terminate_cleanly():

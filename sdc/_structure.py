@@ -369,7 +369,10 @@ def open_binary(p: Path) -> BinaryIO:
     if suffix == ".xz":
         return lzma.open(p, "rb")  # type: ignore[return-value]
     if suffix == ".zip":
-        z = zipfile.ZipFile(p)
+        try:
+            z = zipfile.ZipFile(p)
+        except zipfile.BadZipFile:
+            raise DataFileError(f"cannot read data file '{p}': not a zip archive, or a truncated one.") from None
         names = z.namelist()
         if not names:
             z.close()

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "did_you_mean",
     "check_frame",
     "check_columns",
     "check_weights",
@@ -68,15 +69,20 @@ def check_frame(data: object, name: str = "data") -> pd.DataFrame:
     return data
 
 
-def _suggest(name: object, columns: Iterable[object]) -> str:
-    close = difflib.get_close_matches(str(name), [str(c) for c in columns], n=1, cutoff=0.6)
+def did_you_mean(name: object, choices: Iterable[object]) -> str:
+    """`` (did you mean 'x'?)`` for the closest of `choices` to `name`, or ``""``."""
+    close = difflib.get_close_matches(str(name), [str(c) for c in choices], n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+_suggest = did_you_mean
+
+
 def check_columns(
-    data: pd.DataFrame, columns: object, *, role: str, allow_empty: bool = False
+    data: pd.DataFrame, columns: object, *, role: str, allow_empty: bool = False, where: str = "the data"
 ) -> tuple[str, ...]:
-    """Standardise a column list (a name or a sequence of names) for the role `role`.
+    """Standardise a column list (a name or a sequence of names) for the role `role`; `where`
+    names `data` in the message (``"the external file"`` where two files are read).
 
     Raises for: a non-string entry, an empty list, duplicates, and names not in `data`
     (each with a close-match suggestion).
@@ -101,8 +107,20 @@ def check_columns(
     unknown = [c for c in cols if c not in data.columns]
     if unknown:
         parts = [f"{c!r}{_suggest(c, data.columns)}" for c in unknown]
-        raise ValueError(f"`{role}` names columns not in the data: {', '.join(parts)}.")
+        raise ValueError(f"`{role}` names columns not in {where}: {', '.join(parts)}.{_one_column_hint(data, unknown)}")
     return tuple(cols)
+
+
+def _one_column_hint(data: pd.DataFrame, unknown: list[str]) -> str:
+    """A file read with the wrong delimiter has one column, named by the whole header line."""
+    if data.shape[1] != 1:
+        return ""
+    header = str(data.columns[0])
+    if not any(c in header for c in unknown) or not any(d in header for d in ",;\t|"):
+        return ""
+    shown = header if len(header) <= 60 else header[:57] + "..."
+    return (f" The data have one column, {shown!r}: was the file read with the wrong delimiter? "
+            "(give it: --sep, [data] sep or read_data(sep=...))")
 
 
 def check_keys(data: pd.DataFrame, keys: object) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ only where a standard one would not say what happened. All warnings derive from
 
 from __future__ import annotations
 
-__all__ = ["SdcWarning", "DegenerateDataWarning", "DataFileError"]
+__all__ = ["SdcWarning", "DegenerateDataWarning", "CodingWarning", "DataFileError"]
 
 
 class SdcWarning(UserWarning):
@@ -17,6 +17,11 @@ class SdcWarning(UserWarning):
 
 class DegenerateDataWarning(SdcWarning):
     """The data make a measure uninformative: every record is unique, or all are identical."""
+
+
+class CodingWarning(SdcWarning):
+    """An attack's two files code a column differently (no value in common): the attack would
+    measure the coding, not the protection."""
 
 
 class DataFileError(ValueError):

@@ -28,9 +28,12 @@ from __future__ import annotations
 
 import csv
 import io
+import lzma
 import re
 import struct
 import warnings
+import zipfile
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -167,7 +170,7 @@ def read_data_details(path: str | Path, *, sep: str | None = None, text_columns:
     """:func:`read_data`, with what was done to read the file (:class:`ReadDetails`)."""
     p = Path(path)
     sep = None if sep is None else delimiter(sep)
-    _check_file(p)
+    _check_file(p, empty=True)  # before the header checks, which would miss every column
     na = _na_values(na_values)
     suffix = p.suffix.lower()
     _check_sheet(p, sheet)
@@ -186,7 +189,13 @@ def read_data_details(path: str | Path, *, sep: str | None = None, text_columns:
             df, details = _read_text(p, sep, text_columns, na)
     except DataFileError:
         raise
-    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError, EOFError, KeyError) as exc:
+    except zipfile.BadZipFile:
+        # An .xlsx workbook is a zip archive, as is a .zip-compressed text file: this file is
+        # another kind of file, or truncated.
+        what = ("not an Excel workbook (an .xlsx file is a zip archive; this one is not, or is truncated)"
+                if suffix in EXCEL_SUFFIXES else "not a zip archive, or a truncated one")
+        raise DataFileError(f"cannot read data file '{p}': {what}.") from None
+    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError, KeyError, *_DECOMPRESSION_ERRORS) as exc:
         raise DataFileError(f"cannot read data file '{p}': {_reason(p, exc)}") from None
     except (struct.error, TypeError, StopIteration, IndexError) as exc:
         # A truncated or corrupt binary file fails deep inside pandas' readers (struct.error,
@@ -275,7 +284,7 @@ def read_header(path: str | Path, *, sep: str | None = None, sheet: str | int | 
     if p.suffix.lower() in EXCEL_SUFFIXES:
         try:
             head = pd.read_excel(p, sheet_name=0 if sheet is None else sheet, header=None, nrows=1, engine="openpyxl")
-        except (ValueError, OSError, ImportError, KeyError):
+        except (ValueError, OSError, ImportError, KeyError, zipfile.BadZipFile):
             return None
         return [str(v) for v in head.iloc[0].tolist()] if len(head) else None
     return _header(p, sep)
@@ -415,10 +424,23 @@ def _sample_and_delimiter(p: Path, sep: str | None) -> tuple[str, str]:
     return sample, detect_delimiter(sample) if sep is None else delimiter(sep)
 
 
+# What a corrupt compressed file raises, besides OSError (gzip, bz2): lzma's and zlib's own.
+_DECOMPRESSION_ERRORS = (EOFError, lzma.LZMAError, zlib.error)
+
+
 def _sample(p: Path) -> str:
     """The first bytes of a text file, decompressed if needed, as text."""
-    with open_binary(p) as fh:
-        raw = fh.read(_SNIFF_BYTES)
+    try:
+        with open_binary(p) as fh:
+            raw = fh.read(_SNIFF_BYTES)
+    except DataFileError:
+        raise
+    except (OSError, *_DECOMPRESSION_ERRORS) as exc:
+        suffix = p.suffix.lower()
+        if suffix not in (".gz", ".bz2", ".xz", ".zip"):
+            raise
+        raise DataFileError(f"cannot read data file '{p}': not a valid {suffix} file, or a truncated one "
+                            f"({exc}).") from None
     if b"\x00" in raw[:4096]:
         raise DataFileError(f"cannot read data file '{p}': it looks binary, not delimited text.")
     text = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="replace", newline="").read()
@@ -566,7 +588,7 @@ def _chunks_of(plan: _Plan, chunk_rows: int, dtypes: dict[str, object] | None, *
                     yield part
     except pd.errors.EmptyDataError:
         raise DataFileError(f"data file '{plan.path}' is empty.") from None
-    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError) as exc:
+    except (ValueError, OSError, UnicodeDecodeError, pd.errors.ParserError, *_DECOMPRESSION_ERRORS) as exc:
         raise DataFileError(f"cannot read data file '{plan.path}': {_reason(plan.path, exc)}") from None
 
 
@@ -596,7 +618,7 @@ def read_columns(path: str | Path, columns: Sequence[str], *, sep: str | None = 
         plan = _plan(path, columns, sep, text_columns, na_values)
     except DataFileError:
         raise
-    except (ValueError, OSError, UnicodeDecodeError) as exc:
+    except (ValueError, OSError, UnicodeDecodeError, *_DECOMPRESSION_ERRORS) as exc:
         raise DataFileError(f"cannot read data file '{path}': {_reason(Path(path), exc)}") from None
     if plan is None:
         df = read_data(path, sheet=sheet, **opts)

@@ -122,6 +122,9 @@ def test_provenance_and_notes() -> None:
     assert res.provenance["command"] == "sdc assess toy.csv"
     assert {"sdc", "numpy", "pandas", "scipy", "python"} <= set(res.provenance["versions"])
     assert any("age assessed on their raw values" in n for n in res.notes)
+    # a continuous key released as text bands is counted by its bands: no note about raw values
+    banded = TOY.assign(age=pd.cut(TOY["age"], [0, 40, 120]).astype(str))
+    assert not any("raw values" in n for n in assess(cfg, banded).notes)
 
 
 @pytest.mark.parametrize("variables, message", [

@@ -200,8 +200,14 @@ def test_singling_out_errors(people):
         singling_out_attack(people, people, mode="bivariate")
     with pytest.raises(ValueError, match="`confidence` must lie in"):
         singling_out_attack(people, people, confidence=1.0)
-    with pytest.raises(ValueError, match="`columns` names columns not in the data"):
+    with pytest.raises(ValueError, match="`columns` names columns not in the original: 'dx'"):
         singling_out_attack(people.drop(columns="dx"), people, columns=["dx"])
+    # each file is named, and the secret as the secret (it was called an aux column)
+    train, control = split_control(people, share=0.3, seed=0)
+    with pytest.raises(ValueError, match="`secret` names columns not in the control file: 'dx'"):
+        inference_attack(train, train, ["age"], "dx", control=control.drop(columns="dx"))
+    with pytest.raises(ValueError, match="`aux_cols` names columns not in the released file: 'age'"):
+        inference_attack(train, train.drop(columns="age"), ["age"], "dx")
 
 
 # ---------------------------------------------------------------- linkability

@@ -321,8 +321,11 @@ def test_simulated_before_after_generalisation():
 
 def test_linkage_errors(voter_medical):
     released, voters = voter_medical
-    with pytest.raises(ValueError, match="`on` names columns not in the data: 'zipp'"):
+    with pytest.raises(ValueError, match="`on` names columns not in the released file: 'zipp'"):
         linkage_attack(released, voters, ["zipp"])
+    # the file that lacks the column is named
+    with pytest.raises(ValueError, match="`on` names columns not in the external file: 'zip'"):
+        linkage_attack(released, voters.drop(columns="zip"), ["zip"])
     with pytest.raises(ValueError, match="also a quasi-identifier"):
         linkage_attack(released.assign(pid=released.index), voters, ["zip", "pid"], truth="pid")
     with pytest.raises(ValueError, match="`method` must be one of"):
@@ -345,3 +348,26 @@ def test_linkage_errors(voter_medical):
         draw_external(released, ["zip"], share=0.0)
     with pytest.raises(TypeError, match="`seed` must be a non-negative integer"):
         draw_external(released, ["zip"], seed=-1)
+
+
+def test_a_column_coded_otherwise_in_the_release_is_warned_about() -> None:
+    """Raw ages against released bands never match: the attack then measured the coding (only
+    suppressed cells matched), so each attack says which column has no value in common."""
+    import warnings
+
+    from sdc.exceptions import CodingWarning
+
+    orig = pd.DataFrame({"age": [23, 35, 47, 51] * 10, "sex": list("fm") * 20, "dx": list("abcd") * 10,
+                         "bmi": np.linspace(18, 30, 40)})
+    rel = orig.assign(age=pd.cut(orig["age"], [0, 30, 60]).astype(str))
+    for run in (lambda: sdc.linkage_attack(rel, orig.iloc[:8], ["age", "sex"]),
+                lambda: sdc.linkage_attack(rel, orig.iloc[:8], ["age", "bmi"], method="nearest"),
+                lambda: sdc.singling_out_attack(orig, rel, columns=["age", "sex"], n_attacks=5, n_cols=2),
+                lambda: sdc.inference_attack(orig, rel, aux_cols=["age", "sex"], secret="dx", n_attacks=5)):
+        with pytest.warns(CodingWarning, match=r"column 'age': no value of the (external file|original) occurs"):
+            run()
+    # coded alike: no word
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", CodingWarning)
+        sdc.linkage_attack(orig, orig.iloc[:8], ["age", "sex"])
+        sdc.inference_attack(orig, orig, aux_cols=["age", "sex"], secret="dx", n_attacks=5)

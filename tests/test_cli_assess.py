@@ -109,7 +109,12 @@ formats = ["csv", "json"]
     (["--config", "{cfg}"], "sdc: error: config [thresholds].k: must lie in [1, 1e+09]; got 0."),
     (["{data}"], "sdc: error: give the key variables (--keys, --continuous-keys or --scenario) or a --config file."),
     (["{data}", "--keys", "sex,regoin"], "regoin"),
-    (["{data}", "--keys", "sex", "--measures", "risk,magic"], "[options].measures: must be one of"),
+    # A configuration key the command line set is named as its option, not as the config's key.
+    (["{data}", "--keys", "sex", "--measures", "risk,magic"], "sdc: error: --measures: must be one of"),
+    (["{data}", "--keys", "sex", "--k", "0"], "sdc: error: --k: must lie in [1, 1e+09]; got 0."),
+    (["--config", "{cfg}", "--k", "0"], "sdc: error: --k: must lie in [1, 1e+09]; got 0."),
+    (["{data}", "--keys", "sex", "--alpha", "2"], "sdc: error: --alpha: must lie in [0, 1]; got 2.0."),
+    (["{data}", "--keys", "sex", "--sep="], "sdc: error: --sep: must be the delimiter: one character"),
     (["{data}", "--keys", "sex", "--bins", "age=0,x"], "bin edges must be numbers"),
 ])
 def test_errors_are_one_line_with_status_2(args: list[str], message: str, toy_csv: Path, tmp_path: Path,
@@ -157,11 +162,14 @@ def test_combine_cli(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     joined = pd.read_csv(out)
     assert joined.columns.tolist() == ["USUBJID", "DM__AGE", "DM__SEX", "VS__HEIGHT", "LB__GLUC", "LB__HGB"]
     assert "Joined 3 domains (DM, VS, LB): 3 subjects x 6 columns" in capsys.readouterr().out
-    # an ambiguous join is refused and the previous output is left as it was
+    # an existing file is not written over (sdc did not make it in this run)
     before = out.read_bytes()
-    pd.concat([VS, VS]).to_csv(tmp_path / "vs.csv", index=False)
     assert main(argv) == 2
-    assert "domain 'VS'" in capsys.readouterr().err and out.read_bytes() == before
+    assert "exists; sdc does not write over a file" in capsys.readouterr().err and out.read_bytes() == before
+    # an ambiguous join is refused and nothing is written
+    pd.concat([VS, VS]).to_csv(tmp_path / "vs.csv", index=False)
+    assert main(argv[:-1] + [str(tmp_path / "again.csv")]) == 2
+    assert "domain 'VS'" in capsys.readouterr().err and not (tmp_path / "again.csv").exists()
 
 
 def test_assess_a_combined_study_from_config(tmp_path: Path) -> None:

@@ -133,9 +133,12 @@ def test_distance_and_record_linkage(capsys, tmp_path):
     # (the argument's name may be shown as the library's `name` or as the command's --flag)
     (["linkage", "{orig}", "--original", "{orig}", "--known", "age", "--share", "2"], "must lie in (0, 1]"),
     (["singling-out", "{orig}", "--original", "{orig}", "--n-cols", "0"], "must be an integer >= 1"),
-    (["inference", "{orig}", "--original", "{orig}", "--aux", "age", "--secret", "nope"], "names columns not in the data"),
+    (["inference", "{orig}", "--original", "{orig}", "--aux", "age", "--secret", "nope"],
+     "--secret names columns not in the released file: 'nope'"),
     (["distance", "{orig}", "--original", "{orig}", "--variables", "sex"], "must be numeric"),
     (["skewness", "{orig}", "--keys", "age", "--sensitive", "diag", "--categories", "{cats}"], "is not a column"),
+    (["linkability", "{orig}", "--original", "{orig}", "--aux-a", "age,sex", "--aux-b", "age"],
+     "sdc: error: --aux-a and --aux-b must be disjoint; 'age' is in both."),
 ])
 def test_errors_are_one_line(capsys, files, argv, message):
     argv = [a.format(**files) for a in argv]

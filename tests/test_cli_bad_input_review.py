@@ -134,7 +134,7 @@ def test_threshold_is_named_not_k(argv: list[str], data: Path, capsys: pytest.Ca
     (["linkage", "{data}", "--original", "{data}", "--known", "sex", "--share", "0"], "--share must lie in (0, 1]"),
     (["singling-out", "{data}", "--original", "{data}", "--n-attacks", "0"], "--n-attacks must be an integer >= 1"),
     (["linkability", "{data}", "--original", "{data}", "--aux-a", "nope", "--aux-b", "sex", "--n-attacks", "5"],
-     "--aux-a names columns not in the data"),
+     "--aux-a names columns not in the released file"),
     (["inference", "{data}", "--original", "{data}", "--aux", "sex", "--secret", "sex", "--n-attacks", "5"],
      "--secret 'sex' is also in --aux"),
     (["skewness", "{data}", "--keys", "sex", "--sensitive", "region", "--lift-threshold", "0"],

@@ -211,3 +211,11 @@ def test_attack_notes_appear_once_in_the_report(tmp_path) -> None:
     c = compare(df, df.copy(), _cfg(["sex", "region", "age"], ["dx"]), n_attacks=20)
     md = comparison_files(c)["report.md"]
     assert md.count("too few for a control split") == 1
+
+
+def test_a_column_replaced_whole_is_no_coding_note() -> None:
+    """The comparison codes the attacker's file as the release is: a key replaced by a constant
+    is protection, and the attacks' CodingWarning is not turned into notes (four per scenario)."""
+    df = _people(60)
+    c = compare(df, df.assign(region="*"), _cfg(["sex", "region", "age"]), n_attacks=30)
+    assert not any("recoded there" in n for n in c.notes + c.attack_figures.notes)

@@ -107,8 +107,8 @@ def test_escape_codes_in_column_names_are_not_printed_raw(capsys, tmp_path: Path
     bidi = "ab\u202ecd"
     p = tmp_path / "h.csv"
     pd.DataFrame({hostile: ["a", "b", "c"] * 4, bidi: ["x"] * 12, "sex": ["f", "m"] * 6}).to_csv(p, index=False)
-    for extra in ([], ["--json"]):
-        code, out, err = run_cli(capsys, "identify", str(p), *extra, "--out", str(tmp_path / "c.toml"))
+    for extra, name in (([], "c.toml"), (["--json"], "c2.toml")):
+        code, out, err = run_cli(capsys, "identify", str(p), *extra, "--out", str(tmp_path / name))
         assert code == 0
         for ch in ("\x1b", "\x07", "\u202e"):
             assert ch not in out and ch not in err
@@ -122,6 +122,7 @@ def test_escape_codes_in_column_names_are_not_printed_raw(capsys, tmp_path: Path
 @pytest.mark.parametrize("argv, fragment", [
     (["--role", "nope"], "expected COLUMN=ROLE"),
     (["--role", "nope=qi"], "--role names columns not examined: 'nope'"),
+    (["--role", "agee=qi"], "--role names columns not examined: 'agee' (did you mean 'age'?)."),
     (["--role", "sex=boss"], "unknown role 'boss' for column 'sex'"),
     (["--missing-threshold", "1.5"], "--missing-threshold must lie in [0, 1]"),
     (["--alpha", "0.01", "--beta", "0.5"], "--beta must not exceed --alpha"),
@@ -156,3 +157,14 @@ def test_read_data_text_columns(tmp_path: Path) -> None:
     assert pd.isna(df.loc[1, "code"])  # missing stays missing
     df = read_data(p, text_columns=["zip"])
     assert df["zip"].tolist() == ["02134", "10001"] and df["n"].tolist() == [1, 2]
+
+
+def test_a_config_value_is_named_as_the_config_key_though_an_option_has_its_name(capsys, tmp_path: Path) -> None:
+    """identify's --alpha (g-distinct, with a default) is not the config's [options].alpha: a
+    bad value from the file is the file's."""
+    p = tmp_path / "d.csv"
+    p.write_text("a,b\n1,2\n3,4\n", encoding="utf-8")
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[options]\nalpha = 5\n[variables]\ncategorical_keys = ["a"]\n', encoding="utf-8")
+    code, _, err = run_cli(capsys, "identify", str(p), "--config", str(cfg))
+    assert code == 2 and err == "sdc: error: config [options].alpha: must lie in [0, 1]; got 5.\n"

@@ -196,6 +196,24 @@ def test_read_excel(tmp_path):
         read_data(tmp_path / "old.xls")
 
 
+def test_a_file_named_xlsx_that_is_no_workbook_is_one_error(tmp_path, capsys):
+    """A text file renamed .xlsx, or a truncated workbook, was a zipfile.BadZipFile traceback."""
+    from sdc.cli.main import main
+
+    good = tmp_path / "good.xlsx"
+    pd.DataFrame({"a": [1, 2, 3] * 10, "b": list("xyz") * 10}).to_excel(good, index=False)
+    (tmp_path / "text.xlsx").write_text("a,b\n1,2\n", encoding="utf-8")
+    (tmp_path / "cut.xlsx").write_bytes(good.read_bytes()[:2000])
+    for name in ("text.xlsx", "cut.xlsx"):
+        with pytest.raises(DataFileError, match=r"not an Excel workbook \(an \.xlsx file is a zip archive"):
+            read_data(tmp_path / name)
+        assert read_header(tmp_path / name) is None  # read_data says why
+        assert main(["risk", str(tmp_path / name), "--keys", "a"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"sdc: error: cannot read data file '{tmp_path / name}': not an Excel workbook")
+        assert err.count("\n") == 1
+
+
 def test_excel_duplicated_header(tmp_path):
     import openpyxl
 
@@ -214,3 +232,55 @@ def test_read_header_reads_names_only(tmp_path):
     assert read_header(p, sep=";") == ["a", "b c", "d"]
     assert read_header(tmp_path / "none.csv") is None
     assert read_header(tmp_path / "book.xlsx") is None  # other formats: read_data reads them
+
+
+def test_a_file_read_with_the_wrong_delimiter_is_named_as_such(tmp_path, capsys):
+    from sdc.cli.main import main
+
+    p = tmp_path / "d.csv"
+    p.write_text("age,sex,region\n30,f,a\n41,m,b\n", encoding="utf-8")
+    assert main(["risk", str(p), "--keys", "age,sex", "--sep", ";"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--keys names columns not in the data: 'age', 'sex'." in err
+    assert "The data have one column, 'age,sex,region': was the file read with the wrong delimiter?" in err
+    assert main(["risk", str(p), "--keys", "agee"]) == 2  # a typo among several columns: no such hint
+    assert "one column" not in capsys.readouterr().err
+
+
+def test_an_empty_file_is_said_empty_whatever_is_asked_of_it(tmp_path):
+    """With text columns named, an empty file was reported as lacking those columns."""
+    for name in ("e.csv", "e.xlsx", "e.dta"):
+        (tmp_path / name).write_bytes(b"")
+        with pytest.raises(DataFileError, match=f"^data file '.*{name}' is empty.$"):
+            read_data(tmp_path / name, text_columns=["sex"])
+
+
+@pytest.mark.parametrize("suffix", [".zip", ".gz", ".xz", ".bz2"])
+def test_a_corrupt_compressed_file_is_one_error(tmp_path, capsys, suffix):
+    """A .xz that is not one was an LZMAError traceback, a .zip one a BadZipFile traceback."""
+    import bz2
+    import gzip
+    import lzma
+
+    from sdc.cli.main import main
+    from sdc.io import read_columns
+
+    fake = tmp_path / f"fake.csv{suffix}"
+    fake.write_text("a,b\n1,2\n", encoding="utf-8")
+    with pytest.raises(DataFileError, match=rf"not a (valid \{suffix} file|zip archive), or a truncated one"):
+        read_data(fake)
+    for argv in (["risk", str(fake), "--keys", "a"], ["identify", str(fake)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"sdc: error: cannot read data file '{fake}'") and err.count("\n") == 1
+    if suffix == ".zip":
+        return
+    # cut after a good start: the first bytes read, the rest fails while parsing
+    text = "a,b\n" + "".join(f"{i},{i % 7}\n" for i in range(200_000))
+    packed = {".gz": gzip.compress, ".xz": lzma.compress, ".bz2": bz2.compress}[suffix](text.encode())
+    cut = tmp_path / f"cut.csv{suffix}"
+    cut.write_bytes(packed[: len(packed) // 2])
+    with pytest.raises(DataFileError, match="cannot read data file"):
+        read_data(cut)
+    with pytest.raises(DataFileError, match="cannot read data file"):
+        read_columns(cut, ["a"])

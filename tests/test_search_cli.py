@@ -135,9 +135,16 @@ def test_cli_flags_override_and_json(tmp_path: Path, capsys: pytest.CaptureFixtu
     # checked against the header before the quasi-identifiers are read as text
     ('[quasi_identifiers]\nzip = "hier/sex.csv"\n[models]\nk = 2\n',
      "quasi-identifier 'zip' (config [quasi_identifiers]) is not a column"),
+    ('[quasi_identifiers]\nsexx = "hier/sex.csv"\n[models]\nk = 2\n', "(did you mean 'sex'?)."),
     ('[quasi_identifiers]\nsex = "hier/sex.csv"\n[models]\nk = 20\n[search]\nsuppression_limit = 0\n',
      "no transformation meets 20-anonymity"),
     ('[quasi_identifiers]\nage = { widths = [10] }\n[models]\nk = 2\n', "intervals, prefix"),
+    # phrased as the assessment configuration's errors: config [section].key
+    ('[data]\nsep = 5\n[quasi_identifiers]\nsex = "hier/sex.csv"\n[models]\nk = 2\n',
+     "sdc: error: config [data].sep: must be the delimiter: one character"),
+    ('[data]\npath = 5\n[quasi_identifiers]\nsex = "hier/sex.csv"\n[models]\nk = 2\n',
+     "sdc: error: config [data].path: must be a string; got 5."),
+    ('[quasi_identifiers]\nsex = "hier/sex.csv"\n[model]\nk = 2\n', "sdc: error: config section [model]: unknown"),
 ])
 def test_cli_errors_are_one_line_and_write_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str,
                                                    match: str) -> None:
@@ -163,5 +170,5 @@ def test_search_config_errors_name_the_config_keys(spec: dict, said: str) -> Non
     data = pd.DataFrame({"age": AGES, "zip": ["12345"] * 8})
     col = "zip" if "prefix" in spec else "age"
     cfg = search_config_from_mapping({"quasi_identifiers": {col: spec}, "models": {"k": 2}}, source="t")
-    with pytest.raises(ConfigError, match=f"\\[quasi_identifiers\\] {col}: {said}"):
+    with pytest.raises(ConfigError, match=f"^config \\[quasi_identifiers\\]\\.{col}: {said}"):
         build_hierarchies(cfg, data)

@@ -139,6 +139,8 @@ BAD_PLANS = {
     "unknown method": ('method = "shuffle"\nvariables = ["age"]', ["step 1 (shuffle)", "'shuffle'"]),
     "unknown variable": ('method = "global_recode"\nvariables = ["agee"]\nwidth = 10',
                          ["step 1 (global_recode)", "`variables`", "'agee'", "did you mean 'age'"]),
+    "misspelt method": ('method = "local_supression"\nkeys = ["age"]\nk = 3',
+                        ["step 1 (local_supression)", "(did you mean 'local_suppression'?)"]),
     "unknown parameter": ('method = "global_recode"\nvariables = ["age"]\nwidht = 10',
                           ["step 1 (global_recode)", "`widht`"]),
     "k below 2": ('method = "local_suppression"\nkeys = ["age", "sex"]\nk = 1', ["step 1 (local_suppression)", "`k`",
@@ -184,6 +186,23 @@ def test_a_bad_plan_is_one_line_and_writes_nothing(case: str, work: Path, capsys
     assert not (work / "out").exists()
     assert not [p for p in work.iterdir() if p.name.startswith(".out.")]  # no temporary folder left behind
     assert _sha(work / "survey.csv") == before
+
+
+def test_k_with_continuous_keys_is_refused_not_a_silent_no_op(work: Path, capsys: pytest.CaptureFixture) -> None:
+    """--k suppressed the --keys only: with age a continuous key of the assessment, the
+    release was the input unchanged and the scenario still failed, with status 0."""
+    code, out, err = run_cli(capsys, "protect", str(work / "survey.csv"), "--k", "3", "--keys",
+                             "sex,region,marital_status", "--continuous-keys", "age", "--bins", "age=width:10",
+                             "--out", str(work / "out"))
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "the continuous key(s) 'age' would not be among them: recode them into bands (--recode age=10)" in err
+    assert not (work / "out").exists()
+    # the same when the continuous key comes from the config
+    (work / "cont.toml").write_text('[variables]\ncategorical_keys = ["sex", "region"]\ncontinuous_keys = ["age"]\n'
+                                    '[bins]\nage = { width = 10 }\n', encoding="utf-8")
+    code, out, err = run_cli(capsys, "protect", str(work / "survey.csv"), "--config", str(work / "cont.toml"), "--k",
+                             "3", "--keys", "sex,region", "--out", str(work / "out"))
+    assert code == 2 and "the continuous key(s) 'age' would not be among them" in err and not (work / "out").exists()
 
 
 def test_plan_level_errors(tmp_path: Path) -> None:
@@ -408,6 +427,59 @@ def test_stata_and_gzip_inputs_give_the_same_format(tmp_path: Path, capsys) -> N
         assert outs[0] == outs[1], name
         back = sdc.io.read_data(tmp_path / f"{name}-a" / released)
         assert list(back.columns) == list(data.columns) and len(back) == len(data)
+
+
+def test_an_excel_input_gives_an_excel_workbook_with_its_text_kept_as_text(tmp_path: Path, capsys) -> None:
+    """The release of an .xlsx input was CSV text named released.xlsx (Excel refused it)."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["pid", "city", "age", "sex"])
+    cities = ["A", "B", "=SUM(1,2)", "<b>x</b>"]
+    for i in range(40):
+        ws.append([i + 1, cities[i % 4], [20, 35, 47, 61][i % 4], "fm"[i % 2]])
+        ws.cell(row=i + 2, column=2).data_type = "s"  # a text cell, whatever it holds
+    wb.save(tmp_path / "in.xlsx")
+    for name in ("in.xlsx", "in.xlsm"):
+        if name != "in.xlsx":
+            (tmp_path / name).write_bytes((tmp_path / "in.xlsx").read_bytes())
+        outs = []
+        for run in ("a", "b"):
+            out = tmp_path / f"{name}-{run}"
+            code, _, err = run_cli(capsys, "protect", str(tmp_path / name), "--recode", "age=20", "--no-assess",
+                                   "--out", str(out))
+            assert code == 0, err
+            outs.append((out / "released.xlsx").read_bytes())
+        assert outs[0] == outs[1] and outs[0][:2] == b"PK"  # a zip archive, the same bytes each run
+        book = openpyxl.load_workbook(tmp_path / f"{name}-a" / "released.xlsx")
+        rows = list(book.active.iter_rows(min_row=2, max_row=5))
+        assert [r[1].value for r in rows] == cities and all(r[1].data_type == "s" for r in rows)
+        assert [r[0].value for r in rows] == [1, 2, 3, 4] and rows[0][2].value == "(0,20]"
+        log = json.loads((tmp_path / f"{name}-a" / "protection.json").read_text())
+        assert ("without macros" in json.dumps(log)) == (name == "in.xlsm")
+
+
+def test_the_released_workbook_keeps_values_no_cell_can_hold_as_text() -> None:
+    """Time zones, integers beyond 2^53, infinities and control characters raised or were lost
+    in openpyxl; a value shown as text is text (never a formula)."""
+    import io
+    from datetime import datetime
+
+    import openpyxl
+
+    from sdc.report.xlsx import data_workbook
+
+    df = pd.DataFrame({"t": pd.to_datetime(["2020-01-02 03:04", None]).tz_localize("Europe/Paris"),
+                       "d": pd.to_datetime(["2020-01-02", None]), "s": ["a\x01b", "=1+1"],
+                       "big": pd.array([2**60, None], dtype="Int64"), "f": [np.inf, 1.5],
+                       "c": pd.Categorical(["x", None]), "b": [True, False], "o": [("=x", 2), 3]})
+    ws = openpyxl.load_workbook(io.BytesIO(data_workbook(df, sheet="released", when=datetime(2000, 1, 1)))).active
+    rows = [[(c.value, c.data_type) for c in r] for r in ws.iter_rows()]
+    assert rows[1] == [("2020-01-02T03:04:00+01:00", "s"), (datetime(2020, 1, 2), "d"), ("a_x0001_b", "s"),
+                       (str(2**60), "s"), ("inf", "s"), ("x", "s"), (True, "b"), ("('=x', 2)", "s")]
+    assert rows[2] == [(None, "n"), (None, "n"), ("=1+1", "s"), (None, "n"), (1.5, "n"), (None, "n"),
+                       (False, "b"), (3, "n")]
 
 
 # --- the output folder ------------------------------------------------------------------------------

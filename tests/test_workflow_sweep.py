@@ -238,3 +238,28 @@ def test_a_grid_over_the_variables(data: pd.DataFrame) -> None:
                 'grid = { variables = [["sex"], ["regoin"]], flip = [0.1] }\n')
     with pytest.raises(PlanError, match=r"step 1 \(pram\).*'regoin'"):
         sweep(data, bad)
+
+
+def test_dropped_records_are_withheld_records_in_the_utility_figures() -> None:
+    """A setting that dropped 77 % of the records showed 100 % retained and IL1 0, and won the
+    utility axis: a dropped record now counts as a record withheld, every cell suppressed."""
+    import warnings
+
+    from sdc.workflow.plan import plan_from_mapping
+
+    keys = ["age", "sex", "region", "marital_status"]
+    plan = plan_from_mapping({"sweep": {"keys": keys, "k": 3}, "steps": [
+        {"method": "local_suppression", "keys": keys, "unit": "record", "grid": {"k": [5]}}]}, sweep=True)
+    df = sdc.load_example()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        row = sdc.sweep(df, plan).table.iloc[1]
+    kept = int(row["n_records"])
+    assert row["records_dropped"] == len(df) - kept > 0
+    assert row["pct_records_retained"] == pytest.approx(100.0 * kept / len(df))
+    assert row["il1_overall"] >= (len(df) - kept) / len(df)  # every cell of a dropped record lost
+    # and the comparison says the same of the same release
+    rel = sdc.local_suppression(df, keys, k=5, unit="record").data
+    c = sdc.compare(df, rel, sdc.workflow.config.from_mapping({"data": {"path": "x"}, "variables": {
+        "categorical_keys": keys}, "options": {"measures": ["k_anonymity"]}}), match="index")
+    assert c.utility.pct_records_retained == pytest.approx(100.0 * len(rel) / len(df))

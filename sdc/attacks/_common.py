@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from sdc._validation import is_real_numeric
+from sdc.core.matching import JointKeys
+from sdc.exceptions import CodingWarning
 
-__all__ = ["plain", "is_numeric_column", "rng_from", "check_seed", "frame_rows"]
+__all__ = ["plain", "is_numeric_column", "rng_from", "check_seed", "frame_rows", "warn_disjoint"]
 
 
 def plain(x: Any) -> Any:
@@ -56,3 +59,14 @@ def check_seed(seed: object) -> int:
 
 def rng_from(seed: int) -> np.random.Generator:
     return np.random.default_rng(seed)
+
+
+def warn_disjoint(joint: JointKeys, attacker: str) -> None:
+    """Say so when a column's values in the attacker's file (`attacker`: "the external file",
+    "the original") and the released file (``joint``'s left and right side) have none in
+    common: the release coded it otherwise (bands, say), records then agree on it only where
+    a value is missing, and the attack measures the coding, not the protection."""
+    for k in joint.disjoint_keys():
+        warnings.warn(f"column {k!r}: no value of {attacker} occurs in the released file (recoded there?); "
+                      f"records agree on it only where a value is missing. Code {attacker} as the release is "
+                      "coded.", CodingWarning, stacklevel=3)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from sdc.attacks._common import is_numeric_column
+from sdc.attacks._common import is_numeric_column, warn_disjoint
 from sdc.core.keys import factorize_column
 from sdc.core.matching import encode_joint
 from sdc.core.patterns import distinct_rows
@@ -91,9 +91,12 @@ class MixedData:
         return np.sort(recs) if in_file_order else recs
 
 
-def prepare(queries: pd.DataFrame, candidates: pd.DataFrame | CandidateRows, columns: tuple[str, ...]) -> MixedData:
+def prepare(queries: pd.DataFrame, candidates: pd.DataFrame | CandidateRows, columns: tuple[str, ...], *,
+            warn: str | None = None) -> MixedData:
     """The queries and the candidates' distinct rows (:class:`CandidateRows`, found here when
-    given a frame) encoded for :func:`knn` on `columns`."""
+    given a frame) encoded for :func:`knn` on `columns`; `warn` names the queries' file in a
+    warning when a column's values have none in common with the candidates'
+    (:func:`sdc.attacks._common.warn_disjoint`)."""
     cands = candidates if isinstance(candidates, CandidateRows) else CandidateRows(candidates, columns)
     if cands.columns != tuple(columns):
         raise ValueError("the candidate rows were found on other columns")
@@ -116,6 +119,8 @@ def prepare(queries: pd.DataFrame, candidates: pd.DataFrame | CandidateRows, col
         qn, cn = np.empty((nq, 0)), np.empty((nc, 0))
     if cat:
         joint = encode_joint(queries, reps, cat)
+        if warn:
+            warn_disjoint(joint, warn)
         qc = np.column_stack([c.astype(np.int64) for c in joint.left_codes])
         cc = np.column_stack([c.astype(np.int64) for c in joint.right_codes])
     else:

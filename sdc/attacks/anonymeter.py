@@ -64,7 +64,7 @@ from scipy import stats
 
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
 from sdc.attacks import _neighbors
-from sdc.attacks._common import check_seed, frame_rows, is_numeric_column, plain, rng_from
+from sdc.attacks._common import check_seed, frame_rows, is_numeric_column, plain, rng_from, warn_disjoint
 from sdc.core.matching import encode_joint
 from sdc.exceptions import SdcWarning
 
@@ -250,19 +250,29 @@ def split_control(original: pd.DataFrame, *, share: float = 0.2, seed: int = 0) 
 
 
 def _frames(original: object, released: object, control: object, columns: tuple[str, ...] | None,
-            role: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None, tuple[str, ...]]:
+            role: str, *, secret: str | None = None
+            ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None, tuple[str, ...]]:
+    """The three files checked; a column missing from one is named with its role (`role`, or
+    ``secret`` for `secret`) and the file that lacks it."""
     original = check_frame(original, "original")
     released = check_frame(released, "released")
+    if control is not None:
+        control = check_frame(control, "control")
+    files = ((released, "the released file"), (original, "the original"), (control, "the control file"))
+    if secret is not None:
+        for frame, where in files:
+            if frame is not None:
+                check_columns(frame, [secret], role="secret", where=where)
     if columns is None:
         cols = tuple(c for c in released.columns if c in original.columns)
         if not cols:
             raise ValueError("`original` and `released` share no column.")
     else:
-        cols = check_columns(released, columns, role=role)
-    check_columns(original, cols, role=role)
-    if control is not None:
-        control = check_frame(control, "control")
-        check_columns(control, cols, role=role)
+        cols = tuple(columns)
+    others = [c for c in cols if c != secret]
+    for frame, where in files:
+        if frame is not None:
+            check_columns(frame, others, role=role, where=where)
     return original, released, control, cols
 
 
@@ -291,6 +301,7 @@ class _Table:
         if cat:
             others = pd.concat([reps["original"][list(cat)], reps["control"][list(cat)]], ignore_index=True)
             joint = encode_joint(reps["released"], others, cat)
+            warn_disjoint(joint, "the original")
             n_o = len(reps["original"])
             rep_codes = {"released": joint.left_codes, "original": tuple(c[:n_o] for c in joint.right_codes),
                          "control": tuple(c[n_o:] for c in joint.right_codes)}
@@ -615,9 +626,10 @@ def _targets(frame: pd.DataFrame, n: int, rng: np.random.Generator) -> pd.DataFr
 
 
 def _links(targets: pd.DataFrame, released: tuple[_neighbors.CandidateRows, _neighbors.CandidateRows],
-           aux: tuple[tuple[str, ...], tuple[str, ...]], k: int, rng: np.random.Generator) -> np.ndarray:
-    a = _neighbors.knn(_neighbors.prepare(targets, released[0], aux[0]), k, rng)
-    b = _neighbors.knn(_neighbors.prepare(targets, released[1], aux[1]), k, rng)
+           aux: tuple[tuple[str, ...], tuple[str, ...]], k: int, rng: np.random.Generator,
+           warn: str | None = None) -> np.ndarray:
+    a = _neighbors.knn(_neighbors.prepare(targets, released[0], aux[0], warn=warn), k, rng)
+    b = _neighbors.knn(_neighbors.prepare(targets, released[1], aux[1], warn=warn), k, rng)
     return _overlap(a, b)
 
 
@@ -658,11 +670,11 @@ def linkability_attack(
         raise TypeError("`aux_cols` must be a pair of column lists (the attacker's two files).")
     original = check_frame(original, "original")
     released = check_frame(released, "released")
-    a = check_columns(released, aux_cols[0], role="aux_cols[0]")
-    b = check_columns(released, aux_cols[1], role="aux_cols[1]")
+    a = check_columns(released, aux_cols[0], role="aux_cols[0]", where="the released file")
+    b = check_columns(released, aux_cols[1], role="aux_cols[1]", where="the released file")
     both = sorted(set(a) & set(b))
     if both:
-        raise ValueError(f"`aux_cols` must be disjoint; {', '.join(map(repr, both))} is in both.")
+        raise ValueError(f"`aux_cols[0]` and `aux_cols[1]` must be disjoint; {', '.join(map(repr, both))} is in both.")
     original, released, control, _ = _frames(original, released, control, a + b, "aux_cols")
     n_attacks = check_int(n_attacks, "n_attacks", min_value=1)
     k = check_int(n_neighbors, "n_neighbors", min_value=1, max_value=len(released))
@@ -671,7 +683,7 @@ def linkability_attack(
     rng = rng_from(seed)
     targets = _targets(original, n_attacks, rng)
     halves = (_neighbors.CandidateRows(released, a), _neighbors.CandidateRows(released, b))  # once for both
-    main = _links(targets, halves, (a, b), k, rng)
+    main = _links(targets, halves, (a, b), k, rng, warn="the original")
     n = len(targets)
     base = _overlap(np.array([rng.choice(len(released), size=k, replace=False) for _ in range(n)]).reshape(n, k),
                     np.array([rng.choice(len(released), size=k, replace=False) for _ in range(n)]).reshape(n, k))
@@ -738,11 +750,11 @@ def inference_attack(
     """
     original = check_frame(original, "original")
     released = check_frame(released, "released")
-    aux = check_columns(released, aux_cols, role="aux_cols")
-    (sec,) = check_columns(released, [secret], role="secret")
+    aux = check_columns(released, aux_cols, role="aux_cols", where="the released file")
+    (sec,) = check_columns(released, [secret], role="secret", where="the released file")
     if sec in aux:
         raise ValueError(f"`secret` {sec!r} is also in `aux_cols`.")
-    original, released, control, _ = _frames(original, released, control, aux + (sec,), "aux_cols")
+    original, released, control, _ = _frames(original, released, control, aux + (sec,), "aux_cols", secret=sec)
     n_attacks = check_int(n_attacks, "n_attacks", min_value=1)
     tolerance = check_number(tolerance, "tolerance", low=0.0, high=math.inf)
     confidence = check_number(confidence, "confidence", low=0.0, high=1.0, low_open=True, high_open=True)
@@ -755,7 +767,7 @@ def inference_attack(
     base_guess = released[sec].iloc[rng.choice(len(released), size=n, replace=True)]
     base = _guess_right(base_guess, targets[sec], bool(regression), tolerance)
     cands = _neighbors.CandidateRows(released, aux)  # once for the targets and the control targets
-    nn = _neighbors.knn(_neighbors.prepare(targets, cands, aux), 1, rng)[:, 0]
+    nn = _neighbors.knn(_neighbors.prepare(targets, cands, aux, warn="the original"), 1, rng)[:, 0]
     guess = released[sec].iloc[nn]
     main = _guess_right(guess, targets[sec], bool(regression), tolerance)
     details = pd.DataFrame({"target": targets.index, "true": targets[sec].to_numpy(), "guess": guess.to_numpy(),

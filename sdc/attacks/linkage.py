@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_columns, check_fraction, check_frame, check_number, check_option
-from sdc.attacks._common import check_seed, frame_rows, is_numeric_column, plain, rng_from
+from sdc.attacks._common import check_seed, frame_rows, is_numeric_column, plain, rng_from, warn_disjoint
 from sdc.core.matching import MATCH_MISSING_RULES, encode_joint, match_counts, records_agree
 
 __all__ = [
@@ -364,8 +364,8 @@ def linkage_attack(
     method = check_option(method, "method", LINKAGE_METHODS)
     missing = check_option(missing, "missing", MATCH_MISSING_RULES)
     tol = check_number(tol, "tol", low=0.0, high=np.inf)
-    check_columns(released, on, role="on")
-    on_cols = check_columns(external, on, role="on")
+    check_columns(released, on, role="on", where="the released file")
+    on_cols = check_columns(external, on, role="on", where="the external file")
     if truth is not None:
         (truth,) = check_columns(external, [truth], role="truth")
         if truth in on_cols:
@@ -376,6 +376,7 @@ def linkage_attack(
     num: tuple[str, ...] = ()
     if method == "exact":
         joint = encode_joint(external, released, on_cols)
+        warn_disjoint(joint, "the external file")
         mc = match_counts(joint, missing=missing)
         size, single = mc.size, mc.single
     else:
@@ -384,6 +385,7 @@ def linkage_attack(
         xr, xe = _standardised(released, external, num, scale)
         if cat:
             joint = encode_joint(external, released, cat)
+            warn_disjoint(joint, "the external file")
             eblock, rblock, _ = joint.patterns()
         else:
             joint, eblock, rblock = None, None, None

@@ -349,6 +349,17 @@ class BetaLikenessResult:
     def to_frame(self) -> pd.DataFrame:
         return self.records
 
+    def summary(self) -> pd.DataFrame:
+        rows = [
+            ("max_beta", self.max_beta, "largest basic beta of a class (the smallest beta the file meets)"),
+            ("max_enhanced_beta", self.max_enhanced_beta, "largest enhanced beta of a class"),
+            ("n_classes_above_beta", self.n_classes_above_beta, f"classes with basic beta > {self.beta:g}"),
+            ("n_records_above_beta", self.n_records_above_beta, f"records in classes with basic beta > {self.beta:g}"),
+            ("pct_records_above_beta", 100.0 * self.n_records_above_beta / self.n_records if self.n_records
+             else float("nan"), "% of records"),
+        ]
+        return summary_frame(rows)
+
 
 def beta_likeness(
     data: pd.DataFrame, keys: str | Sequence[str], sensitive: str, *, beta: float = 1.0,
@@ -359,6 +370,19 @@ def beta_likeness(
     Basic: max over values with p > q of (p - q) / q (0 when no value is over-represented).
     Enhanced: the same, but infinite when some value has (p - q) / q > -ln q, because
     enhanced beta-likeness requires (p - q) / q <= min(beta, -ln q).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Microdata. Not modified.
+    keys : str or sequence of str
+        Key variables (the equivalence classes).
+    sensitive : str
+        The sensitive variable; p is a value's share in a class, q its share in the file.
+    beta : float, default 1.0
+        The bound the classes are counted against (``n_records_above_beta``).
+    key_bins : mapping, optional
+        Bins of continuous keys (as :func:`sdc.individual_risk`).
 
     References
     ----------
@@ -419,6 +443,16 @@ class DeltaDisclosureResult:
     def to_frame(self) -> pd.DataFrame:
         return self.records.to_frame()
 
+    def summary(self) -> pd.DataFrame:
+        rows = [
+            ("max_delta", self.max_delta, "largest delta of a class, max |ln(p / q)|"),
+            ("n_classes_above_delta", self.n_classes_above_delta, f"classes with delta >= {self.delta:g}"),
+            ("n_records_above_delta", self.n_records_above_delta, f"records in classes with delta >= {self.delta:g}"),
+            ("pct_records_above_delta", 100.0 * self.n_records_above_delta / self.n_records if self.n_records
+             else float("nan"), "% of records"),
+        ]
+        return summary_frame(rows)
+
 
 def delta_disclosure(
     data: pd.DataFrame, keys: str | Sequence[str], sensitive: str, *, delta: float = 1.0,
@@ -428,6 +462,19 @@ def delta_disclosure(
 
     A class is delta-disclosure private when this is below delta; it is infinite when the
     class lacks a value that occurs in the file (Brickell and Shmatikov 2008).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Microdata. Not modified.
+    keys : str or sequence of str
+        Key variables (the equivalence classes).
+    sensitive : str
+        The sensitive variable; p is a value's share in a class, q its share in the file.
+    delta : float, default 1.0
+        The bound: classes with delta >= it are counted (``n_records_above_delta``).
+    key_bins : mapping, optional
+        Bins of continuous keys (as :func:`sdc.individual_risk`).
 
     References
     ----------

@@ -31,6 +31,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_keys
 from sdc.core.binning import BinSpec, apply_binning
 from sdc.core.classes import cells, dominant_values, encode_sensitive, equivalence_classes
@@ -214,6 +215,18 @@ class HomogeneityResult:
         """Classes whose observed sensitive values are all the same."""
         return self.classes[self.classes["share"] == 1.0]
 
+    def summary(self) -> pd.DataFrame:
+        c = self.classes
+        hom = c["share"] == 1.0
+        rows = [
+            ("n_classes", len(c), "equivalence classes"),
+            ("n_homogeneous_classes", int(hom.sum()), f"classes whose observed {self.sensitive} values are all one"),
+            ("n_records_homogeneous", int(c.loc[hom, "n_records"].sum()), "records in those classes"),
+            ("max_lift", float(c["lift"].max()) if len(c) and c["lift"].notna().any() else float("nan"),
+             "largest lift: share of the dominant value in a class / in the file"),
+        ]
+        return summary_frame(rows)
+
 
 def homogeneity(data: pd.DataFrame, keys: str | Sequence[str], sensitive: str) -> HomogeneityResult:
     """Per equivalence class: the dominant sensitive value, its share and its lift.
@@ -221,6 +234,15 @@ def homogeneity(data: pd.DataFrame, keys: str | Sequence[str], sensitive: str) -
     lift = share in the class / share in the file: how much more likely the class makes the
     dominant value than the file as a whole does (Li et al. 2007 call a class with a high
     lift a *skewness* problem, one with share 1 a *homogeneity* problem).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Microdata. Not modified.
+    keys : str or sequence of str
+        Key variables (the equivalence classes).
+    sensitive : str
+        The sensitive variable (its missing values are left out of the shares).
     """
     check_frame(data)
     keys = check_keys(data, keys)

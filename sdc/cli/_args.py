@@ -9,10 +9,44 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["Parser", "bins", "csv_list", "one_line", "flag_names", "DATA_HELP", "read_args", "read_options",
-           "read_files"]
+           "read_files", "CONFIG_OPTIONS", "config_overrides"]
 
 #: The help of a command's data-file argument: what :func:`sdc.io.read_data` reads.
 DATA_HELP = "CSV (delimiter detected), Excel .xlsx, Stata .dta or SAS .sas7bdat/.xpt file"
+
+
+#: Options that set a key of the assessment configuration: (option's dest, section, key). A
+#: command has those it declares; a value given on the command line replaces the config's, and
+#: an error about that key names the option (:func:`flag_names`).
+CONFIG_OPTIONS: tuple[tuple[str, str, str], ...] = (
+    ("sep", "data", "sep"), ("id", "data", "id"), ("na_values", "data", "na_values"),
+    ("text_columns", "data", "text_columns"), ("keys", "variables", "categorical_keys"),
+    ("continuous_keys", "variables", "continuous_keys"), ("weights", "variables", "weights"),
+    ("household", "variables", "household"), ("sensitive", "variables", "sensitive"),
+    ("k", "thresholds", "k"), ("risk_threshold", "thresholds", "risk"),
+    ("max_global_risk", "thresholds", "max_global_risk"), ("missing", "options", "missing"),
+    ("alpha", "options", "alpha"), ("measures", "options", "measures"),
+    ("population_size", "options", "population_size"), ("sampling_fraction", "options", "sampling_fraction"),
+    ("formats", "output", "formats"),
+)
+
+
+def config_overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """The configuration sections the command line sets (:data:`CONFIG_OPTIONS` given, and
+    ``--sheet``), every section present (empty when nothing sets it)."""
+    o: dict[str, dict[str, Any]] = {"data": {}, "variables": {}, "thresholds": {}, "options": {}, "output": {}}
+    sent = []
+    for dest, sec, key in CONFIG_OPTIONS:
+        v = getattr(args, dest, None)
+        if v is not None:
+            o[sec][key] = v
+            sent.append(f"[{sec}].{key}")
+    sheet = read_options(args)["sheet"]  # a sheet number given as digits is a number
+    if sheet is not None:
+        o["data"]["sheet"] = sheet
+    # What the command line set, for flag_names: only these keys' errors are the options'.
+    args.config_sent = frozenset(sent)
+    return o
 
 
 class Parser(argparse.ArgumentParser):
@@ -181,4 +215,13 @@ def flag_names(parser: argparse.ArgumentParser, args: argparse.Namespace, text: 
     for name, dest in (getattr(args, "flag_aliases", None) or {}).items():
         if dest in options:
             options[name] = options[dest]
+    # A configuration key the command line set ("config [thresholds].k" from --k 0) is the
+    # option; one the config file set keeps its place in the file. Only keys that
+    # config_overrides sent count: an option of the same name with a default (identify's
+    # --alpha) or one merged after the file was checked did not set the key.
+    sent = getattr(args, "config_sent", frozenset())
+    given = {f"[{sec}].{key}": dest for dest, sec, key in CONFIG_OPTIONS
+             if f"[{sec}].{key}" in sent and dest in options}
+    text = re.sub(r"config (\[\w+\]\.\w+)", lambda m: options[given[m.group(1)]] if m.group(1) in given
+                  else m.group(0), text)
     return re.sub(r"`([^`\s]+)`", lambda m: options.get(m.group(1), m.group(0)), text)

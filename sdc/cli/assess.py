@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sdc.cli._args import DATA_HELP, bins, csv_list, read_args, read_options
+from sdc.cli._args import DATA_HELP, bins, config_overrides, csv_list, read_args
 
 __all__ = ["add_parsers", "run_assess", "run_combine"]
 
@@ -136,24 +136,9 @@ def add_parsers(sub: Any) -> None:
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any] | list[Any]]:
-    o: dict[str, Any] = {"data": {}, "variables": {}, "thresholds": {}, "options": {}, "output": {}}
+    o: dict[str, Any] = config_overrides(args)
     if args.data:
         o["data"]["path"] = str(Path(args.data))
-    for flag, sec, key in (("sep", "data", "sep"), ("id", "data", "id"), ("na_values", "data", "na_values"),
-                           ("text_columns", "data", "text_columns"), ("keys", "variables", "categorical_keys"),
-                           ("continuous_keys", "variables", "continuous_keys"), ("weights", "variables", "weights"),
-                           ("household", "variables", "household"), ("sensitive", "variables", "sensitive"),
-                           ("k", "thresholds", "k"), ("risk_threshold", "thresholds", "risk"),
-                           ("max_global_risk", "thresholds", "max_global_risk"), ("missing", "options", "missing"),
-                           ("alpha", "options", "alpha"),
-                           ("measures", "options", "measures"), ("population_size", "options", "population_size"),
-                           ("sampling_fraction", "options", "sampling_fraction"), ("formats", "output", "formats")):
-        v = getattr(args, flag)
-        if v is not None:
-            o[sec][key] = v
-    sheet = read_options(args)["sheet"]  # a sheet number given as digits is a number
-    if sheet is not None:
-        o["data"]["sheet"] = sheet
     per: dict[str, dict[str, Any]] = {}
     for flag, sec, key in (("l", "thresholds", "l"), ("t", "thresholds", "t"), ("distance", "options", "distance")):
         for name, value in getattr(args, flag) or []:
@@ -285,10 +270,10 @@ def run_combine(args: argparse.Namespace) -> int:
     domains = dict(args.domains)
     if len(domains) != len(args.domains):
         raise ValueError("each domain may be named once.")
-    check_file_target(args.out, domains.values(), flag="--out")  # before any work
+    check_file_target(args.out, domains.values(), flag="--out", replace=False)  # before any work
     df = combine_domains(domains, args.subject_id, long=dict(args.long or []), value_column=args.value_column,
                          sep=args.sep, na_values=args.na_values, text_columns=args.text_columns)
-    atomic_write(args.out, csv_text(df), inputs=list(domains.values()), flag="--out")
+    atomic_write(args.out, csv_text(df), inputs=list(domains.values()), flag="--out", replace=False)
     print(f"Joined {len(domains)} domains ({', '.join(domains)}): {len(df):,} subjects x {df.shape[1]} columns "
           f"-> {args.out}")
     return 0

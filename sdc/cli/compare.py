@@ -47,7 +47,7 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc.workflow.compare import compare, load_protection_log
     from sdc.workflow.config import load_config
 
-    overrides = assessment_overrides(args, k=args.k)
+    overrides = assessment_overrides(args)
     if args.config is None and not (args.keys or args.continuous_keys):
         raise ValueError("give the key variables (--keys, --continuous-keys) or a --config file.")
     overrides["data"] = {**overrides.get("data", {}), "path": str(args.original)}

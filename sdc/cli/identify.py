@@ -80,7 +80,7 @@ def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
 
     inputs = [args.data, args.config]
     if args.out:  # before any work: never over the data or the config it reads
-        check_file_target(args.out, inputs, flag="--out")
+        check_file_target(args.out, inputs, flag="--out", replace=False)
     roles: dict[str, str] = {}
     config = None
     if args.config:
@@ -111,7 +111,7 @@ def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
     else:
         print(identification_text(result, source=str(args.data)))
     if text is not None:
-        atomic_write(args.out, text, inputs=inputs, flag="--out")
+        atomic_write(args.out, text, inputs=inputs, flag="--out", replace=False)
         print(f"Starter config written to {args.out}; check the roles, then run: sdc assess --config {args.out}",
               file=sys.stderr if args.json else sys.stdout)
     return EXIT_FOUND if (args.fail_on_identifiers and result.safe_harbor.found) else 0

@@ -288,7 +288,7 @@ def _save_example_config(path: str, data_path: str | None) -> None:
     text = Path(example_config_path()).read_text(encoding="utf-8")
     target = str(Path(data_path).resolve()) if data_path else example_path()
     text = text.replace('path = "health_survey.csv"', f"path = {json.dumps(target)}", 1)
-    atomic_write(path, text, inputs=[example_config_path()], flag="--save-config")
+    atomic_write(path, text, inputs=[example_config_path()], flag="--save-config", replace=False)
     print(f"Example config written to {path}; run: sdc assess --config {path}", file=sys.stderr)
 
 
@@ -318,12 +318,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         bundled = [example_path(), example_config_path()]
         for flag, target in (("--save", args.save), ("--save-config", args.save_config)):
             if target:  # both checked before either is written
-                check_file_target(target, bundled, flag=flag)
+                check_file_target(target, bundled, flag=flag, replace=False)
         if args.save and args.save_config and Path(args.save).resolve() == Path(args.save_config).resolve():
             raise ValueError(f"--save and --save-config name the same file '{args.save}'; give two files.")
         data = read_data(example_path())
         if args.save:
-            atomic_write(args.save, data.to_csv(index=False), inputs=bundled, flag="--save")
+            atomic_write(args.save, data.to_csv(index=False), inputs=bundled, flag="--save", replace=False)
         if args.save_config:
             _save_example_config(args.save_config, args.save)
         keys = list(EXAMPLE_ROLES["keys"])  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from sdc.cli._args import DATA_HELP, csv_list, read_args, read_options
+from sdc.cli._args import DATA_HELP, config_overrides, csv_list, read_args, read_options
 
 __all__ = ["add_parsers", "run_protect", "assessment_overrides"]
 
@@ -67,23 +67,9 @@ def add_role_flags(p: argparse.ArgumentParser) -> None:
     read_args(p.add_argument_group("reading the files (override the config's [data])"))
 
 
-def assessment_overrides(args: argparse.Namespace, *, k: int | None = None) -> dict[str, Any]:
-    """Flag values as config sections (only those given)."""
-    o: dict[str, Any] = {"data": {}, "variables": {}, "thresholds": {}, "options": {}, "output": {}}
-    for flag, sec, key in (("sep", "data", "sep"), ("id", "data", "id"), ("na_values", "data", "na_values"),
-                           ("text_columns", "data", "text_columns"), ("keys", "variables", "categorical_keys"),
-                           ("continuous_keys", "variables", "continuous_keys"), ("weights", "variables", "weights"),
-                           ("household", "variables", "household"), ("sensitive", "variables", "sensitive"),
-                           ("measures", "options", "measures"), ("population_size", "options", "population_size"),
-                           ("sampling_fraction", "options", "sampling_fraction"), ("formats", "output", "formats")):
-        v = getattr(args, flag, None)
-        if v is not None:
-            o[sec][key] = v
-    sheet = read_options(args)["sheet"]
-    if sheet is not None:
-        o["data"]["sheet"] = sheet
-    if k is not None:
-        o["thresholds"]["k"] = k
+def assessment_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """Flag values as config sections (only those given; ``--k`` is also the assessment's k)."""
+    o: dict[str, Any] = config_overrides(args)
     if getattr(args, "bins", None):
         o["bins"] = dict(args.bins)
     return {key: v for key, v in o.items() if v}
@@ -148,11 +134,12 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc.report import serialize
     from sdc.report.compare import comparison_headline
     from sdc.report.protection import write_protection
-    from sdc.workflow.plan import flags_plan, load_plan
-    from sdc.workflow.protect import plan_read_settings, protect_data
+    from sdc.workflow.plan import check_suppression_keys, flags_plan, load_plan
+    from sdc.workflow.protect import assessment_config, plan_read_settings, protect_data
 
     steps = flags_plan(recode=args.recode, top_code=args.top_code, pram=args.pram, keys=args.keys, k=args.k,
-                       pseudonymise=args.pseudonymise, key_file=args.key_file, key_env=args.key_env, drop=args.drop)
+                       pseudonymise=args.pseudonymise, key_file=args.key_file, key_env=args.key_env, drop=args.drop,
+                       continuous_keys=args.continuous_keys)
     if args.plan is None and not steps:
         raise ValueError("give a plan (--plan FILE) or steps as flags (--recode, --top-code, --pram, --k, "
                          "--pseudonymise, --drop).")
@@ -160,13 +147,18 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     # The data are read as the config's (or the plan's) [data] says, a flag winning; the
     # assessment records the same settings.
     reading = read_options(args, plan_read_settings(plan, config=args.config))
-    overrides = assessment_overrides(args, k=args.k)
+    overrides = assessment_overrides(args)
     given = {k: v for k, v in reading.items() if v is not None}
     overrides["data"] = {**overrides.get("data", {}), **given}
     if args.no_assess:  # no assessment to record them: the resolved plan keeps them
         from sdc.workflow.plan import with_read_settings
 
         plan = with_read_settings(plan, given)
+    if args.k is not None and not args.no_assess:
+        # the assessment's continuous keys, from the config too, before any work
+        cfg = assessment_config(plan, config=args.config, overrides=overrides, data_path=str(args.data))
+        if cfg is not None:
+            check_suppression_keys(args.keys, cfg.continuous_keys)
     if args.engine == "dask":
         return _run_protect_dask(args, argv, plan, reading, overrides)
     if args.scheduler:

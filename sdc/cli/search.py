@@ -75,9 +75,12 @@ def _overrides(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]
 
 
 def _check_quasi_identifiers(qis: Sequence[str], columns: Sequence[str], path: str) -> None:
+    from sdc._validation import did_you_mean
+
     missing = [q for q in qis if q not in columns]
     if missing:
-        raise ValueError(f"quasi-identifier {missing[0]!r} (config [quasi_identifiers]) is not a column of '{path}'.")
+        raise ValueError(f"quasi-identifier {missing[0]!r} (config [quasi_identifiers]) is not a column of "
+                         f"'{path}'{did_you_mean(missing[0], columns)}.")
 
 
 def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:

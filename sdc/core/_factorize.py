@@ -38,6 +38,10 @@ def factorize(values: pd.Series | np.ndarray, *, sort: bool = False) -> tuple[np
     """``pandas.factorize(values, sort=sort, use_na_sentinel=True)``, with text holding NUL
     characters told apart (see the module's note). Codes are -1 for missing values; uniques
     are the original values (sorted as Python sorts them when `sort`)."""
+    if isinstance(values, pd.Series) and values.dtype == object:
+        # The array, not the Series: pandas 1.5 makes a Series' uniques an Index, which warns
+        # (FutureWarning) when the objects are numbers. The codes and uniques are the same.
+        values = values.to_numpy()
     codes, uniques = pd.factorize(values, sort=sort, use_na_sentinel=True)
     # Only text can be merged: numbers, and text mixed with other types, are hashed as objects.
     if not len(uniques) or not isinstance(uniques[0], str):

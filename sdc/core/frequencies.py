@@ -34,6 +34,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc.exceptions import DegenerateDataWarning
 from sdc._validation import check_fraction, check_keys, check_option, check_weights
 from sdc.core.binning import BinSpec
@@ -153,6 +154,17 @@ class FrequencyResult:
     def to_frame(self) -> pd.DataFrame:
         """Per-record table with columns ``fk`` and ``Fk``, indexed like the input."""
         return pd.concat([self.sample_frequency, self.population_frequency], axis=1)
+
+    def summary(self) -> pd.DataFrame:
+        """Records, patterns, and sdcMicro's n1 and n2."""
+        rows = [
+            ("n_records", self.n_records, "records"),
+            ("n_patterns", self.n_patterns, "distinct key patterns (missing a value of its own)"),
+            ("n1", self.n1, "records with fk = 1 (sdcMicro's n1)"),
+            ("n2", self.n2, "records with fk = 2 (sdcMicro's n2)"),
+            ("min_fk", float(self.sample_frequency.min()) if self.n_records else float("nan"), "smallest fk"),
+        ]
+        return summary_frame(rows)
 
 
 def frequencies(

@@ -56,6 +56,18 @@ class JointKeys:
     def n_right(self) -> int:
         return int(self.right_codes[0].shape[0]) if self.right_codes else 0
 
+    def disjoint_keys(self) -> tuple[str, ...]:
+        """Keys whose observed values in the two files have none in common (each file having
+        some): coded differently on the two sides (one recoded into bands, say), so records
+        can agree there only where a value is missing."""
+        out = []
+        for k, lc, rc, card in zip(self.keys, self.left_codes, self.right_codes, self.cardinalities):
+            seen_l = np.bincount(lc[lc >= 0], minlength=card) > 0
+            seen_r = np.bincount(rc[rc >= 0], minlength=card) > 0
+            if seen_l.any() and seen_r.any() and not (seen_l & seen_r).any():
+                out.append(k)
+        return tuple(out)
+
     def patterns(self, positions: tuple[int, ...] | None = None) -> tuple[np.ndarray, np.ndarray, int]:
         """Pattern ids of the left and right records over the keys at `positions` (all by
         default), missing treated as a value; ids are shared by both files."""

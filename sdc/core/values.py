@@ -30,7 +30,9 @@ def encode_values(s: pd.Series) -> tuple[np.ndarray, pd.Index]:
     if isinstance(s.dtype, pd.CategoricalDtype):
         return s.cat.codes.to_numpy().astype(np.int64), pd.Index(s.cat.categories)
     codes, uniques = factorize(s)
-    return codes.astype(np.int64, copy=False), pd.Index(uniques)
+    # The array's dtype kept: pandas 1.5 would infer numbers from objects (with a
+    # FutureWarning), pandas 2 and later keep the objects; now every version keeps them.
+    return codes.astype(np.int64, copy=False), pd.Index(uniques, dtype=uniques.dtype)
 
 
 def _as_objects(s: pd.Series) -> pd.Series:

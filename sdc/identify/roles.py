@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns, check_fraction, check_frame, check_int
+from sdc._validation import check_columns, check_fraction, check_frame, check_int, did_you_mean
 from sdc.identify._facts import ColumnFacts, column_facts, normalise_name
 from sdc.identify.gdistinct import (
     ALPHA, BETA, GDistinctResult, check_gdistinct_options, gdistinct_from_facts,
@@ -297,7 +297,8 @@ def _check_overrides(roles: object, cols: list[str]) -> dict[str, tuple[str, str
         raise TypeError(f"`roles` must be a mapping of column names to roles; got {type(roles).__name__}.")
     unknown = [c for c in roles if c not in cols]
     if unknown:
-        raise ValueError(f"`roles` names columns not examined: {', '.join(map(repr, unknown))}.")
+        parts = [f"{c!r}{did_you_mean(c, cols)}" for c in unknown]
+        raise ValueError(f"`roles` names columns not examined: {', '.join(parts)}.")
     return {c: parse_role(r, c) for c, r in roles.items()}
 
 

@@ -239,6 +239,7 @@ class _Search:
         self.anon = np.zeros(N, dtype=np.int8)           # _PASS / _FAIL of all models (evaluated or tagged)
         self.evaluated = np.zeros(N, dtype=bool)
         self.classes = np.full(N, -1, dtype=np.int64)
+        self.released = np.full(N, -1, dtype=np.int64)  # classes kept (not suppressed), anonymous nodes
         self.suppressed = np.full(N, -1, dtype=np.int64)
         self.loss = np.full(N, np.nan)
         self.max_risk = np.full(N, np.nan)
@@ -295,6 +296,8 @@ class _Search:
         out = int(cnt[~ok].sum())
         anonymous = mono_pass and out <= self.limit
         self.suppressed[i] = out
+        if anonymous:  # `ok` is then the check of every model
+            self.released[i] = int(np.count_nonzero(ok))
         up = lat.up_set(i) if (mono_pass and not self.mono.empty) or self.metric in _PROPAGATED else None
         # tagging of the monotone part
         if not self.mono.empty:
@@ -404,6 +407,7 @@ class _Search:
         df["status"] = status
         df["evaluated"] = self.evaluated
         df["classes"] = pd.Series(self.classes, dtype="Int64").where(self.evaluated)
+        df["classes_released"] = pd.Series(self.released, dtype="Int64").where(self.released >= 0)
         df["suppressed"] = pd.Series(self.suppressed, dtype="Int64").where(self.evaluated)
         df["loss"] = self.loss
         df["lower_bound"] = self.lb
@@ -557,7 +561,7 @@ def generalisation_search(
     lattice = s.frame()
     ranked = [i for _, _, i in s.best]
     ups = lattice.iloc[ranked[1:]].reset_index(drop=True)
-    ups = ups[[*problem.names, "height", "loss", "classes", "suppressed", "max_risk", "avg_risk"]]
+    ups = ups[[*problem.names, "height", "loss", "classes", "classes_released", "suppressed", "max_risk", "avg_risk"]]
     ach = achieved(table, kept, models, s.sidx, s.q)
     mdict = models.to_dict()
     mdict["described"] = models.describe()

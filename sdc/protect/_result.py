@@ -68,11 +68,17 @@ class ProtectionResult:
 
 
 def changed_cells(before: pd.DataFrame, after: pd.DataFrame, variables: list[str] | tuple[str, ...]) -> pd.Series:
-    """Cells that differ per variable; missing on both sides counts as unchanged."""
+    """Cells that differ per variable; missing on both sides counts as unchanged, missing on
+    one side only as changed."""
     out = {}
     for v in variables:
         a, b = before[v], after[v]
-        both_na = a.isna().to_numpy() & b.isna().to_numpy()
-        diff = (a.astype(object).to_numpy() != b.astype(object).to_numpy()) & ~both_na
+        na_a, na_b = a.isna().to_numpy(), b.isna().to_numpy()
+        diff = na_a != na_b
+        # Values compared only where both sides have one: `x != pd.NA` is NA, not a bool, and
+        # numpy then answered one True for the whole column (every cell "changed").
+        both = ~(na_a | na_b)
+        if both.any():
+            diff[both] = np.asarray(a.to_numpy(dtype=object)[both] != b.to_numpy(dtype=object)[both], dtype=bool)
         out[v] = int(diff.sum())
     return pd.Series(out, dtype=np.int64, name="cells_changed")

@@ -99,6 +99,8 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
     FileExistsError
         `out` exists and is a file, or a folder that sdc may not replace (see above).
     """
+    if not isinstance(a, Assessment):
+        raise TypeError(f"`a` must be an Assessment (what sdc.assess returns); got {type(a).__name__}.")
     from sdc.report.html import render_html
     from sdc.report.jsonout import render_json
     from sdc.report.plots import figures as make_figures

@@ -58,17 +58,36 @@ def _kv(rows: list[tuple[str, object]]) -> pd.DataFrame:
 
 
 def comparison_headline(c: Comparison) -> str:
-    """One sentence on the primary scenario: risk before -> after, and what changed."""
-    b, a = c.before.primary, c.after.primary
+    """The risk of every scenario before -> after (a line each), what changed, and the verdicts
+    that changed (pass -> fail first): lines for the console, paragraphs in the report."""
     k = c.config.thresholds.k
-    cells = int(c.changes["cells_changed"].sum())
-    return (f"Scenario '{b.scenario.name}': sample uniques {fmt_pct(b.profile.pct_unique)} -> "
+    after = {r.scenario.name: r for r in c.after.scenarios}
+    lines = []
+    for b in c.before.scenarios:
+        a = after.get(b.scenario.name)
+        if a is None or b.profile is None or a.profile is None or b.risk is None or a.risk is None:
+            continue
+        lines.append(
+            f"Scenario '{b.scenario.name}': sample uniques {fmt_pct(b.profile.pct_unique)} -> "
             f"{fmt_pct(a.profile.pct_unique)}; records with fk < {k} {fmt_num(b.profile.n_k_lt_threshold)} -> "
             f"{fmt_num(a.profile.n_k_lt_threshold)}; expected re-identifications "
             f"{fmt_num(b.risk.expected_reidentifications, 2)} -> {fmt_num(a.risk.expected_reidentifications, 2)} "
-            f"(global risk {fmt_num(b.risk.global_risk_pct, 3)}% -> {fmt_num(a.risk.global_risk_pct, 3)}%). "
-            f"{fmt_num(cells)} cells changed in {len(c.changed_variables)} variable(s); "
-            f"{fmt_num(c.records_dropped)} record(s) dropped.")
+            f"(global risk {fmt_num(b.risk.global_risk_pct, 3)}% -> {fmt_num(a.risk.global_risk_pct, 3)}%).")
+    cells = int(c.changes["cells_changed"].sum())
+    lines.append(f"{fmt_num(cells)} cells changed in {len(c.changed_variables)} variable(s); "
+                 f"{fmt_num(c.records_dropped)} record(s) dropped.")
+    v = c.verdicts
+    if len(v):
+        turned = []
+        for was, now in (("pass", "fail"), ("fail", "pass")):
+            hit = v[(v["verdict before"] == was) & (v["verdict after"] == now)]
+            if len(hit):
+                named = [f"{m} in '{sc}'" for sc, m in zip(hit["scenario"], hit["measure"])]
+                more = f", and {len(named) - 3} more" if len(named) > 3 else ""
+                turned.append(f"{len(named)} {was} -> {now}: {'; '.join(named[:3])}{more}")
+        if turned:
+            lines.append("Verdicts that changed: " + ". ".join(turned) + ".")
+    return "\n".join(lines)
 
 
 def _file_list(formats: tuple[str, ...], figures: Mapping[str, bytes], has_assoc: bool = False) -> dict[str, str]:
@@ -110,7 +129,7 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     s.tables.append(Table("input", "The files", _kv(rows)))
     sections.append(s)
 
-    s = Section("summary", "Summary", [comparison_headline(c)])
+    s = Section("summary", "Summary", comparison_headline(c).split("\n"))
     s.tables.append(Table("verdicts", "Verdicts before and after", c.verdicts))
     sections.append(s)
 
@@ -129,8 +148,9 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     sections.append(s)
 
     s = Section("utility", "Utility", ["The utility measures (sdc.utility) on the matched records, over the variables "
-                                       "the protection changed (pseudonymised identifiers left out: a pseudonym "
-                                       "replaces a value one for one)."])
+                                       "whose values changed (pseudonymised identifiers left out: a pseudonym "
+                                       "replaces a value one for one; a variable a step named but left "
+                                       "unchanged is left out too)."])
     if len(c.utility_table):
         s.tables.append(Table("utility", "Utility measures", c.utility_table,
                               note="il1: information loss as a share of the range (categorical: share of changed "
@@ -337,6 +357,9 @@ def write_comparison(c: Comparison, out: str | Path, *, formats: Sequence[str] |
     `inputs` are the two files compared: no output is more readable than they are.
     """
     from sdc.report.folder import source_files, write_folder
+
+    if not isinstance(c, Comparison):
+        raise TypeError(f"`c` must be a Comparison (what sdc.compare returns); got {type(c).__name__}.")
 
     files, report = _render(c, formats)
     write_folder(out, files, marker="This folder was written by sdc compare; sdc replaces it whole on the next run.\n",

@@ -87,6 +87,8 @@ def write_protection(run: ProtectionRun, out: str | Path, *, input_path: str | P
     from sdc.report.folder import source_files, write_folder
     from sdc.report.released import released_file
 
+    if not isinstance(run, ProtectionRun):
+        raise TypeError(f"`run` must be a ProtectionRun (what sdc.protect_data returns); got {type(run).__name__}.")
     rel = released_file(run.released, input_path=input_path, sep=sep, original=run.original)
     sha = hashlib.sha256(rel.data).hexdigest()
     doc = protection_document(run, rel.name, sha, rel.note)

@@ -1,7 +1,10 @@
 """The released file's bytes, in the input's format: the same delimiter, line ends and
 compression for delimited text, Stata for Stata; the same data and plan give the same bytes.
 
-SAS files cannot be written by pandas: a SAS input gives a CSV release (said in the log).
+SAS files cannot be written by pandas: a SAS input gives a CSV release (said in the log). An
+Excel input gives an Excel workbook (``.xlsx``; a macro-enabled ``.xlsm`` loses its macros,
+said in the log), its text cells written as text: a value such as ``=SUM(A1)`` read from a
+text cell stays text, not a live formula.
 Integer columns that a step left with missing values (local suppression) are written as
 integers, not as ``31.0``.
 """
@@ -35,7 +38,7 @@ class ReleasedFile:
 
     name: str
     data: bytes
-    format: str          # "csv", "stata"
+    format: str          # "csv", "stata", "excel"
     delimiter: str | None
     note: str = ""
 
@@ -122,7 +125,7 @@ def released_file(data: pd.DataFrame, *, input_path: str | Path | None = None, s
     data : pandas.DataFrame
         The released records (its index is not written).
     input_path : path, optional
-        The input file: its suffix gives the format (``.dta`` Stata; ``.gz``/``.bz2``/``.xz``/
+        The input file: its suffix gives the format (``.dta`` Stata; ``.xlsx``/``.xlsm`` Excel; ``.gz``/``.bz2``/``.xz``/
         ``.zip`` compression of delimited text; anything else delimited text) and its first
         bytes the delimiter and line ends.
     sep : str, optional
@@ -137,6 +140,13 @@ def released_file(data: pd.DataFrame, *, input_path: str | Path | None = None, s
         buf = io.BytesIO()
         data.to_stata(buf, write_index=False, time_stamp=_FIXED_TIME, version=118)
         return ReleasedFile(f"{stem}.dta", buf.getvalue(), "stata", None)
+    if suffixes and suffixes[-1] in (".xlsx", ".xlsm"):
+        note = ("The input is a macro-enabled workbook (.xlsm): the release is .xlsx, without macros."
+                if suffixes[-1] == ".xlsm" else "")
+        from sdc.report.xlsx import data_workbook
+
+        return ReleasedFile(f"{stem}.xlsx", data_workbook(data, sheet="released", when=_FIXED_TIME), "excel",
+                            None, note)
     note = ""
     if suffixes and suffixes[-1] in (".sas7bdat", ".xpt"):
         note = "The input is a SAS file, which pandas cannot write: the release is CSV."

@@ -6,7 +6,7 @@
     search.json           optimum, loss, runner-ups, lattice summary and evaluated nodes,
                           protection log, dimension and combination searches (schema_version 1)
     search.md             the same for reading
-    lattice.csv           every node of the lattice: levels, status, classes, loss, bounds
+    lattice.csv           every node of the lattice: levels, status, classes (before and after suppression), loss, bounds
     lattice.png           the lattice, optimum and runner-ups marked
     risk_utility.png      loss against average re-identification risk of the anonymous nodes
     hierarchies/<qi>.csv  the hierarchies used, in ARX's layout (built ones included)

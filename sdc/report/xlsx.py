@@ -26,7 +26,7 @@ import pandas as pd
 from sdc.report.content import SAFETY_NOTE, Report
 from sdc.report.safety import neutralise
 
-__all__ = ["render_xlsx"]
+__all__ = ["render_xlsx", "data_workbook"]
 
 _BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\\x00-\x1f\x7f]")
 _SCENARIO_TAG = re.compile(r"^(s\d+) ")
@@ -53,9 +53,9 @@ def _sheet_name(key: str, used: set[str], title: str | None = None) -> str:
     return name
 
 
-def _value(v: object) -> object:
-    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-
+def _plain(v: object) -> object:
+    """None for a missing value, Python bool/int/float for numbers (infinities as text: a
+    workbook has none), anything else as it is."""
     if v is None or v is pd.NA or v is pd.NaT:
         return None
     if isinstance(v, (bool, np.bool_)):
@@ -65,6 +65,16 @@ def _value(v: object) -> object:
     if isinstance(v, (float, np.floating)):
         f = float(v)
         return None if math.isnan(f) else (str(f) if math.isinf(f) else f)
+    return v
+
+
+def _value(v: object) -> object:
+    """A report table's cell: text neutralised (a spreadsheet formula never runs)."""
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    v = _plain(v)
+    if v is None or isinstance(v, (bool, int, float)):
+        return v
     if isinstance(v, (tuple, list)):
         v = " + ".join(map(str, v))
     return neutralise(ILLEGAL_CHARACTERS_RE.sub("", str(v)))
@@ -173,3 +183,54 @@ def _reproducible_zip(data: bytes, when: datetime) -> bytes:
             zi.external_attr = 0o600 << 16
             dst.writestr(zi, body)
     return out.getvalue()
+
+
+def _data_cell(v: object) -> object:
+    """A data value as openpyxl stores it, unchanged where a workbook can hold it: numbers and
+    dates as such; as text a number no cell holds exactly (infinite, or an integer beyond
+    2^53) and a date with a time zone (ISO 8601, zone kept); in text, a control character as
+    the workbook's own escape ``_xHHHH_``, which spreadsheet readers turn back into it."""
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    v = _plain(v)
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 2**53:
+        return str(v)
+    if isinstance(v, datetime):  # pandas' Timestamps are datetimes
+        if v.tzinfo is not None:
+            return v.isoformat()
+        return v.to_pydatetime() if isinstance(v, pd.Timestamp) else v
+    if v is None or isinstance(v, (bool, int, float)):
+        return v
+    return ILLEGAL_CHARACTERS_RE.sub(lambda m: f"_x{ord(m.group(0)):04X}_", str(v))
+
+
+def data_workbook(data: pd.DataFrame, *, sheet: str, when: datetime) -> bytes:
+    """A data file as a workbook of one sheet: the header, then the records, every value as
+    it is (unlike the report's tables, nothing is prefixed: this is the data). Text cells are
+    text: openpyxl would make a string starting with ``=`` a formula. The archive carries
+    `when` as its only time."""
+    from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+
+    wb = Workbook(write_only=True)
+    ws = wb.create_sheet(sheet)
+
+    def text(v: str) -> WriteOnlyCell:
+        cell = WriteOnlyCell(ws, value=v)
+        cell.data_type = "s"  # a value, never a formula
+        return cell
+
+    def cell(v: object) -> object:
+        c = _data_cell(v)
+        return text(c) if isinstance(c, str) else c
+
+    ws.append([cell(str(c)) for c in data.columns])
+    columns = [data[c].astype(object).to_numpy() for c in data.columns]
+    for i in range(len(data)):  # openpyxl takes cells one by one; a workbook holds at most 2^20 rows
+        ws.append([cell(col[i]) for col in columns])
+    wb.properties.creator = "sdc"
+    wb.properties.created = when
+    wb.properties.modified = when
+    buf = io.BytesIO()
+    wb.save(buf)
+    return _reproducible_zip(buf.getvalue(), when)

@@ -116,8 +116,23 @@ def household_risk(
 ) -> HouseholdRiskResult:
     """Household risk 1 - prod(1 - r_i) over the members of each household.
 
-    Parameters are those of :func:`sdc.individual_risk` (``key_bins`` included), plus the
-    household id column (numbers or strings; no missing values).
+    A household is re-identified when any of its members is, the members' re-identifications
+    taken as independent: r_h = 1 - prod over members i of (1 - r_i), with r_i the individual
+    risk (:func:`sdc.individual_risk`); every member gets r_h, and the expected number of
+    re-identified records is the sum over records. This is sdcMicro's household (hierarchical)
+    risk, ``measure_risk(..., hid=)`` (Templ, Kowarik and Meindl 2015, Journal of Statistical
+    Software 67(4)).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Microdata. Not modified.
+    keys : str or sequence of str
+        Key variables.
+    household : str
+        The household id column (numbers or strings; no missing values).
+    weights, method, missing, alpha, key_bins
+        As for :func:`sdc.individual_risk`.
 
     Examples
     --------

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import (
     check_columns, check_fraction, check_int, check_keys, check_option, check_weights,
 )
@@ -76,6 +77,20 @@ class SnapshotResult:
         out = self.table.copy()
         out["keys"] = [" + ".join(k) for k in out["keys"]]
         return out
+
+    def summary(self) -> pd.DataFrame:
+        """The subsets evaluated, and the riskiest one (most expected re-identifications)."""
+        t = self.table
+        top = t.loc[t["expected_reidentifications"].idxmax()] if len(t) else None
+        rows = [
+            ("n_subsets", len(t), "key subsets evaluated"),
+            ("riskiest_subset", " + ".join(top["keys"]) if top is not None else "",
+             "the subset with the most expected re-identifications"),
+            ("riskiest_expected_reidentifications", float(top["expected_reidentifications"]) if top is not None
+             else float("nan"), "its expected re-identifications"),
+            ("riskiest_n_unique", int(top["n_unique"]) if top is not None else 0, "its sample uniques"),
+        ]
+        return summary_frame(rows)
 
 
 def key_subset_snapshots(

@@ -281,7 +281,10 @@ def assess(
     thr = cfg.thresholds
     measures = set(cfg.measures)
     notes: list[str] = list(details.notes()) if details is not None else []
-    unbinned = [k for k in cfg.continuous_keys if k not in cfg.bins]
+    # Numbers without bins: each raw value is a class. (A text column, such as the bands of a
+    # released file's recoded key, is counted by its values, which is no news.)
+    unbinned = [k for k in cfg.continuous_keys if k not in cfg.bins and k in data.columns
+                and pd.api.types.is_numeric_dtype(data[k].dtype) and not pd.api.types.is_bool_dtype(data[k].dtype)]
     if unbinned:
         notes.append(f"continuous key(s) {', '.join(unbinned)} assessed on their raw values (no bins configured).")
     columns = _columns(cfg, data, details)

@@ -23,11 +23,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc.exceptions import SdcWarning
+from sdc.exceptions import CodingWarning, SdcWarning
 from sdc.protect._result import changed_cells
 from sdc.workflow.assess import Assessment, ScenarioResult, assess
 from sdc.workflow.compare_attacks import ATTACK_N, AttackComparison, attacks_before_after
-from sdc.workflow.config import RunConfig, Scenario
+from sdc.workflow.config import RunConfig, Scenario, as_config
 
 __all__ = ["Comparison", "compare", "MATCH_MODES", "risk_figures", "match_records", "released_config",
            "load_protection_log", "utility_measures"]
@@ -160,6 +160,10 @@ def match_records(original: pd.DataFrame, released: pd.DataFrame, *, match: str 
     if match == "auto":
         match = "id" if id and id in original.columns and id in released.columns else "rows"
     if match == "index":
+        if released.index.equals(original.index):
+            # Nothing dropped or reordered: the original itself, not a copy of every column
+            # (as for row order; at 10^7 records a copy held for the whole comparison is GBs).
+            return original, released, "the protection run (record by record)"
         extra = released.index.difference(original.index)
         if len(extra) or not released.index.is_unique:
             raise ValueError("the released records do not match the original's (index): "
@@ -325,12 +329,25 @@ def _side_by_side(before: pd.DataFrame, after: pd.DataFrame, on: list[str], valu
 # ---------------------------------------------------------------------------------------------
 # Utility
 
+def with_withheld(original: pd.DataFrame, released: pd.DataFrame) -> pd.DataFrame:
+    """`released` (matched to `original` by index, a subset of it) with a record of every
+    value missing for each original record the protection dropped: a dropped record is a
+    record withheld, every cell suppressed, for the utility figures (else dropping most of a
+    file would cost nothing: IL1 0 and 100 % of the records retained)."""
+    if len(released) == len(original):
+        return released
+    return released.reindex(original.index)
+
+
 def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str],
-                     keys: Sequence[str], related: Sequence[str] = ()) -> dict[str, Any]:
+                     keys: Sequence[str], related: Sequence[str] = (), *,
+                     original_all: pd.DataFrame | None = None) -> dict[str, Any]:
     """The utility measures of :mod:`sdc.utility` on matched records (same index).
 
     Returns a dict: ``summary`` (:func:`sdc.utility_summary` over `variables`, with `keys`; a
-    suppressed cell counts as a loss of 1 in IL1, as in ``sdc sweep``),
+    suppressed cell counts as a loss of 1 in IL1, as in ``sdc sweep``; with `original_all`,
+    the whole original, whose records missing from `original` the protection dropped, over
+    every record, a dropped one as withheld: :func:`with_withheld`),
     ``table`` (its figures as rows: ``measure``, ``variable`` (``"overall"`` for file-level
     figures), ``value``), ``marginals`` (:func:`sdc.marginal_change` of `variables`, one row
     per variable), ``associations`` (:func:`sdc.association_change` over `variables` and
@@ -345,8 +362,12 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
         return out
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SdcWarning)
-        res = utility_summary(original, released, variables=list(variables), keys=list(keys) or None,
-                              suppressed="max")
+        if original_all is not None and len(original_all) > len(original):
+            res = utility_summary(original_all, with_withheld(original_all, released), variables=list(variables),
+                                  keys=list(keys) or None, suppressed="max")
+        else:
+            res = utility_summary(original, released, variables=list(variables), keys=list(keys) or None,
+                                  suppressed="max")
         out["summary"] = res
         out["marginals"] = marginal_change(original, released, list(variables)).to_frame()
         rel = list(dict.fromkeys([*variables, *related]))
@@ -520,7 +541,7 @@ def _sha256(path: str | Path) -> str:
 def compare(
     original: pd.DataFrame,
     released: pd.DataFrame,
-    config: RunConfig,
+    config: RunConfig | str | Path | Mapping[str, Any],
     *,
     protection: Mapping[str, Any] | None = None,
     match: str = "auto",
@@ -537,9 +558,10 @@ def compare(
     ----------
     original, released : pandas.DataFrame
         The two files (not modified).
-    config : RunConfig
+    config : RunConfig, path or mapping
         The assessment configuration (keys, scenarios, thresholds, measures), as for
-        :func:`sdc.assess`; the released file's is adapted by :func:`released_config`.
+        :func:`sdc.assess`: a RunConfig, a configuration file or a mapping of sections; the
+        released file's is adapted by :func:`released_config`.
     protection : dict, optional
         The protection log (``protection.json``): what each step changed, shown in the report;
         its recoded variables are counted by their released values.
@@ -561,6 +583,7 @@ def compare(
 
     check_frame(original, "original")
     check_frame(released, "released")
+    config = as_config(config)
     n_attacks = check_int(n_attacks, "n_attacks", min_value=1)
     orig_m, rel_m, how = match_records(original, released, match=match, id=config.id)
     recoded = set(recoded)
@@ -595,25 +618,34 @@ def compare(
     skip = [c for c in (config.id,) if c]
     changes = _changes(orig_m, rel_m, skip)
     kept = changes[changes["status"] == "kept"]
+    # The variables whose values changed, whether or not a step named them: the same two files
+    # give the same utility figures with the protection log (sdc protect) and without it
+    # (sdc compare); a step that changed nothing in a variable (no cell suppressed in it) would
+    # otherwise dilute the averages with its zeros.
     treated = set(kept.loc[kept["cells_changed"] > 0, "variable"])
-    if protection:
-        for st in protection.get("steps", []):
-            treated.update(v for v in (st.get("variables") or []) if v in rel_m.columns and v in orig_m.columns)
     # Pseudonyms replace identifiers one for one: no analytic information is lost with them.
     pseudonymised = {v for st in (protection or {}).get("steps", []) if st.get("method") == "pseudonymise"
                      for v in (st.get("variables") or [])}
     treated -= set(skip) | pseudonymised
     variables = [c for c in orig_m.columns if c in treated]
     keys = [k for k in config.keys if k in rel_m.columns]
+    if not variables and len(orig_m) < len(original):
+        # Records dropped, no value changed: the loss is the withheld records, over the keys.
+        variables = [k for k in keys if k in orig_m.columns]
     related = [c for c in (*config.keys, *config.sensitive) if c in rel_m.columns and c in orig_m.columns]
-    util = utility_measures(orig_m, rel_m, variables, keys, related)
+    util = utility_measures(orig_m, rel_m, variables, keys, related,
+                            original_all=original if how != "row order" else None)
     notes += util["notes"]
     repeatable = {v for st in (protection or {}).get("steps", []) if st.get("method") in _REPEATABLE
                   for v in (st.get("variables") or [])} | (set(recoded) - {v for st in (protection or {}).get("steps", [])
                                                                             for v in (st.get("variables") or [])})
-    attacks = linkage_before_after(orig_m, rel_m, config, sorted(repeatable))
-    more = attacks_before_after(orig_m, rel_m, config, before=before, after=after, repeatable=sorted(repeatable),
-                                n_attacks=n_attacks, seed=ATTACK_SEED)
+    with warnings.catch_warnings():
+        # The attacker's file is coded here as the release is (recodings repeated); a column
+        # still without a common value was replaced whole (a constant), which is protection.
+        warnings.simplefilter("ignore", CodingWarning)
+        attacks = linkage_before_after(orig_m, rel_m, config, sorted(repeatable))
+        more = attacks_before_after(orig_m, rel_m, config, before=before, after=after,
+                                    repeatable=sorted(repeatable), n_attacks=n_attacks, seed=ATTACK_SEED)
     notes += more.notes
     keyvars = list(dict.fromkeys(k for s in config.all_scenarios for k in s.keys))
     key_freq = _key_frequencies(before, after, keyvars)

@@ -61,7 +61,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["RunConfig", "Scenario", "Thresholds", "ConfigError", "load_config", "from_mapping", "from_options",
+__all__ = ["RunConfig", "Scenario", "Thresholds", "ConfigError", "load_config", "as_config", "from_mapping",
+           "from_options",
            "to_toml", "read_settings", "file_read_settings", "READ_KEYS", "MEASURES", "MEASURE_ALIASES", "FORMATS",
            "DISTANCE_RANGES", "t_never_fails"]
 
@@ -261,6 +262,20 @@ def _bins(spec: Any, where: str) -> Any:
 READ_KEYS = ("sep", "na_values", "text_columns", "sheet")
 
 
+def _separator(value: Any) -> str | None:
+    """A delimiter as :func:`sdc.io.read_data` takes it (None: detected), checked now."""
+    from sdc.io import delimiter
+
+    if value is None:
+        return None
+    try:
+        delimiter(value)
+    except ValueError:
+        raise _err("[data].sep", "must be the delimiter: one character other than a quote or a line break, "
+                   f"'tab' or 'whitespace'; got {value!r}.") from None
+    return value
+
+
 def read_settings(data: Mapping[str, Any]) -> dict[str, Any]:
     """The reading settings a ``[data]`` section gives (:data:`READ_KEYS`), validated: keyword
     arguments of :func:`sdc.io.read_data`, only those the section has. A command that reads
@@ -270,7 +285,7 @@ def read_settings(data: Mapping[str, Any]) -> dict[str, Any]:
         raise _err("[data]", "must be a table.")
     kw: dict[str, Any] = {}
     if "sep" in data:
-        kw["sep"] = _opt_str(data["sep"], "[data].sep")
+        kw["sep"] = _separator(data["sep"])
     if "na_values" in data:
         na = data["na_values"]
         na = [na] if isinstance(na, str) else na
@@ -523,6 +538,19 @@ def from_options(options: Mapping[str, Any], base: Mapping[str, Any] | None = No
     return raw
 
 
+def as_config(config: object, *, name: str = "config") -> RunConfig:
+    """A RunConfig from a RunConfig, a configuration file (path) or a mapping of sections, the
+    data coming with the call; anything else is refused naming `name`."""
+    if isinstance(config, RunConfig):
+        return config
+    if isinstance(config, (str, Path)):
+        return load_config(config, data_given=True)
+    if isinstance(config, Mapping):
+        return from_mapping(config, source="mapping", data_given=True)
+    raise TypeError(f"`{name}` must be a RunConfig, a configuration file or a mapping of sections; "
+                    f"got {type(config).__name__}.")
+
+
 def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | None = None, *,
                 data_given: bool = False) -> RunConfig:
     """Read a TOML (``.toml``) or YAML (``.yaml``/``.yml``) run configuration.
@@ -534,6 +562,9 @@ def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | N
     """
     raw: dict[str, Any] = {}
     source = "flags"
+    if path is not None and not isinstance(path, (str, Path)):
+        raise TypeError(f"`path` must be a configuration file's path (a mapping goes to from_mapping); "
+                        f"got {type(path).__name__}.")
     if path is not None:
         p = Path(path)
         raw = read_config_file(p)

@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._validation import did_you_mean
 from sdc.protect.pseudonym import key_source_text
 from sdc.workflow.config import ConfigError, _toml_key, _toml_value, read_config_file
 
@@ -344,7 +345,8 @@ def _step(number: int, body: Any, table: Mapping[str, MethodSpec], base_dir: str
     if method not in table:
         missing = method in METHOD_NAMES
         raise _err(f"{where} ({method})" if isinstance(method, str) else where,
-                   ("is not available in this version of sdc" if missing else f"unknown method {method!r}")
+                   ("is not available in this version of sdc" if missing
+                    else f"unknown method {method!r}{did_you_mean(method, table)}")
                    + f"; available: {', '.join(table) or 'none'}.")
     spec = table[method]
     where = f"step {number} ({method})"
@@ -669,15 +671,30 @@ def _plain(v: Any) -> Any:
 # ---------------------------------------------------------------------------------------------
 # Steps from command-line flags (the common case without a plan file)
 
+def check_suppression_keys(keys: Sequence[str] | None, continuous_keys: Sequence[str] | None) -> None:
+    """``--k`` suppresses values until the ``--keys`` are k-anonymous: a continuous key of the
+    assessment left out of them would leave the assessed scenario as it was, without a word,
+    so it is refused (recode it into bands and list it among the keys)."""
+    left = [c for c in continuous_keys or () if c not in (keys or ())]
+    if left:
+        names = ", ".join(map(repr, left))
+        raise PlanError(f"plan: --k suppresses values until the --keys are k-anonymous; the continuous key(s) "
+                        f"{names} would not be among them: recode them into bands (--recode {left[0]}=10) and "
+                        "list them in --keys instead.")
+
+
 def flags_plan(*, recode: Sequence[tuple[str, Any]] = (), top_code: Sequence[tuple[str, float]] = (),
                pram: Sequence[tuple[str, float]] = (), keys: Sequence[str] | None = None, k: int | None = None,
                pseudonymise: Sequence[str] = (), key_file: str | None = None, key_env: str | None = None,
-               drop: Sequence[str] = ()) -> list[dict[str, Any]]:
+               drop: Sequence[str] = (), continuous_keys: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """Plan steps for the flags of ``sdc protect``, in a fixed order: recoding, top coding, PRAM,
     local suppression to k-anonymity, pseudonymisation (and dropping of direct identifiers).
 
     `recode` holds (column, width) or (column, [edges]); `pram` (column, pd) pairs (sdcMicro's
     invariant PRAM with that probability of keeping a value); `top_code` (column, top bound).
+    `continuous_keys` (the assessment's) are refused with `k`: suppression makes the `keys`
+    k-anonymous, and a continuous key left out of them would leave the assessed scenario as it
+    was, without a word.
     """
     table = method_table()
     steps: list[dict[str, Any]] = []
@@ -697,6 +714,7 @@ def flags_plan(*, recode: Sequence[tuple[str, Any]] = (), top_code: Sequence[tup
     if k is not None:
         if not keys:
             raise PlanError("plan: --k needs the key variables (--keys) to make them k-anonymous.")
+        check_suppression_keys(keys, continuous_keys)
         steps.append({"method": "local_suppression", var_param("local_suppression"): list(keys), "k": k})
     if pseudonymise or drop:
         step: dict[str, Any] = {"method": "pseudonymise", var_param("pseudonymise"): list(pseudonymise)}

@@ -121,7 +121,8 @@ class SearchRun:
 
 
 def _err(where: str, what: str) -> ConfigError:
-    return ConfigError(f"{where}: {what}")
+    # Phrased as the assessment configuration's errors (sdc.workflow.config): config [section].key.
+    return ConfigError(f"config {where}: {what}")
 
 
 def _table(raw: Mapping[str, Any], name: str) -> dict[str, Any]:
@@ -151,7 +152,7 @@ def search_config_from_mapping(raw: Mapping[str, Any], *, source: str = "mapping
         if isinstance(spec, str):
             continue
         if not isinstance(spec, Mapping) or sum(k in spec for k in _BUILDERS) != 1:
-            raise _err(f"[quasi_identifiers] {name}",
+            raise _err(f"[quasi_identifiers].{name}",
                        "must be a hierarchy file (a string) or a table with one of "
                        f"{', '.join(_BUILDERS)} (e.g. {{ intervals = [5, 10] }}).")
     models = _table(raw, "models")
@@ -172,7 +173,7 @@ def search_config_from_mapping(raw: Mapping[str, Any], *, source: str = "mapping
             raise _err("[combinations.transformations]", "list the candidate transformations: name = { variable = level }.")
     path = data.get("path")
     if path is not None and not isinstance(path, str):
-        raise _err("[data] path", f"must be a string; got {path!r}.")
+        raise _err("[data].path", f"must be a string; got {path!r}.")
     if isinstance(path, str) and not Path(path).is_absolute():
         path = str(Path(base) / path)
     reading = read_settings(data)  # sep, na_values, text_columns, sheet: checked as sdc assess's
@@ -203,7 +204,7 @@ def build_hierarchies(cfg: SearchConfig, data: pd.DataFrame) -> dict[str, Hierar
     """Each quasi-identifier's hierarchy: read from its file or built from the data."""
     out: dict[str, Hierarchy] = {}
     for name, spec in cfg.quasi_identifiers.items():
-        where = f"[quasi_identifiers] {name}"
+        where = f"config [quasi_identifiers].{name}"
         try:
             if isinstance(spec, str):
                 out[name] = as_hierarchy(spec, name=name, base=cfg.base)

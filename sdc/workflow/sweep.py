@@ -271,8 +271,11 @@ def _utility_row(original: pd.DataFrame, released: pd.DataFrame, variables: Sequ
                  keys: Sequence[str], suppressed: str = "max") -> dict[str, float]:
     from sdc.utility import utility_summary
 
-    orig = original.loc[released.index] if len(released) != len(original) else original
-    res = utility_summary(orig, released, variables=list(variables), keys=list(keys), suppressed=suppressed)
+    from sdc.workflow.compare import with_withheld
+
+    # Every original record, a dropped one as withheld (every cell suppressed).
+    res = utility_summary(original, with_withheld(original, released), variables=list(variables), keys=list(keys),
+                          suppressed=suppressed)
     row = res.summary()
     row["records_dropped"] = len(original) - len(released)
     return row
@@ -297,6 +300,9 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
         One row per setting plus the baseline, with the non-dominated settings marked.
     """
     check_frame(data)
+    if not isinstance(plan, (Plan, str, Path)):
+        raise TypeError(f"`plan` must be a sweep Plan (sdc.workflow.sweep.load_sweep) or its file; "
+                        f"got {type(plan).__name__}.")
     if not isinstance(plan, Plan):
         plan = load_sweep(plan)
     else:
