@@ -226,3 +226,18 @@ def test_measures_accept_the_api_function_names() -> None:
     for api_name, short in MEASURE_ALIASES.items():
         assert hasattr(sdc, api_name), api_name
         assert short in MEASURES + OPTIONAL_MEASURES
+
+
+def test_the_file_wide_scenario_name_is_reserved() -> None:
+    """A scenario named 'all' took the file-wide (inference) verdicts as its own: its summary
+    counted them and the "Across the file" block vanished."""
+    import pytest
+
+    from sdc.workflow.config import ConfigError, from_mapping
+
+    raw = {"data": {"path": "x.csv"}, "variables": {"categorical_keys": ["a", "b"]},
+           "scenarios": [{"name": "all", "keys": ["a"]}]}
+    with pytest.raises(ConfigError, match=r"^config \[\[scenarios\]\] #1\.name: 'all' is the name of the file-wide"):
+        from_mapping(raw)
+    raw["scenarios"] = [{"name": "All", "keys": ["a"]}]
+    assert from_mapping(raw).scenarios[0].name == "All"

@@ -178,15 +178,22 @@ def test_spreadsheet_safety_in_csv_and_xlsx(tmp_path: Path) -> None:
     assert rec["sens"].tolist()[:3] == ["'=x", "y", "'+z"]
     low = pd.read_csv(out / "records_at_risk_k3.csv", keep_default_na=False)
     assert all(not str(v).startswith(("=", "+", "-", "@")) for col in low for v in low[col] if isinstance(v, str))
-    # every text cell in every sheet is safe; numbers stay numbers
+    # every text cell in every sheet is text: one a spreadsheet would run carries the quote
+    # prefix and shows as it is (an apostrophe in the value showed in Excel); numbers stay numbers
     wb = openpyxl.load_workbook(out / "report.xlsx")
+    risky = 0
     for ws in wb:
         for row in ws.iter_rows():
             for c in row:
                 if isinstance(c.value, str):
-                    assert not c.value.startswith(("=", "+", "-", "@", "\t", "\r")), (ws.title, c.coordinate)
+                    assert c.data_type == "s", (ws.title, c.coordinate)
+                    if c.value.startswith(("=", "+", "-", "@", "\t", "\r")):
+                        assert c.quotePrefix, (ws.title, c.coordinate)
+                        risky += 1
+    assert risky and b"<f>" not in b"".join(zipfile.ZipFile(out / "report.xlsx").read(n)
+                                           for n in zipfile.ZipFile(out / "report.xlsx").namelist())
     cells = _xlsx_cells((out / "report.xlsx").read_bytes())
-    assert any(v == "'=a" for _, _, v in cells)
+    assert any(v == "=a" for _, _, v in cells) and not any(str(v).startswith("'=") for _, _, v in cells)
 
 
 def test_neutralise_leaves_numbers_and_plain_text() -> None:
@@ -289,8 +296,22 @@ def test_safe_frame_matches_a_per_cell_reference(values: list, categorical: bool
     assume(not categorical or not any(v and "\x00" in v for v in values))
     s = pd.Series(values, dtype="category" if categorical else object)
     got = safe_frame(pd.DataFrame({"x": s}))["x"].tolist()
-    want = [None if v is None else neutralise(v) for v in values]
+    want = [None if v is None else neutralise(_escaped_per_char(v)) for v in values]
     assert [None if (isinstance(g, float) and np.isnan(g)) else g for g in got] == want
+
+
+def _escaped_per_char(v: str) -> str:
+    """The control characters a terminal acts on, escaped one by one (tab, LF and CR stay)."""
+    out = []
+    for c in v:
+        o = ord(c)
+        if (o < 0x20 and c not in "\t\n\r") or 0x7F <= o <= 0x9F:
+            out.append(f"\\x{o:02x}")
+        elif 0x202A <= o <= 0x202E or 0x2066 <= o <= 0x2069:
+            out.append(f"\\u{o:04x}")
+        else:
+            out.append(c)
+    return "".join(out)
 
 
 def test_report_folder_repr_is_short(tmp_path) -> None:
@@ -315,3 +336,20 @@ def test_truth_values_with_missing_ones_are_reported(tmp_path) -> None:
     data = tmp_path / "tf.csv"
     data.write_text("a,b\nTRUE,1\n,2\nFALSE,1\nTRUE,1\n", encoding="utf-8")
     assert main(["assess", str(data), "--keys", "a,b", "--out", str(tmp_path / "rep")]) == 0
+
+
+def test_report_csv_files_show_control_characters_escaped(tmp_path: Path) -> None:
+    """ESC sequences from the data reached records.csv raw: `cat records.csv` ran them. They are
+    escaped as in the text reports; a line feed inside a field stays (quoted)."""
+    df = pd.DataFrame({"key": ["\x1b[31mred", "\x1b[31mred", "b", "b", "c\nd", "c\nd", "\u202ex", "e"],
+                       "w": [1.0] * 8})
+    cfg = from_mapping({"data": {"path": "d.csv"}, "variables": {"categorical_keys": ["key"]},
+                        "thresholds": {"k": 3}, "options": {"measures": ["k_anonymity", "risk"]}})
+    out = tmp_path / "r"
+    write_report(assess(cfg, df, now=T1), out)
+    for p in out.glob("*.csv"):
+        raw = p.read_bytes()
+        assert b"\x1b" not in raw and "\u202e".encode() not in raw, p.name
+    rec = pd.read_csv(out / "records.csv", keep_default_na=False)
+    assert rec["key"].tolist()[:2] == ["\\x1b[31mred"] * 2 and rec["key"].tolist()[4] == "c\nd"
+    assert rec["key"].tolist()[6] == "\\u202ex"

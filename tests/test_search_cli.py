@@ -117,6 +117,12 @@ def test_cli_search_writes_the_folder(tmp_path: Path, capsys: pytest.CaptureFixt
     uniques = next(v for (s, m), v in risk.items() if m == "sample uniques")
     assert uniques["after"] == 0 and uniques["before"] > 0  # 2-anonymous after, unique ages before
     assert cmp["attacks"]["linkage"]
+    # its provenance is the search run's: the input file, its SHA-256, the command (was empty)
+    import hashlib
+
+    prov = cmp["provenance"]
+    assert prov["original"] == str(data) and prov["command"].startswith("sdc search ")
+    assert prov["sha256"] == {str(data): hashlib.sha256(data.read_bytes()).hexdigest()}
 
 
 def test_cli_flags_override_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -110,8 +110,9 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
                                             [q for q in cfg.quasi_identifiers if not _numeric_builder(cfg, q)])
     data = read_data(path, **reading)
     _check_quasi_identifiers(cfg.quasi_identifiers, [str(c) for c in data.columns], path)
-    run = run_search(cfg, data)
-    out = write_search(run, args.out, data=data, input_path=path, sep=sep, command="sdc " + shlex.join(argv))
+    command = "sdc " + shlex.join(argv)
+    run = run_search(cfg, data, input_file=path, command=command)
+    out = write_search(run, args.out, data=data, input_path=path, sep=sep, command=command)
     r = run.result
     if args.json:
         print(dumps({**r.summary(), "out": str(out)}))

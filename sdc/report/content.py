@@ -26,9 +26,10 @@ from sdc.report.formatting import fmt_num, fmt_pct, passes_if
 __all__ = ["Table", "Section", "Report", "build_report", "headline", "SAFETY_NOTE", "FIGURES", "figure_id",
            "figure_captions", "unique_keys"]
 
-SAFETY_NOTE = ("Spreadsheet safety: in the CSV and XLSX files, a text cell that starts with =, +, -, @, a tab or a "
+SAFETY_NOTE = ("Spreadsheet safety: in the CSV files, a text cell that starts with =, +, -, @, a tab or a "
                "carriage return is prefixed with an apostrophe (') so that spreadsheet programs show it as text "
-               "instead of running it as a formula.")
+               "instead of running it as a formula; in the XLSX files such a cell is stored as text with the "
+               "quote prefix (shown as it is, never run).")
 
 #: Figures (plots/<scenario tag>_<name>.png) and their captions.
 FIGURES = {

@@ -59,6 +59,9 @@ def one_line_text(text: object) -> str:
 _MD_ALWAYS = re.compile(r"([\\`*\[\]|~])")
 _MD_TAG = re.compile(r"<(?=[A-Za-z/!?])")
 _MD_ENTITY = re.compile(r"&(?=[A-Za-z#])")
+# GitHub's Markdown turns a bare URL (http://..., www.x) into a link: "\/" and "\." (CommonMark
+# escapes, shown as "/" and ".") break the pattern it looks for.
+_MD_AUTOLINK = re.compile(r"(?i)(?<=:)//|(?<![\w.])(www)\.")
 # Block openers (CommonMark): an ordered-list marker or a "-"/"+" bullet only opens a block when
 # a space or the end follows ("0.3049" and "-2" are plain text, left unescaped); "#", ">", "="
 # and a "-" before another "-" (a thematic break) are escaped wherever they start the text.
@@ -76,11 +79,14 @@ def md_text(text: object, *, start: bool = True) -> str:
     '\\<img src=x onerror=alert(1)> & \\[x\\](javascript:y) # H'
     >>> md_text("l < 2 and local_suppression")
     'l < 2 and local_suppression'
+    >>> md_text("see http://evil.example or www.evil.example")
+    'see http:\\/\\/evil.example or www\\.evil.example'
     """
     t = one_line_text(text)
     t = _MD_ALWAYS.sub(r"\\\1", t)
     t = _MD_TAG.sub(r"\\<", t)
     t = _MD_ENTITY.sub(r"\\&", t)
+    t = _MD_AUTOLINK.sub(lambda m: r"\/\/" if m.group(1) is None else m.group(1) + r"\.", t)
     if not start:  # inside a table cell a text cannot open a block
         return t
     return _MD_BLOCK.sub(lambda m: m.group(1) + "\\" + m.group(2), t)
@@ -369,7 +375,8 @@ def uniqueness_text(res: PopulationUniquenessResult, attacker: AttackerRiskResul
     parts += ["", "Estimators", render_table(est, formats={"population_uniques": ",.1f", "fraction_of_population": ".6f"})]
     if attacker is not None:
         t = attacker.threshold
-        parts += ["", f"Attacker models (F_j from the {attacker.population_source}; risk threshold {t:g})",
+        parts += ["", f"Attacker models (as ARX: a missing key value is a value of its own; F_j from the "
+                      f"{attacker.population_source}; risk threshold {t:g})",
                   _rows([
                       ("prosecutor: records at risk / highest / average",
                        f"{fmt_pct(100 * attacker.prosecutor_records_at_risk)} / {fmt_num(attacker.prosecutor_highest_risk)} "

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sdc.report.content import Report, Section
+import pandas as pd
+
+from sdc.report.content import Report, Section, Table
 from sdc.report.protection_log import protection_sections, step_tables, steps_table  # step_tables, steps_table: re-exported
 from sdc.report.serialize import jsonable
 from sdc.workflow.protect import ProtectionRun
@@ -51,8 +53,8 @@ def protection_document(run: ProtectionRun, released_name: str, released_sha256:
     return jsonable(doc)
 
 
-def protection_markdown(log: Mapping[str, Any]) -> str:
-    """``protection.md``: the log for reading."""
+def protection_markdown(log: Mapping[str, Any], files: Sequence[str] = ()) -> str:
+    """``protection.md``: the log for reading; `files`, the folder's files, listed last."""
     from sdc.report.text import render_markdown
 
     sections = protection_sections(log)
@@ -60,6 +62,16 @@ def protection_markdown(log: Mapping[str, Any]) -> str:
         sections.append(Section("reproduce", "Reproduce", [
             f"Command: {log['command']}",
             "The same data, plan (plan.toml, with its seeds) and key give a byte-identical released file."]))
+    if files:
+        what = {"protection.json": "this log, machine-readable", "protection.md": "this log",
+                "plan.toml": "the plan as run, with its seeds (rerun: sdc protect DATA --plan plan.toml)"}
+        rows = [(f, what.get(f, "the released data")) for f in files if "/" not in f]
+        sub = [f.split("/", 1)[1] for f in files if f.startswith("comparison/")]
+        if sub:
+            rows.append(("comparison/", "the released file beside the original (sdc compare's report): "
+                         + ", ".join(sub)))
+        sections.append(Section("files", "Files", tables=[
+            Table("files", "The files of this folder", pd.DataFrame(rows, columns=["file", "holds"]))]))
     report = Report(title="Protection log", generated=str(log.get("generated_utc", "")), sections=sections,
                     assessment=None)  # type: ignore[arg-type]
     return render_markdown(report, {}, png_files=False)
@@ -92,15 +104,16 @@ def write_protection(run: ProtectionRun, out: str | Path, *, input_path: str | P
     rel = released_file(run.released, input_path=input_path, sep=sep, original=run.original)
     sha = hashlib.sha256(rel.data).hexdigest()
     doc = protection_document(run, rel.name, sha, rel.note)
+    sub = comparison_files(run.comparison, formats=formats, released_name=rel.name) if run.comparison is not None \
+        else {}
+    names = [rel.name, "protection.json", "protection.md", "plan.toml", *(f"comparison/{k}" for k in sub)]
     files: dict[str, str | bytes] = {
         rel.name: rel.data,
         "protection.json": json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n",
-        "protection.md": protection_markdown(doc),
+        "protection.md": protection_markdown(doc, names),
         "plan.toml": run.plan_toml(),
     }
-    if run.comparison is not None:
-        sub = comparison_files(run.comparison, formats=formats, released_name=rel.name)
-        files.update({f"comparison/{k}": v for k, v in sub.items()})
+    files.update({f"comparison/{k}": v for k, v in sub.items()})
     write_folder(out, files, marker="This folder was written by sdc protect; sdc replaces it whole on the next run.\n",
                  inputs=[input_path], read_from=source_files(run.plan.source, run.plan.config_path,
                                                               run.config.source if run.config is not None else None))

@@ -128,7 +128,10 @@ def protection_sections(log: Mapping[str, Any], *, prefix: str = "") -> list[Sec
                            tables=[replace(t, key=f"{prefix}{t.key}"[:31]) for t in step_tables(st)]))
     tot = (log.get("totals") or {}).get("cells_changed") or {}
     if tot:
-        out.append(Section(f"{prefix}totals", "Cells changed per variable (all steps)", tables=[
-            Table(f"{prefix}cells changed", "Cells changed per variable, all steps",
+        out.append(Section(f"{prefix}totals", "Cells changed per variable, summed over the steps", [
+            "Each step's changes added up: a cell two steps changed (recoded, then suppressed) counts twice, so a "
+            "variable can show more changes than records. The comparison counts the cells that differ between the "
+            "original and the released file."], tables=[
+            Table(f"{prefix}cells changed", "Cells changed per variable, summed over the steps",
                   pd.DataFrame(list(tot.items()), columns=["variable", "cells changed"]))]))
     return out

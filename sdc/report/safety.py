@@ -1,12 +1,18 @@
 """Spreadsheet safety: text that a spreadsheet would run as a formula is neutralised.
 
 A cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return can be taken as a
-formula by Excel or LibreOffice ("CSV injection", OWASP). In every CSV and XLSX the report
-writes, such a *text* cell gets a leading apostrophe, which spreadsheets show as text.
-Numbers are left alone: ``-0.5`` stored as a number is a value, not a formula.
+formula by Excel or LibreOffice ("CSV injection", OWASP). In every CSV the report writes,
+such a *text* cell gets a leading apostrophe, which spreadsheets show as text (the XLSX files
+use the cell's quote prefix instead: :mod:`sdc.report.xlsx`). Numbers are left alone: ``-0.5``
+stored as a number is a value, not a formula. Control characters a terminal acts on (``cat
+records.csv``: an escape sequence from the data would recolour or retitle it) are written as
+escapes (``\x1b``), as in the text reports; tab, line feed and carriage return stay (CSV
+quotes them).
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pandas as pd
@@ -14,6 +20,14 @@ import pandas as pd
 __all__ = ["DANGEROUS_PREFIXES", "neutralise", "safe_frame"]
 
 DANGEROUS_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+# What a terminal acts on, as sdc.report.formatting.visible escapes it, but the tab, line feed
+# and carriage return a CSV field may hold (quoted).
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = m.group(0)
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
 
 
 def neutralise(value: object) -> object:
@@ -27,14 +41,20 @@ def neutralise(value: object) -> object:
     return value
 
 
+def _cleaned(value: object) -> object:
+    """`value` with control characters escaped, then neutralised (text only)."""
+    return neutralise(_CONTROL.sub(_escape, value)) if isinstance(value, str) else value
+
+
 def _any_dangerous(values: object) -> bool:
-    """Whether a text value starts with a dangerous character: the first characters of all
-    values at once (pandas' string methods), not a Python loop over the values."""
+    """Whether a text value starts with a dangerous character or holds a control character:
+    all values at once (pandas' string methods), not a Python loop over the values."""
     try:
-        first = pd.Series(np.asarray(values, dtype=object)).str[:1]  # NaN for values that are not text
+        text = pd.Series(np.asarray(values, dtype=object)).str  # NaN for values that are not text
+        first = text[:1]
     except AttributeError:  # no text at all (truth values and missing ones, say): nothing to neutralise
         return False
-    return bool(first.isin(DANGEROUS_PREFIXES).any())
+    return bool(first.isin(DANGEROUS_PREFIXES).any() or text.contains(_CONTROL.pattern, regex=True).any())
 
 
 def safe_frame(df: pd.DataFrame) -> pd.DataFrame:
@@ -46,9 +66,9 @@ def safe_frame(df: pd.DataFrame) -> pd.DataFrame:
             # Neutralise the distinct values, not every cell: hashing is fast, Python per cell is not.
             codes, uniques = pd.factorize(s, use_na_sentinel=True)
             if _any_dangerous(uniques):
-                fixed = np.array([neutralise(u) for u in uniques], dtype=object)
+                fixed = np.array([_cleaned(u) for u in uniques], dtype=object)
                 values = fixed[np.maximum(codes, 0)]
                 values[codes < 0] = s.to_numpy(dtype=object)[codes < 0]  # missing stays as it was
                 out[col] = pd.Series(values, index=s.index, name=s.name)
-    out.columns = [neutralise(str(c)) for c in out.columns]
+    out.columns = [_cleaned(str(c)) for c in out.columns]
     return out

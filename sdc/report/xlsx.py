@@ -6,8 +6,9 @@ the contents sheet. Numbers are stored as numbers (counts with a thousands separ
 columns carry the report's human labels, the header row is frozen and filterable, and a
 verdict cell is coloured: red for fail, green for pass.
 
-Text cells are neutralised against formula injection (:mod:`sdc.report.safety`). The
-workbook is made reproducible: its document properties carry the report's generation time
+Text cells are text: one a spreadsheet would read as a formula (:mod:`sdc.report.safety`)
+carries the quote prefix, so it shows as it is and never runs. The workbook is made
+reproducible: its document properties carry the report's generation time
 instead of the wall clock, and the zip entries carry a fixed date, so the same results give
 the same bytes.
 """
@@ -69,7 +70,8 @@ def _plain(v: object) -> object:
 
 
 def _value(v: object) -> object:
-    """A report table's cell: text neutralised (a spreadsheet formula never runs)."""
+    """A report table's cell: numbers as numbers, anything else as its text (control
+    characters left out). Text is stored as text (:func:`_as_text`), never as a formula."""
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     v = _plain(v)
@@ -77,7 +79,20 @@ def _value(v: object) -> object:
         return v
     if isinstance(v, (tuple, list)):
         v = " + ".join(map(str, v))
-    return neutralise(ILLEGAL_CHARACTERS_RE.sub("", str(v)))
+    return ILLEGAL_CHARACTERS_RE.sub("", str(v))
+
+
+def _as_text(wb) -> None:  # noqa: ANN001
+    """Every cell openpyxl took for a formula (text starting with ``=``) becomes text, and a
+    text cell a spreadsheet would read as a formula (``= + - @``, tab, CR) gets the quote
+    prefix: shown as typed, kept as text when edited, never run. (The report writes no
+    formula; an apostrophe in the value, as in the CSV files, would show.)"""
+    for ws in wb:
+        for row in ws.iter_rows():
+            for c in row:
+                if isinstance(c.value, str) and (c.data_type == "f" or c.value != neutralise(c.value)):
+                    c.data_type = "s"
+                    c.quotePrefix = True
 
 
 def _shown(t) -> pd.DataFrame:  # noqa: ANN001
@@ -144,6 +159,7 @@ def render_xlsx(report: Report) -> bytes:
     contents.column_dimensions["A"].width = 24
     contents.column_dimensions["B"].width = 60
     contents.column_dimensions["C"].width = 40
+    _as_text(wb)
     when = _parse_generated(report.generated)
     wb.properties.creator = "sdc"
     wb.properties.created = when

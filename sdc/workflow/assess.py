@@ -46,7 +46,7 @@ from sdc.risk.snapshots import SnapshotResult
 from sdc.risk.suda import SudaResult
 from sdc.risk.uncertainty import Interval, jackknife_interval, reidentification_interval
 from sdc.risk.uniqueness import PopulationUniquenessResult
-from sdc.workflow.config import RunConfig, Scenario, from_mapping, from_options, load_config
+from sdc.workflow.config import FILE_WIDE, RunConfig, Scenario, from_mapping, from_options, load_config
 from sdc.workflow.registry import SCENARIO_MEASURES, Context
 
 __all__ = ["Assessment", "ScenarioResult", "assess", "Verdict"]
@@ -515,6 +515,6 @@ def _verdicts(cfg: RunConfig, results: list[ScenarioResult], inference: dict[str
                     add(n, c.measure, c.statistic, c.value, c.threshold, c.ok, c.share)
     for s, inf in inference.items():
         det = inf.deterministic
-        add("all", f"inference ({s})", f"released variables or pairs of them that determine {s} exactly", len(det),
+        add(FILE_WIDE, f"inference ({s})", f"released variables or pairs of them that determine {s} exactly", len(det),
             "0", len(det) == 0)
     return out

@@ -603,6 +603,13 @@ def compare(
         if len(files) > 1:
             after = replace(after, provenance={**after.provenance, "input_files": [str(files[1])],
                                                "input_sha256": {str(files[1]): sha[str(files[1])]}})
+    if any(r.attacker is not None for r in (*before.scenarios, *after.scenarios)):
+        keyvars = [k for k in config.keys if k in released.columns]
+        if bool(released[keyvars].isna().to_numpy().any()) or bool(original[
+                [k for k in config.keys if k in original.columns]].isna().to_numpy().any()):
+            notes.append("prosecutor, journalist and marketer risk count a missing key value (a suppressed cell) as "
+                         "a value of its own, as ARX does, not as the wildcard of sdcMicro's rule that fk uses: after "
+                         "local suppression they can stay high while every fk is at least k.")
     rb, ra = risk_figures(before), risk_figures(after)
     risk = _side_by_side(rb, ra, ["scenario", "measure"], "value")
     risk["change"] = risk["after"] - risk["before"]

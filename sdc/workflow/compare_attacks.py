@@ -228,6 +228,11 @@ def attacks_before_after(original: pd.DataFrame, released: pd.DataFrame, config:
                      "are left out.")
     elif not sensitive:
         notes.append("attacks: no sensitive variable is released; the inference and skewness attacks are left out.")
+    unbanded = sorted(k for k in config.bins if k in common)
+    if unbanded:
+        notes.append(f"attacks: continuous key(s) {', '.join(unbanded)} are matched on the values the files hold, not "
+                     "on the bins the risk measures use: the attacks before describe releasing the original as it is, "
+                     "and can find more than its binned classes show.")
     split = n >= MIN_RECORDS
     if not split:
         notes.append(f"attacks: {n} matched record(s), too few for a control split (at least {MIN_RECORDS}); the "

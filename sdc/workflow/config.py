@@ -66,6 +66,9 @@ __all__ = ["RunConfig", "Scenario", "Thresholds", "ConfigError", "load_config", 
            "to_toml", "read_settings", "file_read_settings", "READ_KEYS", "MEASURES", "MEASURE_ALIASES", "FORMATS",
            "DISTANCE_RANGES", "t_never_fails"]
 
+#: The "scenario" of the verdicts that hold for the whole file, not a key scenario (inference).
+FILE_WIDE = "all"
+
 MEASURES = ("k_anonymity", "risk", "snapshots", "household", "ldiversity", "tcloseness", "inference", "suda",
             "uniqueness")
 # Measures registered later (sdc/workflow/registry.py) that run only when asked for by name
@@ -392,6 +395,9 @@ def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", data_given:
         name = sc.get("name", f"scenario {i + 1}")
         if not isinstance(name, str) or not name:
             raise _err(f"{where}.name", f"must be a non-empty string; got {name!r}.")
+        if name == FILE_WIDE:
+            raise _err(f"{where}.name", f"{FILE_WIDE!r} is the name of the file-wide verdicts (inference); choose "
+                                        "another.")
         scenarios.append(Scenario(name, _strs(sc.get("keys"), f"{where}.keys", allow_empty=False)))
     names = [s.name for s in scenarios]
     dup = [n for n in names if names.count(n) > 1]

@@ -253,8 +253,10 @@ def _targets(sec: Mapping[str, Any]) -> dict[str, Any]:
                                                   "suppression_limit")}
 
 
-def run_search(cfg: SearchConfig, data: pd.DataFrame) -> SearchRun:
-    """Run the lattice search, and the dimension and combination searches when configured."""
+def run_search(cfg: SearchConfig, data: pd.DataFrame, *, input_file: str | Path | None = None,
+               command: str = "") -> SearchRun:
+    """Run the lattice search, and the dimension and combination searches when configured.
+    `input_file` and `command` go to the comparison's provenance (the file's SHA-256)."""
     start = time.perf_counter()
     hs = build_hierarchies(cfg, data)
     models = {k: v for k, v in cfg.models.items()}
@@ -271,10 +273,11 @@ def run_search(cfg: SearchConfig, data: pd.DataFrame) -> SearchRun:
         comb = transformation_search(data, hs, cmb["transformations"], **_targets(cmb))
     seconds = time.perf_counter() - start
     return SearchRun(config=cfg, hierarchies=hs, result=res, dimension=dim, combinations=comb, seconds=seconds,
-                     comparison=compare_release(cfg, data, res))
+                     comparison=compare_release(cfg, data, res, input_file=input_file, command=command))
 
 
-def compare_release(cfg: SearchConfig, data: pd.DataFrame, res: GeneralisationResult) -> Any:
+def compare_release(cfg: SearchConfig, data: pd.DataFrame, res: GeneralisationResult, *,
+                    input_file: str | Path | None = None, command: str = "") -> Any:
     """The original and the chosen release side by side (``sdc compare``'s report): risk with
     the quasi-identifiers as keys (their released values are the generalised ones), the
     sensitive variables' l-diversity and t-closeness, utility, and the linkage attack."""
@@ -290,4 +293,5 @@ def compare_release(cfg: SearchConfig, data: pd.DataFrame, res: GeneralisationRe
     if isinstance(k, int) and k >= 2:
         raw["thresholds"] = {"k": k}
     run_cfg = from_mapping(raw, source=cfg.source, data_given=True)
-    return compare(data, res.data, run_cfg, match="index", recoded=list(cfg.quasi_identifiers))
+    return compare(data, res.data, run_cfg, match="index", recoded=list(cfg.quasi_identifiers),
+                   files=[input_file] if input_file is not None else (), command=command)
