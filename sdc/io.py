@@ -338,7 +338,7 @@ def _read_text(p: Path, sep: str | None, text_columns: bool | Sequence[str] | No
         if sep == WHITESPACE:
             df = pd.read_csv(p, sep=WHITESPACE, engine="python", **kw)
         else:
-            df = pd.read_csv(p, sep=sep, low_memory=False, **kw)
+            df = pd.read_csv(p, sep=sep, low_memory=False, float_precision=_FLOATS, **kw)
     except pd.errors.EmptyDataError:
         raise DataFileError(f"data file '{p}' is empty.") from None
     codes: list[str] = []
@@ -423,6 +423,12 @@ def _sample_and_delimiter(p: Path, sep: str | None) -> tuple[str, str]:
     sample = _sample(p)
     return sample, detect_delimiter(sample) if sep is None else delimiter(sep)
 
+
+# pandas' C parser's default float conversion is not exact: it gave another double for 14 % of
+# numbers written in Python's shortest form (0.9412864224039919 read as 0.941286422403992), so a
+# released file changed columns no step touched. "round_trip" parses as Python does: exact (and
+# not slower on the survey files).
+_FLOATS = "round_trip"
 
 # What a corrupt compressed file raises, besides OSError (gzip, bz2): lzma's and zlib's own.
 _DECOMPRESSION_ERRORS = (EOFError, lzma.LZMAError, zlib.error)
@@ -581,8 +587,9 @@ def _chunks_of(plan: _Plan, chunk_rows: int, dtypes: dict[str, object] | None, *
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", pd.errors.DtypeWarning)
+            floats = {} if plan.sep == WHITESPACE else {"float_precision": _FLOATS}  # the python engine is exact
             reader = pd.read_csv(plan.path, chunksize=chunk_rows, dtype=dtype or None, low_memory=low_memory,
-                                 **plan.kw)
+                                 **floats, **plan.kw)
             with reader:
                 for part in reader:
                     yield part

@@ -210,3 +210,28 @@ def test_protect_engine_dask_refuses_whole_file_steps(client, files, capsys) -> 
     code, _, err = _run([*base, "--plan", str(tmp / "bad.toml"), "--out", str(tmp / "o")], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert not (tmp / "o").exists() and not [p for p in os.listdir(tmp) if p.startswith(".o")]
+
+
+def test_a_bad_part_is_the_files_error_and_relative_paths_reach_the_workers(client, files, capsys,
+                                                                           monkeypatch) -> None:
+    """A malformed part was reported as "plan step 1 (global_recode): cannot read ...", and a
+    relative glob or --out failed on a cluster whose workers run elsewhere (the workers got
+    the relative paths)."""
+    tmp, df, plan = files
+    sched = ["--scheduler", client.scheduler.address]
+    monkeypatch.chdir(tmp)
+    code, _, err = _run(["protect", "in/part-*.csv", "--plan", str(plan), "--engine", "dask", *sched, "--no-assess",
+                         "--out", "rel-out"], capsys)
+    assert code == 0, err
+    assert len(glob.glob(str(tmp / "rel-out" / "released" / "part-*.csv"))) == 4
+    bad = tmp / "bad"
+    bad.mkdir()
+    for i, p in enumerate(sorted(glob.glob(str(tmp / "in" / "part-*.csv")))):
+        text = open(p, encoding="utf-8").read().splitlines()
+        if i == 1:
+            text[3] += ",extra"
+        (bad / f"part-{i}.csv").write_text("\n".join(text) + "\n", encoding="utf-8")
+    code, _, err = _run(["protect", "bad/part-*.csv", "--plan", str(plan), "--engine", "dask", *sched, "--no-assess",
+                         "--out", "bad-out"], capsys)
+    assert code == 2 and err.startswith("sdc: error: ") and "part-1.csv" in err, err
+    assert "plan step" not in err and not (tmp / "bad-out").exists()

@@ -49,9 +49,10 @@ def session(scheduler: str | None = None) -> Any:
 
 
 def input_files(pattern: str) -> list[str]:
-    """The files of a path or glob, sorted (the partition order)."""
+    """The files of a path or glob, sorted (the partition order), as absolute paths: the
+    workers read them, and a cluster's workers need not run in our working directory."""
     files = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
-    files = [f for f in files if os.path.isfile(f)]
+    files = [os.path.abspath(f) for f in files if os.path.isfile(f)]
     if not files:
         raise ValueError(f"no data file matches {pattern!r}.")
     return files
@@ -166,12 +167,14 @@ def _conform(df: pd.DataFrame, path: str, options: dict, dtypes: dict, first: st
             if pd.api.types.is_float_dtype(want):
                 df[c] = df[c].astype(want)
         else:
+            from sdc.exceptions import DataFileError  # the files' fault, not a step's
+
             kind = {True: "text", False: f"{have}"}[_is_text(have)]
-            raise ValueError(
+            raise DataFileError(
                 f"column {c!r} is read as {kind} in {os.path.basename(path)!r} but as "
                 f"{'text' if _is_text(want) else want} in {first!r}: the files of one data set must hold a column "
-                f"alike; declare it as text (text_columns = [{c!r}] in the configuration) or make its values "
-                "alike in every file.")
+                f"alike; declare it as text (--text {c}, or text_columns = [{c!r}] in the configuration) or make "
+                "its values alike in every file.")
     if retext:
         opts = dict(options)
         tc = opts.get("text_columns")

@@ -152,7 +152,8 @@ def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], se
         made: list[Path] = []
         try:
             made = make_parents(out)
-            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+            # absolute: the workers write into it, and a cluster's workers need not share our directory
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent.resolve()))
         except OSError as exc:  # the message would name the temporary folder, not the target
             remove_made(made)
             raise OSError(f"cannot write --out '{out}': {exc.strerror or exc}.") from None

@@ -31,7 +31,7 @@ import pandas as pd
 
 from sdc._validation import check_frame, check_int
 from sdc._version import __version__
-from sdc.exceptions import SdcWarning
+from sdc.exceptions import DataFileError, SdcWarning
 from sdc.protect._result import ProtectionResult
 from sdc.protect.pseudonym import key_source_text
 from sdc.workflow.compare import Comparison, compare
@@ -220,6 +220,8 @@ def _call(spec: MethodSpec, step: Step, data: pd.DataFrame, seed: int | None,
         kwargs["seed"] = seed
     try:
         res = spec.function(data, variables, **kwargs)
+    except DataFileError:
+        raise  # a file read while the step runs (a Dask partition): the file's fault, not the step's
     except (ValueError, TypeError, KeyError) as exc:
         msg = " ".join(str(exc).split()) or type(exc).__name__
         raise PlanError(f"plan {step.label}: {msg}") from None
