@@ -235,3 +235,16 @@ def test_a_bad_part_is_the_files_error_and_relative_paths_reach_the_workers(clie
                          "--out", "bad-out"], capsys)
     assert code == 2 and err.startswith("sdc: error: ") and "part-1.csv" in err, err
     assert "plan step" not in err and not (tmp / "bad-out").exists()
+
+
+def test_files_with_their_columns_in_another_order_are_told_so(tmp_path) -> None:
+    """The same columns in another order were refused as other columns."""
+    from sdc.core._dask_protect import read_partitions
+
+    (tmp_path / "a.csv").write_text("x,y\n1,2\n", encoding="utf-8")
+    (tmp_path / "b.csv").write_text("y,x\n3,4\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"must have the same columns in the same order: 'b.csv' has y, x"):
+        read_partitions(str(tmp_path / "*.csv"))[0].compute(scheduler="sync")  # later files: read by the workers
+    (tmp_path / "b.csv").write_text("y,z\n3,4\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"must have the same columns: 'b.csv' has y, z"):
+        read_partitions(str(tmp_path / "*.csv"))[0].compute(scheduler="sync")

@@ -78,7 +78,8 @@ def _read_or_header(path: str, options: dict) -> pd.DataFrame | list[str]:
 
 def _same_columns(path: str, have: list[str], columns: list[str]) -> None:
     if have != columns:
-        raise ValueError(f"the data files must have the same columns: {os.path.basename(path)!r} has "
+        order = " in the same order" if sorted(map(str, have)) == sorted(map(str, columns)) else ""
+        raise ValueError(f"the data files must have the same columns{order}: {os.path.basename(path)!r} has "
                          f"{', '.join(map(str, have))}; the first file has {', '.join(columns)}.")
 
 
