@@ -75,9 +75,6 @@ def did_you_mean(name: object, choices: Iterable[object]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-_suggest = did_you_mean
-
-
 def check_columns(
     data: pd.DataFrame, columns: object, *, role: str, allow_empty: bool = False, where: str = "the data"
 ) -> tuple[str, ...]:
@@ -106,7 +103,7 @@ def check_columns(
         raise ValueError(f"`{role}` names a column more than once: {', '.join(map(repr, dups))}.")
     unknown = [c for c in cols if c not in data.columns]
     if unknown:
-        parts = [f"{c!r}{_suggest(c, data.columns)}" for c in unknown]
+        parts = [f"{c!r}{did_you_mean(c, data.columns)}" for c in unknown]
         raise ValueError(f"`{role}` names columns not in {where}: {', '.join(parts)}.{_one_column_hint(data, unknown)}")
     return tuple(cols)
 

@@ -138,8 +138,7 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc.workflow.protect import assessment_config, plan_read_settings, protect_data
 
     steps = flags_plan(recode=args.recode, top_code=args.top_code, pram=args.pram, keys=args.keys, k=args.k,
-                       pseudonymise=args.pseudonymise, key_file=args.key_file, key_env=args.key_env, drop=args.drop,
-                       continuous_keys=args.continuous_keys)
+                       pseudonymise=args.pseudonymise, key_file=args.key_file, key_env=args.key_env, drop=args.drop)
     if args.plan is None and not steps:
         raise ValueError("give a plan (--plan FILE) or steps as flags (--recode, --top-code, --pram, --k, "
                          "--pseudonymise, --drop).")
@@ -154,11 +153,12 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
         from sdc.workflow.plan import with_read_settings
 
         plan = with_read_settings(plan, given)
-    if args.k is not None and not args.no_assess:
-        # the assessment's continuous keys, from the config too, before any work
-        cfg = assessment_config(plan, config=args.config, overrides=overrides, data_path=str(args.data))
-        if cfg is not None:
-            check_suppression_keys(args.keys, cfg.continuous_keys)
+    if args.k is not None:
+        # The continuous keys the suppression would leave out, before any work: the assessment's
+        # (from the flags or the config), or the flags' alone when there is no assessment.
+        cfg = None if args.no_assess else assessment_config(plan, config=args.config, overrides=overrides,
+                                                             data_path=str(args.data))
+        check_suppression_keys(args.keys, cfg.continuous_keys if cfg is not None else args.continuous_keys)
     if args.engine == "dask":
         return _run_protect_dask(args, argv, plan, reading, overrides)
     if args.scheduler:

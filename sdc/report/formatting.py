@@ -31,6 +31,8 @@ __all__ = [
 # line feed, DEL, C1 controls (0x9b is an 8-bit CSI), and the Unicode bidirectional overrides
 # and isolates that reorder what is shown ("Trojan source").
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: The same but the carriage return, which a CSV field may hold (quoted): sdc.report.safety.
+CONTROL_BUT_CR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _LINE_BREAKS = re.compile("[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
 
 
@@ -39,15 +41,15 @@ def _escape_char(m: re.Match[str]) -> str:
     return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
 
 
-def visible(text: object) -> str:
+def visible(text: object, *, keep_cr: bool = False) -> str:
     r"""`text` with every control character shown as an escape, never acted on: ``"\x1b[31m"``
     prints as the eight characters ``\x1b[31m``, not as a colour change. Line feeds and tabs
-    stay.
+    stay, and carriage returns with `keep_cr`.
 
     >>> visible("red \x1b[31m!\r")
     'red \\x1b[31m!\\x0d'
     """
-    return _CONTROL.sub(_escape_char, str(text))
+    return (CONTROL_BUT_CR if keep_cr else _CONTROL).sub(_escape_char, str(text))
 
 
 def one_line_text(text: object) -> str:

@@ -12,24 +12,14 @@ quotes them).
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pandas as pd
+
+from sdc.report.formatting import CONTROL_BUT_CR, visible
 
 __all__ = ["DANGEROUS_PREFIXES", "neutralise", "safe_frame"]
 
 DANGEROUS_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-# What a terminal acts on, as sdc.report.formatting.visible escapes it, but the tab, line feed
-# and carriage return a CSV field may hold (quoted).
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def _escape(m: re.Match[str]) -> str:
-    c = m.group(0)
-    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
-
-
 def neutralise(value: object) -> object:
     """`value` with an apostrophe in front when it is text starting with a dangerous character.
 
@@ -43,7 +33,7 @@ def neutralise(value: object) -> object:
 
 def _cleaned(value: object) -> object:
     """`value` with control characters escaped, then neutralised (text only)."""
-    return neutralise(_CONTROL.sub(_escape, value)) if isinstance(value, str) else value
+    return neutralise(visible(value, keep_cr=True)) if isinstance(value, str) else value
 
 
 def _any_dangerous(values: object) -> bool:
@@ -54,7 +44,7 @@ def _any_dangerous(values: object) -> bool:
         first = text[:1]
     except AttributeError:  # no text at all (truth values and missing ones, say): nothing to neutralise
         return False
-    return bool(first.isin(DANGEROUS_PREFIXES).any() or text.contains(_CONTROL.pattern, regex=True).any())
+    return bool(first.isin(DANGEROUS_PREFIXES).any() or text.contains(CONTROL_BUT_CR.pattern, regex=True).any())
 
 
 def safe_frame(df: pd.DataFrame) -> pd.DataFrame:

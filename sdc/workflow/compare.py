@@ -362,12 +362,9 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
         return out
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SdcWarning)
-        if original_all is not None and len(original_all) > len(original):
-            res = utility_summary(original_all, with_withheld(original_all, released), variables=list(variables),
-                                  keys=list(keys) or None, suppressed="max")
-        else:
-            res = utility_summary(original, released, variables=list(variables), keys=list(keys) or None,
-                                  suppressed="max")
+        base = original if original_all is None else original_all
+        res = utility_summary(base, with_withheld(base, released), variables=list(variables),
+                              keys=list(keys) or None, suppressed="max")
         out["summary"] = res
         out["marginals"] = marginal_change(original, released, list(variables)).to_frame()
         rel = list(dict.fromkeys([*variables, *related]))
@@ -603,13 +600,11 @@ def compare(
         if len(files) > 1:
             after = replace(after, provenance={**after.provenance, "input_files": [str(files[1])],
                                                "input_sha256": {str(files[1]): sha[str(files[1])]}})
-    if any(r.attacker is not None for r in (*before.scenarios, *after.scenarios)):
-        keyvars = [k for k in config.keys if k in released.columns]
-        if bool(released[keyvars].isna().to_numpy().any()) or bool(original[
-                [k for k in config.keys if k in original.columns]].isna().to_numpy().any()):
-            notes.append("prosecutor, journalist and marketer risk count a missing key value (a suppressed cell) as "
-                         "a value of its own, as ARX does, not as the wildcard of sdcMicro's rule that fk uses: after "
-                         "local suppression they can stay high while every fk is at least k.")
+    if any(r.attacker is not None for r in (*before.scenarios, *after.scenarios)) and any(
+            bool(df[[k for k in config.keys if k in df.columns]].isna().to_numpy().any()) for df in (original, released)):
+        notes.append("prosecutor, journalist and marketer risk count a missing key value (a suppressed cell) as "
+                     "a value of its own, as ARX does, not as the wildcard of sdcMicro's rule that fk uses: after "
+                     "local suppression they can stay high while every fk is at least k.")
     rb, ra = risk_figures(before), risk_figures(after)
     risk = _side_by_side(rb, ra, ["scenario", "measure"], "value")
     risk["change"] = risk["after"] - risk["before"]
@@ -640,8 +635,7 @@ def compare(
         # Records dropped, no value changed: the loss is the withheld records, over the keys.
         variables = [k for k in keys if k in orig_m.columns]
     related = [c for c in (*config.keys, *config.sensitive) if c in rel_m.columns and c in orig_m.columns]
-    util = utility_measures(orig_m, rel_m, variables, keys, related,
-                            original_all=original if how != "row order" else None)
+    util = utility_measures(orig_m, rel_m, variables, keys, related, original_all=original)
     notes += util["notes"]
     repeatable = {v for st in (protection or {}).get("steps", []) if st.get("method") in _REPEATABLE
                   for v in (st.get("variables") or [])} | (set(recoded) - {v for st in (protection or {}).get("steps", [])
@@ -649,10 +643,11 @@ def compare(
     with warnings.catch_warnings():
         # The attacker's file is coded here as the release is (recodings repeated); a column
         # still without a common value was replaced whole (a constant), which is protection.
+        # (attacks_before_after says the same to its own warnings.)
         warnings.simplefilter("ignore", CodingWarning)
         attacks = linkage_before_after(orig_m, rel_m, config, sorted(repeatable))
-        more = attacks_before_after(orig_m, rel_m, config, before=before, after=after,
-                                    repeatable=sorted(repeatable), n_attacks=n_attacks, seed=ATTACK_SEED)
+    more = attacks_before_after(orig_m, rel_m, config, before=before, after=after, repeatable=sorted(repeatable),
+                                n_attacks=n_attacks, seed=ATTACK_SEED)
     notes += more.notes
     keyvars = list(dict.fromkeys(k for s in config.all_scenarios for k in s.keys))
     key_freq = _key_frequencies(before, after, keyvars)

@@ -529,20 +529,16 @@ def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodSpec]
                 raise _err(where, f"parameter `{spec.variables_param}` must hold column names; got {name!r}.")
         unknown = [v for v in names if v not in columns]
         if unknown:
-            from sdc._validation import _suggest
-
             raise _err(where, f"parameter `{spec.variables_param}` names a column that is not in the data"
                               + (" (an earlier step dropped it)" if unknown[0] in data.columns else "")
-                              + f": {unknown[0]!r}{_suggest(unknown[0], columns)}.")
+                              + f": {unknown[0]!r}{did_you_mean(unknown[0], columns)}.")
         for name in ("strata", "sensitive"):  # other parameters that name columns
             col = step.parameters.get(name)
             cols = [col] if isinstance(col, str) else (list(col) if isinstance(col, (list, tuple)) else [])
             bad = [c for c in cols if isinstance(c, str) and c not in columns]
             if bad:
-                from sdc._validation import _suggest
-
                 raise _err(where, f"parameter `{name}` names a column that is not in the data: "
-                                  f"{bad[0]!r}{_suggest(bad[0], columns)}.")
+                                  f"{bad[0]!r}{did_you_mean(bad[0], columns)}.")
         if _needs_numbers(step):
             text = [v for v in names if v in data.columns and not _numeric(data[v])]
             if text:
@@ -686,15 +682,13 @@ def check_suppression_keys(keys: Sequence[str] | None, continuous_keys: Sequence
 def flags_plan(*, recode: Sequence[tuple[str, Any]] = (), top_code: Sequence[tuple[str, float]] = (),
                pram: Sequence[tuple[str, float]] = (), keys: Sequence[str] | None = None, k: int | None = None,
                pseudonymise: Sequence[str] = (), key_file: str | None = None, key_env: str | None = None,
-               drop: Sequence[str] = (), continuous_keys: Sequence[str] | None = None) -> list[dict[str, Any]]:
+               drop: Sequence[str] = ()) -> list[dict[str, Any]]:
     """Plan steps for the flags of ``sdc protect``, in a fixed order: recoding, top coding, PRAM,
     local suppression to k-anonymity, pseudonymisation (and dropping of direct identifiers).
 
     `recode` holds (column, width) or (column, [edges]); `pram` (column, pd) pairs (sdcMicro's
     invariant PRAM with that probability of keeping a value); `top_code` (column, top bound).
-    `continuous_keys` (the assessment's) are refused with `k`: suppression makes the `keys`
-    k-anonymous, and a continuous key left out of them would leave the assessed scenario as it
-    was, without a word.
+    With `k`, the caller checks the assessment's continuous keys (:func:`check_suppression_keys`).
     """
     table = method_table()
     steps: list[dict[str, Any]] = []
@@ -714,7 +708,6 @@ def flags_plan(*, recode: Sequence[tuple[str, Any]] = (), top_code: Sequence[tup
     if k is not None:
         if not keys:
             raise PlanError("plan: --k needs the key variables (--keys) to make them k-anonymous.")
-        check_suppression_keys(keys, continuous_keys)
         steps.append({"method": "local_suppression", var_param("local_suppression"): list(keys), "k": k})
     if pseudonymise or drop:
         step: dict[str, Any] = {"method": "pseudonymise", var_param("pseudonymise"): list(pseudonymise)}
