@@ -27,6 +27,8 @@ __all__ = [
     "plain",
     "dtype_name",
     "is_real_numeric",
+    "is_numeric_column",
+    "numeric_values",
 ]
 
 
@@ -55,6 +57,30 @@ def is_real_numeric(dtype: object) -> bool:
         and not pd.api.types.is_bool_dtype(dtype)
         and not pd.api.types.is_complex_dtype(dtype)
     )
+
+
+def is_numeric_column(s: pd.Series) -> bool:
+    """Whether a column holds real numbers (:func:`is_real_numeric` of its dtype): the one
+    predicate every measure and method asks ("needs numeric columns")."""
+    return is_real_numeric(s.dtype)
+
+
+def numeric_values(s: pd.Series, what: str, *, copy: bool = True) -> np.ndarray:
+    """float64 values of a real-numeric column (NaN for missing), or a ``ValueError`` naming the
+    column and `what` needs numbers (``"microaggregation needs numeric columns; column 'sex'
+    is text."``); an infinite value is refused naming its index label.
+
+    ``copy=False`` lets a float64 column's own array through, for callers that only read it.
+    """
+    if not is_numeric_column(s):
+        raise ValueError(f"{what} needs numeric columns; column {str(s.name)!r} is {dtype_name(s.dtype)}.")
+    v = s.to_numpy() if (not copy and s.dtype == np.float64) else s.to_numpy(dtype="float64", na_value=np.nan)
+    bad = np.isinf(v)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ValueError(f"column {str(s.name)!r} has the non-finite value {float(v[i])!r} at index "
+                         f"{plain(s.index[i])!r}; set it to missing.")
+    return v
 
 
 def check_frame(data: object, name: str = "data") -> pd.DataFrame:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -39,13 +39,12 @@ from sdc.exceptions import DegenerateDataWarning
 from sdc._validation import check_fraction, check_keys, check_option, check_weights
 from sdc.core.binning import BinSpec
 from sdc.core.keys import EncodedKeys, encode_keys
+from sdc.core.missing import MISSING_RULES, MissingKind
 from sdc.core.prepare import prepare
 from sdc.core.wildcard import wildcard_frequencies
 
 __all__ = ["FrequencyResult", "frequencies", "MISSING_RULES", "PatternFrequencies", "PerRecord", "warn_if_degenerate"]
 
-MISSING_RULES = ("wildcard", "category")
-MissingRule = Literal["wildcard", "category"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -172,7 +171,7 @@ def frequencies(
     keys: str | list[str] | tuple[str, ...],
     *,
     weights: str | None = None,
-    missing: MissingRule = "wildcard",
+    missing: MissingKind = "wildcard",
     alpha: float = 1.0,
     key_bins: Mapping[str, BinSpec] | None = None,
 ) -> FrequencyResult:

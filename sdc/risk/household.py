@@ -25,7 +25,7 @@ from sdc._stats import summary_frame
 from sdc._validation import check_columns, plain
 from sdc.core.keys import dense_ids
 from sdc.core.shared import memoized
-from sdc.core.frequencies import MissingRule
+from sdc.core.missing import MissingKind
 from sdc.risk.individual import IndividualRiskResult, individual_risk
 from sdc.core.binning import BinSpec
 from sdc.core.prepare import prepare
@@ -110,7 +110,7 @@ def household_risk(
     *,
     weights: str | None = None,
     method: Literal["approx", "exact"] = "approx",
-    missing: MissingRule = "wildcard",
+    missing: MissingKind = "wildcard",
     alpha: float = 1.0,
     key_bins: Mapping[str, BinSpec] | None = None,
 ) -> HouseholdRiskResult:

@@ -27,7 +27,8 @@ from scipy.special import hyp2f1
 from sdc._validation import check_fraction, check_number, check_option, check_weights
 from sdc._stats import mad, summary_frame, weighted_median
 from sdc.exceptions import SdcWarning
-from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, PerRecord, warn_if_degenerate
+from sdc.core.frequencies import MISSING_RULES, PatternFrequencies, PerRecord, warn_if_degenerate
+from sdc.core.missing import MissingKind
 from sdc.risk.threshold import global_threshold
 from sdc.core.scenario import resolve_keys
 from sdc.core.binning import BinSpec
@@ -246,7 +247,7 @@ def individual_risk(
     *,
     weights: str | None = None,
     method: Literal["approx", "exact"] = "approx",
-    missing: MissingRule = "wildcard",
+    missing: MissingKind = "wildcard",
     alpha: float = 1.0,
     max_global_risk: float = 0.01,
     key_bins: Mapping[str, BinSpec] | None = None,

@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import check_fraction, check_int, check_option, check_weights
-from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, PerRecord, warn_if_degenerate
+from sdc.core.frequencies import MISSING_RULES, PatternFrequencies, PerRecord, warn_if_degenerate
+from sdc.core.missing import MissingKind
 from sdc._stats import summary_frame, weighted_median
 from sdc.core.keys import EncodedKeys, first_occurrence
 from sdc.risk.individual import RISK_METHODS, _as, pattern_risk
@@ -132,7 +133,7 @@ def k_anonymity(
     *,
     k: int = 3,
     weights: str | None = None,
-    missing: MissingRule = "wildcard",
+    missing: MissingKind = "wildcard",
     alpha: float = 1.0,
     method: str = "approx",
     top: int = 10,

@@ -28,7 +28,8 @@ from sdc._stats import summary_frame
 from sdc._validation import (
     check_columns, check_fraction, check_int, check_keys, check_option, check_weights,
 )
-from sdc.core.frequencies import MISSING_RULES, MissingRule, PatternFrequencies, pattern_frequencies
+from sdc.core.frequencies import MISSING_RULES, PatternFrequencies, pattern_frequencies
+from sdc.core.missing import MissingKind
 from sdc.risk.kanonymity import class_counts
 from sdc.risk.individual import RISK_METHODS, pattern_risk
 from sdc.core.binning import BinSpec
@@ -102,7 +103,7 @@ def key_subset_snapshots(
     max_subsets: int = MAX_SUBSETS,
     threshold: int = 3,
     weights: str | None = None,
-    missing: MissingRule = "wildcard",
+    missing: MissingKind = "wildcard",
     alpha: float = 1.0,
     method: str = "approx",
     progress: bool = False,
