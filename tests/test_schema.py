@@ -138,3 +138,39 @@ def test_one_numeric_predicate() -> None:
         numeric_values(pd.Series(["f"], name="sex"), "microaggregation")
     with pytest.raises(ValueError, match="non-finite value inf at index 7"):
         numeric_values(pd.Series([np.inf], index=[7], name="x"), "m")
+
+
+def test_one_dispatch_point_for_engines() -> None:
+    """sdc/core/engine.py: a declared variant runs on its engine, a refusal is one line, and the
+    declaration is readable."""
+    import dask.dataframe as dd
+
+    from sdc.core.engine import EngineError, dispatch, engine_of, engines_of
+
+    def on_dask(data, n=1):  # noqa: ANN001, ANN202
+        return ("dask", n)
+
+    @dispatch(dask=on_dask)
+    def measure(data, n=1):  # noqa: ANN001, ANN202
+        return ("pandas", n)
+
+    @dispatch(dask=None, why="it ranks the whole file")
+    def whole(data):  # noqa: ANN001, ANN202
+        return "pandas"
+
+    def plain(data):  # noqa: ANN001, ANN202
+        return "pandas"
+
+    df = pd.DataFrame({"a": [1, 2]})
+    ddf = dd.from_pandas(df, npartitions=1)
+    assert engine_of(df) == "pandas" and engine_of(ddf) == "dask"
+    assert measure(df, n=2) == ("pandas", 2) and measure(ddf, n=3) == ("dask", 3) and measure(data=ddf) == ("dask", 1)
+    assert whole(df) == "pandas" and measure.__name__ == "measure"
+    with pytest.raises(EngineError, match=r"^whole\(\) cannot run on a Dask DataFrame exactly \(it ranks the whole "
+                                          r"file\); compute it"):
+        whole(ddf)
+    assert engines_of(measure) == {"pandas": None, "dask": None}
+    assert engines_of(whole) == {"pandas": None, "dask": "it ranks the whole file"}
+    assert engines_of(plain)["dask"] == "it has no Dask variant"
+    with pytest.raises(ValueError, match="unknown engine 'spark'"):
+        dispatch(spark=on_dask)
