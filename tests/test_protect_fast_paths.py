@@ -18,7 +18,7 @@ import pytest
 import sdc
 from sdc.core.distinct import hashed_codes
 from sdc.core.strata import distinct_values
-from sdc.protect import pseudonym, recode
+from sdc.protect import _bands, pseudonym
 from sdc.protect._common import count_changed
 
 KEY = b"k3y-for-tests-0123456789abcdef"
@@ -54,7 +54,7 @@ def test_cut_codes_by_comparison_equal_searchsorted(right, include_lowest, n_edg
     # Values on every edge, between, outside both ends, missing, -0.0.
     x = np.concatenate([edges, rng.uniform(-60, 60, 2000), [np.nan, -0.0, 0.0, edges[0] - 1, edges[-1] + 1]])
     rng.shuffle(x)
-    got = recode._cut_codes(x, edges, right, include_lowest)
+    got = _bands._cut_codes(x, edges, right, include_lowest)
     assert np.array_equal(got.astype(np.int64), _searchsorted_codes(x, edges, right, include_lowest))
 
 
@@ -62,7 +62,7 @@ def test_cut_codes_infinite_edges():
     x = np.array([-1e300, -5.0, 0.0, 5.0, 1e300, np.nan])
     e = np.array([-np.inf, 0.0, np.inf])
     for right in (True, False):
-        got = recode._cut_codes(x, e, right, False)
+        got = _bands._cut_codes(x, e, right, False)
         assert np.array_equal(got.astype(np.int64), _searchsorted_codes(x, e, right, False))
 
 
@@ -71,7 +71,7 @@ def test_recode_result_same_with_either_code_path(monkeypatch):
     df = pd.DataFrame({"age": np.where(rng.random(500) < 0.05, np.nan, rng.integers(0, 100, 500).astype(float))})
     edges = [-1, 9, 19, 29, 39, 49, 59, 69, 79, 89, 100]
     a = sdc.global_recode(df, "age", edges=edges)
-    monkeypatch.setattr(recode, "_COMPARE_EDGES", 0)
+    monkeypatch.setattr(_bands, "_COMPARE_EDGES", 0)
     b = sdc.global_recode(df, "age", edges=edges)
     pd.testing.assert_frame_equal(a.data, b.data)
     assert a.changed.equals(b.changed) and a.details == b.details
@@ -204,7 +204,7 @@ def test_width_bands_same_with_either_code_path(closed, width, origin, labels, m
     x = np.concatenate([x, origin + width * np.arange(-4, 5), [np.nan, -0.0]])  # values on the edges
     df = pd.DataFrame({"x": x})
     a = sdc.global_recode(df, "x", width=width, origin=origin, closed=closed, labels=labels)
-    monkeypatch.setattr(recode, "_COMPARE_EDGES", 0)
+    monkeypatch.setattr(_bands, "_COMPARE_EDGES", 0)
     b = sdc.global_recode(df, "x", width=width, origin=origin, closed=closed, labels=labels)
     pd.testing.assert_frame_equal(a.data, b.data)
     assert a.changed.equals(b.changed) and a.details == b.details

@@ -79,8 +79,8 @@ def test_missing_values_stay_missing():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"method": "ROMM"}, r"`method` must be one of 'additive', 'correlated', 'correlated2'; got 'ROMM'"),
-    ({"noise": -1}, r"`noise` must lie in \[0, inf\); got -1"),
-    ({"method": "correlated2", "delta": 1}, r"`delta` must lie in \(0, 1\); got 1"),
+    ({"noise": -1}, r"`noise` must be a number >= 0; got -1"),
+    ({"method": "correlated2", "delta": 1}, r"`delta` must be a number in \(0, 1\); got 1"),
     ({"method": "correlated", "variables": ["a"]}, r"'correlated' needs at least two variables"),
     ({"variables": ["s"]}, r"add_noise needs numeric columns; column 's' is text"),
     ({"variables": ["one"]}, r"column 'one' has fewer than two non-missing values"),

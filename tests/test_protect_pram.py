@@ -144,9 +144,9 @@ def test_strata_matrices_from_stratum_counts():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"pd": 1.5}, r"`pd` must lie in \[0, 1\]; got 1.5"),
-    ({"alpha": -0.1}, r"`alpha` must lie in \[0, 1\]; got -0.1"),
-    ({"flip": 2}, r"`flip` must lie in \[0, 1\]; got 2"),
+    ({"pd": 1.5}, r"`pd` must be a number in \[0, 1\], or a table of column = value; got 1.5"),
+    ({"alpha": -0.1}, r"`alpha` must be a number in \[0, 1\], or a table of column = value; got -0.1"),
+    ({"flip": 2}, r"`flip` must be a number in \[0, 1\], or a table of column = value; got 2"),
     ({"flip": 0.1, "pd": 0.8}, r"give `flip` or `pd`/`alpha`, not both"),
     ({"pd": {"zz": 0.5}}, r"`pd` names variables not being pramed: 'zz'"),
     ({"strata": ["a"]}, r"`strata` cannot include a pramed variable: 'a'"),

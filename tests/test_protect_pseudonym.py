@@ -127,7 +127,7 @@ def test_dropping_direct_identifiers():
         sdc.pseudonymise(df, "name", drop="name", random_key=True)
     with pytest.raises(ValueError, match=r"`drop` names columns not in the data: 'nam'"):
         sdc.pseudonymise(df, "id", drop="nam", random_key=True)
-    with pytest.raises(ValueError, match="`length` must be an integer >= 8; got 4"):
+    with pytest.raises(ValueError, match="`length` must be a whole number from 8 to 64; got 4"):
         sdc.pseudonymise(df, "id", random_key=True, length=4)
 
 

@@ -219,7 +219,7 @@ def test_rare_categories_pooled():
     cat = pd.DataFrame({"c": pd.Categorical(df["c"], categories=["d", "c", "b", "a", "z"])})
     r = sdc.global_recode(cat, "c", rare=3)
     assert list(r.data["c"].cat.categories) == ["a", "z", "other"]
-    with pytest.raises(ValueError, match="`rare` must be an integer >= 2; got 1"):
+    with pytest.raises(ValueError, match="`rare` must be a whole number >= 2; got 1"):
         sdc.global_recode(df, "c", rare=1)
 
 
@@ -235,18 +235,19 @@ def test_truncate_codes():
 # --------------------------------------------------------------------------- errors
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"edges": [0, 10, 5]}, r"`edges` must be strictly increasing; got 10 then 5"),
-    ({"edges": [1]}, r"`edges` must be at least two numbers"),
-    ({"width": 0}, r"`width` must be > 0; got 0"),
-    ({"width": -2}, r"`width` must be > 0; got -2"),
-    ({"bins": 0}, r"`bins` must be an integer >= 1; got 0"),
-    ({"log_base": 1}, r"`log_base` must be > 1"),
-    ({"round_to": 0}, r"`round_to` must be > 0"),
+    ({"edges": [0, 10, 5]}, r"`edges` must be a list of at least two numbers \(inf allowed\), strictly increasing; "
+                            r"got \[0, 10, 5\]"),
+    ({"edges": [1]}, r"`edges` must be a list of at least two numbers .*; got \[1\]"),
+    ({"width": 0}, r"`width` must be a positive number; got 0"),
+    ({"width": -2}, r"`width` must be a positive number; got -2"),
+    ({"bins": 0}, r"`bins` must be a whole number from 1 to 1000000; got 0"),
+    ({"log_base": 1}, r"`log_base` must be a number > 1; got 1"),
+    ({"round_to": 0}, r"`round_to` must be a positive number; got 0"),
     ({"width": 5, "edges": [0, 1]}, r"takes one of width, edges, bins, log_base, round_to; got width, edges"),
     ({}, r"needs one of width"),
     ({"width": 5, "mapping": {1: 2}}, r"`mapping` recodes categories and cannot be combined with `width`"),
     ({"width": 5, "closed": "both"}, r"`closed` must be one of 'right', 'left'; got 'both'"),
-    ({"width": 5, "labels": "upper"}, r"`labels` must be one of 'interval', 'lower', 'midpoint'; got 'upper'"),
+    ({"width": 5, "labels": "upper"}, r"`labels` must be one of 'interval', 'lower', 'midpoint' or a list of labels; got 'upper'"),
     ({"width": 5, "labels": ["a"]}, r"a list of `labels` needs `edges` or `bins`"),
     ({"date": "week"}, r"`date` must be one of 'year', 'month'; got 'week'"),
 ])
@@ -281,7 +282,7 @@ def test_top_bottom_code_hand_values():
 
 def test_top_bottom_code_errors():
     df = pd.DataFrame({"inc": [1, 2], "s": ["a", "b"]})
-    with pytest.raises(ValueError, match=r"`top` \(5\) must not be below `bottom` \(10\)"):
+    with pytest.raises(ValueError, match=r"`top` \(5\) must not lie below `bottom` \(10\)"):
         sdc.top_bottom_code(df, "inc", top=5, bottom=10)
     with pytest.raises(TypeError, match="top_bottom_code needs numeric columns; column 's'"):
         sdc.top_bottom_code(df, "s", top=1)

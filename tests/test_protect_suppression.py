@@ -22,6 +22,11 @@ from tests.strategies import microdata
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.SdcWarning")
 
 
+def _row(summary, statistic):
+    """A value of a summary() table (statistic, value, description)."""
+    return summary.set_index("statistic").loc[statistic, "value"]
+
+
 def _k_anonymous(df: pd.DataFrame, keys, k, alpha=1.0) -> bool:
     if len(df) == 0:
         return True
@@ -100,7 +105,7 @@ def test_docstring_example_and_flat_api(six):
     res = sdc.local_suppression(six, ["age", "sex"], k=2)
     assert isinstance(res, sdc.ProtectionResult)
     assert res.method == "local_suppression" and res.seed is None
-    assert res.summary()["cells_changed"] == 1
+    assert _row(res.summary(), "cells_changed") == 1
     assert list(res.to_frame()["variable"]) == ["age", "sex"]
 
 
@@ -167,11 +172,11 @@ def test_dtypes_after_suppression():
 # Bad input: one clear line naming the argument
 # --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("kwargs, match", [
-    (dict(k=1), "`k` must be an integer >= 2"),
-    (dict(k=2.5), "`k` must be an integer"),
+    (dict(k=1), "`k` must be a whole number >= 2, or a list of them; got 1"),
+    (dict(k=2.5), "`k` must be a whole number >= 2, or a list of them; got 2.5"),
     (dict(mode="fast"), "`mode` must be one of"),
     (dict(unit="class"), "`unit` must be one of"),
-    (dict(alpha=1.5), "`alpha` must lie in"),
+    (dict(alpha=1.5), r"`alpha` must be a number in \[0, 1\]; got 1.5"),
     (dict(importance=[1, 2, 3]), "one value per key"),
     (dict(importance=[1, 5]), "`importance` must be an integer <= 2"),
     (dict(importance={"age": 1}), "no value for key"),
@@ -179,7 +184,7 @@ def test_dtypes_after_suppression():
     (dict(combs=[2, 1], k=[2, 3, 4]), "one per entry of `combs`"),
     (dict(strata="age"), "must not repeat key"),
     (dict(l=2), "go together"),
-    (dict(sensitive="other", l=1), "`l` must be an integer >= 2"),
+    (dict(sensitive="other", l=1), "`l` must be a whole number >= 2; got 1"),
     (dict(k=7), "has 6 record"),
 ])
 def test_bad_input(six, kwargs, match):

@@ -88,9 +88,9 @@ def test_integer_column_stays_integer_without_averaging():
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"p": 5, "r0": 0.9}, r"takes one of p, r0, k0; got p, r0"),
-    ({"p": 101}, r"`p` must lie in \[0, 100\]; got 101"),
-    ({"r0": 1.2}, r"`r0` must lie in \[0, 1\]; got 1.2"),
-    ({"k0": -1}, r"`k0` must lie in \[0, inf\); got -1"),
+    ({"p": 101}, r"`p` must be a number in \[0, 100\]; got 101"),
+    ({"r0": 1.2}, r"`r0` must be a number in \[0, 1\]; got 1.2"),
+    ({"k0": -1}, r"`k0` must be a number >= 0; got -1"),
     ({"top_percent": 60, "bottom_percent": 50}, r"must not exceed 100; got 60 \+ 50"),
 ])
 def test_errors(kwargs, message):

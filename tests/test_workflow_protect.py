@@ -19,9 +19,7 @@ import sdc
 from sdc.protect.microaggregation import microaggregation
 from sdc.protect.suppression import local_suppression
 from sdc.report.folder import MARKER
-from sdc.workflow.plan import (
-    METHOD_NAMES, PlanError, check_plan, load_plan, method_table, plan_from_mapping, step_seed,
-)
+from sdc.workflow.plan import PlanError, check_plan, load_plan, method_table, plan_from_mapping, step_seed
 from sdc.workflow.protect import protect_data
 
 from tests.helpers import run_cli
@@ -104,7 +102,8 @@ def _sha(p: Path) -> str:
 
 def test_method_table_reads_the_signatures() -> None:
     table = method_table()
-    assert set(table) == set(METHOD_NAMES)
+    assert list(table) == ["global_recode", "top_bottom_code", "local_suppression", "microaggregation", "pram",
+                           "add_noise", "rank_swap", "pseudonymise"]
     for name, spec in table.items():
         fn = getattr(sdc, name)
         params = [p for p in inspect.signature(fn).parameters.values()][2:]

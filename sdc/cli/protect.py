@@ -108,6 +108,12 @@ def add_parsers(sub: Any) -> None:
     p.set_defaults(run=run_protect, flag_aliases={"categorical_keys": "keys"})
 
 
+def _summary(run: Any) -> dict[str, Any]:
+    """The run's summary as the JSON object it is printed as (statistic -> value)."""
+    s = run.summary()
+    return dict(zip(s["statistic"], s["value"]))
+
+
 def plan_errors(run):  # noqa: ANN001, ANN201
     """Print a plan's error as it is: its backticked names are the plan's parameters, not this
     command's options (which the generic error printer would substitute)."""
@@ -171,7 +177,7 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     folder = write_protection(run, args.out, input_path=args.data, sep=reading["sep"], formats=args.formats)
     if args.json:
         doc = {"out": str(folder.path), "released": folder.released, "released_sha256": folder.released_sha256,
-               "files": list(folder.files), "summary": run.summary()}
+               "files": list(folder.files), "summary": _summary(run)}
         print(serialize.dumps(doc))
         return 0
     print(f"Protected {len(run.original):,} records with {len(run.steps)} step(s) (plan seed {run.plan.seed}):")
@@ -206,7 +212,7 @@ def _run_protect_dask(args: argparse.Namespace, argv: Sequence[str], plan: Any, 
         run, folder = write_protection_dask(run, args.out, files=files, sep=reading["sep"])
     if args.json:
         doc = {"out": str(folder.path), "released": folder.released, "released_sha256": folder.released_sha256,
-               "files": list(folder.files), "summary": run.summary()}
+               "files": list(folder.files), "summary": _summary(run)}
         if run.dask_assessment is not None:
             doc["assessment_on_dask"] = run.dask_assessment
         print(serialize.dumps(doc))

@@ -19,15 +19,16 @@ from __future__ import annotations
 import glob
 import hashlib
 import os
+from collections.abc import Mapping
 from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 
-from sdc.core._dask import _plain, require_dask
+from sdc.core._dask import _plain, is_dask, require_dask
 
-__all__ = ["read_partitions", "level_counts", "partition_delayed", "delayed_call", "compute", "write_partitions",
-           "session"]
+__all__ = ["read_partitions", "level_counts", "partition_delayed", "delayed_call", "compute", "compute_nested",
+           "write_partitions", "session"]
 
 
 def session(scheduler: str | None = None) -> Any:
@@ -283,6 +284,39 @@ def compute(*objs: Any) -> tuple:
     import dask
 
     return dask.compute(*objs)
+
+
+class _Slot:
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+
+def _strip(x: Any, found: list[Any]) -> Any:
+    """`x` with each Dask object (in mappings, walked) replaced by its place in `found`."""
+    if isinstance(x, Mapping):
+        return {k: _strip(v, found) for k, v in x.items()}
+    if is_dask(x):  # a collection or a Delayed
+        found.append(x)
+        return _Slot(len(found) - 1)
+    return x
+
+
+def _fill(x: Any, values: list[Any]) -> Any:
+    if isinstance(x, Mapping):
+        return {k: _fill(v, values) for k, v in x.items()}
+    return values[x.index] if isinstance(x, _Slot) else x
+
+
+def compute_nested(first: list[Any], nested: list[Any]) -> tuple[list[Any], list[Any]]:
+    """Compute the Dask objects of `first` (a list of Delayed) and every Dask object inside
+    `nested` (dicts walked) in one pass over the data: (computed `first`, `nested` with each
+    Dask object replaced by its value)."""
+    found: list[Any] = []
+    shells = [_strip(x, found) for x in nested]
+    done = compute(list(first), found)
+    return list(done[0]), [_fill(s, list(done[1])) for s in shells]
 
 
 def _write_one(part: pd.DataFrame, number: int, directory: str, writer: Callable, mode: int) -> tuple[str, str, int]:

@@ -61,10 +61,16 @@ class ProtectionResult:
         out["share_changed"] = out["cells_changed"] / n if n else np.nan
         return out
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: method, variables, cells changed, seed."""
-        return {"method": self.method, "variables": list(self.variables), "records": len(self.data),
-                "cells_changed": self.n_changed, "seed": self.seed}
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (statistic, value, description): method, variables, records, cells
+        changed, seed."""
+        from sdc._stats import summary_frame
+
+        return summary_frame([("method", self.method, "the protection method"),
+                              ("variables", list(self.variables), "the variables treated"),
+                              ("records", len(self.data), "records of the protected data"),
+                              ("cells_changed", self.n_changed, "cells changed in the treated variables"),
+                              ("seed", self.seed, "the seed of the random steps (none: deterministic)")])
 
 
 def changed_cells(before: pd.DataFrame, after: pd.DataFrame, variables: list[str] | tuple[str, ...]) -> pd.Series:

@@ -43,14 +43,16 @@ With ``strata``, each stratum is microaggregated on its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
+from sdc._schema import GROUP_SIZE, Choice, Names
 from sdc._validation import check_columns, check_frame, check_int, check_option, dtype_name, is_real_numeric, plain
 from sdc.core.patterns import group_positions
 from sdc.core.strata import strata_ids
+from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult, changed_cells
 
 __all__ = ["microaggregation", "MICROAGGREGATION_METHODS", "MICROAGGREGATION_MODES", "mdav_groups"]
@@ -428,6 +430,14 @@ def _check_numeric(data: pd.DataFrame, variables: tuple[str, ...]) -> np.ndarray
     return np.column_stack(cols) if cols else np.empty((len(data), 0))
 
 
+@protection_method(
+    "microaggregation", summary="values replaced by the means of groups of at least k similar records",
+    numeric=True, changes_categories=True, why="its groups of similar records are formed over the whole file",
+    example={"variables": ["cholesterol"], "k": 3},
+    options={"k": param(GROUP_SIZE, "the smallest group"),
+             "method": param(Choice(("mdav", "onedims", *_ALIASES)), "mdav (multivariate) or onedims"),
+             "strata": param(Names(), "microaggregate within each stratum of these columns"),
+             "mode": param(Choice(MICROAGGREGATION_MODES), "how missing values are treated")})
 def microaggregation(
     data: pd.DataFrame,
     variables: str | Sequence[str],
@@ -497,50 +507,11 @@ def microaggregation(
     algorithm = ("individual ranking" if method == "onedims" else
                  "individual ranking (one variable: sdcMicro's mafast)" if univariate else "mdav")
 
-    out = np.full(X.shape, np.nan)
     if univariate:
-        gids = np.full(X.shape, -1, dtype=np.int64)
-        offsets = np.zeros(len(variables), dtype=np.int64)
-        for pos in positions:
-            lab = st.labels[int(st.ids[pos[0]])]
-            for j, v in enumerate(variables):
-                x = X[pos, j]
-                m = x.size if sdcm else int((~np.isnan(x)).sum())
-                if 0 < m < k:
-                    raise ValueError(_too_few(v, lab, m, k, strata_cols))
-                vals, g = _onedims(x, k, sdcm)
-                out[pos, j] = vals
-                gids[pos, j] = np.where(g >= 0, g + offsets[j], -1)
-                offsets[j] += (int(g.max()) + 1) if (g >= 0).any() else 0
-        group = pd.DataFrame(gids, index=data.index, columns=list(variables))
-        sizes = {v: _sizes(gids[:, j]) for j, v in enumerate(variables)}
-        size_counts = {v: _size_counts(sizes[v]) for v in variables}
-        n_groups = {v: int(sizes[v].size) for v in variables}
+        out, group, sizes, size_counts, n_groups = _univariate(X, positions, st, variables, k, sdcm, strata_cols,
+                                                               data.index)
     else:
-        gid = np.full(len(data), -1, dtype=np.int64)
-        offset = 0
-        miss_all = np.isnan(X)
-        if sdcm:
-            miss_all = miss_all | (X == _SDCMICRO_MISSING)
-        for pos in positions:
-            if pos.size < k:
-                lab = st.labels[int(st.ids[pos[0]])]
-                raise ValueError(_too_few(None, lab, pos.size, k, strata_cols))
-            Xs, Ms = X[pos], miss_all[pos]
-            groups = _Mdav(np.where(Ms, _SDCMICRO_MISSING if sdcm else np.nan, Xs), Ms, k, sdcm).run()
-            means = _group_means(Xs, Ms, groups, sdcm)
-            for i, g in enumerate(groups):
-                gid[pos[g]] = offset + i
-            offset += len(groups)
-            if sdcm:
-                # sdcMicro puts back NA where the input was NA; a group without any observed
-                # value yields its missing code, -999.
-                means = np.where(np.isnan(means), _SDCMICRO_MISSING, means)
-            out[pos] = np.where(np.isnan(Xs), np.nan, means)
-        group = pd.Series(gid, index=data.index, name="group")
-        sizes = _sizes(gid)
-        size_counts = _size_counts(sizes)
-        n_groups = int(sizes.size)
+        out, group, sizes, size_counts, n_groups = _multivariate(X, positions, st, k, sdcm, strata_cols, data.index)
 
     frame = data.copy()
     for j, v in enumerate(variables):
@@ -553,6 +524,56 @@ def microaggregation(
               "mode": mode}
     return ProtectionResult(method="microaggregation", data=frame, variables=tuple(variables), parameters=params,
                             seed=None, changed=changed, details=details)
+
+
+def _univariate(X: np.ndarray, positions: list[np.ndarray], st: Any, variables: tuple[str, ...], k: int, sdcm: bool,
+                strata_cols: tuple[str, ...], index: pd.Index) -> tuple[np.ndarray, Any, Any, Any, Any]:
+    """Individual ranking of each variable in each stratum: values, groups, sizes."""
+    out = np.full(X.shape, np.nan)
+    gids = np.full(X.shape, -1, dtype=np.int64)
+    offsets = np.zeros(len(variables), dtype=np.int64)
+    for pos in positions:
+        lab = st.labels[int(st.ids[pos[0]])]
+        for j, v in enumerate(variables):
+            x = X[pos, j]
+            m = x.size if sdcm else int((~np.isnan(x)).sum())
+            if 0 < m < k:
+                raise ValueError(_too_few(v, lab, m, k, strata_cols))
+            vals, g = _onedims(x, k, sdcm)
+            out[pos, j] = vals
+            gids[pos, j] = np.where(g >= 0, g + offsets[j], -1)
+            offsets[j] += (int(g.max()) + 1) if (g >= 0).any() else 0
+    group = pd.DataFrame(gids, index=index, columns=list(variables))
+    sizes = {v: _sizes(gids[:, j]) for j, v in enumerate(variables)}
+    return out, group, sizes, {v: _size_counts(sizes[v]) for v in variables}, {v: int(sizes[v].size) for v in variables}
+
+
+def _multivariate(X: np.ndarray, positions: list[np.ndarray], st: Any, k: int, sdcm: bool,
+                  strata_cols: tuple[str, ...], index: pd.Index) -> tuple[np.ndarray, Any, Any, Any, Any]:
+    """MDAV in each stratum: values, groups, sizes."""
+    out = np.full(X.shape, np.nan)
+    gid = np.full(X.shape[0], -1, dtype=np.int64)
+    offset = 0
+    miss_all = np.isnan(X)
+    if sdcm:
+        miss_all = miss_all | (X == _SDCMICRO_MISSING)
+    for pos in positions:
+        if pos.size < k:
+            lab = st.labels[int(st.ids[pos[0]])]
+            raise ValueError(_too_few(None, lab, pos.size, k, strata_cols))
+        Xs, Ms = X[pos], miss_all[pos]
+        groups = _Mdav(np.where(Ms, _SDCMICRO_MISSING if sdcm else np.nan, Xs), Ms, k, sdcm).run()
+        means = _group_means(Xs, Ms, groups, sdcm)
+        for i, g in enumerate(groups):
+            gid[pos[g]] = offset + i
+        offset += len(groups)
+        if sdcm:
+            # sdcMicro puts back NA where the input was NA; a group without any observed
+            # value yields its missing code, -999.
+            means = np.where(np.isnan(means), _SDCMICRO_MISSING, means)
+        out[pos] = np.where(np.isnan(Xs), np.nan, means)
+    sizes = _sizes(gid)
+    return out, pd.Series(gid, index=index, name="group"), sizes, _size_counts(sizes), int(sizes.size)
 
 
 def _too_few(var: str | None, label: str, m: int, k: int, strata_cols: tuple[str, ...]) -> str:

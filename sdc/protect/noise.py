@@ -24,8 +24,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._schema import Choice, Real
 from sdc._validation import check_number, check_option
 from sdc.protect._common import check_variables, count_changed, numeric_values, resolve_seed
+from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult
 
 __all__ = ["add_noise", "METHODS"]
@@ -54,6 +56,13 @@ def _correlated2(x: np.ndarray, delta: float, z: np.ndarray) -> tuple[np.ndarray
     return x * d1 + delta * (shift + sd * z), {"d1": d1, "mean": mean, "sd": sd, "noise_sd": delta * sd}
 
 
+@protection_method(
+    "add_noise", summary="random noise added to continuous variables", numeric=True,
+    why="its noise scale comes from the whole file's standard deviations or covariance",
+    example={"variables": ["bmi", "systolic_bp"], "noise": 20},
+    options={"method": param(Choice(METHODS), "additive, correlated or correlated2 noise"),
+             "noise": param(Real(0.0), "the noise as a percentage of each variable's standard deviation"),
+             "delta": param(Real(0.0, 1.0, low_open=True, high_open=True), "correlated2: the weight of the noise")})
 def add_noise(
     data: pd.DataFrame,
     variables: Sequence[str] | str,

@@ -30,22 +30,19 @@ import numpy as np
 import pandas
 
 from sdc.core import _dask, _dask_protect
+from sdc.core.engine import not_on_engine
 from sdc.core.strata import sorted_levels, strata_ids
 from sdc.protect._common import resolve_seed
 from sdc.protect._result import ProtectionResult
 
-__all__ = ["protect_partitions", "pram_partitions", "WHOLE_FILE_PARAMETERS"]
-
-#: Parameters that depend on the whole file, per method: refused on a Dask DataFrame.
-WHOLE_FILE_PARAMETERS = {
-    "global_recode": ("bins", "rare"),
-    "pseudonymise": ("random_key",),
-}
+__all__ = ["protect_partitions", "pram_partitions"]
 
 
-def protect_partitions(fn: Callable[..., ProtectionResult], ddf: Any, variables: Any, *, seed: int | None = None,
-                       **kwargs: Any) -> ProtectionResult:
-    """`fn(partition, variables, **kwargs)` on every partition of `ddf`, lazily.
+def protect_partitions(fn: Callable[..., ProtectionResult], info: Any, ddf: Any, variables: Any, *,
+                       seed: int | None = None, **kwargs: Any) -> ProtectionResult:
+    """`fn(partition, variables, **kwargs)` on every partition of `ddf`, lazily (`info`: the
+    method's :class:`~sdc.protect._declare.MethodInfo`, whose parameters that need the whole
+    file are refused in one line).
 
     Returns a :class:`ProtectionResult` whose ``data`` is a Dask DataFrame with the input's
     partitions and ``changed`` a Dask Delayed (cells changed per variable, summed
@@ -53,10 +50,9 @@ def protect_partitions(fn: Callable[..., ProtectionResult], ddf: Any, variables:
     computed or written (:func:`sdc.core._dask.write_partitioned`), except, for numbers banded
     by ``width`` or ``log_base``, one pass for their extremes (the file's bands, as in memory).
     """
-    for name in WHOLE_FILE_PARAMETERS.get(fn.__name__, ()):
-        if kwargs.get(name) not in (None, False):
-            raise _dask.not_distributed(f"{fn.__name__}({name}=...)",
-                                        "it is set from the whole file; give fixed parameters instead")
+    found = info.whole_file(kwargs)
+    if found is not None:
+        raise not_on_engine(f"{info.name}({found[0]}=...)", "dask", found[1])
     # The result's description (method, parameters) from a small sample of the input's type.
     probe_kwargs = dict(kwargs, **({"seed": 0} if seed is not None else {}))
     probe = fn(ddf._meta_nonempty, variables, **probe_kwargs)

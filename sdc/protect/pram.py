@@ -23,9 +23,11 @@ from typing import Any
 import numpy as np
 import pandas
 
+from sdc._schema import PROBABILITY, Each, Names
 from sdc._validation import check_columns
 from sdc.core.strata import sorted_levels, strata_ids
 from sdc.protect._common import check_variables, resolve_seed
+from sdc.protect._declare import Table, param, protection_method
 from sdc.protect._result import ProtectionResult
 from sdc.protect.pram_matrix import (
     _ONE_SHOT_CELLS, _check_parameters, _check_strata, _custom_matrix, _parameters, _rebuild, _sample, flip_matrix,
@@ -34,6 +36,19 @@ from sdc.protect.pram_matrix import (
 
 __all__ = ["pram", "pram_matrix", "flip_matrix"]
 
+#: pd, alpha, flip: one probability, or one per variable.
+_PER_VARIABLE = Each(PROBABILITY, lists=False, mappings=True)
+
+
+@protection_method(
+    "pram", summary="values replaced at random by a transition matrix (invariant PRAM)",
+    dask="sdc.protect.on_dask:pram_partitions", dask_rows="own draws",
+    example={"variables": ["marital_status"], "pd": 0.8},
+    options={"pd": param(_PER_VARIABLE, "the smallest diagonal of the matrix (sdcMicro's pd)"),
+             "alpha": param(_PER_VARIABLE, "the amount of perturbation (sdcMicro's alpha)"),
+             "flip": param(_PER_VARIABLE, "instead: the probability of changing a value"),
+             "matrix": param(Table("a table of variable = matrix"), "a transition matrix per variable"),
+             "strata": param(Names(), "the matrix per stratum of these columns")})
 def pram(
     data: pandas.DataFrame,
     variables: Sequence[str] | str,
@@ -92,81 +107,89 @@ def pram(
     >>> r.details["sex"]["matrix"].shape
     (2, 2)
     """
-    from sdc.core._dask import is_dask
-
-    if is_dask(data):  # the matrix from one pass, the draws per partition (sdc.protect.on_dask)
-        from sdc.protect.on_dask import pram_partitions
-
-        return pram_partitions(data, variables, pd=pd, alpha=alpha, flip=flip, matrix=matrix, strata=strata, seed=seed)
     frame, cols = check_variables(data, variables)
     pd_v, alpha_v, flip_v = _check_parameters(cols, pd, alpha, flip, matrix)
     strata_cols = () if strata is None else check_columns(frame, strata, role="strata")
     _check_strata(strata_cols, cols)
     seed_used, rng = resolve_seed(seed)
     st = strata_ids(frame, strata_cols)
-    S = st.n_strata
-
     out = frame.copy()
     changed: dict[str, int] = {}
     details: dict[str, Any] = {}
     given_matrices: dict[str, dict[str, dict[str, float]]] = {}
     for v in cols:
-        s = frame[v]
-        lv = sorted_levels(s)
-        L = lv.n_levels
-        ok = lv.codes >= 0
-        full = bool(ok.all())
-        codes = lv.codes if full else lv.codes[ok]
-        sid = st.ids if full else st.ids[ok]
-        det: dict[str, Any] = {"levels": [str(x) for x in lv.levels]}
-        rows = codes if S == 1 else sid * L + codes
-        counts = np.bincount(rows, minlength=S * L).reshape(S, L) if L else np.zeros((S, 0))
-        tables = np.empty((S, L, L))
-        diagonals: list[list[float]] = []
-        if matrix is not None and v in matrix:
-            M = _custom_matrix(matrix[v], lv.levels, v)
-            tables[:] = M
-            det["kind"] = "matrix"
-            given_matrices[v] = {str(a): {str(b): float(M[i, j]) for j, b in enumerate(lv.levels)}
-                                 for i, a in enumerate(lv.levels)}
-        elif flip_v[v] is not None:
-            tables[:] = flip_matrix(L, flip_v[v]) if L else 0
-            det.update(kind="flip", flip=flip_v[v])
-        else:
-            det.update(kind="invariant", pd=pd_v[v], alpha=alpha_v[v])
-            for k in range(S):
-                d = rng.uniform(pd_v[v], 1.0, L)
-                diagonals.append([float(x) for x in d])
-                tables[k] = pram_matrix(counts[k], d, alpha_v[v]) if counts[k].sum() > 0 else np.eye(L)
-            det["diagonal"] = diagonals[0] if S == 1 else dict(zip(st.labels, diagonals))
-        u = rng.random(codes.size)
-        new = np.empty_like(codes)
-        if L:
-            if S * L * L <= _ONE_SHOT_CELLS:
-                new = _sample(rows, tables.reshape(S * L, L), u)
-            else:
-                for k in range(S):
-                    m = sid == k
-                    new[m] = _sample(codes[m], tables[k], u[m])
-        if full:
-            all_new = new
-        else:
-            all_new = lv.codes.copy()
-            all_new[ok] = new
-        out[v] = _rebuild(s, lv.levels, lv.codes, all_new)
-        changed[v] = int((new != codes).sum())
-        names = det["levels"]
-        if S == 1:
-            det["matrix"] = pandas.DataFrame(tables[0], index=names, columns=names)
-        else:
-            det["matrices"] = {lab: pandas.DataFrame(tables[k], index=names, columns=names)
-                               for k, lab in enumerate(st.labels)}
-        trans = np.bincount(codes * L + new, minlength=L * L).reshape(L, L) if L else np.zeros((0, 0), dtype=np.int64)
-        det["transitions"] = pandas.DataFrame(trans, index=names, columns=names)
-        det["changed"] = changed[v]
-        details[v] = det
+        custom = matrix[v] if matrix is not None and v in matrix else None
+        out[v], details[v], given = _pram_variable(frame[v], st, rng, custom, pd_v[v], alpha_v[v], flip_v[v])
+        changed[v] = details[v]["changed"]
+        if given is not None:
+            given_matrices[v] = given
     params = _parameters(cols, pd, alpha, flip, given_matrices if matrix is not None else None, strata_cols)
     return ProtectionResult(
         method="pram", data=out, variables=cols, parameters=params, seed=seed_used,
         changed=pandas.Series(changed, dtype=np.int64, name="cells_changed"), details=details,
     )
+
+
+def _tables(lv: Any, counts: np.ndarray, st: Any, rng: np.random.Generator, var: str, custom: object,
+            pd_v: float | None, alpha_v: float | None, flip_v: float | None) -> tuple[np.ndarray, dict[str, Any], dict | None]:
+    """The transition matrix of each stratum (S x L x L), the details, and a given matrix as
+    ``{from: {to: p}}`` (None when the matrix is not given)."""
+    S, L = st.n_strata, lv.n_levels
+    tables = np.empty((S, L, L))
+    det: dict[str, Any] = {"levels": [str(x) for x in lv.levels]}
+    given = None
+    if custom is not None:
+        M = _custom_matrix(custom, lv.levels, var)
+        tables[:] = M
+        det["kind"] = "matrix"
+        given = {str(a): {str(b): float(M[i, j]) for j, b in enumerate(lv.levels)} for i, a in enumerate(lv.levels)}
+    elif flip_v is not None:
+        tables[:] = flip_matrix(L, flip_v) if L else 0
+        det.update(kind="flip", flip=flip_v)
+    else:
+        det.update(kind="invariant", pd=pd_v, alpha=alpha_v)
+        diagonals: list[list[float]] = []
+        for k in range(S):
+            d = rng.uniform(pd_v, 1.0, L)
+            diagonals.append([float(x) for x in d])
+            tables[k] = pram_matrix(counts[k], d, alpha_v) if counts[k].sum() > 0 else np.eye(L)
+        det["diagonal"] = diagonals[0] if S == 1 else dict(zip(st.labels, diagonals))
+    return tables, det, given
+
+
+def _pram_variable(s: pandas.Series, st: Any, rng: np.random.Generator, custom: object, pd_v: float | None,
+                   alpha_v: float | None, flip_v: float | None) -> tuple[pandas.Series, dict[str, Any], dict | None]:
+    """One variable pramed: the new column, its details (``changed`` among them) and a given matrix."""
+    S = st.n_strata
+    lv = sorted_levels(s)
+    L = lv.n_levels
+    ok = lv.codes >= 0
+    full = bool(ok.all())
+    codes = lv.codes if full else lv.codes[ok]
+    sid = st.ids if full else st.ids[ok]
+    rows = codes if S == 1 else sid * L + codes
+    counts = np.bincount(rows, minlength=S * L).reshape(S, L) if L else np.zeros((S, 0))
+    tables, det, given = _tables(lv, counts, st, rng, s.name, custom, pd_v, alpha_v, flip_v)
+    u = rng.random(codes.size)
+    new = np.empty_like(codes)
+    if L:
+        if S * L * L <= _ONE_SHOT_CELLS:
+            new = _sample(rows, tables.reshape(S * L, L), u)
+        else:
+            for k in range(S):
+                m = sid == k
+                new[m] = _sample(codes[m], tables[k], u[m])
+    if full:
+        all_new = new
+    else:
+        all_new = lv.codes.copy()
+        all_new[ok] = new
+    names = det["levels"]
+    if S == 1:
+        det["matrix"] = pandas.DataFrame(tables[0], index=names, columns=names)
+    else:
+        det["matrices"] = {lab: pandas.DataFrame(tables[k], index=names, columns=names) for k, lab in enumerate(st.labels)}
+    trans = np.bincount(codes * L + new, minlength=L * L).reshape(L, L) if L else np.zeros((0, 0), dtype=np.int64)
+    det["transitions"] = pandas.DataFrame(trans, index=names, columns=names)
+    det["changed"] = int((new != codes).sum())
+    return _rebuild(s, lv.levels, lv.codes, all_new), det, given

@@ -30,10 +30,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._schema import Flag, Names, Text, Whole
 from sdc._validation import check_columns, check_frame, check_int
 from sdc.core.distinct import hashed_codes
 from sdc.core.strata import Levels, distinct_values
 from sdc.protect._common import output_frame
+from sdc.protect._declare import ROW_WISE, PathLike, param, protection_method
 from sdc.protect._result import ProtectionResult
 
 __all__ = ["pseudonymise", "MIN_KEY_BYTES", "key_source_text"]
@@ -223,6 +225,60 @@ def _collisions(digests: bytearray, length: int) -> int:
     return int(len(keys) - np.unique(keys.view(f"S{nbytes}").ravel()).size)
 
 
+def _parameters(cols: tuple[str, ...], length: int, source: str | None, where: str | None, prefix: str,
+                context: str | None, dropped: tuple[str, ...]) -> dict[str, Any]:
+    """The log's parameters: where the key came from (never the key)."""
+    params: dict[str, Any] = {"variables": list(cols), "length": length}
+    if source == "file":
+        params["key_file"] = where
+    elif source == "env":
+        params["key_env"] = where
+    elif source == "random":
+        params["random_key"] = True
+    if prefix:
+        params["prefix"] = prefix
+    if context is not None:
+        params["context"] = context
+    if dropped:
+        params["drop"] = list(dropped)
+    return params
+
+
+def _pseudonyms(s: pd.Series, key: _Key, length: int, prefix: str, context: str | None
+                ) -> tuple[pd.Series, int, dict[str, Any]]:
+    """One column's pseudonyms (each distinct value hashed once), cells changed, details."""
+    lv = _distinct(s)
+    texts, codes_t = _texts(lv.levels, s)
+    digests = _hmac_all(key, texts, context)
+    n_coll = _collisions(digests, length)
+    if n_coll:
+        raise ValueError(
+            f"pseudonyms of column {str(s.name)!r} collide at `length` {length} ({n_coll} distinct value(s) share a "
+            "pseudonym); use a larger `length`."
+        )
+    table = np.empty(len(texts) + 1, dtype=object)
+    table[:-1] = _hex(digests, length, prefix)
+    table[-1] = np.nan
+    if codes_t is None:  # one text per level: the level codes index the table (-1 -> missing)
+        rec = lv.codes
+    else:
+        rec = np.where(lv.codes >= 0, codes_t[np.maximum(lv.codes, 0)] if codes_t.size else -1, -1)
+    new = pd.Series(table[rec], index=s.index, name=s.name, dtype=object)
+    return new, int(np.count_nonzero(lv.codes >= 0)), {"distinct_values": len(texts)}
+
+
+@protection_method(
+    "pseudonymise", summary="identifiers replaced by keyed pseudonyms (HMAC-SHA-256); direct identifiers dropped",
+    replaces_identifiers=True, needs=("key",), secrets=("key_file", "key_env"), dask=ROW_WISE,
+    example={"variables": ["subject_id"], "drop": ["household_id"]},
+    options={"key_file": param(PathLike(), "the file holding the key (never written anywhere)"),
+             "key_env": param(Text(), "or the environment variable holding it"),
+             "random_key": param(Flag(), "or a fresh random key, discarded",
+                                 whole_file="every partition would draw its own key; give key_file or key_env instead"),
+             "length": param(Whole(8, 64), "hex digits kept"),
+             "prefix": param(Text(empty=True), "text before every pseudonym"),
+             "context": param(Text(empty=True), "domain separation: another context, unrelated pseudonyms"),
+             "drop": param(Names(), "direct identifiers removed from the release")})
 def pseudonymise(
     data: pd.DataFrame,
     variables: Sequence[str] | str,
@@ -281,13 +337,6 @@ def pseudonymise(
     >>> list(r.data.columns), r.data["USUBJID"].nunique()
     (['USUBJID'], 2)
     """
-    from sdc.core._dask import is_dask
-
-    if is_dask(data):  # row-wise: the same method on every partition (sdc.protect.on_dask)
-        kw = {k: v for k, v in locals().items() if k not in ("data", "variables", "is_dask")}
-        from sdc.protect.on_dask import protect_partitions
-
-        return protect_partitions(pseudonymise, data, variables, **kw)
     frame = check_frame(data)
     cols = check_columns(frame, variables, role="variables", allow_empty=True)
     dropped = check_columns(frame, drop, role="drop", allow_empty=True)
@@ -297,12 +346,7 @@ def pseudonymise(
     if not cols and not dropped:
         raise ValueError("`pseudonymise` needs `variables` to pseudonymise or columns to `drop`.")
     length = check_int(length, "length", min_value=8, max_value=64)
-    if not isinstance(prefix, str):
-        raise TypeError(f"`prefix` must be text; got {prefix!r}.")
-    if context is not None and not isinstance(context, str):
-        raise TypeError(f"`context` must be text or None; got {context!r}.")
-    if not isinstance(random_key, bool):
-        raise TypeError(f"`random_key` must be True or False; got {random_key!r}.")
+    # prefix, context, random_key: checked by the declaration
     key, source, where = _read_key(key_file, key_env, random_key) if cols else (None, None, None)
 
     # output_frame after drop too: without copy-on-write, drop shares extension arrays (a
@@ -311,44 +355,13 @@ def pseudonymise(
     changed: dict[str, int] = {}
     details: dict[str, Any] = {}
     for v in cols:
-        s = frame[v]
-        lv = _distinct(s)
-        texts, codes_t = _texts(lv.levels, s)
-        digests = _hmac_all(key, texts, context)
-        n_coll = _collisions(digests, length)
-        if n_coll:
-            raise ValueError(
-                f"pseudonyms of column {v!r} collide at `length` {length} ({n_coll} distinct value(s) share a "
-                "pseudonym); use a larger `length`."
-            )
-        table = np.empty(len(texts) + 1, dtype=object)
-        table[:-1] = _hex(digests, length, prefix)
-        table[-1] = np.nan
-        if codes_t is None:  # one text per level: the level codes index the table (-1 -> missing)
-            rec = lv.codes
-        else:
-            rec = np.where(lv.codes >= 0, codes_t[np.maximum(lv.codes, 0)] if codes_t.size else -1, -1)
-        out[v] = pd.Series(table[rec], index=frame.index, name=v, dtype=object)
-        changed[v] = int(np.count_nonzero(lv.codes >= 0))
-        details[v] = {"distinct_values": len(texts)}
+        out[v], changed[v], details[v] = _pseudonyms(frame[v], key, length, prefix, context)
     if cols:
         details["key_source"] = source
         if source != "random":
             details["key_fingerprint"] = hmac.new(key._b, b"sdc key fingerprint", hashlib.sha256).hexdigest()[:8]
     details["dropped"] = list(dropped)
-    params: dict[str, Any] = {"variables": list(cols), "length": length}
-    if source == "file":
-        params["key_file"] = where
-    elif source == "env":
-        params["key_env"] = where
-    elif source == "random":
-        params["random_key"] = True
-    if prefix:
-        params["prefix"] = prefix
-    if context is not None:
-        params["context"] = context
-    if dropped:
-        params["drop"] = list(dropped)
+    params = _parameters(cols, length, source, where, prefix, context, dropped)
     del key
     return ProtectionResult(
         method="pseudonymise", data=out, variables=cols, parameters=params, seed=None,

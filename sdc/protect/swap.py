@@ -32,8 +32,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._schema import PROBABILITY, Real
 from sdc._validation import check_number
 from sdc.protect._common import check_variables, count_changed, numeric_values, resolve_seed, restore_numeric
+from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult
 
 __all__ = ["rank_swap", "rank_swap_parameters"]
@@ -114,6 +116,49 @@ def _swap_ranks(m: int, windows: np.ndarray, rng: np.random.Generator) -> np.nda
     return partner
 
 
+def _swap_variable(x: np.ndarray, top_ratio: np.float32, bottom_ratio: np.float32, rng: np.random.Generator, *,
+                   p: float | None, r0: float | None, k0: float | None) -> tuple[np.ndarray, dict[str, Any]]:
+    """One variable rank-swapped (the module docstring's steps 1-3): new values and details."""
+    ok = np.flatnonzero(~np.isnan(x))
+    n = ok.size
+    # Ranks from the largest value down (ties in record order).
+    order = ok[np.argsort(-x[ok], kind="stable")]
+    vals = x[order].copy()
+    n_top = int(_f32(n) * top_ratio) if n else 0
+    n_bottom = int(math.floor(_f32(n) * bottom_ratio)) if n else 0
+    bottom_start = n - n_bottom
+    top_edge = float(vals[n_top - 1]) if n_top else (float(vals[0]) if n else 0.0)
+    top_value = bottom_value = None
+    if n_top:
+        top_value = float(vals[:n_top].sum() / n_top)
+        vals[:n_top] = top_value
+    bottom_edge = float(vals[bottom_start]) if n_bottom else (float(vals[n - 1]) if n else 0.0)
+    if n_bottom:
+        bottom_value = float(vals[bottom_start:].sum() / n_bottom)
+        vals[bottom_start:] = bottom_value
+    mid = vals[n_top:bottom_start]
+    m = mid.size
+    P = rank_swap_parameters(mid, top_edge, bottom_edge, p=p, r0=r0, k0=k0)
+    partner = _swap_ranks(m, _windows(m, P), rng)
+    vals[n_top:bottom_start] = mid[partner]
+    y = x.copy()
+    y[order] = vals
+    return y, {"P": P, "window": int(_f32(m) * _f32(P)), "swapped_pairs": int((partner != np.arange(m)).sum() // 2),
+               "top_coded": n_top, "top_value": top_value, "bottom_coded": n_bottom, "bottom_value": bottom_value}
+
+
+_PERCENT = Real(0.0, 100.0)
+
+
+@protection_method(
+    "rank_swap", summary="values swapped between records of close rank", numeric=True,
+    why="it swaps values between records ranked over the whole file",
+    example={"variables": ["cholesterol"], "p": 5},
+    options={"p": param(_PERCENT, "the rank range, in percent of the swapped records"),
+             "r0": param(PROBABILITY, "or sdcMicro's correlation-preservation factor"),
+             "k0": param(Real(0.0), "or sdcMicro's mean-preservation factor"),
+             "top_percent": param(_PERCENT, "percent of the largest values replaced by their mean"),
+             "bottom_percent": param(_PERCENT, "percent of the smallest values replaced by their mean")})
 def rank_swap(
     data: pd.DataFrame,
     variables: Sequence[str] | str,
@@ -184,36 +229,9 @@ def rank_swap(
     details: dict[str, Any] = {}
     for v in cols:
         x = numeric_values(frame[v], "rank_swap")
-        ok = np.flatnonzero(~np.isnan(x))
-        n = ok.size
-        # Ranks from the largest value down (ties in record order).
-        order = ok[np.argsort(-x[ok], kind="stable")]
-        vals = x[order].copy()
-        n_top = int(_f32(n) * top_ratio) if n else 0
-        n_bottom = int(math.floor(_f32(n) * bottom_ratio)) if n else 0
-        bottom_start = n - n_bottom
-        top_edge = float(vals[n_top - 1]) if n_top else (float(vals[0]) if n else 0.0)
-        top_value = bottom_value = None
-        if n_top:
-            top_value = float(vals[:n_top].sum() / n_top)
-            vals[:n_top] = top_value
-        bottom_edge = float(vals[bottom_start]) if n_bottom else (float(vals[n - 1]) if n else 0.0)
-        if n_bottom:
-            bottom_value = float(vals[bottom_start:].sum() / n_bottom)
-            vals[bottom_start:] = bottom_value
-        mid = vals[n_top:bottom_start]
-        m = mid.size
-        P = rank_swap_parameters(mid, top_edge, bottom_edge, p=p, r0=r0, k0=k0)
-        partner = _swap_ranks(m, _windows(m, P), rng)
-        vals[n_top:bottom_start] = mid[partner]
-        y = x.copy()
-        y[order] = vals
+        y, details[v] = _swap_variable(x, top_ratio, bottom_ratio, rng, p=p, r0=r0, k0=k0)
         out[v] = restore_numeric(y, frame[v])
         changed[v] = count_changed(x, y)
-        details[v] = {
-            "P": P, "window": int(_f32(m) * _f32(P)), "swapped_pairs": int((partner != np.arange(m)).sum() // 2),
-            "top_coded": n_top, "top_value": top_value, "bottom_coded": n_bottom, "bottom_value": bottom_value,
-        }
     params: dict[str, Any] = {"variables": list(cols), "top_percent": top_percent, "bottom_percent": bottom_percent}
     for k, val in (("p", p), ("r0", r0), ("k0", k0)):
         if val is not None:

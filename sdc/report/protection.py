@@ -16,7 +16,6 @@ readable than the input. The pseudonymisation key is in none of them.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from typing import Any
 
 import pandas as pd
 
+from sdc._provenance import sha256_bytes
 from sdc.report.content import Report, Section, Table
 from sdc.report.protection_log import protection_sections, step_tables, steps_table  # step_tables, steps_table: re-exported
 from sdc.report.serialize import jsonable
@@ -78,8 +78,10 @@ def protection_markdown(log: Mapping[str, Any], files: Sequence[str] = ()) -> st
 
 
 def write_protection(run: ProtectionRun, out: str | Path, *, input_path: str | Path | None = None,
-                     sep: str | None = None, formats: Sequence[str] | None = None) -> ProtectionFolder:
-    """Write the folder of a protection run (see the module docstring).
+                     sep: str | None = None, formats: Sequence[str] | None = None,
+                     files: Sequence[str] = ()) -> ProtectionFolder:
+    """Write the folder of a protection run (see the module docstring; a Dask run's folder is
+    :func:`sdc.report.protection_dask.write_protection_dask`'s, its release partitioned).
 
     Parameters
     ----------
@@ -94,6 +96,8 @@ def write_protection(run: ProtectionRun, out: str | Path, *, input_path: str | P
         The input's delimiter when given rather than detected.
     formats : sequence of str, optional
         The comparison report's formats (default: the assessment configuration's).
+    files : sequence of str, optional
+        A Dask run: the input file of each partition (the released files take their names).
     """
     from sdc.report.compare import comparison_files
     from sdc.report.folder import source_files, write_folder
@@ -101,8 +105,12 @@ def write_protection(run: ProtectionRun, out: str | Path, *, input_path: str | P
 
     if not isinstance(run, ProtectionRun):
         raise TypeError(f"`run` must be a ProtectionRun (what sdc.protect_data returns); got {type(run).__name__}.")
+    if run.engine == "dask":
+        from sdc.report.protection_dask import write_protection_dask
+
+        return write_protection_dask(run, out, files=files, sep=sep)[1]
     rel = released_file(run.released, input_path=input_path, sep=sep, original=run.original)
-    sha = hashlib.sha256(rel.data).hexdigest()
+    sha = sha256_bytes(rel.data)
     doc = protection_document(run, rel.name, sha, rel.note)
     sub = comparison_files(run.comparison, formats=formats, released_name=rel.name) if run.comparison is not None \
         else {}

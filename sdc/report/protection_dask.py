@@ -13,12 +13,15 @@
 All or nothing: everything is written into a private temporary folder beside ``--out``
 (the workers write the partitions there: on a cluster it must be on a shared file system),
 renamed into place when complete; on an error nothing is left.
+
+This module computes nothing: the run computes itself while its workers write the partitions
+(:meth:`sdc.workflow.protect.ProtectionRun.write_released`, given the writer of a partition's
+bytes, :func:`_partition_file`); the report presents the computed run.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import shutil
@@ -29,6 +32,7 @@ from typing import Any
 
 import pandas as pd
 
+from sdc._provenance import sha256_bytes
 from sdc.report.content import Report, Section, Table
 from sdc.report.folder import MARKER, _MANIFEST, _fill, _move_into_place, check_target, source_files
 from sdc.report.protection import ProtectionFolder, protection_document
@@ -116,8 +120,9 @@ def _markdown(doc: dict[str, Any]) -> str:
 
 def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], sep: str | None = None,
                           input_label: str | None = None) -> tuple[Any, ProtectionFolder]:
-    """Compute a lazy Dask protection run (:func:`sdc.workflow.protect.protect_data` of a Dask
-    DataFrame) and write its folder (see the module docstring), all or nothing.
+    """Write the folder of a lazy Dask protection run (:func:`sdc.workflow.protect.protect_data`
+    of a Dask DataFrame; see the module docstring), all or nothing; the run is computed as its
+    partitions are written.
 
     Parameters
     ----------
@@ -136,7 +141,6 @@ def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], se
         The computed run and the folder written.
     """
     from sdc._files import make_parents, output_modes, remove_made, terminate_cleanly
-    from sdc.workflow.protect import finish_dask_run
 
     out = Path(out)
     inputs = list(files)
@@ -162,12 +166,12 @@ def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], se
             rel_dir.mkdir()
             os.chmod(rel_dir, dmode)
             writer = functools.partial(_partition_file, files=list(files), sep=sep)
-            run, written = finish_dask_run(run, str(rel_dir), writer, mode=fmode)
+            run, written = run.write_released(str(rel_dir), writer, mode=fmode)
             names = [f"released/{w[0]}" for w in written]
             if len(set(names)) != len(names):
                 raise ValueError("two input files give the same released file name; give files with distinct names.")
             listing = "".join(f"{w[1]}  {n}\n" for w, n in zip(written, names))
-            sha = hashlib.sha256(listing.encode("utf-8")).hexdigest()
+            sha = sha256_bytes(listing.encode("utf-8"))
             doc = protection_document(run, "released/", sha)
             doc["released"]["files"] = [{"file": n, "sha256": w[1], "records": w[2]} for w, n in zip(written, names)]
             doc.setdefault("engine", {})["files"] = [str(f) for f in files]

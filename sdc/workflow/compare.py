@@ -472,10 +472,15 @@ def _class_sizes(before: Assessment, after: Assessment, cap: int = 10) -> pd.Dat
 ATTACK_SHARE = 0.2
 ATTACK_SEED = 0
 
-#: Methods whose change of a value an attacker can repeat on his own file (deterministic
-#: recodings), so he links with the released coding; after the others he knows only the
-#: original value.
-_REPEATABLE = ("global_recode", "top_bottom_code")
+def _treated_by(protection: Mapping[str, Any] | None, capability: str) -> set[str]:
+    """The variables of the logged steps whose method declares `capability`
+    (:class:`sdc.protect.MethodInfo`: ``repeatable`` -- an attacker can repeat the change on his
+    own file, so he links with the released coding; ``changes_categories``; ``replaces_identifiers``)."""
+    from sdc.protect import method_infos
+
+    infos = method_infos()
+    return {v for st in (protection or {}).get("steps", []) if getattr(infos.get(st.get("method")), capability, False)
+            for v in (st.get("variables") or [])}
 
 
 def linkage_before_after(original: pd.DataFrame, released: pd.DataFrame, config: RunConfig,
@@ -584,10 +589,7 @@ def compare(
     n_attacks = check_int(n_attacks, "n_attacks", min_value=1)
     orig_m, rel_m, how = match_records(original, released, match=match, id=config.id)
     recoded = set(recoded)
-    if protection:
-        for st in protection.get("steps", []):
-            if st.get("method") in ("global_recode", "microaggregation"):
-                recoded.update(st.get("variables") or [])
+    recoded |= _treated_by(protection, "changes_categories")
     # The original first: a key, weight or sensitive column that is in neither file is then
     # reported as not in the data, not as a key "the protection dropped".
     before = assess(config, original, command=command, progress=progress, now=now)
@@ -626,8 +628,7 @@ def compare(
     # otherwise dilute the averages with its zeros.
     treated = set(kept.loc[kept["cells_changed"] > 0, "variable"])
     # Pseudonyms replace identifiers one for one: no analytic information is lost with them.
-    pseudonymised = {v for st in (protection or {}).get("steps", []) if st.get("method") == "pseudonymise"
-                     for v in (st.get("variables") or [])}
+    pseudonymised = _treated_by(protection, "replaces_identifiers")
     treated -= set(skip) | pseudonymised
     variables = [c for c in orig_m.columns if c in treated]
     keys = [k for k in config.keys if k in rel_m.columns]
@@ -637,8 +638,7 @@ def compare(
     related = [c for c in (*config.keys, *config.sensitive) if c in rel_m.columns and c in orig_m.columns]
     util = utility_measures(orig_m, rel_m, variables, keys, related, original_all=original)
     notes += util["notes"]
-    repeatable = {v for st in (protection or {}).get("steps", []) if st.get("method") in _REPEATABLE
-                  for v in (st.get("variables") or [])} | (set(recoded) - {v for st in (protection or {}).get("steps", [])
+    repeatable = _treated_by(protection, "repeatable") | (set(recoded) - {v for st in (protection or {}).get("steps", [])
                                                                             for v in (st.get("variables") or [])})
     with warnings.catch_warnings():
         # The attacker's file is coded here as the release is (recodings repeated); a column

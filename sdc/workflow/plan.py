@@ -30,19 +30,16 @@ The plan may also carry the sections of an assessment configuration (``[variable
 they say how the original and the released file are assessed, and how the data file is read. A sweep plan (``sdc sweep``) gives, in a step, ``grid = { parameter = [values] }``
 for the parameters to vary, and a ``[sweep]`` section (see :mod:`sdc.workflow.sweep`).
 
-The method table (:func:`method_table`) is built from the functions' signatures: the
-parameters a step may give are the function's keyword parameters, so the plan cannot drift
-from the code. :func:`check_plan` validates a plan against the data before any step runs;
-each error is one line naming the step (number and method), the parameter and the value.
+The method table (:func:`method_table`) is the methods' declarations
+(:mod:`sdc.protect._declare`): the parameters a step may give are the function's keyword
+parameters, each checked by its declared rule, so the plan cannot drift from the code.
+:func:`check_plan` validates a plan against the data before any step runs; each error is one
+line naming the step (number and method), the parameter and the value.
 """
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import math
 import os
-import pkgutil
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -52,24 +49,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc._validation import did_you_mean
+from sdc._schema import Names
+from sdc._validation import did_you_mean, is_numeric_column
+from sdc.protect import MethodInfo, method_infos
 from sdc.protect.pseudonym import key_source_text
 from sdc.workflow.config import ConfigError, _toml_key, _toml_value, read_config_file
 
-__all__ = ["Plan", "Step", "MethodSpec", "PlanError", "METHOD_NAMES", "method_table", "load_plan",
+__all__ = ["Plan", "Step", "MethodInfo", "PlanError", "method_table", "load_plan",
            "plan_from_mapping", "check_plan", "step_seed", "plan_to_toml", "flags_plan", "ASSESS_SECTIONS",
            "read_plan_file", "grid_points"]
-
-#: The protection methods a plan may name, in the order they are usually applied.
-METHOD_NAMES = ("global_recode", "top_bottom_code", "local_suppression", "microaggregation", "pram", "add_noise",
-                "rank_swap", "pseudonymise")
 
 #: Parameters that would carry a secret: a plan names where the secret is (a file or an
 #: environment variable), never the secret itself, because the resolved plan is written out.
 SECRET_PARAMETERS = ("key", "secret", "password")
-#: Where a step's secret may be found: a file (its content, surrounding blanks stripped) or an
-#: environment variable.
-KEY_SOURCES = ("key_file", "key_env")
 
 #: Sections of an assessment configuration that a plan may carry.
 ASSESS_SECTIONS = ("data", "variables", "bins", "sensitive_bins", "scenarios", "thresholds", "options", "output")
@@ -78,7 +70,6 @@ _PLAN_KEYS = {"seed", "config"}
 #: Keys of a step that are not the method's parameters; a method parameter of the same name
 #: is given inside ``params = { ... }``.
 _RESERVED = ("method", "seed", "grid", "params")
-_SEED_NAMES = ("seed",)
 
 
 class PlanError(ConfigError):
@@ -94,7 +85,7 @@ class Step:
     number : int
         1-based position in the plan (what error messages and the log call it).
     method : str
-        The protection method (a name in :data:`METHOD_NAMES`).
+        The protection method (a name of :func:`method_table`).
     parameters : dict
         The method's arguments as the plan gives them, the variables argument included; never
         a secret (a key is named by ``key_file`` or ``key_env``).
@@ -114,7 +105,7 @@ class Step:
     def label(self) -> str:
         return f"step {self.number} ({self.method})"
 
-    def variables(self, spec: MethodSpec | None = None) -> tuple[str, ...]:
+    def variables(self, spec: MethodInfo | None = None) -> tuple[str, ...]:
         """The columns this step treats (its variables argument; in a sweep, every value its
         grid gives that argument)."""
         names = (spec.variables_param,) if spec is not None and spec.variables_param else ("variables", "keys")
@@ -161,87 +152,12 @@ class Plan:
 
 
 # ---------------------------------------------------------------------------------------------
-# The method table, from the functions' signatures
+# The method table: the methods' declarations
 
-@dataclass(frozen=True)
-class MethodSpec:
-    """What a plan may give a protection method, read from its signature.
-
-    Attributes
-    ----------
-    name : str
-    function : callable
-        ``function(data, variables, **parameters) -> ProtectionResult``.
-    variables_param : str
-        The name of its variables argument (``"variables"`` or ``"keys"``).
-    parameters : tuple of str
-        The keyword parameters a step may give (the seed excluded).
-    required : tuple of str
-        Those without a default.
-    defaults : dict
-        The defaults of the others.
-    seeded : bool
-        The method takes a ``seed`` (its random steps are seeded).
-    """
-
-    name: str
-    function: Callable[..., Any] = field(repr=False)
-    variables_param: str
-    parameters: tuple[str, ...]
-    required: tuple[str, ...]
-    defaults: Mapping[str, Any] = field(repr=False)
-    seeded: bool
-    secret: str | None = None
-
-    @property
-    def allowed(self) -> tuple[str, ...]:
-        """Every parameter name a step may use, in signature order."""
-        return (self.variables_param, *self.parameters) + (("seed",) if self.seeded else ())
-
-
-def _spec(name: str, fn: Callable[..., Any]) -> MethodSpec:
-    params = [p for p in inspect.signature(fn).parameters.values()
-              if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-    if len(params) < 2 or params[1].kind is params[1].KEYWORD_ONLY:
-        raise TypeError(f"protection method {name} must take (data, variables, ...).")
-    rest = params[2:]
-    names = [p.name for p in rest]
-    # A secret (a pseudonymisation key) is never a plan parameter: the plan names where it is
-    # (key_file, key_env) and the run reads it when the method wants the key itself.
-    secret = next((n for n in names if n in SECRET_PARAMETERS), None)
-    skip = set(_SEED_NAMES) | set(SECRET_PARAMETERS)
-    kw = [n for n in names if n not in skip]
-    if secret is not None:
-        kw += [n for n in KEY_SOURCES if n not in kw]
-    required = tuple(p.name for p in rest if p.default is p.empty and p.name not in skip)
-    if params[1].default is params[1].empty:
-        required = (params[1].name, *required)
-    defaults = {p.name: p.default for p in rest if p.default is not p.empty}
-    return MethodSpec(name=name, function=fn, variables_param=params[1].name, parameters=tuple(kw), required=required,
-                      defaults=defaults, seeded=any(p.name in _SEED_NAMES for p in rest), secret=secret)
-
-
-def method_table() -> dict[str, MethodSpec]:
-    """The protection methods available now, by name (read from :mod:`sdc.protect`).
-
-    A method is found as an attribute of :mod:`sdc.protect` or of one of its modules; a name
-    of :data:`METHOD_NAMES` that no module defines yet is simply absent from the table.
-    """
-    import sdc.protect as pkg
-
-    found: dict[str, Callable[..., Any]] = {}
-    for name in METHOD_NAMES:
-        fn = getattr(pkg, name, None)
-        if callable(fn):
-            found[name] = fn
-    if len(found) < len(METHOD_NAMES):
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
-            mod = importlib.import_module(f"{pkg.__name__}.{info.name}")
-            for name in METHOD_NAMES:
-                fn = getattr(mod, name, None)
-                if name not in found and inspect.isfunction(fn) and fn.__module__ == mod.__name__:
-                    found[name] = fn
-    return {name: _spec(name, found[name]) for name in METHOD_NAMES if name in found}
+def method_table() -> dict[str, MethodInfo]:
+    """The protection methods a plan may name, by name, in the order they are usually applied:
+    the declarations of the methods :mod:`sdc.protect` exports (:func:`sdc.protect.method_infos`)."""
+    return method_infos()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -286,12 +202,12 @@ _PATH_PARAMETERS = ("key_file",)
 
 
 def plan_from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", base_dir: str | Path | None = None,
-                      methods: Mapping[str, MethodSpec] | None = None, sweep: bool = False) -> Plan:
+                      methods: Mapping[str, MethodInfo] | None = None, sweep: bool = False) -> Plan:
     """Validate a parsed plan (a mapping of sections) into a :class:`Plan`.
 
     Checks everything that does not need the data: the sections, each step's method, its
     parameter names (against the method's signature), the required ones, secrets, seeds,
-    and the value rules of :func:`check_values`.
+    and each value against its declared rule (:meth:`MethodInfo.check`).
     """
     if not isinstance(raw, Mapping):
         raise _err("file", "must be a table of sections ([plan], [[steps]], ...).")
@@ -334,7 +250,7 @@ def plan_from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", base_d
                 source=source)
 
 
-def _step(number: int, body: Any, table: Mapping[str, MethodSpec], base_dir: str | Path | None, *,
+def _step(number: int, body: Any, table: Mapping[str, MethodInfo], base_dir: str | Path | None, *,
           sweep: bool) -> Step:
     where = f"step {number}"
     if not isinstance(body, Mapping):
@@ -342,12 +258,10 @@ def _step(number: int, body: Any, table: Mapping[str, MethodSpec], base_dir: str
     method = body.get("method")
     if method is None:
         raise _err(where, "has no `method`; allowed: " + ", ".join(table) + ".")
-    if method not in table:
-        missing = method in METHOD_NAMES
+    if not isinstance(method, str) or method not in table:
         raise _err(f"{where} ({method})" if isinstance(method, str) else where,
-                   ("is not available in this version of sdc" if missing
-                    else f"unknown method {method!r}{did_you_mean(method, table)}")
-                   + f"; available: {', '.join(table) or 'none'}.")
+                   f"unknown method {method!r}{did_you_mean(method, table) if isinstance(method, str) else ''}"
+                   f"; available: {', '.join(table) or 'none'}.")
     spec = table[method]
     where = f"step {number} ({method})"
     params = {k: v for k, v in body.items() if k not in _RESERVED}
@@ -395,7 +309,7 @@ def _step(number: int, body: Any, table: Mapping[str, MethodSpec], base_dir: str
             params[name] = str(Path(base_dir) / v)
     step = Step(number=number, method=method, parameters=params, seed=seed, grid=grid)
     for values in grid_points(step):
-        check_values(step.method, {**params, **values}, where)
+        check_values(spec, {**params, **values}, where)
     return step
 
 
@@ -410,83 +324,16 @@ def grid_points(step: Step) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------------------------
 # Value rules that need no data
 
-def _bad(where: str, name: str, what: str, value: Any) -> PlanError:
-    return _err(where, f"parameter `{name}` {what}; got {value!r}.")
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _as_edge(v: Any) -> Any:
-    if isinstance(v, str) and v.strip().lower() in ("inf", "+inf", "-inf"):
-        return float(v)
-    return v
-
-
-#: Parameters holding a probability, by method (each must lie in [0, 1]).
-PROBABILITIES = {"pram": ("pd", "alpha", "flip"), "local_suppression": ("alpha",)}
-#: Parameters holding a group size or a k of k-anonymity (an integer >= 2).
-GROUP_SIZES = {"local_suppression": ("k",), "microaggregation": ("k",)}
-#: Parameters holding bin edges (numbers, strictly increasing).
-EDGES = {"global_recode": ("edges", "breaks")}
-#: Parameters holding a positive number.
-POSITIVE = {"global_recode": ("width", "round_to", "log_base"), "add_noise": ("noise",)}
-#: Parameters holding a whole number >= 1.
-COUNTS = {"global_recode": ("bins", "truncate", "rare")}
-#: The (bottom, top) bound pairs: top may not lie below bottom.
-BOUNDS = {"top_bottom_code": (("bottom", "top"), ("lower", "upper"), ("bottom_value", "top_value"))}
-
-
-def check_values(method: str, params: Mapping[str, Any], where: str) -> None:
-    """The plan's value rules: k >= 2, probabilities in [0, 1], increasing breaks, top >= bottom,
-    positive widths. The method checks the rest itself when it runs (the error then names
+def check_values(spec: MethodInfo, params: Mapping[str, Any], where: str) -> None:
+    """Each given parameter against its declared rule (k >= 2, probabilities in [0, 1],
+    increasing edges, top not below bottom, ...), as ``plan <where>: parameter `name` must be
+    ...; got <value>.`` The method checks the rest itself when it runs (the error then names
     the step as well)."""
-    for name in GROUP_SIZES.get(method, ()):
-        v = params.get(name)
-        vals = v if isinstance(v, (list, tuple)) else [v]
-        if v is not None and (not vals or any(isinstance(x, bool) or not isinstance(x, int) or x < 2 for x in vals)):
-            raise _bad(where, name, "must be a whole number >= 2", v)
-    for name in PROBABILITIES.get(method, ()):
-        v = params.get(name)
-        vals = list(v.values()) if isinstance(v, Mapping) else ([v] if v is not None else [])
-        for x in vals:
-            if not _is_number(x) or not 0 <= float(x) <= 1:
-                raise _bad(where, name, "must be a probability in [0, 1]", v)
-    for name in EDGES.get(method, ()):
-        v = params.get(name)
-        if v is None or isinstance(v, Mapping):
-            continue
-        if isinstance(v, str) or not isinstance(v, Sequence) or len(v) < 2:
-            raise _bad(where, name, "must be a list of at least two numbers", v)
-        edges = [_as_edge(x) for x in v]
-        if not all(_is_number(x) and not (isinstance(x, float) and math.isnan(x)) for x in edges):
-            raise _bad(where, name, "must hold numbers (inf allowed)", v)
-        if any(b <= a for a, b in zip(edges, edges[1:])):
-            raise _bad(where, name, "must increase strictly", v)
-    for name in POSITIVE.get(method, ()):
-        v = params.get(name)
-        if v is not None and (not _is_number(v) or not float(v) > 0 or math.isinf(float(v))):
-            raise _bad(where, name, "must be a positive number", v)
-    for name in COUNTS.get(method, ()):
-        v = params.get(name)
-        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
-            raise _bad(where, name, "must be a whole number >= 1", v)
-    for low, high in BOUNDS.get(method, ()):
-        lo, hi = params.get(low), params.get(high)
-        if _is_number(lo) and _is_number(hi) and float(hi) < float(lo):
-            raise _err(where, f"parameter `{high}` ({hi!r}) lies below `{low}` ({lo!r}).")
+    spec.check(params, lambda name: f"plan {where}: parameter `{name}`", PlanError)
 
 
 # ---------------------------------------------------------------------------------------------
 # Checks against the data
-
-#: Methods whose variables must be numeric.
-NUMERIC_METHODS = ("top_bottom_code", "microaggregation", "add_noise", "rank_swap")
-#: global_recode parameters that band numbers (the variables must then be numeric, unless
-#: they are dates turned into years or ages first).
-NUMERIC_RECODE = ("width", "edges", "breaks", "bins", "log_base", "round_to")
-
 
 def _kind(s: pd.Series) -> str:
     """What a non-numeric column holds, in words that do not depend on the pandas version
@@ -500,21 +347,57 @@ def _kind(s: pd.Series) -> str:
     return "text"
 
 
-def _numeric(s: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+def _needs_numbers(step: Step, spec: MethodInfo) -> bool:
+    given = [p for p, v in step.parameters.items() if v is not None] + list(step.grid)
+    return spec.needs_numbers(given)
 
 
-def _needs_numbers(step: Step) -> bool:
-    if step.method in NUMERIC_METHODS:
-        return True
-    if step.method == "global_recode":
-        given = set(step.parameters) | set(step.grid)
-        dates = any(step.parameters.get(p) is not None for p in ("date", "age_at"))
-        return any(p in given for p in NUMERIC_RECODE) and not dates
-    return False
+def _check_columns(step: Step, spec: MethodInfo, columns: list[str], data: pd.DataFrame) -> None:
+    """The columns a step names exist (in the data as the earlier steps leave it), and are
+    numeric where the method needs numbers."""
+    where = step.label
+    names = step.variables(spec)
+    for name in names:
+        if not isinstance(name, str):
+            raise _err(where, f"parameter `{spec.variables_param}` must hold column names; got {name!r}.")
+    unknown = [v for v in names if v not in columns]
+    if unknown:
+        raise _err(where, f"parameter `{spec.variables_param}` names a column that is not in the data"
+                          + (" (an earlier step dropped it)" if unknown[0] in data.columns else "")
+                          + f": {unknown[0]!r}{did_you_mean(unknown[0], columns)}.")
+    for opt in spec.options:  # the other parameters that name columns
+        col = step.parameters.get(opt.name)
+        if not isinstance(opt.rule, Names) or opt.name == "drop" or col is None:
+            continue
+        cols = [col] if isinstance(col, str) else (list(col) if isinstance(col, (list, tuple)) else [])
+        bad = [c for c in cols if isinstance(c, str) and c not in columns]
+        if bad:
+            raise _err(where, f"parameter `{opt.name}` names a column that is not in the data: "
+                              f"{bad[0]!r}{did_you_mean(bad[0], columns)}.")
+    if _needs_numbers(step, spec):
+        text = [v for v in names if v in data.columns and not is_numeric_column(data[v])]
+        if text:
+            raise _err(where, f"parameter `{spec.variables_param}`: {step.method} needs numeric columns; "
+                              f"{text[0]!r} holds {_kind(data[text[0]])}.")
 
 
-def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodSpec] | None = None) -> None:
+def _check_secrets(step: Step, spec: MethodInfo) -> None:
+    """The file or environment variable a step names for its secret exists and is not empty."""
+    where = step.label
+    key_file = step.parameters.get("key_file") if "key_file" in spec.secrets else None
+    if key_file is not None:
+        p = Path(str(key_file))
+        if not p.is_file():
+            raise _err(where, f"parameter `key_file`: no such file: {key_source_text(key_file, 'file')}.")
+        if p.stat().st_size == 0 or not p.read_bytes().strip():
+            raise _err(where, f"parameter `key_file`: the key file is empty: {str(key_file)!r}.")
+    key_env = step.parameters.get("key_env") if "key_env" in spec.secrets else None
+    if key_env is not None and not os.environ.get(str(key_env), "").strip():
+        raise _err(where, f"parameter `key_env`: the environment variable {key_source_text(key_env, 'env')} is not "
+                          "set or empty.")
+
+
+def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodInfo] | None = None) -> None:
     """Check a plan against the data before any step runs: every variable a step names exists
     (in the data as the earlier steps leave it), numeric methods get numeric columns, and a
     key file exists and is not empty. Raises :class:`PlanError` naming the step."""
@@ -522,45 +405,14 @@ def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodSpec]
     columns = list(data.columns)
     for step in plan.steps:
         spec = table[step.method]
-        where = step.label
-        names = step.variables(spec)
-        for name in names:
-            if not isinstance(name, str):
-                raise _err(where, f"parameter `{spec.variables_param}` must hold column names; got {name!r}.")
-        unknown = [v for v in names if v not in columns]
-        if unknown:
-            raise _err(where, f"parameter `{spec.variables_param}` names a column that is not in the data"
-                              + (" (an earlier step dropped it)" if unknown[0] in data.columns else "")
-                              + f": {unknown[0]!r}{did_you_mean(unknown[0], columns)}.")
-        for name in ("strata", "sensitive"):  # other parameters that name columns
-            col = step.parameters.get(name)
-            cols = [col] if isinstance(col, str) else (list(col) if isinstance(col, (list, tuple)) else [])
-            bad = [c for c in cols if isinstance(c, str) and c not in columns]
-            if bad:
-                raise _err(where, f"parameter `{name}` names a column that is not in the data: "
-                                  f"{bad[0]!r}{did_you_mean(bad[0], columns)}.")
-        if _needs_numbers(step):
-            text = [v for v in names if v in data.columns and not _numeric(data[v])]
-            if text:
-                raise _err(where, f"parameter `{spec.variables_param}`: {step.method} needs numeric columns; "
-                                  f"{text[0]!r} holds {_kind(data[text[0]])}.")
-        key_file = step.parameters.get("key_file")
-        if key_file is not None:
-            p = Path(str(key_file))
-            if not p.is_file():
-                raise _err(where, f"parameter `key_file`: no such file: {key_source_text(key_file, 'file')}.")
-            if p.stat().st_size == 0 or not p.read_bytes().strip():
-                raise _err(where, f"parameter `key_file`: the key file is empty: {str(key_file)!r}.")
-        key_env = step.parameters.get("key_env")
-        if key_env is not None and not os.environ.get(str(key_env), "").strip():
-            raise _err(where, f"parameter `key_env`: the environment variable {key_source_text(key_env, 'env')} is not "
-                              "set or empty.")
-        drop = step.parameters.get("drop")
-        if step.method == "pseudonymise" and drop:
+        _check_columns(step, spec, columns, data)
+        _check_secrets(step, spec)
+        drop = step.parameters.get("drop") if "drop" in spec.options else None
+        if drop:  # the columns this step removes are gone for the later steps
             dropped = [drop] if isinstance(drop, str) else list(drop)
             unknown = [c for c in dropped if c not in columns]
             if unknown:
-                raise _err(where, f"parameter `drop` names a column that is not in the data: {unknown[0]!r}.")
+                raise _err(step.label, f"parameter `drop` names a column that is not in the data: {unknown[0]!r}.")
             columns = [c for c in columns if c not in dropped]
 
 

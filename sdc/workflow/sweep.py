@@ -314,7 +314,8 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     mode = sw.get("mode", "separate")
     keys = sw.get("keys")
     if keys is None:
-        keys = list(dict.fromkeys(v for s in plan.steps if s.method == "local_suppression" for v in s.variables()))
+        keys = list(dict.fromkeys(v for s in plan.steps if table[s.method].variables_param == "keys"
+                                  for v in s.variables()))
         if not keys:
             raise PlanError("plan [sweep].keys: the risk is measured on key variables; name them, e.g. "
                             "keys = [\"age\", \"sex\", \"region\"].")
@@ -327,7 +328,7 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     alpha = float(sw.get("alpha", 1.0))
     variables = sw.get("variables")
     if variables is None:
-        variables = list(dict.fromkeys(v for s in plan.steps if s.method != "pseudonymise"
+        variables = list(dict.fromkeys(v for s in plan.steps if not table[s.method].replaces_identifiers
                                        for v in s.variables(table[s.method])))
     variables = check_columns(data, variables, role="[sweep].variables")
     suppressed = sw.get("suppressed", "max")
