@@ -140,5 +140,5 @@ def test_population_size_too_large(df):
 
 def test_global_recode_too_many_bins(df):
     # Was "Maximum allowed size exceeded" (or a MemoryError for 2**40).
-    with pytest.raises(ValueError, match=r"`bins` must be an integer <= 1000000; got 1099511627776"):
+    with pytest.raises(ValueError, match=r"`bins` must be a whole number from 1 to 1000000; got 1099511627776"):
         sdc.global_recode(df, "income", bins=2**40)

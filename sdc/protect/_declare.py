@@ -301,3 +301,34 @@ def protection_method(name: str, *, summary: str, options: Mapping[str, Param], 
         return public  # type: ignore[return-value]
 
     return decorate
+
+
+# ---------------------------------------------------------------------------------------------
+# The docs' tables, from the declarations (tests/test_protect_declare.py checks the docs hold them)
+
+def _on_dask(info: MethodInfo) -> str:
+    if info.dask is not None:
+        return f"no: {info.dask}"
+    refused = [f"`{o.name}`" for o in info.options if getattr(o, "whole_file", "")]
+    how = "its own draws per partition" if info.dask_rows == "own draws" else "the in-memory records exactly"
+    return f"yes, {how}" + (f" (not with {' or '.join(refused)})" if refused else "")
+
+
+def methods_markdown(infos: Mapping[str, MethodInfo]) -> str:
+    """The method table of docs/protect-run.md."""
+    rows = ["| method | what it does | its variables argument | random | on Dask |", "|---|---|---|---|---|"]
+    for i in infos.values():
+        random = "yes (seeded)" if i.seeded else "no"
+        if i.needs:
+            random += f"; needs a {', '.join(i.needs)} ({' or '.join(f'`{s}`' for s in i.secrets)})"
+        rows.append(f"| `{i.name}` | `sdc.{i.name}`: {i.summary} | `{i.variables_param}` | {random} | {_on_dask(i)} |")
+    return "\n".join(rows) + "\n"
+
+
+def dask_markdown(infos: Mapping[str, MethodInfo]) -> str:
+    """The table of steps refused on Dask in docs/dask.md."""
+    rows = ["| step | why it is not exact per partition |", "|---|---|"]
+    rows += [f"| `{i.name}` | {i.dask} |" for i in infos.values() if i.dask is not None]
+    rows += [f"| `{i.name}` with `{o.name}` | {o.whole_file} |" for i in infos.values() if i.dask is None
+             for o in i.options if getattr(o, "whole_file", "")]
+    return "\n".join(rows) + "\n"
