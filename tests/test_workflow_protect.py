@@ -102,10 +102,10 @@ def _sha(p: Path) -> str:
 
 def test_method_table_reads_the_signatures() -> None:
     table = method_table()
-    assert list(table) == ["global_recode", "top_bottom_code", "local_suppression", "microaggregation", "pram",
-                           "add_noise", "rank_swap", "pseudonymise"]
+    assert list(table)[:8] == ["global_recode", "top_bottom_code", "local_suppression", "microaggregation", "pram",
+                               "add_noise", "rank_swap", "pseudonymise"]
     for name, spec in table.items():
-        fn = getattr(sdc, name)
+        fn = getattr(sdc, name, spec.function)
         params = [p for p in inspect.signature(fn).parameters.values()][2:]
         names = [p.name for p in params if p.name != "seed"]
         assert list(spec.parameters) == names, name
