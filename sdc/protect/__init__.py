@@ -19,7 +19,6 @@ from sdc.protect.pram import pram as _pram
 from sdc.protect.noise import add_noise
 from sdc.protect.swap import rank_swap
 from sdc.protect.pseudonym import pseudonymise
-from sdc.protect.blank import blank_values
 
 __all__ = ["method_infos", "MethodInfo", "info_of", "global_recode", "top_bottom_code", "local_suppression",
            "add_noise", "rank_swap", "pseudonymise"]
