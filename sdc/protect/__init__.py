@@ -14,8 +14,8 @@ stays the module).
 from sdc.protect._declare import MethodInfo, info_of
 from sdc.protect.recode import global_recode, top_bottom_code
 from sdc.protect.suppression import local_suppression
-from sdc.protect.microaggregation import microaggregation as _microaggregation
-from sdc.protect.pram import pram as _pram
+from sdc.protect.microaggregation import microaggregation as _microaggregation  # noqa: F401
+from sdc.protect.pram import pram as _pram  # noqa: F401
 from sdc.protect.noise import add_noise
 from sdc.protect.swap import rank_swap
 from sdc.protect.pseudonym import pseudonymise
