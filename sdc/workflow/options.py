@@ -78,9 +78,9 @@ _VARIABLES = [
 ]
 
 _L = Option("l", COUNT, 2, section="thresholds", label="l (l-diversity)", metavar="[VAR=]L",
-            help="l of l-diversity (distinct values per class)")
+            help="l of l-diversity")
 _T = Option("t", Real(0.0), 0.2, section="thresholds", label="t (t-closeness, {distance})", metavar="[VAR=]T",
-            help="t of t-closeness (largest distance of a class to the file)")
+            help="t of t-closeness")
 _DISTANCE = Option("distance", Choice(tuple(DISTANCE_RANGES)), "ordered", section="options",
                    label="t-closeness distance", metavar="[VAR=]DISTANCE",
                    help="t-closeness distance: " + ", ".join(DISTANCE_RANGES))
