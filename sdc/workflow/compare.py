@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._validation import is_numeric_column
 from sdc.exceptions import CodingWarning, SdcWarning
 from sdc.protect._result import changed_cells
 from sdc.workflow.assess import Assessment, ScenarioResult, assess
@@ -207,8 +208,7 @@ def _show(v: Any) -> str:
 # ---------------------------------------------------------------------------------------------
 # The released file's configuration
 
-def _numeric(s: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+_numeric = is_numeric_column  # the one numeric predicate (sdc._validation)
 
 
 def released_config(cfg: RunConfig, released: pd.DataFrame, recoded: Sequence[str] = ()) -> tuple[RunConfig, list[str]]:

@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc._validation import did_you_mean
+from sdc._validation import did_you_mean, is_numeric_column
 from sdc.protect.pseudonym import key_source_text
 from sdc.workflow.config import ConfigError, _toml_key, _toml_value, read_config_file
 
@@ -500,8 +500,7 @@ def _kind(s: pd.Series) -> str:
     return "text"
 
 
-def _numeric(s: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+_numeric = is_numeric_column  # the one numeric predicate (sdc._validation)
 
 
 def _needs_numbers(step: Step) -> bool:
