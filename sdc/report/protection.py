@@ -16,7 +16,6 @@ readable than the input. The pseudonymisation key is in none of them.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from typing import Any
 
 import pandas as pd
 
+from sdc._provenance import sha256_bytes
 from sdc.report.content import Report, Section, Table
 from sdc.report.protection_log import protection_sections, step_tables, steps_table  # step_tables, steps_table: re-exported
 from sdc.report.serialize import jsonable
@@ -102,7 +102,7 @@ def write_protection(run: ProtectionRun, out: str | Path, *, input_path: str | P
     if not isinstance(run, ProtectionRun):
         raise TypeError(f"`run` must be a ProtectionRun (what sdc.protect_data returns); got {type(run).__name__}.")
     rel = released_file(run.released, input_path=input_path, sep=sep, original=run.original)
-    sha = hashlib.sha256(rel.data).hexdigest()
+    sha = sha256_bytes(rel.data)
     doc = protection_document(run, rel.name, sha, rel.note)
     sub = comparison_files(run.comparison, formats=formats, released_name=rel.name) if run.comparison is not None \
         else {}

@@ -18,7 +18,6 @@ renamed into place when complete; on an error nothing is left.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import shutil
@@ -29,6 +28,7 @@ from typing import Any
 
 import pandas as pd
 
+from sdc._provenance import sha256_bytes
 from sdc.report.content import Report, Section, Table
 from sdc.report.folder import MARKER, _MANIFEST, _fill, _move_into_place, check_target, source_files
 from sdc.report.protection import ProtectionFolder, protection_document
@@ -167,7 +167,7 @@ def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], se
             if len(set(names)) != len(names):
                 raise ValueError("two input files give the same released file name; give files with distinct names.")
             listing = "".join(f"{w[1]}  {n}\n" for w, n in zip(written, names))
-            sha = hashlib.sha256(listing.encode("utf-8")).hexdigest()
+            sha = sha256_bytes(listing.encode("utf-8"))
             doc = protection_document(run, "released/", sha)
             doc["released"]["files"] = [{"file": n, "sha256": w[1], "records": w[2]} for w, n in zip(written, names)]
             doc.setdefault("engine", {})["files"] = [str(f) for f in files]

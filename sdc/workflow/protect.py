@@ -22,13 +22,14 @@ import time
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sdc._provenance import provenance, run_time, sha256_file
 from sdc._validation import check_frame, check_int
 from sdc._version import __version__
 from sdc.exceptions import DataFileError, SdcWarning
@@ -418,14 +419,11 @@ def protect_data(
         # Refused now, as the assessment would refuse it after the steps (minutes at 10^7).
         check_int(cfg.population_size, "population_size", min_value=len(data))
     released, records = run_steps(data, plan, methods=table, progress=progress)
-    when = now or datetime.now(timezone.utc)
-    prov: dict[str, Any] = {"generated_utc": when.strftime("%Y-%m-%d %H:%M:%S UTC"), "command": command,
-                            "plan_source": plan.source, "sdc": __version__}
+    when = run_time(now)
+    prov: dict[str, Any] = provenance(when, command=command, plan_source=plan.source, sdc=__version__)
     if input_file is not None:
-        from sdc.workflow.compare import _sha256
-
         prov["input_file"] = str(input_file)
-        prov["input_sha256"] = _sha256(input_file)
+        prov["input_sha256"] = sha256_file(input_file)
     run = ProtectionRun(plan=plan, original=data, released=released, steps=tuple(records), config=cfg,
                         provenance=prov)
     if cfg is not None:
@@ -490,10 +488,9 @@ def _protect_dask(data: Any, plan: Plan | str | Path, *, config: RunConfig | str
                                lambda c: (("keys", c.keys), ("weights", (c.weights,) if c.weights else ()))
                                ) if reassess else None
     released, records = run_steps(data, plan, methods=table)
-    when = now or datetime.now(timezone.utc)
-    prov: dict[str, Any] = {"generated_utc": when.strftime("%Y-%m-%d %H:%M:%S UTC"), "command": command,
-                            "plan_source": plan.source, "sdc": __version__, "engine": "dask",
-                            "partitions": data.npartitions}
+    when = run_time(now)
+    prov: dict[str, Any] = provenance(when, command=command, plan_source=plan.source, sdc=__version__,
+                                      engine="dask", partitions=data.npartitions)
     if input_file is not None:
         prov["input_file"] = str(input_file)
     return ProtectionRun(plan=plan, original=data, released=released, steps=tuple(records), config=cfg,
