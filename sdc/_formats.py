@@ -287,6 +287,26 @@ def _excel_header(p: Path, sep: str | None, sheet: Any = None) -> list[str] | No
     return [str(v) for v in head.iloc[0].tolist()] if len(head) else None
 
 
+def _read_jsonl(p: Path, request: Request) -> tuple[pd.DataFrame, ReadDetails]:
+    """JSON Lines: one object per line; values as typed in the file (a code written as a string
+    stays text, ``null`` is missing), columns in the order of their first appearance."""
+    df = pd.read_json(p, lines=True, dtype=False, convert_dates=False, encoding="utf-8")
+    return df, ReadDetails(str(p), "jsonl", ())
+
+
+def _jsonl_header(p: Path, sep: str | None, sheet: Any = None) -> list[str] | None:
+    """The names of the first record's fields."""
+    import json
+
+    try:
+        with open(p, encoding="utf-8") as fh:
+            first = next((ln for ln in fh if ln.strip()), "")
+        row = json.loads(first)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return [str(k) for k in row] if isinstance(row, dict) else None
+
+
 _SAS7BDAT_MAGIC = bytes(12) + bytes.fromhex("c2ea8160b31411cfbd92080009c7318c181f1011")
 
 
@@ -297,8 +317,8 @@ def _stata_magic(head: bytes) -> bool:
 
 
 def _excel_magic(head: bytes) -> bool:
-    """A zip archive whose first entry is an Office Open XML part."""
-    return head.startswith(b"PK\x03\x04") and (b"[Content_Types].xml" in head[:200] or b"xl/" in head[:200])
+    """A zip archive holding a workbook's parts (their names are in the first entries' headers)."""
+    return head.startswith(b"PK\x03\x04") and (b"xl/" in head or b"[Content_Types].xml" in head)
 
 
 #: The formats, the fallback (delimited text, for any other file) last.
@@ -310,6 +330,8 @@ FORMATS: tuple[Format, ...] = (
     Format("stata", "Stata", (".dta",), _read_stata, help="Stata .dta", magic=_stata_magic),
     Format("sas", "SAS", (".sas7bdat", ".xpt"), _read_sas, help="SAS .sas7bdat/.xpt",
            magic=lambda head: head.startswith(_SAS7BDAT_MAGIC) or head.startswith(b"HEADER RECORD*******LIBRARY")),
+    Format("jsonl", "JSON Lines", (".jsonl", ".ndjson"), _read_jsonl, help="JSON Lines .jsonl", header=_jsonl_header,
+           binary=False),
     Format("text", "delimited text", (".csv", ".tsv", ".tab", ".txt", ".dat"), _text_file,
            ("sep", "na_values", "text_columns"), help="CSV (delimiter detected)", header=_text_header,
            binary=False),
@@ -335,7 +357,7 @@ def format_of(path: str | Path) -> Format:
     if suffix not in COMPRESSIONS and p.is_file():
         try:
             with open(p, "rb") as fh:
-                head = fh.read(512)
+                head = fh.read(4096)
         except OSError:
             return _FALLBACK
         for f in FORMATS:

@@ -132,10 +132,16 @@ def _text(data: pd.DataFrame, path: Path | None, sep: str | None, stem: str, not
     return ReleasedFile(name, body, "csv", delim, note)
 
 
+def _jsonl(data: pd.DataFrame, path: Path | None, sep: str | None, stem: str) -> ReleasedFile:
+    """JSON Lines: one object per record, missing values as null, text as UTF-8."""
+    body = data.to_json(orient="records", lines=True, force_ascii=False, date_format="iso")
+    return ReleasedFile(f"{stem}.jsonl", body.encode("utf-8"), "jsonl", None)
+
+
 #: How a release is written in its input's format (:mod:`sdc._formats`' names). A format
 #: without a writer here is released as CSV, with a note.
 WRITERS: dict[str, Callable[[pd.DataFrame, Path | None, str | None, str], ReleasedFile]] = {
-    "text": _text, "stata": _stata, "excel": _excel,
+    "text": _text, "stata": _stata, "excel": _excel, "jsonl": _jsonl,
 }
 
 
