@@ -37,12 +37,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sdc._formats import (
-    COMMON_NA_MARKERS, DEFAULT_NA_VALUES, DELIMITERS, READ_OPTIONS, ReadDetails, Request, _DECOMPRESSION_ERRORS,
-    _FLOATS, _check_header, _check_text_columns, _marker_values, _na_values, _reason, _sample_and_delimiter,
-    _text_header, _text_request, _warn_numbers_with_markers, delimiter, detect_delimiter, format_named, format_of,
-    is_code,
-    option_refusal, read_file,
+from sdc._formats import READ_OPTIONS, Request, format_named, format_of, option_refusal, read_file
+from sdc._readers import (
+    COMMON_NA_MARKERS, DEFAULT_NA_VALUES, DELIMITERS, ReadDetails, _DECOMPRESSION_ERRORS, _FLOATS, _check_header,
+    _check_text_columns, _marker_values, _na_values, _reason, _sample_and_delimiter, _text_header, _text_request,
+    _warn_numbers_with_markers, delimiter, detect_delimiter, is_code,
 )
 from sdc._structure import WHITESPACE, check_structure
 from sdc.exceptions import DataFileError

@@ -45,7 +45,7 @@ class ReleasedFile:
 
 def _delimiter(path: Path | None, sep: str | None) -> tuple[str, str]:
     """(delimiter, line terminator) of the input."""
-    from sdc._formats import _sample
+    from sdc._readers import _sample
     from sdc.io import detect_delimiter
 
     if sep in ("tab", "\\t"):
