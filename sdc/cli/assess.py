@@ -86,11 +86,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--long", action="append", type=_domain, metavar="DOMAIN=TESTCOL",
                    help="a long-format domain and its test-name column, pivoted to one column per test (repeatable)")
     p.add_argument("--value-column", help="value column of long domains (default <DOMAIN>STRESN, STRESC or ORRES)")
-    p.add_argument("--sep", help="CSV delimiter of the inputs (default: detected)")
-    p.add_argument("--na-values", type=csv_list, metavar="M1,M2",
-                   help="markers read as missing besides empty fields (default: only empty fields)")
-    p.add_argument("--text", dest="text_columns", type=csv_list, metavar="COLS",
-                   help="joined columns read as text, e.g. DM__ZIP (codes with leading zeros are, by default)")
+    # the reading options of the inputs (--text names joined columns, DM__ZIP), from their declarations
+    add_option_flags(p, ("sep", "na_values", "text_columns"), READ_OPTIONS)
     p.add_argument("--out", required=True, metavar="FILE", help="the joined CSV file to write (never an input)")
     p.set_defaults(run=lambda args, argv: run_combine(args))
 
