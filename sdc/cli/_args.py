@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sdc._formats import data_help, option_formats, takes
+from sdc._formats import Markers, Sheet, data_help, option_formats, takes
 from sdc._schema import Choice, Each, Either, Flag, Maybe, Names, Option, Real, Subset, Whole
 
 __all__ = ["Parser", "bins", "csv_list", "one_line", "flag_names", "DATA_HELP", "read_args", "read_options",
@@ -90,9 +90,9 @@ def _argparse(opt: Option, per_variable: bool) -> dict[str, Any]:
         kw["type"] = float
     elif isinstance(rule, Choice):
         kw["choices"] = rule.values
-    elif rule.__class__.__name__ == "Sheet":
+    elif isinstance(rule, Sheet):
         kw["type"] = _sheet
-    elif isinstance(rule, (Names, Subset, Either)) or rule.__class__.__name__ == "Markers":
+    elif isinstance(rule, (Names, Subset, Either, Markers)):
         kw["type"] = csv_list
     return kw
 
