@@ -16,11 +16,9 @@ another option's value in braces (the t of t-closeness is shown with its distanc
 
 from __future__ import annotations
 
-from typing import Any
-
 from sdc._formats import NA_VALUES, SEP, SHEET, TEXT_COLUMNS
 from sdc._schema import (
-    COUNT, PROBABILITY, Choice, Maybe, Name, Names, Option, Options, Real, Subset, Table, toml_value,
+    COUNT, PROBABILITY, Choice, Maybe, Name, Names, Option, Options, Real, Subset, Table,
 )
 from sdc.core.missing import ALPHA, MISSING
 
@@ -179,9 +177,3 @@ def flags_table(options: Options = ASSESS_OPTIONS) -> str:
                     f"| {_cell(o.help)} |")
     return "\n".join(rows) + "\n"
 
-
-def toml_line(key: str, value: Any) -> str:
-    """One ``key = value`` line of a written configuration."""
-    from sdc._schema import toml_key
-
-    return f"{toml_key(key)} = {toml_value(value)}"
