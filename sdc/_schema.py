@@ -31,7 +31,7 @@ from typing import Any
 
 __all__ = ["Rule", "Whole", "Real", "Choice", "Names", "Name", "Flag", "Text", "Edges", "Each", "Either", "Anything",
            "Option", "Options", "REQUIRED", "OptionError", "toml_value", "toml_key", "plain_value", "PROBABILITY",
-           "POSITIVE", "GROUP_SIZE", "COUNT"]
+           "POSITIVE", "GROUP_SIZE", "COUNT", "Maybe", "Table", "Subset"]
 
 
 class _Required:
@@ -509,3 +509,84 @@ def toml_value(v: Any) -> str:
 def toml_key(k: str) -> str:
     """A TOML key, quoted where a bare key cannot hold it."""
     return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules added for the configuration files (an optional value, a table of values, a subset)
+
+@dataclass(frozen=True)
+class Maybe(Rule):
+    """`rule`, or None (no value). `none` says what no value means where it is shown (a
+    report's option table: ``"none (the data are the population)"``); `same_as` names the
+    option whose value stands in for it (a small-count bound that is k unless given)."""
+
+    rule: Rule
+    none: str = "none"
+    same_as: str = ""
+
+    @property
+    def what(self) -> str:  # type: ignore[override]
+        return self.rule.what
+
+    def problem(self, value: Any) -> tuple[type[Exception], str] | None:
+        return None if value is None else self.rule.problem(value)
+
+    def convert(self, value: Any) -> Any:
+        return None if value is None else self.rule.convert(value)
+
+
+@dataclass(frozen=True)
+class Table(Rule):
+    """A table (a mapping) of names to values, each value by `rule`; not empty unless
+    ``empty=True``. `what` words it for a reader (default: "a table of name = <value>")."""
+
+    rule: Rule
+    what_text: str = ""
+    empty: bool = False
+
+    @property
+    def what(self) -> str:  # type: ignore[override]
+        return self.what_text or f"a table of name = {self.rule.what}"
+
+    def problem(self, value: Any) -> tuple[type[Exception], str] | None:
+        if not isinstance(value, Mapping):
+            return TypeError, f"must be {self.what}"
+        if not value and not self.empty:
+            return ValueError, f"must be {self.what} (not empty)"
+        if not all(isinstance(k, str) and k for k in value):
+            return TypeError, f"must be {self.what}"
+        for v in value.values():
+            if self.rule.problem(v) is not None:
+                return TypeError, f"must be {self.what}"
+        return None
+
+    def convert(self, value: Any) -> dict[str, Any]:
+        return {k: self.rule.convert(v) for k, v in value.items()}
+
+
+@dataclass(frozen=True)
+class Subset(Rule):
+    """Some of a fixed set of values: one value or a list of them, each one of `values` (or an
+    alias of one, `aliases`: alias -> value); converted to a tuple, aliases replaced and
+    repeats dropped, in the order given."""
+
+    values: tuple[Any, ...]
+    aliases: Mapping[str, Any] = field(default_factory=dict)
+    noun: str = "values"
+
+    @property
+    def what(self) -> str:  # type: ignore[override]
+        return f"a list of {self.noun} from " + ", ".join(map(repr, self.values))
+
+    def problem(self, value: Any) -> tuple[type[Exception], str] | None:
+        items = [value] if isinstance(value, str) else value
+        if isinstance(items, (Mapping, bytes)) or not isinstance(items, Sequence):
+            return TypeError, f"must be {self.what}"
+        for v in items:
+            if not isinstance(v, str) or (v not in self.values and v not in self.aliases):
+                return ValueError, f"must be {self.what}"
+        return None
+
+    def convert(self, value: Any) -> tuple[Any, ...]:
+        items = [value] if isinstance(value, str) else value
+        return tuple(dict.fromkeys(self.aliases.get(v, v) for v in items))

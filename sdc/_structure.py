@@ -90,6 +90,59 @@ def _cr_message(line: int) -> str:
             "fix the line ends (e.g. with dos2unix) or quote the field.")
 
 
+def _positions(a: np.ndarray, outside: np.ndarray | None, sep: int, newline: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Positions of the physical line ends, the record ends and the separators (outside
+    quotes) of a chunk, and the separators before each record end. `outside` None: no quotes
+    (every byte is outside), one pass finds both."""
+    if outside is None:
+        hits = np.flatnonzero((a == newline) | (a == sep))
+        at_nl = a[hits] == newline
+        j = np.flatnonzero(at_nl)
+        nl = hits[j]
+        return nl, nl, hits[~at_nl], j - np.arange(j.size)  # the hits before the j-th line end that are separators
+    is_nl = a == newline
+    nl = np.flatnonzero(is_nl & outside)
+    sep_at = np.flatnonzero((a == sep) & outside)
+    return np.flatnonzero(is_nl), nl, sep_at, np.searchsorted(sep_at, nl, side="right")
+
+
+def _zero_fields(a: np.ndarray, sep_at: np.ndarray, nl: np.ndarray, before_start: np.ndarray, carry_seps: int,
+                 outside: np.ndarray | None, has_quote: bool, before: tuple[int, int], sep: int) -> set[int]:
+    """The fields of a chunk with a leading-zero value: a '0' followed by a digit at the start
+    of a field (or after its opening quote). Candidates: the first two bytes of the chunk, and
+    each field's first byte (after a separator or a line end) and, after an opening quote, its
+    second. `before`: the two bytes before the chunk. The separators up to and including byte
+    i are a binary search in `sep_at` (cheaper than a running count over every byte)."""
+    z = np.concatenate([np.arange(min(2, a.size)), sep_at + 1, nl + 1])
+    if has_quote:
+        q = z[z < a.size]
+        z = np.concatenate([z, q[a[q] == 34] + 1])
+    z = z[z < a.size - 1]
+    z = z[(a[z] == 48) & ((a[z + 1] - np.uint8(48)) <= 9)]  # uint8: below '0' wraps above 9
+    if not z.size:
+        return set()
+    ext = np.concatenate([np.array(before, dtype=np.uint8), a])
+    b1, b2 = ext[z + 1], ext[z]  # a[z - 1], a[z - 2]
+    ends_field = (b1 == sep) | (b1 == 10) | (b1 == 13)
+    opener = (b1 == 34) & ((b2 == sep) | (b2 == 10) | (b2 == 13))
+    keep = z[(ends_field if outside is None else ends_field & outside[z]) | opener]
+    if not keep.size:
+        return set()
+    seg = np.searchsorted(nl, keep)
+    col = np.searchsorted(sep_at, keep, side="right") - before_start[seg] + np.where(seg == 0, carry_seps, 0)
+    return {int(c) for c in np.unique(col)}
+
+
+def _bare_cr(a: np.ndarray, outside: np.ndarray | None, phys: np.ndarray, lines_before: int) -> int:
+    """The line of the first CR outside quotes not followed by an LF in a chunk, or 0."""
+    cr = np.flatnonzero(a == 13 if outside is None else (a == 13) & outside)
+    if not cr.size:
+        return 0
+    bare = cr[a[cr + 1] != 10]  # never the last byte: held back, or the final newline follows
+    return lines_before + 1 + int(np.searchsorted(phys, bare[0])) if bare.size else 0
+
+
 def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[str, str] | None, set[int]]:
     """One pass over the bytes, vectorised per chunk: (problem or None, fields with a leading-zero value).
 
@@ -149,32 +202,9 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
             outside = np.full(a.size, parity == 0)
         else:
             outside = None  # all True: the masks below skip it
-        # Positions of the line ends and separators (outside quotes); csep(i), the separators
-        # up to and including byte i, is a binary search in them (cheaper than a running count
-        # over every byte).
-        if outside is None:  # one pass finds both
-            hits = np.flatnonzero((a == newline) | (a == sep))
-            at_nl = a[hits] == newline
-            j = np.flatnonzero(at_nl)
-            nl = phys = hits[j]
-            sep_at = hits[~at_nl]
-            seps_to_nl = j - np.arange(j.size)  # the hits before the j-th line end that are separators
-        else:
-            is_nl = a == newline
-            phys = np.flatnonzero(is_nl)
-            nl = np.flatnonzero(is_nl & outside)
-            sep_at = np.flatnonzero((a == sep) & outside)
-            seps_to_nl = np.searchsorted(sep_at, nl, side="right")
-
-        def csep(i: np.ndarray) -> np.ndarray:
-            return np.searchsorted(sep_at, i, side="right")
-
+        phys, nl, sep_at, seps_to_nl = _positions(a, outside, sep, newline)
         if newline == 10 and not bare_cr and buf.find(b"\r") >= 0:
-            cr = np.flatnonzero(a == 13 if outside is None else (a == 13) & outside)
-            if cr.size:
-                bare = cr[a[cr + 1] != 10]  # never the last byte: held back, or the final newline follows
-                if bare.size:
-                    bare_cr = lines_before + 1 + int(np.searchsorted(phys, bare[0]))
+            bare_cr = _bare_cr(a, outside, phys, lines_before)
         # Segment j of this chunk runs from starts[j] to ends[j] (exclusive): the first continues
         # the unfinished line, the last is unfinished (after the final newline: empty).
         starts = np.r_[0, nl + 1]
@@ -200,25 +230,7 @@ def _scan_bytes(chunks: Iterator[bytes], sep: int, newline: int) -> tuple[tuple[
             if not first_bad:
                 first_bad, bad_fields = int(line_no[wrong[0]]), int(seps[wrong[0]]) + 1
             n_bad += int(wrong.size)
-        # Leading zeros: a '0' followed by a digit at the start of a field (or after its opening quote).
-        # Candidates: the first two bytes of the chunk, and each field's first byte (after a
-        # separator or a line end) and, after an opening quote, its second.
-        z = np.concatenate([np.arange(min(2, a.size)), sep_at + 1, nl + 1])
-        if has_quote:
-            q = z[z < a.size]
-            z = np.concatenate([z, q[a[q] == 34] + 1])
-        z = z[z < a.size - 1]
-        z = z[(a[z] == 48) & ((a[z + 1] - np.uint8(48)) <= 9)]  # uint8: below '0' wraps above 9
-        if z.size:
-            ext = np.concatenate([np.array([prev2, prev], dtype=np.uint8), a])
-            b1, b2 = ext[z + 1], ext[z]  # a[z - 1], a[z - 2]
-            ends_field = (b1 == sep) | (b1 == 10) | (b1 == 13)
-            opener = (b1 == 34) & ((b2 == sep) | (b2 == 10) | (b2 == 13))
-            keep = z[(ends_field if outside is None else ends_field & outside[z]) | opener]
-            if keep.size:
-                seg = np.searchsorted(nl, keep)
-                col = csep(keep) - before_start[seg] + np.where(seg == 0, carry_seps, 0)
-                zeros.update(int(c) for c in np.unique(col))
+        zeros.update(_zero_fields(a, sep_at, nl, before_start, carry_seps, outside, has_quote, (prev2, prev), sep))
         carry_seps, carry_content, carry_start = int(seps[-1]), bool(content[-1]), int(line_no[-1])
         lines_before += int(phys.size)
         prev3, prev2, prev = ([prev3, prev2, prev] + [int(b) for b in a[-3:]])[-3:]

@@ -65,21 +65,23 @@ def is_numeric_column(s: pd.Series) -> bool:
     return is_real_numeric(s.dtype)
 
 
-def numeric_values(s: pd.Series, what: str, *, copy: bool = True) -> np.ndarray:
+def numeric_values(s: pd.Series, what: str, *, copy: bool = True, where: str = "") -> np.ndarray:
     """float64 values of a real-numeric column (NaN for missing), or a ``ValueError`` naming the
     column and `what` needs numbers (``"microaggregation needs numeric columns; column 'sex'
-    is text."``); an infinite value is refused naming its index label.
+    is text."``); an infinite value is refused naming its index label. `where` names the
+    frame the column is of, where a call has two (``"column 'age' of `released`"``).
 
     ``copy=False`` lets a float64 column's own array through, for callers that only read it.
     """
+    col = f"column {str(s.name)!r}" + (f" of `{where}`" if where else "")
     if not is_numeric_column(s):
-        raise ValueError(f"{what} needs numeric columns; column {str(s.name)!r} is {dtype_name(s.dtype)}.")
+        raise ValueError(f"{what} needs numeric columns; {col} is {dtype_name(s.dtype)}.")
     v = s.to_numpy() if (not copy and s.dtype == np.float64) else s.to_numpy(dtype="float64", na_value=np.nan)
     bad = np.isinf(v)
     if bad.any():
         i = int(np.argmax(bad))
-        raise ValueError(f"column {str(s.name)!r} has the non-finite value {float(v[i])!r} at index "
-                         f"{plain(s.index[i])!r}; set it to missing.")
+        raise ValueError(f"{col} has the non-finite value {float(v[i])!r} at index {plain(s.index[i])!r}; set it "
+                         "to missing.")
     return v
 
 

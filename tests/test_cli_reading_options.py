@@ -60,7 +60,7 @@ def files(frame: pd.DataFrame, tmp_path_factory: pytest.TempPathFactory) -> dict
     out["sweep_na"].write_text(out["sweep"].read_text(encoding="utf-8") + '[data]\nna_values = ["NA"]\n',
                                encoding="utf-8")
     out["search"] = d / "search.toml"
-    out["search"].write_text('[quasi_identifiers]\nsex = { mapping = [{ female = "*", male = "*" }] }\n'
+    out["search"].write_text('[keys]\nsex = { mapping = [{ female = "*", male = "*" }] }\n'
                              'bmi = { intervals = [5, 20], start = 0 }\n[models]\nk = 2\n'
                              '[search]\nsuppression_limit = 0.1\n', encoding="utf-8")
     return {k: str(v) for k, v in out.items()}
@@ -306,17 +306,17 @@ def test_search_config_data_section_gives_the_reading_settings(tmp_path: Path, c
     data.write_text("age,sex\n" + "".join(f"{20 + i % 30},{'fm'[i % 2]}\n" for i in range(60)) + "NA,f\n",
                     encoding="utf-8")
     cfg = tmp_path / "s.toml"
-    cfg.write_text('[data]\nna_values = ["NA"]\n[quasi_identifiers]\nage = { intervals = [10, 20] }\n'
+    cfg.write_text('[data]\nna_values = ["NA"]\n[keys]\nage = { intervals = [10, 20] }\n'
                    'sex = { prefix = true }\n[models]\nk = 2\n', encoding="utf-8")
     # NA read as missing (the config's marker): the hierarchy's row for missing values is asked for
     status, _, err = run_cli(capsys, "search", str(data), "--config", str(cfg), "--out", str(tmp_path / "found"))
     assert status == 2 and "'age' has 1 missing value(s)" in err, err
     c = search_config_from_mapping({"data": {"na_values": "NA", "text_columns": ["sex"], "sheet": 0},
-                                    "quasi_identifiers": {"sex": {"prefix": True}}})
+                                    "keys": {"sex": {"prefix": True}}})
     assert (c.na_values, c.text_columns, c.sheet) == (("NA",), ("sex",), 0)
     assert c.to_dict()["data"]["na_values"] == ("NA",)
     with pytest.raises(ConfigError, match=r"\[data\]\.sheet"):
-        search_config_from_mapping({"data": {"sheet": -1}, "quasi_identifiers": {"sex": {"prefix": True}}})
+        search_config_from_mapping({"data": {"sheet": -1}, "keys": {"sex": {"prefix": True}}})
 
 
 def test_identify_starter_config_records_how_the_file_was_read(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -167,4 +167,4 @@ def test_a_config_value_is_named_as_the_config_key_though_an_option_has_its_name
     cfg = tmp_path / "c.toml"
     cfg.write_text('[options]\nalpha = 5\n[variables]\ncategorical_keys = ["a"]\n', encoding="utf-8")
     code, _, err = run_cli(capsys, "identify", str(p), "--config", str(cfg))
-    assert code == 2 and err == "sdc: error: config [options].alpha: must lie in [0, 1]; got 5.\n"
+    assert code == 2 and err == "sdc: error: config [options].alpha must be a number in [0, 1]; got 5.\n"

@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: Modules at the top of ``sdc`` that every layer may import.
 BASE = {"sdc._validation", "sdc._stats", "sdc.exceptions", "sdc._version", "sdc.io", "sdc._structure", "sdc.datasets",
-        "sdc._files", "sdc._process", "sdc._schema", "sdc._provenance"}
+        "sdc._files", "sdc._process", "sdc._schema", "sdc._provenance", "sdc._formats",
+        "sdc._readers"}
 
 #: The wings (measures and methods) and the wings each may import, besides core and base.
 #: Kept acyclic: a wing only imports wings listed before it.
@@ -38,7 +39,7 @@ OPTIONAL_HOMES: dict[str, tuple[str, ...]] = {
     "distributed": ("sdc.core._dask",),
     "statsmodels": ("sdc.risk.model", "sdc.utility"),
     "matplotlib": ("sdc.report.",),
-    "openpyxl": ("sdc.report.xlsx", "sdc.io"),
+    "openpyxl": ("sdc.report.xlsx", "sdc.io", "sdc._readers"),
     "rpy2": ("r_bridge",),
 }
 

@@ -97,7 +97,7 @@ def test_errors(kwargs, message):
     df = pd.DataFrame({"v": np.arange(10.0), "s": list("abcdefghij")})
     with pytest.raises(ValueError, match=message):
         sdc.rank_swap(df, "v", **kwargs)
-    with pytest.raises(TypeError, match="rank_swap needs numeric columns; column 's'"):
+    with pytest.raises(ValueError, match="rank_swap needs numeric columns; column 's'"):
         sdc.rank_swap(df, "s")
 
 

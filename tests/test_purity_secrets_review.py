@@ -140,7 +140,7 @@ def test_search_outputs_are_no_more_readable_than_a_hierarchy_file_they_copy(
     monkeypatch.chdir(tmp_path)
     pd.DataFrame({"sex": ["f", "m"] * 20, "zip": ["12345", "12399"] * 20}).to_csv("data.csv", index=False)
     Path("sex.csv").write_text("f;*\nm;*\n")
-    Path("search.toml").write_text('[quasi_identifiers]\nsex = "sex.csv"\nzip = { prefix = true }\n'
+    Path("search.toml").write_text('[keys]\nsex = "sex.csv"\nzip = { prefix = true }\n'
                                    '[models]\nk = 2\n')
     os.chmod("data.csv", 0o644)
     os.chmod("search.toml", 0o644)

@@ -53,10 +53,10 @@ def test_search_names_a_quasi_identifier_missing_from_an_excel_file(tmp_path: Pa
     data = tmp_path / "d.xlsx"
     _frame().drop(columns=["code"]).to_excel(data, index=False)
     cfg = tmp_path / "s.toml"
-    cfg.write_text('[quasi_identifiers]\nsex = { prefix = true }\ncode = { prefix = true }\n[models]\nk = 2\n',
+    cfg.write_text('[keys]\nsex = { prefix = true }\ncode = { prefix = true }\n[models]\nk = 2\n',
                    encoding="utf-8")
     status, _, err = run_cli(capsys, "search", str(data), "--config", str(cfg), "--out", str(tmp_path / "s"))
-    assert status == 2 and "quasi-identifier 'code'" in err and "text_columns" not in err, err
+    assert status == 2 and "key variable 'code' (config [keys])" in err and "text_columns" not in err, err
 
 
 def test_identify_text_matches_a_numeric_excel_header(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -77,7 +77,7 @@ def test_search_json_records_the_reading_flags(tmp_path: Path) -> None:
     data = tmp_path / "d.csv"
     data.write_text("age,sex\n" + "".join(f"{20 + i % 30},{'fm'[i % 2]}\n" for i in range(60)), encoding="utf-8")
     cfg = tmp_path / "s.toml"
-    cfg.write_text('[quasi_identifiers]\nage = { intervals = [10, 20] }\nsex = { prefix = true }\n[models]\nk = 2\n',
+    cfg.write_text('[keys]\nage = { intervals = [10, 20] }\nsex = { prefix = true }\n[models]\nk = 2\n',
                    encoding="utf-8")
     out = tmp_path / "found"
     assert main(["search", str(data), "--config", str(cfg), "--out", str(out), "--na-values", "NA", "--sep", ","]) == 0

@@ -78,7 +78,7 @@ def _setup(tmp_path: Path) -> tuple[Path, Path]:
     hs["sex"].to_csv(d / "hier" / "sex.csv")
     cfg = d / "search.toml"
     cfg.write_text(
-        '[quasi_identifiers]\n'
+        '[keys]\n'
         'sex = "hier/sex.csv"\n'
         'age = { intervals = [10], start = 0 }\n'
         '\n[models]\nk = 2\n'
@@ -135,22 +135,26 @@ def test_cli_flags_override_and_json(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 @pytest.mark.parametrize("body, match", [
-    ('[quasi_identifiers]\nsex = "nope.csv"\n[models]\nk = 2\n', "no such file"),
-    ('[quasi_identifiers]\nsex = "hier/sex.csv"\n[model]\nk = 2\n', "section [model]"),
-    ('[quasi_identifiers]\nsex = "hier/sex.csv"\n[models]\nk = 2\nq = 1\n', "unknown key 'q'"),
+    ('[keys]\nsex = "nope.csv"\n[models]\nk = 2\n', "no such file"),
+    ('[keys]\nsex = "hier/sex.csv"\n[model]\nk = 2\n', "section [model]"),
+    ('[keys]\nsex = "hier/sex.csv"\n[models]\nk = 2\nq = 1\n', "unknown key 'q'"),
     # checked against the header before the quasi-identifiers are read as text
-    ('[quasi_identifiers]\nzip = "hier/sex.csv"\n[models]\nk = 2\n',
-     "quasi-identifier 'zip' (config [quasi_identifiers]) is not a column"),
-    ('[quasi_identifiers]\nsexx = "hier/sex.csv"\n[models]\nk = 2\n', "(did you mean 'sex'?)."),
-    ('[quasi_identifiers]\nsex = "hier/sex.csv"\n[models]\nk = 20\n[search]\nsuppression_limit = 0\n',
+    ('[keys]\nzip = "hier/sex.csv"\n[models]\nk = 2\n',
+     "key variable 'zip' (config [keys]) is not a column"),
+    ('[keys]\nsexx = "hier/sex.csv"\n[models]\nk = 2\n', "(did you mean 'sex'?)."),
+    ('[keys]\nsex = "hier/sex.csv"\n[models]\nk = 20\n[search]\nsuppression_limit = 0\n',
      "no transformation meets 20-anonymity"),
-    ('[quasi_identifiers]\nage = { widths = [10] }\n[models]\nk = 2\n', "intervals, prefix"),
+    ('[keys]\nage = { widths = [10] }\n[models]\nk = 2\n', "intervals, prefix"),
     # phrased as the assessment configuration's errors: config [section].key
-    ('[data]\nsep = 5\n[quasi_identifiers]\nsex = "hier/sex.csv"\n[models]\nk = 2\n',
-     "sdc: error: config [data].sep: must be the delimiter: one character"),
-    ('[data]\npath = 5\n[quasi_identifiers]\nsex = "hier/sex.csv"\n[models]\nk = 2\n',
-     "sdc: error: config [data].path: must be a string; got 5."),
-    ('[quasi_identifiers]\nsex = "hier/sex.csv"\n[model]\nk = 2\n', "sdc: error: config section [model]: unknown"),
+    ('[data]\nsep = 5\n[keys]\nsex = "hier/sex.csv"\n[models]\nk = 2\n',
+     "sdc: error: config [data].sep must be one character other than a quote or a line break"),
+    ('[data]\npath = 5\n[keys]\nsex = "hier/sex.csv"\n[models]\nk = 2\n',
+     "sdc: error: config [data].path must be a file path; got 5."),
+    ('[keys]\nsex = "hier/sex.csv"\n[model]\nk = 2\n', "sdc: error: config section [model]: unknown"),
+    # each key checked by its declaration when the file is read, before any data
+    ('[keys]\nsex = "hier/sex.csv"\n[models]\nk = 0\n', "sdc: error: config [models].k must be a whole number >= 1; got 0."),
+    ('[keys]\nsex = "hier/sex.csv"\n[search]\nmetric = "dm"\n',
+     "sdc: error: config [search].metric must be one of 'discernibility', "),
 ])
 def test_cli_errors_are_one_line_and_write_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str,
                                                    match: str) -> None:
@@ -175,6 +179,6 @@ def test_search_config_errors_name_the_config_keys(spec: dict, said: str) -> Non
 
     data = pd.DataFrame({"age": AGES, "zip": ["12345"] * 8})
     col = "zip" if "prefix" in spec else "age"
-    cfg = search_config_from_mapping({"quasi_identifiers": {col: spec}, "models": {"k": 2}}, source="t")
-    with pytest.raises(ConfigError, match=f"^config \\[quasi_identifiers\\]\\.{col}: {said}"):
+    cfg = search_config_from_mapping({"keys": {col: spec}, "models": {"k": 2}}, source="t")
+    with pytest.raises(ConfigError, match=f"^config \\[keys\\]\\.{col}: {said}"):
         build_hierarchies(cfg, data)

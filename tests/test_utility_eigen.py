@@ -104,7 +104,7 @@ def test_constant_variable_gives_nan_with_a_warning():
 def test_default_variables_are_the_common_numeric_columns():
     x = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [3, 1, 2], "s": list("xyz")})
     assert sdc.eigen_similarity(x, x.copy()).variables == ("a", "b")
-    with pytest.raises(ValueError, match="variable 's' must be numeric in `original`"):
+    with pytest.raises(ValueError, match="needs numeric columns; column 's' of `original` is "):
         sdc.eigen_similarity(x, x.copy(), ["a", "s"])
     with pytest.raises(ValueError, match="share no numeric column"):
         sdc.eigen_similarity(x[["s"]], x[["s"]].copy())

@@ -172,7 +172,7 @@ def test_il1s_degenerate_variables_follow_sdcmicro():
 def test_il1s_refuses_non_numeric_variables():
     x = pd.DataFrame({"a": [1.0, 2.0]})
     xm = pd.DataFrame({"a": ["1", "2"]})
-    with pytest.raises(ValueError, match="variable 'a' must be numeric in `released`"):
+    with pytest.raises(ValueError, match="needs numeric columns; column 'a' of `released` is "):
         sdc.il1s(x, xm, "a")
 
 
@@ -215,7 +215,7 @@ def test_bad_arguments_are_one_line_errors():
     with pytest.raises(ValueError, match="`categorical` names 'q'"):
         sdc.information_loss(orig, orig, "x", categorical="q")
     inf = pd.DataFrame({"x": [0.0, np.inf]})
-    with pytest.raises(ValueError, match="variable 'x' has a non-finite value inf at index 1 in `released`"):
+    with pytest.raises(ValueError, match="column 'x' of `released` has the non-finite value inf at index 1; set it to missing"):
         sdc.information_loss(orig, inf, "x")
 
 

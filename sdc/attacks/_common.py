@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc._validation import is_real_numeric
+from sdc._validation import is_numeric_column  # the one numeric predicate
 from sdc.core.matching import JointKeys
 from sdc.exceptions import CodingWarning
 
@@ -42,12 +42,6 @@ def plain(x: Any) -> Any:
 def frame_rows(df: pd.DataFrame) -> list[dict[str, Any]]:
     """A DataFrame as JSON-ready row objects."""
     return [plain(dict(zip(map(str, df.columns), row))) for row in df.itertuples(index=False, name=None)]
-
-
-def is_numeric_column(s: pd.Series) -> bool:
-    """Numbers (not booleans, not categoricals): the columns distances are computed on."""
-    return bool(is_real_numeric(s.dtype)
-                and not isinstance(s.dtype, pd.CategoricalDtype))
 
 
 def check_seed(seed: object) -> int:

@@ -4,46 +4,135 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sdc._formats import Markers, Sheet, data_help, option_formats, takes
+from sdc._schema import Choice, Each, Either, Flag, Maybe, Names, Option, Real, Subset, Whole
+
 __all__ = ["Parser", "bins", "csv_list", "one_line", "flag_names", "DATA_HELP", "read_args", "read_options",
-           "read_files", "CONFIG_OPTIONS", "config_overrides"]
+           "read_files", "CONFIG_OPTIONS", "config_overrides", "add_option_flags", "option_help"]
 
-#: The help of a command's data-file argument: what :func:`sdc.io.read_data` reads.
-DATA_HELP = "CSV (delimiter detected), Excel .xlsx, Stata .dta or SAS .sas7bdat/.xpt file"
+#: The help of a command's data-file argument: the formats :func:`sdc.io.read_data` reads.
+DATA_HELP = data_help()
 
 
-#: Options that set a key of the assessment configuration: (option's dest, section, key). A
-#: command has those it declares; a value given on the command line replaces the config's, and
-#: an error about that key names the option (:func:`flag_names`).
-CONFIG_OPTIONS: tuple[tuple[str, str, str], ...] = (
-    ("sep", "data", "sep"), ("id", "data", "id"), ("na_values", "data", "na_values"),
-    ("text_columns", "data", "text_columns"), ("keys", "variables", "categorical_keys"),
-    ("continuous_keys", "variables", "continuous_keys"), ("weights", "variables", "weights"),
-    ("household", "variables", "household"), ("sensitive", "variables", "sensitive"),
-    ("k", "thresholds", "k"), ("risk_threshold", "thresholds", "risk"),
-    ("max_global_risk", "thresholds", "max_global_risk"), ("missing", "options", "missing"),
-    ("alpha", "options", "alpha"), ("measures", "options", "measures"),
-    ("population_size", "options", "population_size"), ("sampling_fraction", "options", "sampling_fraction"),
-    ("formats", "output", "formats"),
-)
+def _config_options() -> tuple[tuple[str, str, str], ...]:
+    from sdc.workflow.options import ASSESS_OPTIONS
+
+    return tuple((o.name, o.section, o.config_key) for o in ASSESS_OPTIONS if o.flag_name)
+
+
+#: Options that set a key of the assessment configuration: (option's dest, section, key), one
+#: per declared option with a flag (:data:`sdc.workflow.options.ASSESS_OPTIONS`). A command
+#: has those it declares; a value given on the command line replaces the config's, and an
+#: error about that key names the option (:func:`flag_names`).
+CONFIG_OPTIONS: tuple[tuple[str, str, str], ...] = _config_options()
+
+
+def _sheet(text: str) -> str | int:
+    """A sheet by name, or by its 0-based number (digits)."""
+    return int(text) if text.isdigit() else text
+
+
+def _number_or_named(kind: type) -> Any:
+    """``0.2`` (every sensitive variable) or ``NAME=0.2`` (one of them)."""
+    def parse(text: str) -> tuple[str | None, Any]:
+        name, sep, value = text.rpartition("=")
+        try:
+            v = kind(value.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a {'whole ' if kind is int else ''}number or NAME=NUMBER, "
+                                             f"got {text!r}") from None
+        if sep and not name.strip():
+            raise argparse.ArgumentTypeError(f"expected NAME=NUMBER, got {text!r}")
+        return (name.strip() if sep else None), v
+    return parse
+
+
+def _named_choice(choices: tuple[str, ...]) -> Any:
+    def parse(text: str) -> tuple[str | None, str]:
+        name, sep, value = text.rpartition("=")
+        if value not in choices:
+            raise argparse.ArgumentTypeError(f"expected one of {', '.join(choices)} (or NAME=one of them), got {text!r}")
+        return (name.strip() if sep else None), value
+    return parse
+
+
+def option_help(opt: Option, *, per_variable: bool = False) -> str:
+    """An option's help on the command line: its declared help and default."""
+    from sdc.workflow.options import shown_default
+
+    default = shown_default(opt)
+    text = opt.help + (f" (default {default})" if default and "default" not in opt.help else "")
+    if per_variable:
+        var = opt.metavar.split("]", 1)[-1] or opt.name.upper()
+        text += f"; VAR={var} for one sensitive variable (repeatable)"
+    return text
+
+
+def _argparse(opt: Option, per_variable: bool) -> dict[str, Any]:
+    """argparse's keywords for an option's flag, from its rule."""
+    rule = opt.rule.rule if isinstance(opt.rule, Maybe) else opt.rule
+    rule = rule.rule if isinstance(rule, Each) else rule  # one value for every variable, on the command line
+    kw: dict[str, Any] = {"dest": opt.name, "help": option_help(opt, per_variable=per_variable)}
+    if isinstance(rule, Flag):
+        return {**kw, "action": "store_const", "const": True}
+    if opt.metavar:
+        kw["metavar"] = opt.metavar
+    if per_variable:
+        kind = _named_choice(rule.values) if isinstance(rule, Choice) else _number_or_named(
+            int if isinstance(rule, Whole) else float)
+        return {**kw, "type": kind, "action": "append"}
+    if isinstance(rule, Whole):
+        kw["type"] = int
+    elif isinstance(rule, Real):
+        kw["type"] = float
+    elif isinstance(rule, Choice):
+        kw["choices"] = rule.values
+    elif isinstance(rule, Sheet):
+        kw["type"] = _sheet
+    elif isinstance(rule, (Names, Subset, Either, Markers)):
+        kw["type"] = csv_list
+    return kw
+
+
+def add_option_flags(group: Any, names: Sequence[str], options: Any = None) -> None:
+    """The flags of the named options (default: of the assessment run), each made from its
+    declaration: the flag, the type its rule takes, the help with the default; an option a
+    sensitive variable may have of its own takes ``[VAR=]VALUE`` (repeatable)."""
+    from sdc.workflow.options import ASSESS_OPTIONS, PER_SENSITIVE
+
+    options = ASSESS_OPTIONS if options is None else options
+    for name in names:
+        opt = options[name]
+        group.add_argument(opt.flag_name, **_argparse(opt, options is ASSESS_OPTIONS and name in PER_SENSITIVE))
 
 
 def config_overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
-    """The configuration sections the command line sets (:data:`CONFIG_OPTIONS` given, and
-    ``--sheet``), every section present (empty when nothing sets it)."""
+    """The configuration sections the command line sets (:data:`CONFIG_OPTIONS` given), every
+    section of keys present (empty when nothing sets it); a value given for one sensitive
+    variable (``--t chol=0.3``) goes to ``[sensitive_thresholds]``."""
     o: dict[str, dict[str, Any]] = {"data": {}, "variables": {}, "thresholds": {}, "options": {}, "output": {}}
+    per: dict[str, dict[str, Any]] = {}
     sent = []
     for dest, sec, key in CONFIG_OPTIONS:
         v = getattr(args, dest, None)
-        if v is not None:
+        if v is None:
+            continue
+        if isinstance(v, list) and v and all(isinstance(x, tuple) and len(x) == 2 for x in v):
+            for var, value in v:  # [VAR=]VALUE, repeatable: the last bare value is every variable's
+                if var is None:
+                    o[sec][key] = value
+                else:
+                    per.setdefault(var, {})[key] = value
+            if key not in o[sec]:
+                continue
+        else:
             o[sec][key] = v
-            sent.append(f"[{sec}].{key}")
-    sheet = read_options(args)["sheet"]  # a sheet number given as digits is a number
-    if sheet is not None:
-        o["data"]["sheet"] = sheet
+        sent.append(f"[{sec}].{key}")
+    if per:
+        o["sensitive_thresholds"] = per  # type: ignore[assignment]
     # What the command line set, for flag_names: only these keys' errors are the options'.
     args.config_sent = frozenset(sent)
     return o
@@ -74,14 +163,11 @@ def csv_list(text: str) -> list[str]:
 
 
 def read_args(p: Any) -> None:
-    """The options of reading a data file, shared by every command that reads one (`p`: a
-    parser or an argument group)."""
-    p.add_argument("--sep", help="CSV delimiter (default: detected); 'tab' or 'whitespace' allowed")
-    p.add_argument("--na-values", type=csv_list, metavar="M1,M2",
-                   help="markers read as missing besides empty fields, e.g. NA,. (default: only empty fields)")
-    p.add_argument("--text", dest="text_columns", type=csv_list, metavar="COLS",
-                   help="columns read as text (codes with leading zeros are, by default)")
-    p.add_argument("--sheet", help="Excel input: the sheet, by name or 0-based number (default: the first)")
+    """The options of reading a data file (:data:`sdc._formats.READ_OPTIONS`), shared by every
+    command that reads one (`p`: a parser or an argument group)."""
+    from sdc._formats import READ_OPTIONS
+
+    add_option_flags(p, READ_OPTIONS.names, READ_OPTIONS)
 
 
 def read_options(args: argparse.Namespace, settings: Any = None) -> dict[str, Any]:
@@ -109,14 +195,14 @@ def read_files(paths: Mapping[str, str | None], options: Mapping[str, Any]) -> d
     files among them and named text columns for the files that have them (the released file
     may lack a column the original has): a sheet with no Excel file, or a text column in none
     of the files, is refused in one line."""
-    from sdc.io import EXCEL_SUFFIXES, read_data, read_header
+    from sdc.io import read_data, read_header
 
     given = {name: path for name, path in paths.items() if path is not None}
-    excel = {name for name, path in given.items() if Path(path).suffix.lower() in EXCEL_SUFFIXES}
+    excel = {name for name, path in given.items() if takes(path, "sheet")}
     sheet, text = options.get("sheet"), options.get("text_columns")
     if sheet is not None and not excel:
         files = ", ".join(f"{name} '{path}'" for name, path in given.items())
-        raise ValueError(f"`sheet` is for Excel files (.xlsx, .xlsm); none of {files} is one.")
+        raise ValueError(f"`sheet` is for {option_formats('sheet')}; none of {files} is one.")
     named = list(text) if isinstance(text, (list, tuple)) else None
     headers = {name: read_header(path, sep=options.get("sep"), sheet=sheet if name in excel else None)
                for name, path in given.items()} if named else {}

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sdc.cli._args import DATA_HELP, bins, config_overrides, csv_list, read_args
+from sdc.cli._args import DATA_HELP, add_option_flags, bins, config_overrides, csv_list, read_args
 
 __all__ = ["add_parsers", "run_assess", "run_combine"]
 
@@ -31,30 +31,6 @@ def _scenario(text: str) -> dict[str, Any]:
     return {"name": name.strip(), "keys": csv_list(keys)}
 
 
-def _number_or_named(kind: type) -> Any:
-    """``0.2`` (every sensitive variable) or ``NAME=0.2`` (one of them)."""
-    def parse(text: str) -> tuple[str | None, Any]:
-        name, sep, value = text.rpartition("=")
-        try:
-            v = kind(value.strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a {'whole ' if kind is int else ''}number or NAME=NUMBER, "
-                                             f"got {text!r}") from None
-        if sep and not name.strip():
-            raise argparse.ArgumentTypeError(f"expected NAME=NUMBER, got {text!r}")
-        return (name.strip() if sep else None), v
-    return parse
-
-
-def _named_choice(choices: tuple[str, ...]) -> Any:
-    def parse(text: str) -> tuple[str | None, str]:
-        name, sep, value = text.rpartition("=")
-        if value not in choices:
-            raise argparse.ArgumentTypeError(f"expected one of {', '.join(choices)} (or NAME=one of them), got {text!r}")
-        return (name.strip() if sep else None), value
-    return parse
-
-
 def _domain(text: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep or not name.strip() or not value.strip():
@@ -63,9 +39,13 @@ def _domain(text: str) -> tuple[str, str]:
 
 
 def add_parsers(sub: Any) -> None:
-    """Add ``assess`` and ``combine`` to the ``sdc`` subcommands."""
-    from sdc.attribute.closeness import DISTANCES
-    from sdc.workflow.config import FORMATS, MEASURES, OPTIONAL_MEASURES
+    """Add ``assess`` and ``combine`` to the ``sdc`` subcommands. The flags of the
+    configuration's options are made from their declarations (:data:`sdc.workflow.options.ASSESS_OPTIONS`)."""
+    from sdc._formats import READ_OPTIONS
+    from sdc.workflow.options import ASSESS_OPTIONS
+
+    def flags(*sections: str) -> list[str]:
+        return [o.name for o in ASSESS_OPTIONS if o.section in sections and o.flag_name and o.name not in READ_OPTIONS]
 
     p = sub.add_parser("assess", help="run every configured measure and write the report folder",
                        description="Assess DATA (or the bundled example) and write an audit-ready report folder.")
@@ -74,35 +54,15 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--config", metavar="FILE", help="run configuration (TOML, or YAML with .yaml/.yml)")
     p.add_argument("--out", metavar="DIR", default="sdc-report", help="report folder (default: ./sdc-report)")
     g = p.add_argument_group("roles (override the config)")
-    g.add_argument("--keys", type=csv_list, help="categorical key variables, comma-separated")
-    g.add_argument("--continuous-keys", type=csv_list, help="continuous key variables (banded with --bins)")
+    add_option_flags(g, flags("variables", "data"))
+    # [bins] and [[scenarios]] are tables of their own, not options: their flags say a table's row.
     g.add_argument("--bins", action="append", type=bins, metavar="COL=EDGES",
                    help="bins of a continuous key: age=0,18,65,inf, age=quantiles:5 or age=width:10 (repeatable)")
     g.add_argument("--scenario", action="append", type=_scenario, metavar="NAME=K1,K2",
                    help="a key-variable scenario (repeatable); default: one scenario with every key")
-    g.add_argument("--weights", help="sampling-weight column")
-    g.add_argument("--household", help="household id column")
-    g.add_argument("--sensitive", type=csv_list, help="sensitive variables, comma-separated")
-    g.add_argument("--id", help="record id column (shown in the per-record files)")
     read_args(g)
     g = p.add_argument_group("thresholds and options (override the config)")
-    g.add_argument("--k", type=int, help="k of k-anonymity (default 3)")
-    g.add_argument("--l", type=_number_or_named(int), action="append", metavar="[VAR=]L",
-                   help="l of l-diversity (default 2); VAR=L for one sensitive variable (repeatable)")
-    g.add_argument("--t", type=_number_or_named(float), action="append", metavar="[VAR=]T",
-                   help="t of t-closeness (default 0.2); VAR=T for one sensitive variable (repeatable)")
-    g.add_argument("--risk-threshold", type=float, help="individual-risk threshold (default 0.1)")
-    g.add_argument("--max-global-risk", type=float, help="maximum acceptable global risk (default 0.01)")
-    g.add_argument("--missing", choices=("wildcard", "category"), help="missing key values (default wildcard)")
-    g.add_argument("--alpha", type=float, help="sdcMicro's alpha for wildcard matches (default 1)")
-    g.add_argument("--distance", type=_named_choice(DISTANCES), action="append", metavar="[VAR=]DISTANCE",
-                   help=f"t-closeness distance: {', '.join(DISTANCES)} (default ordered); VAR=DISTANCE for one "
-                        "sensitive variable (repeatable)")
-    g.add_argument("--measures", type=csv_list, help=f"measures to run (default all of: {', '.join(MEASURES)}; "
-                   f"also available: {', '.join(OPTIONAL_MEASURES)})")
-    g.add_argument("--population-size", type=int, help="population size for population-uniqueness estimates")
-    g.add_argument("--sampling-fraction", type=float, help="or the sampling fraction")
-    g.add_argument("--formats", type=csv_list, help=f"outputs (default all): {', '.join(FORMATS)}")
+    add_option_flags(g, flags("thresholds", "options", "output"))
     g = p.add_argument_group("run")
     g.add_argument("--cross-check", action="store_true",
                    help="also compute the measures with R's sdcMicro (rpy2) and add the agreement table")
@@ -126,11 +86,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--long", action="append", type=_domain, metavar="DOMAIN=TESTCOL",
                    help="a long-format domain and its test-name column, pivoted to one column per test (repeatable)")
     p.add_argument("--value-column", help="value column of long domains (default <DOMAIN>STRESN, STRESC or ORRES)")
-    p.add_argument("--sep", help="CSV delimiter of the inputs (default: detected)")
-    p.add_argument("--na-values", type=csv_list, metavar="M1,M2",
-                   help="markers read as missing besides empty fields (default: only empty fields)")
-    p.add_argument("--text", dest="text_columns", type=csv_list, metavar="COLS",
-                   help="joined columns read as text, e.g. DM__ZIP (codes with leading zeros are, by default)")
+    # the reading options of the inputs (--text names joined columns, DM__ZIP), from their declarations
+    add_option_flags(p, ("sep", "na_values", "text_columns"), READ_OPTIONS)
     p.add_argument("--out", required=True, metavar="FILE", help="the joined CSV file to write (never an input)")
     p.set_defaults(run=lambda args, argv: run_combine(args))
 
@@ -139,15 +96,6 @@ def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any] | list[Any]
     o: dict[str, Any] = config_overrides(args)
     if args.data:
         o["data"]["path"] = str(Path(args.data))
-    per: dict[str, dict[str, Any]] = {}
-    for flag, sec, key in (("l", "thresholds", "l"), ("t", "thresholds", "t"), ("distance", "options", "distance")):
-        for name, value in getattr(args, flag) or []:
-            if name is None:
-                o[sec][key] = value
-            else:
-                per.setdefault(name, {})[key] = value
-    if per:
-        o["sensitive_thresholds"] = per
     if args.bins:
         o["bins"] = dict(args.bins)
     if args.scenario:

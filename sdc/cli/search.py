@@ -22,64 +22,49 @@ __all__ = ["add_parsers", "run_search_command"]
 
 def add_parsers(sub: Any) -> None:
     """Add ``search`` to the ``sdc`` subcommands."""
-    from sdc.identify.criteria import BETA_VARIANTS, L_VARIANTS, T_DISTANCES
-    from sdc.identify.metrics import METRICS
-    from sdc.cli._args import DATA_HELP, read_args
-    from sdc.identify.search import SUPPRESSED_AS
+    from sdc.cli._args import DATA_HELP, add_option_flags, read_args
+    from sdc.workflow.search_config import MODEL_OPTIONS, SEARCH_OPTIONS
 
     p = sub.add_parser("search", help="optimal full-domain generalisation over the lattice (ARX-style)",
                        description="Find the generalisation levels that meet the privacy models with the least "
                                    "information loss, and write the release with its report.")
     p.add_argument("data", metavar="DATA", nargs="?", help=f"{DATA_HELP} (default: the config's [data] path)")
     p.add_argument("--config", metavar="FILE", required=True,
-                   help="search configuration (TOML, or YAML): quasi-identifiers and hierarchies, models, search")
+                   help="search configuration (TOML, or YAML): key variables and hierarchies, models, search")
     p.add_argument("--out", metavar="DIR", default="sdc-search", help="output folder (default: ./sdc-search)")
     read_args(p.add_argument_group("reading the data (override the config's [data])"))
     g = p.add_argument_group("models and search (override the config)")
-    g.add_argument("--k", type=int, help="k of k-anonymity")
-    g.add_argument("--l", type=float, help="l of l-diversity (every sensitive variable)")
-    g.add_argument("--l-variant", choices=L_VARIANTS, help="l-diversity variant")
-    g.add_argument("--c", type=float, help="c of recursive (c, l)-diversity")
-    g.add_argument("--t", type=float, help="t of t-closeness (every sensitive variable)")
-    g.add_argument("--t-distance", choices=T_DISTANCES, help="ground distance of t-closeness")
-    g.add_argument("--beta", type=float, help="beta of beta-likeness (every sensitive variable)")
-    g.add_argument("--beta-variant", choices=BETA_VARIANTS, help="beta-likeness variant")
-    g.add_argument("--sensitive", help="sensitive variables, comma-separated")
-    g.add_argument("--suppression-limit", type=float, help="largest share of records suppressed (default 0.04)")
-    g.add_argument("--metric", choices=METRICS, help="information-loss metric (default discernibility)")
-    g.add_argument("--runner-ups", type=int, help="next-best transformations to report (default 5)")
-    g.add_argument("--suppressed-as", choices=SUPPRESSED_AS, help="suppressed quasi-identifiers (default missing)")
-    g.add_argument("--exhaustive", action="store_true", help="evaluate every transformation (no pruning)")
+    add_option_flags(g, MODEL_OPTIONS.names, MODEL_OPTIONS)  # from their declarations
+    add_option_flags(g, SEARCH_OPTIONS.names, SEARCH_OPTIONS)
     p.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
     p.set_defaults(run=run_search_command)
 
 
 def _overrides(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any]]:
-    from sdc.cli._args import csv_list
+    """The models and search settings the flags give, each checked by its declaration (an error
+    names the flag: ``--k must be a whole number >= 1; got 0.``)."""
+    from sdc.workflow.search_config import MODEL_OPTIONS, SEARCH_OPTIONS
 
-    models: dict[str, Any] = {}
-    for flag in ("k", "l", "l_variant", "c", "t", "t_distance", "beta", "beta_variant"):
-        v = getattr(args, flag)
-        if v is not None:
-            models[flag] = int(v) if flag == "l" and float(v).is_integer() else v
-    if args.sensitive is not None:
-        models["sensitive"] = csv_list(args.sensitive)
-    search: dict[str, Any] = {}
-    for flag in ("suppression_limit", "metric", "runner_ups", "suppressed_as"):
-        v = getattr(args, flag)
-        if v is not None:
-            search[flag] = v
-    if args.exhaustive:
-        search["exhaustive"] = True
-    return models, search
+    out: list[dict[str, Any]] = []
+    for options in (MODEL_OPTIONS, SEARCH_OPTIONS):
+        given: dict[str, Any] = {}
+        for opt in options:
+            v = getattr(args, opt.name, None)
+            if v is not None:
+                opt.check(v, opt.flag_name, ValueError)
+                given[opt.name] = int(v) if opt.name == "l" and float(v).is_integer() else v
+        out.append(given)
+    if "sensitive" in out[0]:
+        out[0]["sensitive"] = list(out[0]["sensitive"])
+    return out[0], out[1]
 
 
-def _check_quasi_identifiers(qis: Sequence[str], columns: Sequence[str], path: str) -> None:
+def _check_keys(qis: Sequence[str], columns: Sequence[str], path: str) -> None:
     from sdc._validation import did_you_mean
 
     missing = [q for q in qis if q not in columns]
     if missing:
-        raise ValueError(f"quasi-identifier {missing[0]!r} (config [quasi_identifiers]) is not a column of "
+        raise ValueError(f"key variable {missing[0]!r} (config [keys]) is not a column of "
                          f"'{path}'{did_you_mean(missing[0], columns)}.")
 
 
@@ -104,12 +89,12 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
     sep = reading["sep"]
     header = read_header(path, sep=sep, sheet=reading["sheet"])  # checked before they are read as text
     if header is not None:
-        _check_quasi_identifiers(cfg.quasi_identifiers, header, path)
+        _check_keys(cfg.keys, header, path)
     # Quasi-identifiers are read as text so codes keep their leading zeros and match the hierarchy.
     reading["text_columns"] = _text_columns(reading["text_columns"],
-                                            [q for q in cfg.quasi_identifiers if not _numeric_builder(cfg, q)])
+                                            [q for q in cfg.keys if not _numeric_builder(cfg, q)])
     data = read_data(path, **reading)
-    _check_quasi_identifiers(cfg.quasi_identifiers, [str(c) for c in data.columns], path)
+    _check_keys(cfg.keys, [str(c) for c in data.columns], path)
     command = "sdc " + shlex.join(argv)
     run = run_search(cfg, data, input_file=path, command=command)
     out = write_search(run, args.out, data=data, input_path=path, sep=sep, command=command)
@@ -141,5 +126,5 @@ def _text_columns(asked: bool | Sequence[str] | None, qis: list[str]) -> bool | 
 
 
 def _numeric_builder(cfg: Any, name: str) -> bool:
-    spec = cfg.quasi_identifiers.get(name)
+    spec = cfg.keys.get(name)
     return isinstance(spec, dict) and "intervals" in spec

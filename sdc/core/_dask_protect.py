@@ -63,15 +63,14 @@ def _read_or_header(path: str, options: dict) -> pd.DataFrame | list[str]:
     """:func:`sdc.io.read_data` of one file, or its header's names for a file with a header
     and no records (a part of a data set may hold none; the whole file has them)."""
     from sdc.exceptions import DataFileError
-    from sdc.io import delimiter, read_data, read_header
+    from sdc.io import read_data, read_header
 
     try:
         return read_data(path, **options)
     except DataFileError as e:
         if "has no records" not in str(e):
             raise
-        sep = options.get("sep")
-        header = read_header(path, sep=None if sep is None else delimiter(sep))
+        header = read_header(path, sep=options.get("sep"))  # the file's format reads its header (sdc._formats)
         if not header:
             raise
         return header

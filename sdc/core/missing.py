@@ -30,7 +30,7 @@ MissingKind = Literal["wildcard", "category"]
 #: The two options, declared once (the configuration's [options], the flags, every measure).
 MISSING = Option("missing", Choice(MISSING_RULES), "wildcard", section="options",
                  label="missing key values", help="missing key values: wildcard (sdcMicro's rule) or category")
-ALPHA = Option("alpha", PROBABILITY, 1.0, section="options", label="weight of a wildcard match (alpha)",
+ALPHA = Option("alpha", PROBABILITY, 1.0, section="options", label="alpha",
                help="sdcMicro's alpha: what a record with a missing key adds to a compatible pattern")
 
 

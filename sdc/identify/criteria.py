@@ -19,8 +19,11 @@ p_v = f_v / N, and q_v the file-wide share of value v (all records, before suppr
   (p_v - q_v) / q_v <= beta; enhanced, (p_v - q_v) / q_v <= min(beta, -ln q_v) for each value.
 
 A class without any observed sensitive value fails l-diversity (it has no value) and meets
-t-closeness and beta-likeness (it discloses nothing). Bounds are compared with a tolerance of
-1e-12, so a class exactly on a bound meets it.
+t-closeness and beta-likeness (it discloses nothing). The l-diversity of a class is the one
+:mod:`sdc.attribute.ldiversity` computes (distinct values; exp of the entropy; the recursive
+(c, l) value of sdcMicro's loop, :func:`sdc.attribute.ldiversity._recursive`), and every bound
+is compared with that module's one tolerance: a value within 1e-9 x max(bound, 1) of its bound
+is on it (``ENTROPY_RTOL``), so a class exactly on a bound meets it whatever the rounding.
 
 Monotonicity (what lets a search prune; ARX's ``isMonotonicWithSuppression``): every model is
 monotone under generalisation without suppression (merging two classes that satisfy it gives
@@ -36,6 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from sdc.attribute.ldiversity import ENTROPY_RTOL, entropy_below
+from sdc.attribute.ldiversity import _recursive as _recursive_l
 from sdc.core.generalise import Cells, GroupTable
 
 __all__ = ["Models", "L_VARIANTS", "T_DISTANCES", "BETA_VARIANTS", "class_checks", "achieved"]
@@ -43,7 +48,14 @@ __all__ = ["Models", "L_VARIANTS", "T_DISTANCES", "BETA_VARIANTS", "class_checks
 L_VARIANTS = ("distinct", "entropy", "recursive")
 T_DISTANCES = ("equal", "ordered")
 BETA_VARIANTS = ("basic", "enhanced")
-_TOL = 1e-12
+#: The one tolerance of the bounds (attribute.ldiversity's ENTROPY_RTOL): a value within
+#: _RTOL * max(|bound|, 1) of its bound is on it (entropy_below says the same of l >= 1).
+_RTOL = ENTROPY_RTOL
+
+
+def _above(x: np.ndarray, bound: float | np.ndarray) -> np.ndarray:
+    """x above its bound by more than the tolerance (NaN is never above)."""
+    return x > bound + _RTOL * np.maximum(np.abs(bound), 1.0)
 _BLOCK = 1 << 22
 
 
@@ -116,41 +128,15 @@ def l_values(cells: Cells, n_groups: int, variant: str, c: float = 2.0) -> np.nd
         with np.errstate(divide="ignore", invalid="ignore"):
             h = np.where(n_obs > 0, np.log(np.where(n_obs > 0, n_obs, 1)) - flnf / np.where(n_obs > 0, n_obs, 1), 0.0)
         return np.exp(h)
-    # recursive: largest l with r_1 < c * (r_l + ... + r_m), 1 if none (and 0 without values)
-    order = np.lexsort((-cnt, cells.group))
-    g, r = cells.group[order], cnt[order]
-    starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]]) if g.size else np.array([], dtype=np.int64)
-    rank = np.arange(g.size) - np.repeat(starts, np.diff(np.r_[starts, g.size]))
-    r1 = np.zeros(n_groups)
-    r1[g[starts]] = r[starts]
-    # tail sum from rank i on: total - cumulative before i
-    csum = np.cumsum(r)
-    before = csum - r - np.repeat(csum[starts] - r[starts], np.diff(np.r_[starts, g.size]))
-    tail = n_obs[g] - before
-    ok = r1[g] < c * tail - _TOL * max(c, 1.0)
-    # the largest l = rank + 1 of the last rank i (>= 1) with r_1 < c * tail(i); l = 1 always holds
-    cand = np.where(ok & (rank >= 1), rank + 1, 1).astype(float)
-    best = _per_group_max(cand, g, n_groups, 0.0)
-    return np.where(distinct > 0, np.maximum(best, 1.0), 0.0)
+    # recursive: the largest l with r_1 < c * (r_l + ... + r_m), 1 if none (and 0 without
+    # values): attribute.ldiversity's, exact in float64
+    return np.nan_to_num(_recursive_l(cells.group, cells.count, n_groups, c, np.float64), nan=0.0)
 
 
 def recursive_ok(cells: Cells, n_groups: int, l: int, c: float) -> np.ndarray:
     """Per class, whether it meets recursive (c, l)-diversity: at least l values and
-    r_1 < c (N - r_1 - ... - r_{l-1}). Only the l - 1 largest counts are needed."""
-    g, cnt = cells.group, cells.count
-    distinct = np.bincount(g, minlength=n_groups)
-    n_obs = np.bincount(g, weights=cnt, minlength=n_groups)
-    r1 = _per_group_max(cnt.astype(float), g, n_groups, 0.0)
-    if l <= 2:
-        top = r1
-    else:  # counts sorted descending within each class (cells come sorted by class)
-        w = int(cnt.max()) + 1 if cnt.size else 1
-        order = np.argsort(g.astype(np.int64) * w + (w - 1 - cnt), kind="stable")
-        starts = np.repeat(np.cumsum(distinct) - distinct, distinct)
-        rank = np.arange(g.size) - starts
-        take = order[rank < l - 1]
-        top = np.bincount(g[take], weights=cnt[take], minlength=n_groups)
-    return (distinct >= l) & (r1 < c * (n_obs - top) - _TOL * max(c, 1.0))
+    r_1 < c (r_l + ... + r_m) (the recursive value of :func:`l_values` is at least l)."""
+    return l_values(cells, n_groups, "recursive", c) >= l
 
 
 def t_values(cells: Cells, q: np.ndarray, n_groups: int, distance: str) -> np.ndarray:
@@ -186,7 +172,7 @@ def beta_values(cells: Cells, q: np.ndarray, n_groups: int, variant: str) -> np.
     qv = q[cells.code]
     rel = (cnt / n_obs[cells.group] - qv) / qv
     if variant == "enhanced":
-        rel = np.where(rel > -np.log(qv) + _TOL, np.inf, rel)
+        rel = np.where(_above(rel, -np.log(qv)), np.inf, rel)
     out = _per_group_max(rel, cells.group, n_groups, np.nan)
     return np.where(n_obs > 0, np.maximum(out, 0.0), np.nan)
 
@@ -204,13 +190,13 @@ def class_checks(table: GroupTable, models: Models, sensitive_index: Mapping[str
             ok &= recursive_ok(cl, g, int(lv), models.c)
             continue
         vals = l_values(cl, g, models.l_variant, models.c)
-        ok &= vals >= lv - _TOL * max(lv, 1.0)
+        ok &= ~entropy_below(vals, lv) if models.l_variant == "entropy" else vals >= lv
     for s, tv in models.t.items():
         d = t_values(table.cells[sensitive_index[s]], q[s], g, models.t_distance)
-        ok &= ~(d > tv + _TOL)
+        ok &= ~_above(d, tv)
     for s, bv in models.beta.items():
         b = beta_values(table.cells[sensitive_index[s]], q[s], g, models.beta_variant)
-        ok &= ~(b > bv + _TOL)
+        ok &= ~_above(b, bv)
     return ok
 
 

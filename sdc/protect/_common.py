@@ -8,7 +8,7 @@ import secrets
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns, check_frame, check_int, dtype_name, is_real_numeric, plain
+from sdc._validation import check_columns, check_frame, check_int, is_numeric_column, numeric_values
 
 __all__ = ["resolve_seed", "numeric_values", "check_variables", "count_changed", "is_numeric", "output_frame"]
 
@@ -30,29 +30,8 @@ def check_variables(data: object, variables: object, *, role: str = "variables")
     return frame, check_columns(frame, variables, role=role)
 
 
-def is_numeric(s: pd.Series) -> bool:
-    return is_real_numeric(s.dtype)
-
-
-def numeric_values(s: pd.Series, method: str, *, copy: bool = True) -> np.ndarray:
-    """float64 values of a numeric column (NaN for missing); a text column is an error.
-
-    ``copy=False`` lets a float64 column's own array through (no copy): for callers that only
-    read the values.
-    """
-    if not is_numeric(s):
-        raise TypeError(
-            f"{method} needs numeric columns; column {str(s.name)!r} is {dtype_name(s.dtype)}."
-        )
-    if not copy and s.dtype == np.float64:
-        v = s.to_numpy()
-    else:
-        v = s.to_numpy(dtype="float64", na_value=np.nan)
-    bad = np.isinf(v)
-    if bad.any():
-        i = int(np.argmax(bad))
-        raise ValueError(f"column {str(s.name)!r} has the non-finite value {float(v[i])!r} at index {plain(s.index[i])!r}.")
-    return v
+# One numeric predicate and converter for the package (sdc._validation).
+is_numeric = is_numeric_column
 
 
 def _copy_on_write() -> bool:

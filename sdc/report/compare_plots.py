@@ -11,6 +11,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from sdc._validation import is_numeric_column
 from sdc.report.content import FIGURES
 from sdc.report.plots import _figure, _png
 from sdc.workflow.compare import Comparison
@@ -102,8 +103,7 @@ def _bands(s: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     return lo, hi
 
 
-def _numeric(s: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+_numeric = is_numeric_column  # the one numeric predicate (sdc._validation)
 
 
 def _levels(s: pd.Series) -> pd.Series:

@@ -12,13 +12,15 @@ figures.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from sdc._schema import Maybe
 from sdc.workflow.assess import Assessment, ScenarioResult
+from sdc.workflow.config import ASSESS_OPTIONS, RunConfig, option_values
 from sdc.workflow.crosscheck import compared_as
 from sdc.workflow.registry import COLUMN_LABELS, SCENARIO_MEASURES
 from sdc.report.formatting import fmt_num, fmt_pct, passes_if
@@ -112,6 +114,27 @@ def unique_keys(names: list[str], sep: str = " ") -> list[str]:
 
 def _kv(rows: list[tuple[str, object]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["item", "value"])
+
+
+#: The options shown in the setup's "Options" table (the thresholds have a table of their own).
+_SHOWN_OPTIONS = ("missing", "alpha", "measures", "ldiversity_mode", "suda_mode", "weights", "household", "sensitive")
+
+
+def _option_rows(cfg: RunConfig, names: Sequence[str]) -> pd.DataFrame:
+    """A table of options, each by its declared label (:data:`ASSESS_OPTIONS`) and its value:
+    a list joined, no value as its rule says (``none``, or the option it stands for)."""
+    values = option_values(cfg)
+    rows = []
+    for name in names:
+        opt = ASSESS_OPTIONS[name]
+        v = values[name]
+        rule = opt.rule
+        if v is None and isinstance(rule, Maybe):
+            v = values[rule.same_as] if rule.same_as else rule.none
+        elif isinstance(v, tuple):
+            v = ", ".join(v) or "none"
+        rows.append((opt.shown_label.format_map(values), v))
+    return _kv(rows)
 
 
 def _stats() -> dict:
@@ -286,21 +309,14 @@ def build_report(a: Assessment, *, files: Mapping[str, str] | None = None,
     s.tables.append(Table("scenarios", "Key-variable scenarios",
                           pd.DataFrame([(sc.name, ", ".join(sc.keys)) for sc in cfg.all_scenarios],
                                        columns=["scenario", "key variables"])))
-    s.tables.append(Table("thresholds", "Thresholds", _kv([
-        ("k (k-anonymity)", thr.k), ("l (l-diversity)", thr.l), ("c (recursive l-diversity)", thr.c),
-        (f"t (t-closeness, {cfg.distance})", thr.t), ("individual risk", thr.risk),
-        ("maximum global risk", thr.max_global_risk), ("inference posterior", thr.min_posterior),
-        ("small-count levels below", thr.small_count or thr.k)])))
+    s.tables.append(Table("thresholds", "Thresholds", _option_rows(cfg, [o.name for o in
+                                                                         ASSESS_OPTIONS.in_section("thresholds")])))
     if cfg.sensitive:
         s.tables.append(Table("sensitive thresholds", "Thresholds per sensitive variable", pd.DataFrame(
             [(x, cfg.l_for(x), cfg.t_for(x), cfg.distance_for(x)) for x in cfg.sensitive],
             columns=["sensitive", "l", "t", "distance asked for"]), note="A variable without an order is measured "
             "with the equal distance whatever is asked for (see the t-closeness sections)."))
-    s.tables.append(Table("options", "Options", _kv([
-        ("missing key values", cfg.missing), ("alpha", cfg.alpha), ("measures", ", ".join(cfg.measures)),
-        ("l-diversity mode", cfg.ldiversity_mode), ("SUDA2 mode", cfg.suda_mode),
-        ("weights", cfg.weights or "none (the data are the population)"), ("household id", cfg.household or "none"),
-        ("sensitive variables", ", ".join(cfg.sensitive) or "none")])))
+    s.tables.append(Table("options", "Options", _option_rows(cfg, _SHOWN_OPTIONS)))
     if a.binning or cfg.sensitive_bins:
         rows = [(b.column, "key", b.method, ", ".join(b.labels)) for b in a.binning]
         for sc in a.scenarios[:1]:

@@ -16,6 +16,7 @@ import gzip
 import io
 import lzma
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -24,11 +25,10 @@ import numpy as np
 import pandas as pd
 
 from sdc._files import csv_bytes
+from sdc._formats import COMPRESSIONS, Format, format_named, format_of
 
-__all__ = ["ReleasedFile", "released_file", "COMPRESSIONS"]
+__all__ = ["ReleasedFile", "released_file", "COMPRESSIONS", "WRITERS"]
 
-COMPRESSIONS = (".gz", ".bz2", ".xz", ".zip")
-_TEXT_SUFFIXES = (".csv", ".tsv", ".tab", ".txt", ".dat")
 _FIXED_TIME = datetime(2000, 1, 1)
 
 
@@ -45,6 +45,7 @@ class ReleasedFile:
 
 def _delimiter(path: Path | None, sep: str | None) -> tuple[str, str]:
     """(delimiter, line terminator) of the input."""
+    from sdc._readers import _sample
     from sdc.io import detect_delimiter
 
     if sep in ("tab", "\\t"):
@@ -58,23 +59,6 @@ def _delimiter(path: Path | None, sep: str | None) -> tuple[str, str]:
         sep = " "
     newline = "\r\n" if "\r\n" in sample else "\n"
     return sep, newline
-
-
-def _sample(p: Path, size: int = 1 << 16) -> str:
-    suffix = p.suffix.lower()
-    if suffix == ".gz":
-        raw = gzip.open(p).read(size)
-    elif suffix == ".bz2":
-        raw = bz2.open(p).read(size)
-    elif suffix == ".xz":
-        raw = lzma.open(p).read(size)
-    elif suffix == ".zip":
-        with zipfile.ZipFile(p) as z:
-            raw = z.open(z.namelist()[0]).read(size)
-    else:
-        with open(p, "rb") as fh:
-            raw = fh.read(size)
-    return raw.decode("utf-8", errors="replace")
 
 
 def _restore_integers(data: pd.DataFrame, original: pd.DataFrame | None) -> pd.DataFrame:
@@ -116,44 +100,27 @@ def _compress(name: str, body: bytes, suffix: str) -> bytes:
     return buf.getvalue()
 
 
-def released_file(data: pd.DataFrame, *, input_path: str | Path | None = None, sep: str | None = None,
-                  original: pd.DataFrame | None = None, stem: str = "released") -> ReleasedFile:
-    """The released data as a file like the input (`input_path`; CSV without one).
+def _stata(data: pd.DataFrame, path: Path | None, sep: str | None, stem: str) -> ReleasedFile:
+    buf = io.BytesIO()
+    data.to_stata(buf, write_index=False, time_stamp=_FIXED_TIME, version=118)
+    return ReleasedFile(f"{stem}.dta", buf.getvalue(), "stata", None)
 
-    Parameters
-    ----------
-    data : pandas.DataFrame
-        The released records (its index is not written).
-    input_path : path, optional
-        The input file: its suffix gives the format (``.dta`` Stata; ``.xlsx``/``.xlsm`` Excel; ``.gz``/``.bz2``/``.xz``/
-        ``.zip`` compression of delimited text; anything else delimited text) and its first
-        bytes the delimiter and line ends.
-    sep : str, optional
-        The input's delimiter when it was given rather than detected.
-    original : pandas.DataFrame, optional
-        The input data: integer columns of it stay integers in the release.
-    """
-    path = Path(input_path) if input_path is not None else None
+
+def _excel(data: pd.DataFrame, path: Path | None, sep: str | None, stem: str) -> ReleasedFile:
+    from sdc.report.xlsx import data_workbook
+
+    note = ("The input is a macro-enabled workbook (.xlsm): the release is .xlsx, without macros."
+            if path is not None and path.suffix.lower() == ".xlsm" else "")
+    return ReleasedFile(f"{stem}.xlsx", data_workbook(data, sheet="released", when=_FIXED_TIME), "excel", None, note)
+
+
+def _text(data: pd.DataFrame, path: Path | None, sep: str | None, stem: str, note: str = "") -> ReleasedFile:
+    """Delimited text like the input: its delimiter, line ends, inner suffix and compression."""
+    text = format_named("text")
     suffixes = [s.lower() for s in path.suffixes] if path is not None else []
-    data = _restore_integers(data, original)
-    if suffixes and suffixes[-1] == ".dta":
-        buf = io.BytesIO()
-        data.to_stata(buf, write_index=False, time_stamp=_FIXED_TIME, version=118)
-        return ReleasedFile(f"{stem}.dta", buf.getvalue(), "stata", None)
-    if suffixes and suffixes[-1] in (".xlsx", ".xlsm"):
-        note = ("The input is a macro-enabled workbook (.xlsm): the release is .xlsx, without macros."
-                if suffixes[-1] == ".xlsm" else "")
-        from sdc.report.xlsx import data_workbook
-
-        return ReleasedFile(f"{stem}.xlsx", data_workbook(data, sheet="released", when=_FIXED_TIME), "excel",
-                            None, note)
-    note = ""
-    if suffixes and suffixes[-1] in (".sas7bdat", ".xpt"):
-        note = "The input is a SAS file, which pandas cannot write: the release is CSV."
-        path, suffixes = None, []
     compression = suffixes[-1] if suffixes and suffixes[-1] in COMPRESSIONS else None
     inner = [s for s in suffixes if s not in COMPRESSIONS][-1:] or [".csv"]
-    if inner[0] not in _TEXT_SUFFIXES:
+    if inner[0] not in text.suffixes:
         inner = [".csv"] if path is None else inner
     delim, newline = _delimiter(path, sep)
     # to_csv's bytes, assembled column by column for large frames (no text copy of the file)
@@ -163,3 +130,44 @@ def released_file(data: pd.DataFrame, *, input_path: str | Path | None = None, s
         body = _compress(name, body, compression)
         name += compression
     return ReleasedFile(name, body, "csv", delim, note)
+
+
+def _jsonl(data: pd.DataFrame, path: Path | None, sep: str | None, stem: str) -> ReleasedFile:
+    """JSON Lines: one object per record, missing values as null, text as UTF-8."""
+    body = data.to_json(orient="records", lines=True, force_ascii=False, date_format="iso")
+    return ReleasedFile(f"{stem}.jsonl", body.encode("utf-8"), "jsonl", None)
+
+
+#: How a release is written in its input's format (:mod:`sdc._formats`' names). A format
+#: without a writer here is released as CSV, with a note.
+WRITERS: dict[str, Callable[[pd.DataFrame, Path | None, str | None, str], ReleasedFile]] = {
+    "text": _text, "stata": _stata, "excel": _excel, "jsonl": _jsonl,
+}
+
+
+def released_file(data: pd.DataFrame, *, input_path: str | Path | None = None, sep: str | None = None,
+                  original: pd.DataFrame | None = None, stem: str = "released") -> ReleasedFile:
+    """The released data as a file like the input (`input_path`; CSV without one).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        The released records (its index is not written).
+    input_path : path, optional
+        The input file: its format (:func:`sdc._formats.format_of`) gives the release's
+        (:data:`WRITERS`; ``.dta`` Stata; ``.xlsx``/``.xlsm`` Excel; ``.gz``/``.bz2``/``.xz``/
+        ``.zip`` compression of delimited text; anything else delimited text) and its first
+        bytes the delimiter and line ends.
+    sep : str, optional
+        The input's delimiter when it was given rather than detected.
+    original : pandas.DataFrame, optional
+        The input data: integer columns of it stay integers in the release.
+    """
+    path = Path(input_path) if input_path is not None else None
+    data = _restore_integers(data, original)
+    fmt: Format = format_of(path) if path is not None else format_named("text")
+    writer = WRITERS.get(fmt.name)
+    if writer is None:
+        return _text(data, None, sep, stem, f"The input is a {fmt.label} file, which pandas cannot write: the "
+                                            "release is CSV.")
+    return writer(data, path, sep, stem)

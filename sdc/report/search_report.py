@@ -18,13 +18,13 @@ The folder is written whole or not at all (:func:`sdc.report.folder.write_folder
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from sdc._provenance import sha256_bytes
 from sdc._version import __version__
 from sdc.identify.qi_search import SubsetSearchResult
 from sdc.identify.search import GeneralisationResult
@@ -49,8 +49,7 @@ _METRIC_TEXT = {
 }
 
 
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+_sha256 = sha256_bytes  # the one digest (sdc._provenance)
 
 
 def _status_counts(lat: pd.DataFrame) -> dict[str, int]:

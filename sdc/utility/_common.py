@@ -16,7 +16,8 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_columns, check_frame, is_real_numeric, plain
+from sdc._validation import check_columns, check_frame, is_numeric_column, plain
+from sdc._validation import numeric_values as _numeric_values
 
 __all__ = [
     "align", "resolve_variables", "check_categorical", "is_numeric", "variable_kind", "changed_variables",
@@ -102,9 +103,8 @@ def check_categorical(categorical: object, variables: tuple[str, ...]) -> frozen
     return frozenset(cats)
 
 
-def is_numeric(s: pd.Series) -> bool:
-    """Real numbers: not boolean (booleans are categories), not complex."""
-    return is_real_numeric(s.dtype)
+# One numeric predicate for the package (sdc._validation): real numbers, not booleans nor complex.
+is_numeric = is_numeric_column
 
 
 def changed_variables(original: pd.DataFrame, released: pd.DataFrame, columns: Iterable[str]) -> list[str]:
@@ -183,15 +183,5 @@ def variable_kind(before: pd.Series, after: pd.Series, categorical: frozenset[st
 
 
 def numeric_values(s: pd.Series, frame: str) -> np.ndarray:
-    """float64 values of a numeric column (NaN for missing); infinite values are refused."""
-    if not is_numeric(s):
-        raise ValueError(f"variable {str(s.name)!r} must be numeric in `{frame}`; got dtype {s.dtype}.")
-    v = s.to_numpy(dtype=np.float64, na_value=np.nan)
-    bad = np.isinf(v)
-    if bad.any():
-        i = int(np.argmax(bad))
-        raise ValueError(
-            f"variable {str(s.name)!r} has a non-finite value {float(v[i]):g} at index {_label(s.index[i])} in "
-            f"`{frame}`; set it to missing."
-        )
-    return v
+    """float64 values of a numeric column of `frame` (NaN for missing): sdc._validation's."""
+    return _numeric_values(s, "a utility measure", where=frame)

@@ -15,20 +15,17 @@ In a notebook the data come first and the configuration is a dict or keyword arg
 
 from __future__ import annotations
 
-import hashlib
-import platform
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
+from sdc._provenance import platform_text, provenance, sha256_files, versions
 from sdc._validation import check_columns
-from sdc._version import __version__
 from sdc.attribute.closeness import TClosenessResult
 from sdc.attribute.inference import InferenceResult, inference_risk
 from sdc.attribute.ldiversity import LDiversityResult
@@ -129,31 +126,6 @@ class Assessment:
                 "expected_reidentifications": float(r.risk.expected_reidentifications)}
         out["fail"] = sum(1 for x in self.verdicts if x.verdict == "fail")
         return out
-
-
-def _sha256(paths: list[str]) -> dict[str, str]:
-    out = {}
-    for p in paths:
-        h = hashlib.sha256()
-        with open(p, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                h.update(chunk)
-        out[str(p)] = h.hexdigest()
-    return out
-
-
-def _versions() -> dict[str, str]:
-    from importlib.metadata import PackageNotFoundError, version
-
-    def installed(name: str) -> str:
-        try:
-            return version(name)
-        except PackageNotFoundError:
-            return "not installed"
-
-    return {"sdc": __version__, "python": platform.python_version(), "numpy": np.__version__,
-            "pandas": pd.__version__, "scipy": installed("scipy"), "statsmodels": installed("statsmodels"),
-            "matplotlib": installed("matplotlib")}
 
 
 def load_input(cfg: RunConfig) -> tuple[pd.DataFrame, list[str], ReadDetails | None]:
@@ -313,15 +285,9 @@ def assess(
         small_counts=_small_counts(work, cfg.keys or tuple(k for s in cfg.all_scenarios for k in s.keys),
                                    thr.small_count or thr.k),
         verdicts=tuple(_verdicts(cfg, results, inference)),
-        provenance={
-            "generated_utc": (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC"),
-            "input_sha256": _sha256(files) if files else {},
-            "input_files": files,
-            "command": command,
-            "config_source": cfg.source,
-            "versions": _versions(),
-            "platform": f"{platform.system()} {platform.machine()}",
-        },
+        provenance=provenance(now, input_sha256=sha256_files(files) if files else {}, input_files=files,
+                              command=command, config_source=cfg.source, versions=versions(),
+                              platform=platform_text()),
         notes=tuple(notes), columns=columns, read=details, skipped=_skipped(cfg),
     )
     if cross_check:

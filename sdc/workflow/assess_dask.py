@@ -17,15 +17,14 @@ refused with one line.
 
 from __future__ import annotations
 
-import platform
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 import pandas as pd
 
+from sdc._provenance import platform_text, provenance, versions
 from sdc._validation import check_columns
-from sdc._version import __version__
 from sdc.workflow.config import RunConfig
 
 __all__ = ["DaskAssessment", "assess_dask", "NOT_ON_DASK", "DASK_MEASURES"]
@@ -195,11 +194,10 @@ def assess_dask(ddf: Any, cfg: RunConfig, *, files: list[str] | None = None, com
         if msg not in notes:
             notes.append(msg)
     verdicts = _verdicts(cfg, results, {})
-    when = now or datetime.now(timezone.utc)
-    prov = {"generated_utc": when.strftime("%Y-%m-%d %H:%M:%S UTC"), "input_files": list(files or []),
-            "command": command, "config_source": cfg.source, "engine": "dask", "partitions": ddf.npartitions,
-            "versions": {"sdc": __version__, "python": platform.python_version(), "pandas": pd.__version__},
-            "platform": f"{platform.system()} {platform.machine()}"}
+    every = versions()
+    prov = provenance(now, input_files=list(files or []), command=command, config_source=cfg.source,
+                      engine="dask", partitions=ddf.npartitions,
+                      versions={k: every[k] for k in ("sdc", "python", "pandas")}, platform=platform_text())
     skipped = tuple((m, why) for m, why in _skipped(cfg) if m not in ("household risk",))
     return DaskAssessment(config=cfg, scenarios=tuple(results), verdicts=tuple(verdicts),
                           not_run=not_run_on_dask(cfg), provenance=prov,

@@ -11,7 +11,6 @@ the records (by the id column, or by row order), and collects a :class:`Comparis
 
 from __future__ import annotations
 
-import hashlib
 import json
 import warnings
 from collections.abc import Mapping, Sequence
@@ -23,6 +22,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._provenance import sha256_file
+from sdc._validation import is_numeric_column
 from sdc.exceptions import CodingWarning, SdcWarning
 from sdc.protect._result import changed_cells
 from sdc.workflow.assess import Assessment, ScenarioResult, assess
@@ -207,8 +208,7 @@ def _show(v: Any) -> str:
 # ---------------------------------------------------------------------------------------------
 # The released file's configuration
 
-def _numeric(s: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+_numeric = is_numeric_column  # the one numeric predicate (sdc._validation)
 
 
 def released_config(cfg: RunConfig, released: pd.DataFrame, recoded: Sequence[str] = ()) -> tuple[RunConfig, list[str]]:
@@ -532,12 +532,7 @@ def load_protection_log(path: str | Path) -> dict[str, Any]:
     return doc
 
 
-def _sha256(path: str | Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+_sha256 = sha256_file  # the one file digest (sdc._provenance)
 
 
 def compare(

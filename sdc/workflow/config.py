@@ -53,51 +53,33 @@ A run is configured by a TOML (or YAML) file or by command-line flags; both prod
 from __future__ import annotations
 
 import difflib
-import json
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sdc._formats import READ_OPTIONS
+from sdc._schema import Edges, Names, Option, Real, Text, Whole, toml_key, toml_value
+from sdc.workflow.options import (
+    ALIASES, ASSESS_OPTIONS, DISTANCE_RANGES, FORMATS, MEASURE_ALIASES, MEASURES, OPTIONAL_MEASURES, PER_SENSITIVE,
+    SECTIONS, TABLE_SECTIONS,
+)
+
 __all__ = ["RunConfig", "Scenario", "Thresholds", "ConfigError", "load_config", "as_config", "from_mapping",
            "from_options",
            "to_toml", "read_settings", "file_read_settings", "READ_KEYS", "MEASURES", "MEASURE_ALIASES", "FORMATS",
-           "DISTANCE_RANGES", "t_never_fails"]
+           "DISTANCE_RANGES", "t_never_fails", "option_values", "value_of", "ASSESS_OPTIONS"]
 
 #: The "scenario" of the verdicts that hold for the whole file, not a key scenario (inference).
 FILE_WIDE = "all"
-
-MEASURES = ("k_anonymity", "risk", "snapshots", "household", "ldiversity", "tcloseness", "inference", "suda",
-            "uniqueness")
-# Measures registered later (sdc/workflow/registry.py) that run only when asked for by name
-# (tests/test_registry.py checks that the registry names no other).
-OPTIONAL_MEASURES = ("modrisk",)
-#: The t-closeness distances and the values they can take: a t at or above the top can never
-#: fail (None: no upper bound; the Wasserstein distance is in the variable's own units).
-DISTANCE_RANGES: dict[str, tuple[float, float | None]] = {
-    "ordered": (0.0, 1.0), "equal": (0.0, 1.0), "tvd": (0.0, 1.0), "wasserstein": (0.0, None)}
-# The Python API's function names, accepted for the measures they compute (the report and the
-# resolved config use the short names above).
-MEASURE_ALIASES = {"individual_risk": "risk", "key_subset_snapshots": "snapshots", "household_risk": "household",
-                   "l_diversity": "ldiversity", "t_closeness": "tcloseness", "inference_risk": "inference",
-                   "population_uniqueness": "uniqueness", "model_risk": "modrisk"}
-FORMATS = ("html", "md", "txt", "json", "xlsx", "csv", "png")
-_SECTIONS = {
-    "data": {"path", "sep", "id", "domains", "subject_id", "long", "test_column", "value_column", "na_values",
-             "text_columns", "sheet"},
-    "variables": {"categorical_keys", "continuous_keys", "weights", "household", "sensitive"},
-    "bins": None, "sensitive_bins": None, "sensitive_thresholds": None,
-    "scenarios": None,
-    "thresholds": {"k", "l", "c", "t", "risk", "max_global_risk", "min_posterior", "small_count"},
-    "options": {"missing", "alpha", "measures", "distance", "population_size", "sampling_fraction", "ldiversity_mode",
-                "suda_mode"},
-    "output": {"formats"},
-}
-
-
-_PER_SENSITIVE = {"t", "l", "distance"}
+#: The sections a configuration may have, in a written config's order.
+_ALL_SECTIONS = ("data", "variables", "bins", "sensitive_bins", "sensitive_thresholds", "scenarios", "thresholds",
+                 "options", "output")
+# The TOML writer and the schema share one TOML encoder (the plan writer imports these names).
+_toml_value = toml_value
+_toml_key = toml_key
+_D = {o.name: o.default for o in ASSESS_OPTIONS}
 
 
 class ConfigError(ValueError):
@@ -114,19 +96,23 @@ class Scenario:
 
 @dataclass(frozen=True)
 class Thresholds:
-    k: int = 3
-    l: int = 2
-    c: float = 2.0
-    t: float = 0.2
-    risk: float = 0.1
-    max_global_risk: float = 0.01
-    min_posterior: float = 0.95
-    small_count: int | None = None  # levels with fewer records are listed; default k
+    """The ``[thresholds]`` section (defaults: :data:`sdc.workflow.options.ASSESS_OPTIONS`)."""
+
+    k: int = _D["k"]
+    l: int = _D["l"]
+    c: float = _D["c"]
+    t: float = _D["t"]
+    risk: float = _D["risk"]
+    max_global_risk: float = _D["max_global_risk"]
+    min_posterior: float = _D["min_posterior"]
+    small_count: int | None = _D["small_count"]  # levels with fewer records are listed; default k
 
 
 @dataclass(frozen=True)
 class RunConfig:
-    """Everything an assessment run needs, resolved and validated (not yet against the data)."""
+    """Everything an assessment run needs, resolved and validated (not yet against the data).
+    Each field is an option of :data:`sdc.workflow.options.ASSESS_OPTIONS` (``data_path`` is
+    ``[data].path``, ``long_domains`` ``[data].long``), or a table section, or `source`."""
 
     data_path: str | None = None
     sep: str | None = None
@@ -148,15 +134,15 @@ class RunConfig:
     sensitive_thresholds: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     scenarios: tuple[Scenario, ...] = ()
     thresholds: Thresholds = field(default_factory=Thresholds)
-    missing: str = "wildcard"
-    alpha: float = 1.0
-    measures: tuple[str, ...] = MEASURES
-    distance: str = "ordered"
-    population_size: int | None = None
-    sampling_fraction: float | None = None
-    ldiversity_mode: str = "correct"
-    suda_mode: str = "sdcmicro"
-    formats: tuple[str, ...] = FORMATS
+    missing: str = _D["missing"]
+    alpha: float = _D["alpha"]
+    measures: tuple[str, ...] = _D["measures"]
+    distance: str = _D["distance"]
+    population_size: int | None = _D["population_size"]
+    sampling_fraction: float | None = _D["sampling_fraction"]
+    ldiversity_mode: str = _D["ldiversity_mode"]
+    suda_mode: str = _D["suda_mode"]
+    formats: tuple[str, ...] = _D["formats"]
     source: str = "flags"  # the config file's path, or "flags", or "default"
 
     @property
@@ -190,6 +176,21 @@ class RunConfig:
         return d
 
 
+#: RunConfig's field of an option, where it is not the option's key.
+_FIELD = {"path": "data_path", "long": "long_domains"}
+
+
+def value_of(cfg: RunConfig, opt: Option) -> Any:
+    """The value of an option in a configuration."""
+    holder = cfg.thresholds if opt.section == "thresholds" else cfg
+    return getattr(holder, _FIELD.get(opt.name, opt.config_key))
+
+
+def option_values(cfg: RunConfig) -> dict[str, Any]:
+    """name -> value of every option of :data:`ASSESS_OPTIONS` in `cfg`."""
+    return {o.name: value_of(cfg, o) for o in ASSESS_OPTIONS}
+
+
 def _json_bins(spec: Any) -> Any:
     if isinstance(spec, Mapping):
         return dict(spec)
@@ -200,83 +201,66 @@ def _err(where: str, what: str) -> ConfigError:
     return ConfigError(f"config {where}: {what}")
 
 
-def _strs(value: Any, where: str, *, allow_empty: bool = True) -> tuple[str, ...]:
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, Sequence) or not all(isinstance(v, str) and v for v in value):
-        raise _err(where, f"must be a list of column names; got {value!r}.")
-    if not value and not allow_empty:
-        raise _err(where, "must name at least one column.")
-    return tuple(value)
+def _check(opt: Option, value: Any, where: str) -> Any:
+    """`value` checked by the option's rule; an error names ``config <where>``."""
+    return opt.check(value, f"config {where}", ConfigError)
 
 
-def _opt_str(value: Any, where: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or not value:
-        raise _err(where, f"must be a column name; got {value!r}.")
-    return value
+def _section(raw: Mapping[str, Any], sec: str) -> dict[str, Any]:
+    """A section of keys, each checked by its option's rule: option name -> value."""
+    body = raw.get(sec, {})
+    if not isinstance(body, Mapping):
+        raise _err(f"[{sec}]", "must be a table.")
+    opts = ASSESS_OPTIONS.in_section(sec)
+    return {o.name: _check(o, body[o.config_key], f"[{sec}].{o.config_key}") for o in opts if o.config_key in body}
 
 
-def _number(value: Any, where: str, *, low: float, high: float, integer: bool = False,
-            low_open: bool = False) -> float:
-    ok_type = isinstance(value, int) if integer else isinstance(value, (int, float))
-    if isinstance(value, bool) or not ok_type:
-        raise _err(where, f"must be {'an integer' if integer else 'a number'}; got {value!r}.")
-    v = float(value)
-    if math.isnan(v) or v > high or v < low or (low_open and v == low):
-        interval = ("(" if low_open else "[") + f"{low:g}, {high:g}]"
-        raise _err(where, f"must lie in {interval}; got {value!r}.")
-    return v
+def _known(raw: Mapping[str, Any]) -> None:
+    """Refuse an unknown section, or an unknown key of a section of keys."""
+    if not isinstance(raw, Mapping):
+        raise _err("file", "must be a table of sections ([data], [variables], ...).")
+    unknown = [s for s in raw if s not in _ALL_SECTIONS]
+    if unknown:
+        raise _err(f"section [{unknown[0]}]", f"is not known; allowed sections: {', '.join(_ALL_SECTIONS)}.")
+    for sec in SECTIONS:
+        body = raw.get(sec, {})
+        allowed = [o.config_key for o in ASSESS_OPTIONS.in_section(sec)]
+        if isinstance(body, Mapping):
+            extra = [k for k in body if k not in allowed]
+            if extra:
+                raise _err(f"[{sec}].{extra[0]}", f"is not a known key; allowed: {', '.join(sorted(allowed))}.")
 
 
-def _choice(value: Any, where: str, allowed: Sequence[str]) -> str:
-    if value not in allowed:
-        raise _err(where, f"must be one of {', '.join(map(repr, allowed))}; got {value!r}.")
-    return value
+_BIN_WIDTH = Option("width", Real(0.0, low_open=True))
+_BIN_ORIGIN = Option("origin", Real())
+_QUANTILES = Option("quantiles", Whole(2, 1000))
+_EDGES = Option("bins", Edges())
 
 
 def _bins(spec: Any, where: str) -> Any:
+    """A bin specification: edges (inf allowed), ``{quantiles = q}`` or ``{width = w}`` (with
+    an optional ``origin``)."""
     if isinstance(spec, Mapping):
         if set(spec) == {"width"} or set(spec) == {"width", "origin"}:
-            out = {"width": _number(spec["width"], f"{where}.width", low=0, high=1e300, low_open=True)}
+            out = {"width": _check(_BIN_WIDTH, spec["width"], f"{where}.width")}
             if "origin" in spec:
-                out["origin"] = _number(spec["origin"], f"{where}.origin", low=-1e300, high=1e300)
+                out["origin"] = _check(_BIN_ORIGIN, spec["origin"], f"{where}.origin")
             return out
         if set(spec) != {"quantiles"}:
             raise _err(where, f"must be a list of edges, {{quantiles = q}} or {{width = w}}; got {dict(spec)!r}.")
-        _number(spec["quantiles"], f"{where}.quantiles", low=2, high=1000, integer=True)
-        return {"quantiles": int(spec["quantiles"])}
-    if isinstance(spec, str) or not isinstance(spec, Sequence) or len(spec) < 2:
-        raise _err(where, f"must be a list of at least two edges (numbers, inf allowed); got {spec!r}.")
-    out = []
-    for x in spec:
-        if isinstance(x, str) and x.strip().lower() in ("inf", "+inf", "-inf"):
-            x = float(x)
-        if isinstance(x, bool) or not isinstance(x, (int, float)):
-            raise _err(where, f"edges must be numbers (inf allowed); got {x!r}.")
-        out.append(float(x))
-    if any(b <= a for a, b in zip(out, out[1:])):
-        raise _err(where, f"edges must increase; got {spec!r}.")
-    return out
+        return {"quantiles": _check(_QUANTILES, spec["quantiles"], f"{where}.quantiles")}
+    return _check(_EDGES, spec, where)
+
+
+def _per_sensitive(spec: Any, where: str) -> dict[str, Any]:
+    allowed = sorted(PER_SENSITIVE.names)
+    if not isinstance(spec, Mapping) or not spec or set(spec) - set(allowed):
+        raise _err(where, f"must be a table of {', '.join(allowed)}; got {spec!r}.")
+    return {o.name: _check(o, spec[o.name], f"{where}.{o.name}") for o in PER_SENSITIVE if o.name in spec}
 
 
 #: The keys of ``[data]`` that say how the file is read (the others say which file).
-READ_KEYS = ("sep", "na_values", "text_columns", "sheet")
-
-
-def _separator(value: Any) -> str | None:
-    """A delimiter as :func:`sdc.io.read_data` takes it (None: detected), checked now."""
-    from sdc.io import delimiter
-
-    if value is None:
-        return None
-    try:
-        delimiter(value)
-    except ValueError:
-        raise _err("[data].sep", "must be the delimiter: one character other than a quote or a line break, "
-                   f"'tab' or 'whitespace'; got {value!r}.") from None
-    return value
+READ_KEYS = READ_OPTIONS.names
 
 
 def read_settings(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -286,24 +270,7 @@ def read_settings(data: Mapping[str, Any]) -> dict[str, Any]:
     from here, with the same errors as :func:`from_mapping`."""
     if not isinstance(data, Mapping):
         raise _err("[data]", "must be a table.")
-    kw: dict[str, Any] = {}
-    if "sep" in data:
-        kw["sep"] = _separator(data["sep"])
-    if "na_values" in data:
-        na = data["na_values"]
-        na = [na] if isinstance(na, str) else na
-        if not isinstance(na, Sequence) or not all(isinstance(v, str) for v in na):
-            raise _err("[data].na_values", f"must be a list of markers (strings) read as missing; got {na!r}.")
-        kw["na_values"] = tuple(v for v in dict.fromkeys(na) if v != "")
-    if "text_columns" in data:
-        tc = data["text_columns"]
-        kw["text_columns"] = tc if isinstance(tc, bool) else _strs(tc, "[data].text_columns")
-    if "sheet" in data:
-        sh = data["sheet"]
-        if isinstance(sh, bool) or not isinstance(sh, (str, int)) or (isinstance(sh, int) and sh < 0):
-            raise _err("[data].sheet", f"must be a sheet name or a 0-based sheet number; got {sh!r}.")
-        kw["sheet"] = sh
-    return kw
+    return {o.name: _check(o, data[o.name], f"[data].{o.name}") for o in READ_OPTIONS if o.name in data}
 
 
 def file_read_settings(path: str | Path) -> dict[str, Any]:
@@ -313,77 +280,51 @@ def file_read_settings(path: str | Path) -> dict[str, Any]:
     return read_settings(data)
 
 
-def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", data_given: bool = False) -> RunConfig:
-    """Validate a parsed config file (a mapping of sections) into a :class:`RunConfig`.
-
-    `data_given`: the data come with the call (a DataFrame), so ``[data]`` needs no path.
-    """
-    if not isinstance(raw, Mapping):
-        raise _err("file", "must be a table of sections ([data], [variables], ...).")
-    unknown = [s for s in raw if s not in _SECTIONS]
-    if unknown:
-        raise _err(f"section [{unknown[0]}]", f"is not known; allowed sections: {', '.join(_SECTIONS)}.")
-    for sec, allowed in _SECTIONS.items():
-        body = raw.get(sec, {})
-        if allowed is not None:
-            if not isinstance(body, Mapping):
-                raise _err(f"[{sec}]", "must be a table.")
-            extra = [k for k in body if k not in allowed]
-            if extra:
-                raise _err(f"[{sec}].{extra[0]}", f"is not a known key; allowed: {', '.join(sorted(allowed))}.")
-    data = raw.get("data", {})
-    var = raw.get("variables", {})
-    thr = raw.get("thresholds", {})
-    opt = raw.get("options", {})
-    out_sec = raw.get("output", {})
-
-    kw: dict[str, Any] = {"source": source}
-    if "path" in data and "domains" in data:
+def _data(raw: Mapping[str, Any], data_given: bool) -> dict[str, Any]:
+    """RunConfig's fields of ``[data]``: the file or the domains, and how they are read."""
+    given = _section(raw, "data")
+    kw: dict[str, Any] = {}
+    if "path" in given and "domains" in given:
         raise _err("[data]", "give either `path` or `domains`, not both.")
-    if "path" in data:
-        if not isinstance(data["path"], str) or not data["path"]:
-            raise _err("[data].path", f"must be a file path; got {data['path']!r}.")
-        kw["data_path"] = data["path"]
-    elif "domains" in data:
-        dom = data["domains"]
-        if not isinstance(dom, Mapping) or not dom or not all(isinstance(v, str) for v in dom.values()):
-            raise _err("[data].domains", "must map domain names to CSV paths, e.g. {DM = \"dm.csv\"}.")
-        kw["domains"] = dict(dom)
-        kw["subject_id"] = _opt_str(data.get("subject_id"), "[data].subject_id")
+    if "path" in given:
+        kw["data_path"] = given["path"]
+    elif "domains" in given:
+        dom = kw["domains"] = given["domains"]
+        kw["subject_id"] = given.get("subject_id")
         if kw["subject_id"] is None:
             raise _err("[data].subject_id", "is needed to join domains.")
-        long = data.get("long", {})
-        if not isinstance(long, Mapping) or not all(isinstance(v, str) for v in long.values()):
-            raise _err("[data].long", "must map long-format domains to their test-name column, e.g. {LB = \"LBTESTCD\"}.")
+        long = kw["long_domains"] = given.get("long", {})
         missing_dom = [d for d in long if d not in dom]
         if missing_dom:
             raise _err(f"[data].long.{missing_dom[0]}", f"is not among the domains ({', '.join(dom)}).")
-        kw["long_domains"] = dict(long)
-        kw["value_column"] = _opt_str(data.get("value_column"), "[data].value_column")
+        kw["value_column"] = given.get("value_column")
     elif not data_given:
         raise _err("[data]", "needs `path` (one file) or `domains` (several, joined by subject id).")
-    kw.update(read_settings(data))
-    kw["id"] = _opt_str(data.get("id"), "[data].id")
+    kw.update({k: given[k] for k in READ_KEYS if k in given})
+    kw["id"] = given.get("id")
+    return kw
 
-    kw["categorical_keys"] = _strs(var.get("categorical_keys", ()), "[variables].categorical_keys")
-    kw["continuous_keys"] = _strs(var.get("continuous_keys", ()), "[variables].continuous_keys")
-    kw["weights"] = _opt_str(var.get("weights"), "[variables].weights")
-    kw["household"] = _opt_str(var.get("household"), "[variables].household")
-    kw["sensitive"] = _strs(var.get("sensitive", ()), "[variables].sensitive")
 
-    bins = raw.get("bins", {})
-    if not isinstance(bins, Mapping):
-        raise _err("[bins]", "must map continuous keys to bin edges.")
-    kw["bins"] = {k: _bins(v, f"[bins].{k}") for k, v in bins.items()}
-    sbins = raw.get("sensitive_bins", {})
-    if not isinstance(sbins, Mapping):
-        raise _err("[sensitive_bins]", "must map sensitive variables to bin edges.")
-    kw["sensitive_bins"] = {k: _bins(v, f"[sensitive_bins].{k}") for k, v in sbins.items()}
+def _tables(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The sections that are tables: [bins], [sensitive_bins], [sensitive_thresholds]."""
+    kw: dict[str, Any] = {}
+    for sec, what in (("bins", "continuous keys"), ("sensitive_bins", "sensitive variables")):
+        body = raw.get(sec, {})
+        if not isinstance(body, Mapping):
+            raise _err(f"[{sec}]", f"must map {what} to bin edges.")
+        kw[sec] = {k: _bins(v, f"[{sec}].{k}") for k, v in body.items()}
     sthr = raw.get("sensitive_thresholds", {})
     if not isinstance(sthr, Mapping):
         raise _err("[sensitive_thresholds]", "must map sensitive variables to {t = ..., l = ..., distance = ...}.")
     kw["sensitive_thresholds"] = {k: _per_sensitive(v, f"[sensitive_thresholds].{k}") for k, v in sthr.items()}
+    return kw
 
+
+_SCENARIO_NAME = Option("name", Text())
+_SCENARIO_KEYS = Option("keys", Names(min_count=1))
+
+
+def _scenarios(raw: Mapping[str, Any]) -> tuple[Scenario, ...]:
     scen = raw.get("scenarios", [])
     if not isinstance(scen, Sequence) or isinstance(scen, str):
         raise _err("[[scenarios]]", "must be a list of tables with `name` and `keys`.")
@@ -392,71 +333,53 @@ def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", data_given:
         where = f"[[scenarios]] #{i + 1}"
         if not isinstance(sc, Mapping) or set(sc) - {"name", "keys"}:
             raise _err(where, "must be a table with `name` and `keys` only.")
-        name = sc.get("name", f"scenario {i + 1}")
-        if not isinstance(name, str) or not name:
-            raise _err(f"{where}.name", f"must be a non-empty string; got {name!r}.")
+        name = _check(_SCENARIO_NAME, sc.get("name", f"scenario {i + 1}"), f"{where}.name")
         if name == FILE_WIDE:
             raise _err(f"{where}.name", f"{FILE_WIDE!r} is the name of the file-wide verdicts (inference); choose "
                                         "another.")
-        scenarios.append(Scenario(name, _strs(sc.get("keys"), f"{where}.keys", allow_empty=False)))
+        scenarios.append(Scenario(name, _check(_SCENARIO_KEYS, sc.get("keys"), f"{where}.keys")))
     names = [s.name for s in scenarios]
     dup = [n for n in names if names.count(n) > 1]
     if dup:
         raise _err("[[scenarios]].name", f"must be unique; {dup[0]!r} repeats.")
-    kw["scenarios"] = tuple(scenarios)
+    return tuple(scenarios)
 
-    t = Thresholds(
-        k=int(_number(thr.get("k", 3), "[thresholds].k", low=1, high=1e9, integer=True)),
-        l=int(_number(thr.get("l", 2), "[thresholds].l", low=1, high=1e9, integer=True)),
-        c=_number(thr.get("c", 2.0), "[thresholds].c", low=0, high=1e9, low_open=True),
-        t=_number(thr.get("t", 0.2), "[thresholds].t", low=0, high=1e9),
-        risk=_number(thr.get("risk", 0.1), "[thresholds].risk", low=0, high=1),
-        max_global_risk=_number(thr.get("max_global_risk", 0.01), "[thresholds].max_global_risk", low=0, high=1,
-                                low_open=True),
-        min_posterior=_number(thr.get("min_posterior", 0.95), "[thresholds].min_posterior", low=0, high=1,
-                              low_open=True),
-        small_count=(int(_number(thr["small_count"], "[thresholds].small_count", low=1, high=1e9, integer=True))
-                     if "small_count" in thr else None),
-    )
-    if t.max_global_risk >= 1:
-        raise _err("[thresholds].max_global_risk", f"must lie in (0, 1); got {t.max_global_risk!r}.")
-    kw["thresholds"] = t
-    kw["missing"] = _choice(opt.get("missing", "wildcard"), "[options].missing", ("wildcard", "category"))
-    kw["alpha"] = _number(opt.get("alpha", 1.0), "[options].alpha", low=0, high=1)
-    measures = _strs(opt.get("measures", MEASURES), "[options].measures")
-    measures = tuple(dict.fromkeys(MEASURE_ALIASES.get(m, m) for m in measures))
-    for m in measures:
-        _choice(m, "[options].measures", MEASURES + OPTIONAL_MEASURES)
-    kw["measures"] = measures
-    kw["distance"] = _choice(opt.get("distance", "ordered"), "[options].distance",
-                             ("ordered", "equal", "tvd", "wasserstein"))
-    kw["ldiversity_mode"] = _choice(opt.get("ldiversity_mode", "correct"), "[options].ldiversity_mode",
-                                    ("correct", "sdcmicro"))
-    kw["suda_mode"] = _choice(opt.get("suda_mode", "sdcmicro"), "[options].suda_mode", ("sdcmicro", "correct"))
+
+def _fields(raw: Mapping[str, Any], sec: str) -> dict[str, Any]:
+    """RunConfig's (or Thresholds') fields of a section of keys, as given."""
+    return {_FIELD.get(name, ASSESS_OPTIONS[name].config_key): v for name, v in _section(raw, sec).items()}
+
+
+def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", data_given: bool = False) -> RunConfig:
+    """Validate a parsed config file (a mapping of sections) into a :class:`RunConfig`: each
+    key by its option's rule (:data:`sdc.workflow.options.ASSESS_OPTIONS`), then what the
+    keys say together.
+
+    `data_given`: the data come with the call (a DataFrame), so ``[data]`` needs no path.
+    """
+    _known(raw)
+    kw: dict[str, Any] = {"source": source, **_data(raw, data_given), **_fields(raw, "variables"), **_tables(raw),
+                          "scenarios": _scenarios(raw), "thresholds": Thresholds(**_fields(raw, "thresholds"))}
+    opt = _fields(raw, "options")
     if "population_size" in opt and "sampling_fraction" in opt:
         raise _err("[options]", "give `population_size` or `sampling_fraction`, not both.")
-    if "population_size" in opt:
-        kw["population_size"] = int(_number(opt["population_size"], "[options].population_size", low=1, high=1e15,
-                                            integer=True))
-    if "sampling_fraction" in opt:
-        kw["sampling_fraction"] = _number(opt["sampling_fraction"], "[options].sampling_fraction", low=0, high=1,
-                                          low_open=True)
-    formats = _strs(out_sec.get("formats", FORMATS), "[output].formats")
-    for f in formats:
-        _choice(f, "[output].formats", FORMATS)
-    kw["formats"] = formats
+    kw.update(opt, **_fields(raw, "output"))
     cfg = RunConfig(**kw)
+    _check_together(cfg)
+    return cfg
+
+
+def _check_together(cfg: RunConfig) -> None:
+    """What the keys must say together: key variables, bins of keys, a t that can fail."""
     if not cfg.keys and not cfg.scenarios:
         raise _err("[variables]", "needs key variables (categorical_keys and/or continuous_keys) or [[scenarios]].")
     for b in cfg.bins:
         if b not in cfg.keys and not any(b in s.keys for s in cfg.scenarios):
             raise _err(f"[bins].{b}", "is not a key variable.")
-    for b in cfg.sensitive_bins:
-        if b not in cfg.sensitive:
-            raise _err(f"[sensitive_bins].{b}", "is not a sensitive variable.")
-    for b in cfg.sensitive_thresholds:
-        if b not in cfg.sensitive:
-            raise _err(f"[sensitive_thresholds].{b}", "is not a sensitive variable.")
+    for sec in ("sensitive_bins", "sensitive_thresholds"):
+        for b in getattr(cfg, sec):
+            if b not in cfg.sensitive:
+                raise _err(f"[{sec}].{b}", "is not a sensitive variable.")
     for s in cfg.sensitive:  # a bound the distance can never exceed is no check
         dist, t = cfg.distance_for(s), cfg.t_for(s)
         top = DISTANCE_RANGES[dist][1]
@@ -467,7 +390,6 @@ def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", data_given:
             raise _err(where, f"t = {t:g} for {s!r} can never fail: the {dist} and equal distances lie in "
                               f"[0, {top:g}]; give a t below {top:g} (or, if {s!r} is numeric, distance = "
                               "\"wasserstein\", whose bound is in the variable's own units).")
-    return cfg
 
 
 def t_never_fails(s: str, t: float, distance: str) -> str | None:
@@ -480,41 +402,20 @@ def t_never_fails(s: str, t: float, distance: str) -> str | None:
             f"[0, {top:g}]; give {s!r} its own t below {top:g} ([sensitive_thresholds]).")
 
 
-def _per_sensitive(spec: Any, where: str) -> dict[str, Any]:
-    if not isinstance(spec, Mapping) or not spec or set(spec) - _PER_SENSITIVE:
-        raise _err(where, f"must be a table of {', '.join(sorted(_PER_SENSITIVE))}; got {spec!r}.")
-    out: dict[str, Any] = {}
-    if "t" in spec:
-        out["t"] = _number(spec["t"], f"{where}.t", low=0, high=1e9)
-    if "l" in spec:
-        out["l"] = int(_number(spec["l"], f"{where}.l", low=1, high=1e9, integer=True))
-    if "distance" in spec:
-        out["distance"] = _choice(spec["distance"], f"{where}.distance", tuple(DISTANCE_RANGES))
-    return out
 
-
-#: Flat option names (keyword arguments of :func:`sdc.assess`) and their [section].key.
-_FLAT: dict[str, tuple[str, str]] = {
-    "path": ("data", "path"), "sep": ("data", "sep"), "id": ("data", "id"), "na_values": ("data", "na_values"),
-    "text_columns": ("data", "text_columns"), "sheet": ("data", "sheet"), "domains": ("data", "domains"),
-    "subject_id": ("data", "subject_id"),
-    "keys": ("variables", "categorical_keys"), "categorical_keys": ("variables", "categorical_keys"),
-    "continuous_keys": ("variables", "continuous_keys"), "weights": ("variables", "weights"),
-    "household": ("variables", "household"), "sensitive": ("variables", "sensitive"),
-    **{k: ("thresholds", k) for k in ("k", "l", "c", "t", "risk", "max_global_risk", "min_posterior", "small_count")},
-    **{k: ("options", k) for k in ("missing", "alpha", "measures", "distance", "population_size", "sampling_fraction",
-                                   "ldiversity_mode", "suda_mode")},
-    "formats": ("output", "formats"),
-}
+#: The flat names (keyword arguments of :func:`sdc.assess`) of the options and their [section].key.
+_FLAT: dict[str, tuple[str, str]] = {o.name: (o.section, o.config_key) for o in ASSESS_OPTIONS}
 
 
 def from_options(options: Mapping[str, Any], base: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Flat options (as keyword arguments of :func:`sdc.assess`) merged into config sections.
 
-    ``keys`` are categorical keys; ``bins``/``key_bins``, ``sensitive_bins``,
-    ``sensitive_thresholds`` and ``scenarios`` (a list of ``{name, keys}`` or a mapping of name
-    to keys) are sections of their own; ``t`` or ``l`` given as a mapping of sensitive variable
-    to value go to ``[sensitive_thresholds]``. Section names may be given too (a table each).
+    Each option of :data:`sdc.workflow.options.ASSESS_OPTIONS` goes by its name (``keys`` are
+    categorical keys, also called ``categorical_keys``); ``bins``/``key_bins``,
+    ``sensitive_bins``, ``sensitive_thresholds`` and ``scenarios`` (a list of ``{name, keys}``
+    or a mapping of name to keys) are sections of their own; ``t`` or ``l`` given as a
+    mapping of sensitive variable to value go to ``[sensitive_thresholds]``. Section names may
+    be given too (a table each).
 
     >>> from_options({"keys": ["sex"], "k": 5, "t": {"chol": 30}})["sensitive_thresholds"]
     {'chol': {'t': 30}}
@@ -523,13 +424,12 @@ def from_options(options: Mapping[str, Any], base: Mapping[str, Any] | None = No
     for name, value in options.items():
         if value is None:
             continue
-        if name in _SECTIONS and (isinstance(value, Mapping) or name == "scenarios"):
+        name = ALIASES.get(name, name)
+        if name in _ALL_SECTIONS and (isinstance(value, Mapping) or name == "scenarios"):
             if name == "scenarios" and isinstance(value, Mapping):
                 value = [{"name": n, "keys": k} for n, k in value.items()]
             raw[name] = value if name == "scenarios" else {**raw.get(name, {}), **value}
-        elif name == "key_bins":
-            raw["bins"] = {**raw.get("bins", {}), **value}
-        elif name in ("t", "l") and isinstance(value, Mapping):
+        elif name in PER_SENSITIVE and isinstance(value, Mapping):
             per = raw.setdefault("sensitive_thresholds", {})
             for s, v in value.items():
                 per[s] = {**per.get(s, {}), name: v}
@@ -537,7 +437,7 @@ def from_options(options: Mapping[str, Any], base: Mapping[str, Any] | None = No
             sec, key = _FLAT[name]
             raw.setdefault(sec, {})[key] = list(value) if isinstance(value, tuple) else value
         else:
-            allowed = sorted(set(_FLAT) | {"bins", "key_bins", "sensitive_bins", "sensitive_thresholds", "scenarios"})
+            allowed = sorted(set(_FLAT) | set(ALIASES) | set(TABLE_SECTIONS))
             close = difflib.get_close_matches(name, allowed, n=1)
             raise ConfigError(f"option {name!r} is not known" + (f" (did you mean {close[0]!r}?)" if close else "")
                               + f"; allowed: {', '.join(allowed)}.")
@@ -651,26 +551,24 @@ def _toml_module():  # noqa: ANN202
     return tomllib
 
 
-def _toml_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return ("inf" if v > 0 else "-inf") if math.isinf(v) else repr(v)
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)  # a JSON string is a valid TOML basic string
-    if isinstance(v, Mapping):
-        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
-    return "[" + ", ".join(_toml_value(x) for x in v) + "]"
 
 
-def _toml_key(k: str) -> str:
-    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k, ensure_ascii=False)
+def _written(opt: Option, value: Any) -> Any:
+    """The value as written, or None when the key is left out (no value, or an empty one whose
+    default is empty too)."""
+    if value is None or ((value == () or value == {}) and opt.default in (None, (), {})):
+        return None
+    return list(value) if isinstance(value, tuple) else (dict(value) if isinstance(value, Mapping) else value)
+
+
+def _section_lines(name: str, items: list[tuple[str, Any]]) -> list[str]:
+    items = [(k, v) for k, v in items if v is not None and v != () and v != {}]
+    return [f"[{name}]", *(f"{toml_key(k)} = {toml_value(v)}" for k, v in items), ""] if items else []
 
 
 def to_toml(cfg: RunConfig) -> str:
-    """The configuration as a TOML file that :func:`load_config` reads back to the same run.
+    """The configuration as a TOML file that :func:`load_config` reads back to the same run:
+    each section's options in their declared order (:data:`ASSESS_OPTIONS`).
 
     >>> cfg = from_mapping({"data": {"path": "d.csv"}, "variables": {"continuous_keys": ["age"]},
     ...                     "bins": {"age": [0, 18, "inf"]}})
@@ -679,34 +577,15 @@ def to_toml(cfg: RunConfig) -> str:
     """
     lines: list[str] = ["# sdc assess configuration (written by sdc; read with: sdc assess --config FILE)", ""]
 
-    def section(name: str, items: list[tuple[str, Any]]) -> None:
-        items = [(k, v) for k, v in items if v is not None and v != () and v != {}]
-        if items:
-            lines.append(f"[{name}]")
-            lines.extend(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in items)
-            lines.append("")
+    def keys_of(sec: str) -> list[tuple[str, Any]]:
+        return [(o.config_key, _written(o, value_of(cfg, o))) for o in ASSESS_OPTIONS.in_section(sec)]
 
-    section("data", [("path", cfg.data_path), ("sep", cfg.sep), ("id", cfg.id),
-                     ("na_values", list(cfg.na_values) or None),
-                     ("text_columns", cfg.text_columns if isinstance(cfg.text_columns, bool)
-                      else (list(cfg.text_columns) if cfg.text_columns else None)), ("sheet", cfg.sheet),
-                     ("domains", dict(cfg.domains) or None), ("subject_id", cfg.subject_id),
-                     ("long", dict(cfg.long_domains) or None), ("value_column", cfg.value_column)])
-    section("variables", [("categorical_keys", list(cfg.categorical_keys) or None),
-                          ("continuous_keys", list(cfg.continuous_keys) or None), ("weights", cfg.weights),
-                          ("household", cfg.household), ("sensitive", list(cfg.sensitive) or None)])
-    section("bins", list(cfg.bins.items()))
-    section("sensitive_bins", list(cfg.sensitive_bins.items()))
-    section("sensitive_thresholds", [(k, dict(v)) for k, v in cfg.sensitive_thresholds.items()])
+    lines += _section_lines("data", keys_of("data")) + _section_lines("variables", keys_of("variables"))
+    lines += _section_lines("bins", list(cfg.bins.items()))
+    lines += _section_lines("sensitive_bins", list(cfg.sensitive_bins.items()))
+    lines += _section_lines("sensitive_thresholds", [(k, dict(v)) for k, v in cfg.sensitive_thresholds.items()])
     for sc in cfg.scenarios:
-        lines += ["[[scenarios]]", f"name = {_toml_value(sc.name)}", f"keys = {_toml_value(list(sc.keys))}", ""]
-    t = cfg.thresholds
-    section("thresholds", [("k", t.k), ("l", t.l), ("c", t.c), ("t", t.t), ("risk", t.risk),
-                           ("max_global_risk", t.max_global_risk), ("min_posterior", t.min_posterior),
-                           ("small_count", t.small_count)])
-    section("options", [("missing", cfg.missing), ("alpha", cfg.alpha), ("measures", list(cfg.measures)),
-                        ("distance", cfg.distance), ("population_size", cfg.population_size),
-                        ("sampling_fraction", cfg.sampling_fraction), ("ldiversity_mode", cfg.ldiversity_mode),
-                        ("suda_mode", cfg.suda_mode)])
-    section("output", [("formats", list(cfg.formats))])
+        lines += ["[[scenarios]]", f"name = {toml_value(sc.name)}", f"keys = {toml_value(list(sc.keys))}", ""]
+    for sec in ("thresholds", "options", "output"):
+        lines += _section_lines(sec, keys_of(sec))
     return "\n".join(lines)

@@ -6,7 +6,7 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
     path = "adult.csv"
     sep = ";"                     # also na_values, text_columns, sheet, as sdc assess's [data]
 
-    [quasi_identifiers]           # each one -> its hierarchy
+    [keys]                        # each key variable (quasi-identifier) -> its hierarchy
     age = "adult_hierarchy_age.csv"                 # ARX's CSV layout
     zip = { prefix = [4, 3, 2] }                    # built: keep 4, 3, 2 leading characters
     income = { intervals = [1000, 5000], start = 0 }  # nested intervals of these widths
@@ -42,12 +42,20 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
     [combinations.transformations]
     "age in decades" = { age = 2 }
     "region" = { native-country = 1 }
+
+Every key of [models], [search], [dimension] and [combinations] is declared once
+(:data:`MODEL_OPTIONS`, :data:`SEARCH_OPTIONS`, :class:`sdc._schema.Option`) and checked when
+the file is read, with the words of the assessment configuration's errors (``config
+[models].k must be a whole number >= 1; got 0.``); the command line's flags are made from the
+same declarations. The section of the key variables was called ``[quasi_identifiers]`` before
+sdc used one name, ``keys``, everywhere: that name is still read, with a warning.
 """
 
 from __future__ import annotations
 
 import re
 import time
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,20 +63,67 @@ from typing import Any
 
 import pandas as pd
 
+from sdc._schema import (
+    COUNT, POSITIVE, PROBABILITY, Choice, Each, Flag, Maybe, Name, Names, Option, Options, Real, Table, Whole,
+)
+from sdc.exceptions import SdcWarning
+from sdc.identify.criteria import BETA_VARIANTS, L_VARIANTS, T_DISTANCES
 from sdc.identify.hierarchy import (
     Hierarchy, as_hierarchy, date_hierarchy, interval_hierarchy, mapping_hierarchy, prefix_hierarchy,
 )
+from sdc.identify.metrics import METRICS
 from sdc.identify.qi_search import SubsetSearchResult, qi_dimension_search, transformation_search
-from sdc.identify.search import GeneralisationResult, generalisation_search
+from sdc.identify.search import SUPPRESSED_AS, GeneralisationResult, generalisation_search
 from sdc.workflow.config import READ_KEYS, ConfigError, read_config_file, read_settings
 
 __all__ = ["SearchConfig", "SearchRun", "load_search_config", "search_config_from_mapping", "build_hierarchies",
-           "run_search"]
+           "run_search", "MODEL_OPTIONS", "SEARCH_OPTIONS"]
 
-_SECTIONS = ("data", "quasi_identifiers", "models", "search", "dimension", "combinations")
-_MODEL_KEYS = ("k", "l", "l_variant", "c", "t", "t_distance", "beta", "beta_variant", "sensitive")
-_SEARCH_KEYS = ("suppression_limit", "metric", "runner_ups", "suppressed_as", "exhaustive")
+_SECTIONS = ("data", "keys", "models", "search", "dimension", "combinations")
+#: The old name of [keys], still read (with a warning).
+_OLD_KEYS = "quasi_identifiers"
 _BUILDERS = ("intervals", "prefix", "dates", "mapping", "file")
+_PATH = Option("path", Name("a file path"))
+
+
+def _per_variable(rule: Any) -> Maybe:
+    """A value for every sensitive variable, or a table of variable = value."""
+    return Maybe(Each(rule, lists=False, mappings=True))
+
+
+#: The privacy models ([models]; [dimension] and [combinations] take them too, but beta).
+MODEL_OPTIONS = Options([
+    Option("k", Maybe(COUNT), None, section="models", help="k of k-anonymity"),
+    Option("l", _per_variable(Real(1.0)), None, section="models", metavar="L",
+           help="l of l-diversity (every sensitive variable)"),
+    Option("l_variant", Choice(L_VARIANTS), "distinct", section="models", help="l-diversity variant"),
+    Option("c", POSITIVE, 2.0, section="models", help="c of recursive (c, l)-diversity"),
+    Option("t", _per_variable(PROBABILITY), None, section="models", metavar="T",
+           help="t of t-closeness (every sensitive variable)"),
+    Option("t_distance", Choice(T_DISTANCES), "equal", section="models", help="ground distance of t-closeness"),
+    Option("beta", _per_variable(Real(0.0)), None, section="models", metavar="BETA",
+           help="beta of beta-likeness (every sensitive variable)"),
+    Option("beta_variant", Choice(BETA_VARIANTS), "basic", section="models", help="beta-likeness variant"),
+    Option("sensitive", Names(), (), section="models", metavar="COLS", help="sensitive variables, comma-separated"),
+])
+#: The search's settings ([search]).
+SEARCH_OPTIONS = Options([
+    Option("suppression_limit", PROBABILITY, 0.04, section="search", metavar="SHARE",
+           help="largest share of records suppressed"),
+    Option("metric", Choice(METRICS), "discernibility", section="search", help="information-loss metric"),
+    Option("runner_ups", Whole(min=0), 5, section="search", metavar="N", help="next-best transformations to report"),
+    Option("suppressed_as", Choice(SUPPRESSED_AS), "missing", section="search", help="suppressed quasi-identifiers"),
+    Option("exhaustive", Flag(), None, section="search", help="evaluate every transformation (no pruning)"),
+])
+_TARGETS = Options([o for o in MODEL_OPTIONS if not o.name.startswith("beta")] + [SEARCH_OPTIONS["suppression_limit"]])
+#: The options of each section (the dimension and combination searches add their own table).
+_SECTION_OPTIONS: dict[str, Options] = {
+    "models": MODEL_OPTIONS, "search": SEARCH_OPTIONS,
+    "dimension": Options([*_TARGETS, Option("levels", Table(Whole(min=0), "a table of key = level"), None)]),
+    "combinations": Options([*_TARGETS, Option("transformations", Table(
+        Table(Whole(min=0), "a table of key = level"),
+        "a table of transformation name = { key = level }"), None)]),
+}
 
 
 @dataclass(frozen=True)
@@ -79,7 +134,7 @@ class SearchConfig:
     base: str
     data_path: str | None
     sep: str | None
-    quasi_identifiers: dict[str, Any]
+    keys: dict[str, Any]        # each key variable (quasi-identifier) -> its hierarchy
     models: dict[str, Any]
     search: dict[str, Any]
     dimension: dict[str, Any] | None = None
@@ -103,7 +158,7 @@ class SearchConfig:
         data = {"path": self.data_path, "sep": self.sep,
                 **{k: getattr(self, k) for k in READ_KEYS if k != "sep" and getattr(self, k) is not None}}
         return {"source": self.source, "data": data,
-                "quasi_identifiers": self.quasi_identifiers, "models": self.models, "search": self.search,
+                "keys": self.keys, "models": self.models, "search": self.search,
                 "dimension": self.dimension, "combinations": self.combinations}
 
 
@@ -132,52 +187,64 @@ def _table(raw: Mapping[str, Any], name: str) -> dict[str, Any]:
     return dict(v)
 
 
-def _only(sec: dict[str, Any], name: str, allowed: tuple[str, ...]) -> None:
-    bad = [k for k in sec if k not in allowed]
+def _checked(raw: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """A section of keys, each checked by its declaration (``config [models].k must be ...``),
+    the values kept as given (the searches take them so)."""
+    sec = _table(raw, name)
+    opts = _SECTION_OPTIONS[name]
+    bad = [k for k in sec if k not in opts]
     if bad:
-        raise _err(f"[{name}]", f"unknown key {bad[0]!r}; allowed: {', '.join(allowed)}.")
+        raise _err(f"[{name}]", f"unknown key {bad[0]!r}; allowed: {', '.join(opts.names)}.")
+    for key, value in sec.items():
+        opts[key].check(value, f"config [{name}].{key}", ConfigError)
+    return sec
 
 
-def search_config_from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", base: str | Path = ".") -> SearchConfig:
-    """Validate the structure of a parsed configuration (values are checked when used)."""
-    bad = [k for k in raw if k not in _SECTIONS]
-    if bad:
-        raise _err(f"section [{bad[0]}]", f"unknown; allowed sections: {', '.join('[' + s + ']' for s in _SECTIONS)}.")
-    data = _table(raw, "data")
-    _only(data, "data", ("path", *READ_KEYS))
-    qis = _table(raw, "quasi_identifiers")
-    if not qis:
-        raise _err("[quasi_identifiers]", "name at least one quasi-identifier and its hierarchy.")
-    for name, spec in qis.items():
+def _keys(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """[keys] (or its old name, with a warning): each key variable and its hierarchy."""
+    name = "keys"
+    if _OLD_KEYS in raw:
+        if "keys" in raw:
+            raise _err(f"[{_OLD_KEYS}]", "is the old name of [keys]; give one of them.")
+        warnings.warn(f"config [{_OLD_KEYS}] is now called [keys] (one name for the key variables everywhere); "
+                      "rename the section.", SdcWarning, stacklevel=4)
+        name = _OLD_KEYS
+    keys = _table(raw, name)
+    if not keys:
+        raise _err("[keys]", "name at least one key variable (quasi-identifier) and its hierarchy.")
+    for key, spec in keys.items():
         if isinstance(spec, str):
             continue
         if not isinstance(spec, Mapping) or sum(k in spec for k in _BUILDERS) != 1:
-            raise _err(f"[quasi_identifiers].{name}",
+            raise _err(f"[{name}].{key}",
                        "must be a hierarchy file (a string) or a table with one of "
                        f"{', '.join(_BUILDERS)} (e.g. {{ intervals = [5, 10] }}).")
-    models = _table(raw, "models")
-    _only(models, "models", _MODEL_KEYS)
-    search = _table(raw, "search")
-    _only(search, "search", _SEARCH_KEYS)
-    dim = raw.get("dimension")
-    if dim is not None:
-        dim = _table(raw, "dimension")
-        _only(dim, "dimension", ("k", "l", "l_variant", "c", "t", "t_distance", "sensitive", "levels",
-                                 "suppression_limit"))
-    comb = raw.get("combinations")
-    if comb is not None:
-        comb = _table(raw, "combinations")
-        _only(comb, "combinations", ("k", "l", "l_variant", "c", "t", "t_distance", "sensitive", "transformations",
-                                     "suppression_limit"))
-        if not isinstance(comb.get("transformations"), Mapping) or not comb["transformations"]:
-            raise _err("[combinations.transformations]", "list the candidate transformations: name = { variable = level }.")
+    return keys
+
+
+def search_config_from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", base: str | Path = ".") -> SearchConfig:
+    """Validate a parsed configuration: its sections, and each key by its declaration (the
+    data-dependent checks are the searches')."""
+    bad = [k for k in raw if k not in _SECTIONS and k != _OLD_KEYS]
+    if bad:
+        raise _err(f"section [{bad[0]}]", f"unknown; allowed sections: {', '.join('[' + s + ']' for s in _SECTIONS)}.")
+    data = _table(raw, "data")
+    extra = [k for k in data if k not in ("path", *READ_KEYS)]
+    if extra:
+        raise _err("[data]", f"unknown key {extra[0]!r}; allowed: {', '.join(('path', *READ_KEYS))}.")
+    keys = _keys(raw)
+    models, search = _checked(raw, "models"), _checked(raw, "search")
+    dim = _checked(raw, "dimension") if raw.get("dimension") is not None else None
+    comb = _checked(raw, "combinations") if raw.get("combinations") is not None else None
+    if comb is not None and not comb.get("transformations"):
+        raise _err("[combinations.transformations]", "list the candidate transformations: name = { variable = level }.")
     path = data.get("path")
-    if path is not None and not isinstance(path, str):
-        raise _err("[data].path", f"must be a string; got {path!r}.")
+    if path is not None:
+        _PATH.check(path, "config [data].path", ConfigError)
     if isinstance(path, str) and not Path(path).is_absolute():
         path = str(Path(base) / path)
     reading = read_settings(data)  # sep, na_values, text_columns, sheet: checked as sdc assess's
-    return SearchConfig(source=source, base=str(base), data_path=path, quasi_identifiers=qis, models=models,
+    return SearchConfig(source=source, base=str(base), data_path=path, keys=keys, models=models,
                         search=search, dimension=dim, combinations=comb, **{"sep": None, **reading})
 
 
@@ -192,7 +259,7 @@ def hierarchy_files(cfg: SearchConfig) -> list[Path]:
     """The hierarchy files the config reads (resolved against its folder), for the modes of
     the outputs that copy them."""
     out = []
-    for spec in cfg.quasi_identifiers.values():
+    for spec in cfg.keys.values():
         named = spec if isinstance(spec, str) else next(
             (spec[k] for k in ("file", "mapping") if isinstance(spec, Mapping) and isinstance(spec.get(k), str)), None)
         if named is not None:
@@ -203,8 +270,8 @@ def hierarchy_files(cfg: SearchConfig) -> list[Path]:
 def build_hierarchies(cfg: SearchConfig, data: pd.DataFrame) -> dict[str, Hierarchy]:
     """Each quasi-identifier's hierarchy: read from its file or built from the data."""
     out: dict[str, Hierarchy] = {}
-    for name, spec in cfg.quasi_identifiers.items():
-        where = f"config [quasi_identifiers].{name}"
+    for name, spec in cfg.keys.items():
+        where = f"config [keys].{name}"
         try:
             if isinstance(spec, str):
                 out[name] = as_hierarchy(spec, name=name, base=cfg.base)
@@ -287,11 +354,11 @@ def compare_release(cfg: SearchConfig, data: pd.DataFrame, res: GeneralisationRe
     sens = [s for s in cfg.sensitive if s in data.columns]
     k = cfg.models.get("k")
     raw = {"data": {},
-           "variables": {"categorical_keys": list(cfg.quasi_identifiers), "sensitive": sens},
+           "variables": {"categorical_keys": list(cfg.keys), "sensitive": sens},
            "options": {"measures": ["k_anonymity", "risk"] + (["ldiversity", "tcloseness"] if sens else []),
                        "missing": "wildcard"}}
     if isinstance(k, int) and k >= 2:
         raw["thresholds"] = {"k": k}
     run_cfg = from_mapping(raw, source=cfg.source, data_given=True)
-    return compare(data, res.data, run_cfg, match="index", recoded=list(cfg.quasi_identifiers),
+    return compare(data, res.data, run_cfg, match="index", recoded=list(cfg.keys),
                    files=[input_file] if input_file is not None else (), command=command)

@@ -50,7 +50,7 @@ import time
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -370,14 +370,12 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     higher = UTILITY_AXES[utility_axis]
     loss = -frame[utility_axis].to_numpy(dtype=float) if higher else frame[utility_axis].to_numpy(dtype=float)
     frame["non_dominated"] = non_dominated(frame[risk_axis].to_numpy(dtype=float), loss)
-    when = now or datetime.now(timezone.utc)
-    prov = {"generated_utc": when.strftime("%Y-%m-%d %H:%M:%S UTC"), "command": command, "plan_source": plan.source,
-            "sdc": __version__, "notes": notes}
-    if input_file is not None:
-        from sdc.workflow.compare import _sha256
+    from sdc._provenance import provenance, sha256_file
 
+    prov = provenance(now, command=command, plan_source=plan.source, sdc=__version__, notes=notes)
+    if input_file is not None:
         prov["input_file"] = str(input_file)
-        prov["input_sha256"] = _sha256(input_file)
+        prov["input_sha256"] = sha256_file(input_file)
     return SweepResult(plan=plan, table=frame, settings=tuple(settings), keys=tuple(keys), k=k, weights=weights,
                        missing=missing, mode=mode, variables=tuple(variables), risk_axis=risk_axis,
                        utility_axis=utility_axis, suppressed=suppressed, seconds=time.perf_counter() - t0,
