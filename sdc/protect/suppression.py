@@ -64,6 +64,7 @@ import pandas as pd
 from sdc._validation import check_columns, check_frame, check_fraction, check_int, check_keys, check_option
 from sdc.core.frequencies import pattern_frequencies
 from sdc.core.keys import EncodedKeys, combine_codes
+from sdc.core.missing import MissingRule
 from sdc.core.patterns import code_matrix, group_positions, pattern_table, rank_in_group
 from sdc.core.strata import strata_ids
 from sdc.protect._result import ProtectionResult
@@ -101,7 +102,7 @@ def wildcard_fk(codes: np.ndarray, alpha: float) -> np.ndarray:
     pattern, n_ids = combine_codes(cols, cards, n)
     enc = EncodedKeys(keys=tuple(f"k{j}" for j in range(K)), codes=tuple(cols), cardinalities=tuple(cards),
                       pattern=pattern, n_ids=n_ids, index=pd.RangeIndex(n))
-    pf = pattern_frequencies(enc, None, missing="wildcard", alpha=alpha)
+    pf = pattern_frequencies(enc, None, MissingRule("wildcard", alpha))
     return np.asarray(pf.fk, dtype=np.float64)[pf.pattern]
 
 
