@@ -105,6 +105,11 @@ def _scenario_section(a: Any, r: Any) -> Section:
 
     name = r.scenario.name
     tables = [Table(f"risk {name}", "k-anonymity and re-identification risk", _risk_rows(r))]
+    if r.attacker is not None:  # as in the in-memory report's risk section
+        tables.append(Table(f"attacker {name}", "Prosecutor, journalist and marketer risk",
+                            r.attacker.summary()[["statistic", "value", "description"]],
+                            note=f"F_j from the {r.attacker.population_source}.", show=["description", "value"],
+                            labels={"description": "figure", "value": "value"}))
     for m in SCENARIO_MEASURES:
         res = m.result(r)
         if res is None or m.title is None:

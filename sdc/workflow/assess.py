@@ -46,6 +46,7 @@ from sdc.risk.suda import SudaResult
 from sdc.risk.uncertainty import Interval, jackknife_interval, reidentification_interval
 from sdc.risk.uniqueness import PopulationUniquenessResult
 from sdc.workflow.config import FILE_WIDE, RunConfig, Scenario, from_mapping, from_options, load_config
+from sdc.workflow.engine import back_end, not_run
 from sdc.workflow.registry import SCENARIO_MEASURES, Context
 
 __all__ = ["Assessment", "ScenarioResult", "assess", "Verdict"]
@@ -250,11 +251,7 @@ def assess(
     {'measure': ['2-anonymity', 'individual risk'], 'value': [2.0, 6.0], 'verdict': ['fail', 'fail']}
     """
     cfg, data, weight_series = _resolve(source, config, data, options)
-    from sdc.workflow.engine import back_end, not_run
-
-    back = back_end(engine, data)  # where it runs: IN_MEMORY (below), or Dask, or a file in chunks
-    if cross_check and not back.in_memory:
-        raise ValueError(f"--cross-check runs sdcMicro in memory; it is not available with --engine {back.name}.")
+    back = back_end(engine, data, cross_check=cross_check)  # IN_MEMORY (below), or Dask, or a file in chunks
     files: list[str] = []
     details: ReadDetails | None = None
     if data is None:

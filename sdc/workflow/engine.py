@@ -92,7 +92,7 @@ def open_dask(path: str, *, scheduler: str | None = None, sep: str | None = None
 
 # --- the back ends of the assessment --------------------------------------------------------
 
-def back_end(engine: str | None, data: Any) -> Any:
+def back_end(engine: str | None, data: Any, *, cross_check: bool = False) -> Any:
     """The back end of `engine` (``None``: the engine of `data`, pandas without data)."""
     from sdc.workflow.assess import IN_MEMORY
 
@@ -101,6 +101,8 @@ def back_end(engine: str | None, data: Any) -> Any:
         raise ValueError(f"`engine` must be one of {', '.join(map(repr, ENGINE_NAMES))}; got {name!r}.")
     if data is not None and engine_of(data) != name:
         raise ValueError(f"`engine` is {name!r} but the data are for the {engine_of(data)} engine; give one of them.")
+    if cross_check and name != "pandas":
+        raise ValueError(f"--cross-check runs sdcMicro in memory; it is not available with --engine {name}.")
     return {"pandas": IN_MEMORY, "dask": OnDask(), "chunks": InChunks()}[name]
 
 
