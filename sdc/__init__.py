@@ -20,6 +20,7 @@ from sdc.attribute.closeness import (
     BetaLikenessResult, DeltaDisclosureResult, TClosenessResult, beta_likeness, delta_disclosure, t_closeness,
 )
 from sdc.workflow.combine import combine_domains
+from sdc.workflow.engine import read_dask
 from sdc.workflow.config import ConfigError, RunConfig, load_config
 from sdc.datasets import load_example
 from sdc.exceptions import DataFileError, DegenerateDataWarning, SdcWarning
@@ -31,6 +32,8 @@ from sdc.attribute.ldiversity import LDiversityResult, l_diversity
 from sdc.risk.model import ModelRiskResult, model_risk
 from sdc.risk.individual import IndividualRiskResult, individual_risk
 from sdc.risk.snapshots import SnapshotResult, key_subset_snapshots
+from sdc.risk.streamed import read_chunks
+from sdc.core.missing import MissingRule
 from sdc.risk.suda import SudaResult, suda
 from sdc.risk.uncertainty import Interval, jackknife_interval, reidentification_interval
 from sdc.core.scenario import KeyClasses, key_classes
@@ -84,7 +87,7 @@ __all__ = [
     "attacker_risk", "AttackerRiskResult", "population_uniqueness", "PopulationUniquenessResult",
     "reidentification_interval", "jackknife_interval", "Interval",
     "assess", "Assessment", "load_config", "RunConfig", "ConfigError", "write_report", "combine_domains",
-    "load_example",
+    "load_example", "read_dask", "read_chunks", "MissingRule",
     "protect_data", "ProtectionRun", "write_protection", "compare", "Comparison", "write_comparison",
     "sweep", "SweepResult", "write_sweep",
     "global_recode", "top_bottom_code", "pram", "add_noise", "rank_swap", "pseudonymise", "ProtectionResult",

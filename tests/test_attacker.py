@@ -50,3 +50,25 @@ def test_arx_values_on_adult():
     assert r.prosecutor_records_at_risk == pytest.approx(0.7781314236456468, rel=1e-15)
     assert (r.prosecutor_highest_risk, r.prosecutor_lowest_risk) == (1.0, pytest.approx(0.022222222222222223))
     assert r.marketer_risk == pytest.approx(0.6465751607983555, rel=1e-15)  # no population: F = f
+
+
+def test_on_dask_the_in_memory_figures():
+    """The Dask variant declared beside attacker_risk (docs/design.md, "Engines": the 2-file
+    recipe): each class's size and weight sum from one pass to the pattern table; the same
+    figures, missing key values a value of their own, records per record on the partitions."""
+    dd = pytest.importorskip("dask.dataframe")
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"a": rng.integers(0, 4, 300).astype(float), "b": rng.choice(["x", "y", "z"], 300),
+                       "w": rng.uniform(1, 30, 300)})
+    df.loc[rng.random(300) < 0.1, "a"] = np.nan
+    ddf = dd.from_pandas(df, npartitions=4)
+    for w in (None, "w"):
+        m, d = sdc.attacker_risk(df, ["a", "b"], weights=w), sdc.attacker_risk(ddf, ["a", "b"], weights=w)
+        pd.testing.assert_frame_equal(d.summary(), m.summary(), check_exact=False, rtol=1e-12)
+        assert (d.n_records, d.n_classes, d.population_source) == (m.n_records, m.n_classes, m.population_source)
+        pd.testing.assert_frame_equal(d.to_frame().compute(), m.to_frame(), check_exact=False, rtol=1e-12)
+    with pytest.raises(ValueError, match=r"^attacker_risk\(population=...\) cannot run on a Dask DataFrame exactly"):
+        sdc.attacker_risk(ddf, ["a"], population=df)
+    assert sdc.core.engine.engines_of(sdc.attacker_risk)["dask"] is None

@@ -203,7 +203,7 @@ def test_core_match_counts_many_keys_uses_row_masks():
     rel.iloc[0, 5] = np.nan
     ext = rel.iloc[[0, 1, 2]].copy()
     joint = encode_joint(ext, rel, tuple(cols))
-    mc = match_counts(joint, missing="wildcard")
+    mc = match_counts(joint, sdc.MissingRule("wildcard"))
     brute = _brute_exact(rel, ext.assign(id=[0, 1, 2]), cols, "id", "wildcard")
     assert mc.size.tolist() == [b[0] for b in brute]
     assert records_agree(joint, np.arange(3), np.arange(3)).all()

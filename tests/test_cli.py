@@ -84,7 +84,7 @@ def test_snapshots_subsets_and_table(capsys, csv):
     (["risk", "{path}", "--keys", "agee"], "did you mean 'age'"),
     (["risk", "{path}", "--keys", "age", "--weights", "sex"], "must be numeric"),
     (["risk", "{path}", "--keys", "age", "--threshold", "0"], "--threshold must be an integer >= 1"),
-    (["risk", "{path}", "--keys", "age", "--alpha", "2"], "--alpha must lie in [0, 1]"),
+    (["risk", "{path}", "--keys", "age", "--alpha", "2"], "--alpha must be a number in [0, 1]; got 2"),
     (["risk", "{path}", "--keys", "age", "--max-global-risk", "1"], "--max-global-risk must lie in (0, 1)"),
     (["risk", "{path}"], "the following arguments are required: --keys"),
     (["risk", "{path}", "--keys", "age,,sex"], "expected comma-separated column names"),

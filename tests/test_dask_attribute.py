@@ -144,10 +144,11 @@ def test_arguments_checked_before_any_pass(frames) -> None:
         sdc.l_diversity(ddf, KEYS, "dx", l=0)
     with pytest.raises(ValueError, match="distance"):
         sdc.t_closeness(ddf, KEYS, "income", distance="chebyshev")
-    with pytest.raises(ValueError, match="key_bins cannot run on a Dask DataFrame"):
-        sdc.t_closeness(ddf, KEYS, "income", key_bins={"age": [0, 3, 10]})
-    with pytest.raises(ValueError, match="sensitive_bins cannot run on a Dask DataFrame"):
-        sdc.l_diversity(ddf, KEYS, "income", sensitive_bins={"income": [0, 5000, 1e6]})
+    # bins are applied per partition, so only explicit edges (quantiles and widths need the whole file)
+    with pytest.raises(ValueError, match=r"`key_bins` of 'age' must be explicit edges on a Dask DataFrame"):
+        sdc.t_closeness(ddf, KEYS, "income", key_bins={"age": {"width": 3}})
+    with pytest.raises(ValueError, match=r"`sensitive_bins` of 'income' must be explicit edges on a Dask DataFrame"):
+        sdc.l_diversity(ddf, KEYS, "income", sensitive_bins={"income": {"quantiles": 4}})
     with pytest.raises(ValueError, match="wasserstein"):
         sdc.t_closeness(ddf, KEYS, "dx", distance="wasserstein")
 

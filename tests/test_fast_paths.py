@@ -567,7 +567,7 @@ def test_risk_from_file_reads_mixed_pieces_again_whole(tmp_path, monkeypatch):
     """`sdc risk --chunks` parses chunks in pandas' low-memory pieces; a chunk whose pieces are
     typed differently (numbers in one, text in another: 10 and "10") is read again without
     pieces, and the figures are those of reading the whole file."""
-    import sdc.risk.streamed as streamed
+    import sdc.core.stream as streamed
 
     n = 300_000
     first = np.arange(n) < 280_000
@@ -576,8 +576,8 @@ def test_risk_from_file_reads_mixed_pieces_again_whole(tmp_path, monkeypatch):
     path = tmp_path / "mixed.csv"
     df.to_csv(path, index=False)
     runs = []
-    real = streamed._pattern_table
-    monkeypatch.setattr(streamed, "_pattern_table", lambda *a, **kw: runs.append(kw["pieces"]) or real(*a, **kw))
+    real = streamed._file_patterns
+    monkeypatch.setattr(streamed, "_file_patterns", lambda *a, **kw: runs.append(kw["pieces"]) or real(*a, **kw))
     data = sio.read_data(path)
     for keys in (["a", "b"], ["c", "b"]):
         runs.clear()

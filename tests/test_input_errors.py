@@ -85,7 +85,7 @@ def test_weights_name_must_be_a_string(df):
 
 @pytest.mark.parametrize("alpha", [-0.1, 1.5, float("nan")])
 def test_alpha_out_of_range(df, alpha):
-    with pytest.raises(ValueError, match=r"`alpha` must lie in \[0, 1\]"):
+    with pytest.raises(ValueError, match=r"`alpha` must be a number in \[0, 1\]; got "):
         sdc.frequencies(df, ["age"], alpha=alpha)
 
 

@@ -169,8 +169,8 @@ def test_one_dispatch_point_for_engines() -> None:
     with pytest.raises(EngineError, match=r"^whole\(\) cannot run on a Dask DataFrame exactly \(it ranks the whole "
                                           r"file\); compute it"):
         whole(ddf)
-    assert engines_of(measure) == {"pandas": None, "dask": None}
-    assert engines_of(whole) == {"pandas": None, "dask": "it ranks the whole file"}
+    assert engines_of(measure) == {"pandas": None, "dask": None, "chunks": "it has no chunks variant"}
+    assert engines_of(whole) == {"pandas": None, "dask": "it ranks the whole file", "chunks": "it ranks the whole file"}
     assert engines_of(plain)["dask"] == "it has no Dask variant"
     with pytest.raises(ValueError, match="unknown engine 'spark'"):
         dispatch(spark=on_dask)

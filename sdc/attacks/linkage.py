@@ -46,7 +46,8 @@ import pandas as pd
 
 from sdc._validation import check_columns, check_fraction, check_frame, check_number, check_option
 from sdc.attacks._common import check_seed, frame_rows, is_numeric_column, plain, rng_from, warn_disjoint
-from sdc.core.matching import MATCH_MISSING_RULES, encode_joint, match_counts, records_agree
+from sdc.core.matching import encode_joint, match_counts, records_agree
+from sdc.core.missing import MissingKind, MissingRule, missing_rule
 
 __all__ = [
     "LinkageResult", "linkage_attack", "draw_external", "simulate_linkage_attack", "LINKAGE_METHODS",
@@ -309,7 +310,7 @@ def linkage_attack(
     truth: str | None = None,
     method: str = "exact",
     numeric: Sequence[str] | None = None,
-    missing: str = "wildcard",
+    missing: MissingKind | MissingRule = "wildcard",
     scale: bool = True,
     tol: float = 1e-9,
 ) -> LinkageResult:
@@ -362,7 +363,7 @@ def linkage_attack(
     released = check_frame(released, "released")
     external = check_frame(external, "external")
     method = check_option(method, "method", LINKAGE_METHODS)
-    missing = check_option(missing, "missing", MATCH_MISSING_RULES)
+    rule = missing_rule(missing)
     tol = check_number(tol, "tol", low=0.0, high=np.inf)
     check_columns(released, on, role="on", where="the released file")
     on_cols = check_columns(external, on, role="on", where="the external file")
@@ -377,7 +378,7 @@ def linkage_attack(
     if method == "exact":
         joint = encode_joint(external, released, on_cols)
         warn_disjoint(joint, "the external file")
-        mc = match_counts(joint, missing=missing)
+        mc = match_counts(joint, rule)
         size, single = mc.size, mc.single
     else:
         num = _numeric_qis(released, external, on_cols, numeric)
@@ -404,7 +405,7 @@ def linkage_attack(
         correct = np.zeros(ne, dtype=bool)
         pos = np.flatnonzero(present)
         if method == "exact":
-            correct[pos] = records_agree(joint, pos, target[pos], missing=missing)
+            correct[pos] = records_agree(joint, pos, target[pos], rule)
         else:
             dt = np.sqrt(((xe[pos] - xr[target[pos]]) ** 2).sum(axis=1))
             same_block = np.ones(pos.size, dtype=bool) if rblock is None else eblock[pos] == rblock[target[pos]]
@@ -416,7 +417,7 @@ def linkage_attack(
     if distance is not None:
         records["distance"] = distance
     params: dict[str, Any] = {"tol": tol, "scale": scale} if method == "nearest" else {}
-    return LinkageResult(method=method, on=on_cols, numeric=num, missing=missing, truth=truth, n_external=ne,
+    return LinkageResult(method=method, on=on_cols, numeric=num, missing=rule.kind, truth=truth, n_external=ne,
                          n_released=nr, records=records, parameters=params)
 
 
@@ -467,7 +468,7 @@ def simulate_linkage_attack(
     truth: str | None = None,
     method: str = "exact",
     numeric: Sequence[str] | None = None,
-    missing: str = "wildcard",
+    missing: MissingKind | MissingRule = "wildcard",
     scale: bool = True,
     tol: float = 1e-9,
 ) -> LinkageResult:

@@ -35,8 +35,9 @@ import pandas as pd
 from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_frame, check_keys, check_number, check_option
 from sdc.core.binning import Binning, BinSpec, apply_binning
+from sdc.core.engine import dispatch, tables_of
 from sdc.core.scenario import KeyClasses, resolve_keys
-from sdc.core.classes import Classes, Sensitive, cells, encode_sensitive, equivalence_classes
+from sdc.core.classes import Classes, Sensitive, cells, encode_sensitive, equivalence_classes, key_rows
 
 __all__ = [
     "TClosenessResult", "t_closeness", "DISTANCES",
@@ -226,6 +227,7 @@ class TClosenessResult:
         return summary_frame(rows)
 
 
+@dispatch(dask="sdc.attribute.closeness:_t_closeness_tables")
 def t_closeness(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -241,7 +243,7 @@ def t_closeness(
     ----------
     data : pandas.DataFrame
         Microdata. Not modified. A Dask DataFrame gives the same numbers from one pass over
-        its partitions, with ``records`` as a Dask object (``_t_closeness_dask``).
+        its partitions, with ``records`` as a Dask object (``_t_closeness_tables``).
     keys : str or sequence of str
         Key variables defining the classes.
     sensitive : str
@@ -266,10 +268,6 @@ def t_closeness(
     >>> sdc.t_closeness(df, ["zip"], "salary", distance="ordered").records.round(4).tolist()
     [0.3, 0.3, 0.3, 0.3, 0.3, 0.3]
     """
-    from sdc.core._dask import is_dask
-
-    if is_dask(data):  # a Dask DataFrame: one pass to the (class, value) table (sdc.core._dask)
-        return _t_closeness_dask(data, keys, sensitive, distance=distance, t=t, key_bins=key_bins)
     distance = check_option(distance, "distance", DISTANCES)
     t = check_number(t, "t", low=0.0, high=float("inf"), high_open=True)
     prep = _prepare(data, keys, sensitive, key_bins)
@@ -503,25 +501,26 @@ def delta_disclosure(
     )
 
 
-def _t_closeness_dask(ddf: Any, keys: str | Sequence[str], sensitive: str, *, distance: str = "ordered",
-                      t: float = 0.2, key_bins: Any = None) -> TClosenessResult:
+def _t_closeness_tables(data: Any, keys: str | Sequence[str], sensitive: str, *, distance: str = "ordered",
+                        t: float = 0.2, key_bins: Any = None) -> TClosenessResult:
     """:func:`t_closeness` on a Dask DataFrame: the same arguments and numbers (the (class,
-    value) table of :func:`sdc.attribute.ldiversity._l_diversity_dask`'s notes).
+    value) table of :func:`sdc.attribute.ldiversity._l_diversity_tables`'s notes).
 
     One pass over the data counts the records of every (key pattern, sensitive value) cell;
     ``records`` is a Dask Series, ``classes`` pandas.
     """
-    from sdc.core import _dask
+    from sdc.core.frequencies import key_names
 
-    _dask.check_arguments(keys, key_bins=key_bins)
+    tables = tables_of(data)
     distance = check_option(distance, "distance", DISTANCES)
     t = check_number(t, "t", low=0.0, high=float("inf"), high_open=True)
-    _, keys, s_name = _check_arguments(ddf._meta_nonempty, keys, sensitive, None)
-    table, classes = _dask.class_table(ddf, keys, (s_name,))
+    _, keys, s_name = _check_arguments(tables.meta_nonempty, key_names(keys), sensitive, key_bins)
+    tables, binning = tables.binned(key_bins)
+    table, classes = tables.class_table(keys, (s_name,))
     check_keys(table, keys)
-    prep = prepared(classes, encode_sensitive(table, s_name), table, counts=table["_n"].to_numpy(np.int64))
+    prep = prepared(classes, encode_sensitive(table, s_name), table, binning, counts=table["_n"].to_numpy(np.int64))
     dist = class_distances(prep, distance)
-    rows, ids = _dask.key_rows(table, keys, classes.ids)
+    rows, ids = key_rows(table, keys, classes.ids)
     name = f"{s_name}_t_{distance}"
-    per = _dask.DaskPerRecord(ddf, keys, rows, ids, int(classes.sizes.sum()), **{name: dist})
+    per = tables.per_record(keys, rows, ids, int(classes.sizes.sum()), **{name: dist})
     return closeness_result(prep, distance, t, dist, per.series(name))

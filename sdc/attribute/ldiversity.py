@@ -53,10 +53,11 @@ import pandas as pd
 from sdc._validation import check_columns, check_frame, check_int, check_keys, check_number, check_option
 from sdc.exceptions import SdcWarning
 from sdc.core.binning import Binning, BinSpec, apply_binning
+from sdc.core.engine import dispatch, tables_of
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.core.classes import (
     Cells, Classes, Sensitive, cells, dominant_values, encode_sensitive, equivalence_classes,
-    key_order as classes_in_key_order, refine_classes,
+    key_order as classes_in_key_order, key_rows, refine_classes,
 )
 
 __all__ = ["LDiversityResult", "l_diversity", "LDIVERSITY_MODES"]
@@ -149,6 +150,7 @@ class LDiversityResult:
         return self.by_sensitive.copy()
 
 
+@dispatch(dask="sdc.attribute.ldiversity:_l_diversity_tables")
 def l_diversity(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -167,7 +169,7 @@ def l_diversity(
     ----------
     data : pandas.DataFrame
         Microdata. Not modified. A Dask DataFrame gives the same numbers from one pass over
-        its partitions, with ``records`` as a Dask object (``_l_diversity_dask``).
+        its partitions, with ``records`` as a Dask object (``_l_diversity_tables``).
     keys : str or sequence of str
         Key variables defining the equivalence classes (missing = its own value).
     sensitive : str or sequence of str
@@ -203,11 +205,6 @@ def l_diversity(
     >>> r.records["dx_Distinct_Ldiversity"].tolist()
     [2.0, 2.0, 2.0, 1.0, 1.0]
     """
-    from sdc.core._dask import is_dask
-
-    if is_dask(data):  # a Dask DataFrame: one pass to the (class, value) table (sdc.core._dask)
-        return _l_diversity_dask(data, keys, sensitive, l=l, c=c, mode=mode, missing_value=missing_value,
-                                 key_bins=key_bins, sensitive_bins=sensitive_bins)
     check_frame(data)
     kc, keys, sens, l_by, l, c, mode, missing_value = _check_arguments(
         data, keys, sensitive, l, c, mode, missing_value, key_bins, sensitive_bins)
@@ -215,7 +212,7 @@ def l_diversity(
     work, rec_s = apply_binning(work, sensitive_bins)
     classes = kc.classes if kc is not None and not key_bins else equivalence_classes(work, keys)
     encoded = [encode_sensitive(work, s) for s in sens]
-    warn_values(encoded, mode, l_by)
+    warn_values(encoded, mode, l_by, stacklevel=4)
     # sdcMicro's processing order matters only for classes without any category (stale
     # recursive values), so it is computed only if one occurs.
     key_order = functools.cache(lambda: classes_in_key_order(work, classes)) if mode == "sdcmicro" else None
@@ -558,33 +555,35 @@ def _multi(data: pd.DataFrame, keys: tuple[str, ...], encoded: list[Sensitive], 
     return ent, rec
 
 
-def _l_diversity_dask(ddf: Any, keys: str | Sequence[str], sensitive: str | Sequence[str], *,
-                      l: int | Mapping[str, int] = 2, c: float = 2.0, mode: str = "correct",
-                      missing_value: float | None = -999, key_bins: Any = None,
-                      sensitive_bins: Any = None) -> LDiversityResult:
+def _l_diversity_tables(data: Any, keys: str | Sequence[str], sensitive: str | Sequence[str], *,
+                        l: int | Mapping[str, int] = 2, c: float = 2.0, mode: str = "correct",
+                        missing_value: float | None = -999, key_bins: Any = None,
+                        sensitive_bins: Any = None) -> LDiversityResult:
     """:func:`l_diversity` on a Dask DataFrame: the same arguments and numbers.
 
     Both measures depend on the data only through the number of records of each (key
     pattern, sensitive value) cell, and those counts are additive over partitions: each
     partition counts its cells, one tree reduction adds them into a small pandas table
-    (:func:`sdc.core._dask.class_table`; no shuffle of the records), and the in-memory
+    (``tables_of(data).class_table``; no shuffle of the records), and the in-memory
     per-class code runs on that table with each row standing for its count. The classes are
     numbered by first appearance and the values coded as in memory, so the numbers are the
-    in-memory ones. Binning is not distributed: bin the columns first.
+    in-memory ones. Bins must be explicit edges (applied row by row in each partition).
 
     ``records`` is a Dask DataFrame (sdcMicro's per-record columns), ``classes`` and
     ``by_sensitive`` are pandas.
     """
-    from sdc.core import _dask
+    from sdc.core.frequencies import key_names
 
-    _dask.check_arguments(keys, key_bins=key_bins, sensitive_bins=sensitive_bins)
+    tables = tables_of(data)
     _, keys, sens, l_by, l, c, mode, missing_value = _check_arguments(
-        ddf._meta_nonempty, keys, sensitive, l, c, mode, missing_value, None, None)
-    table, classes = _dask.class_table(ddf, keys, sens)
+        tables.meta_nonempty, key_names(keys), sensitive, l, c, mode, missing_value, key_bins, sensitive_bins)
+    tables, rec_k = tables.binned(key_bins)
+    tables, rec_s = tables.binned(sensitive_bins, "sensitive_bins", "sensitive variable")
+    table, classes = tables.class_table(keys, sens)
     check_keys(table, keys)  # missing in every record, infinite values: seen in the table
     counts = table["_n"].to_numpy(np.int64)
     encoded = [encode_sensitive(table, s) for s in sens]
-    warn_values(encoded, mode, l_by, stacklevel=5)
+    warn_values(encoded, mode, l_by, stacklevel=4)
     order = functools.cache(lambda: classes_in_key_order(table, classes)) if mode == "sdcmicro" else None
 
     per_class: dict[str, np.ndarray] = {}
@@ -610,11 +609,11 @@ def _l_diversity_dask(ddf: Any, keys: str | Sequence[str], sensitive: str | Sequ
     arrays["MultiEntropy_Ldiversity"], arrays["MultiRecursive_Ldiversity"] = m_ent, m_rec
 
     class_frame = functools.partial(_class_frame, classes, table, encoded, per_class, dominant, m_ent, m_rec)
-    rows, ids = _dask.key_rows(table, keys, classes.ids)
-    per = _dask.DaskPerRecord(ddf, keys, rows, ids, int(classes.sizes.sum()),
-                              **{k: v.astype(np.float64) for k, v in arrays.items()})
+    rows, ids = key_rows(table, keys, classes.ids)
+    per = tables.per_record(keys, rows, ids, int(classes.sizes.sum()),
+                            **{k: v.astype(np.float64) for k, v in arrays.items()})
     return LDiversityResult(
-        keys=keys, sensitive=sens, l=l, c=c, mode=mode, missing_value=missing_value, binning=(),
+        keys=keys, sensitive=sens, l=l, c=c, mode=mode, missing_value=missing_value, binning=rec_k + rec_s,
         n_records=int(classes.sizes.sum()), n_classes=classes.n_classes,
         records=per.frame(list(arrays)), by_sensitive=pd.DataFrame(summary_rows), l_by_sensitive=l_by,
         _classes=_Deferred(class_frame),

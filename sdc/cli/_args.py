@@ -262,7 +262,7 @@ _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
 def one_line(exc: BaseException) -> str:
     """A message on one line, its control characters shown escaped (a column name holding a
     terminal escape code is printed, never run)."""
-    text = str(exc).strip() or type(exc).__name__
+    text = str(getattr(exc, "command_line", None) or exc).strip() or type(exc).__name__  # an engine's refusal: CLI words
     text = " ".join(text.split())
     return _CONTROLS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 

@@ -138,28 +138,28 @@ def run_assess(args: argparse.Namespace, argv: Sequence[str]) -> int:
 
 
 def _run_assess_dask(args: argparse.Namespace, argv: Sequence[str], cfg: Any) -> int:
-    """``sdc assess --engine dask``: the measures that run on Dask, and the report folder."""
-    from sdc.report import serialize
-    from sdc.report.assess_dask import assessment_document, write_assessment_dask
-    from sdc.workflow.assess_dask import assess_dask, dask_session, read_input
+    """``sdc assess --engine dask``: the one assessment on the Dask engine, and its report folder."""
+    from sdc.report import serialize, write_report
+    from sdc.report.out_of_memory import assessment_document, n_records
+    from sdc.workflow.assess import assess
+    from sdc.workflow.engine import dask_session
 
-    if args.cross_check:
-        raise ValueError("--cross-check runs sdcMicro in memory; it is not available with --engine dask.")
     with dask_session(args.scheduler):
-        ddf, files = read_input(cfg)
-        result = assess_dask(ddf, cfg, files=files, command="sdc " + shlex.join(argv), now=_fixed_time())
-        path, names = write_assessment_dask(result, args.out)
+        result = assess(cfg, engine="dask", command="sdc " + shlex.join(argv), cross_check=args.cross_check,
+                        now=_fixed_time())
+        folder = write_report(result, args.out)
     fails = [v for v in result.verdicts if v.verdict == "fail"]
     if args.json:
         print(serialize.dumps(assessment_document(result)))
     else:
         from sdc.report.formatting import render_table
 
-        print(f"Assessed {result.n_records:,} records in {result.partitions} partition(s) on Dask "
+        print(f"Assessed {n_records(result):,} records in {result.provenance['partitions']} partition(s) on Dask "
               f"({result.config.source}).")
         print(render_table(result.to_frame()[["scenario", "measure", "value", "threshold", "verdict"]]))
-        print("Not run on Dask: " + "; ".join(result.not_run) + " (reasons in the report).")
-        print(f"Report: {path / 'report.md'} ({len(names)} files in {path}/)")
+        if result.not_run:
+            print("Not run on Dask: " + "; ".join(m for m, _ in result.not_run) + " (reasons in the report).")
+        print(f"Report: {folder.path / (folder.main_file or '')} ({len(folder.files)} files in {folder.path}/)")
     return EXIT_RISK if (args.fail_on_risk and fails) else 0
 
 

@@ -12,8 +12,13 @@ a category, the risks and the threshold give the in-memory numbers. Per-record r
 with the table (pandas matches a missing key to a missing key in a merge), aligned to the
 input partitions.
 
-This is the only module of ``sdc`` that imports dask or distributed, and only inside
-functions: :func:`is_dask` never imports dask, so ``sdc`` runs without it.
+:class:`DaskTables` is what a measure's Dask variant reads (``sdc.core.engine.tables_of``):
+the pattern tables, the per-record views, and binning by explicit edges, row by row in each
+partition (quantile and width bins depend on the whole file, and are refused in one line).
+
+This is the only module of ``sdc`` that imports dask or distributed (with its sibling
+``_dask_protect``), and only inside functions: :func:`sdc.core.engine.is_dask` never imports
+dask, so ``sdc`` runs without it.
 """
 
 from __future__ import annotations
@@ -21,31 +26,25 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_key_values, check_weights
+from sdc._validation import check_columns, check_key_values, check_weights
+from sdc.core.binning import Binning, apply_binning
+from sdc.core.engine import EngineError, is_dask, not_on_engine
 
 __all__ = [
-    "is_dask", "require_dask", "pattern_table", "DaskPerRecord",
+    "is_dask", "require_dask", "pattern_table", "DaskPerRecord", "DaskTables", "binned",
     "value_table", "map_partitions_seeded", "partition_seeds", "client_for",
-    "not_distributed", "extremes", "write_partitioned", "concat_columns", "sum_by_index", "class_table", "key_rows",
+    "not_distributed", "extremes", "write_partitioned", "concat_columns", "sum_by_index", "class_table",
 ]
 
 #: Positions within a partition are below this; the partition number goes above it, so the
 #: smallest position of a pattern over all partitions is its first record in the data.
 _POSITION_BITS = 40
-
-
-def is_dask(obj: object) -> bool:
-    """Whether `obj` is a Dask collection (DataFrame or Series); never imports dask."""
-    if "dask" not in sys.modules:
-        return False
-    return type(obj).__module__.split(".")[0] == "dask"
 
 
 def require_dask() -> None:
@@ -57,36 +56,46 @@ def require_dask() -> None:
                          "python3-distributed, or pip install 'sdc[dask]'.") from e
 
 
-def not_distributed(measure: str, why: str) -> ValueError:
+def not_distributed(measure: str, why: str) -> EngineError:
     """The one-line error of a measure that cannot run on a Dask DataFrame exactly."""
-    return ValueError(f"{measure} cannot run on a Dask DataFrame exactly ({why}); compute it on a pandas "
-                      "DataFrame (ddf.compute()) when the data fit in memory.")
+    return not_on_engine(measure, "dask", why)
 
 
-def check_arguments(keys: Any, **bins: Any) -> None:
-    """What a measure on a Dask DataFrame refuses in one line before any pass: keys given
-    other than as column names (a scenario's key classes), and binning (not distributed)."""
-    for name, b in bins.items():
-        if b:
-            raise not_distributed(name, "bin the columns first, e.g. with ddf.map_partitions")
-    if not isinstance(keys, (str, list, tuple)):
-        raise TypeError("`keys` on a Dask DataFrame must be a column name or a list of column names.")
+def edges_only(bins: Any, argument: str = "key_bins", role: str = "continuous key") -> dict[str, list[float]]:
+    """`bins` (column -> spec) when every spec is explicit edges, applied row by row; else the
+    one-line refusal (quantile and width bins depend on the whole file)."""
+    out = {}
+    for col, spec in (bins or {}).items():
+        if isinstance(spec, dict) or not isinstance(spec, (list, tuple, np.ndarray)):
+            raise EngineError(
+                f"`{argument}` of {col!r} must be explicit edges on a Dask DataFrame, e.g. [0, 18, 65, inf] "
+                "(quantile and width bins depend on the whole file).",
+                f"--engine dask: the bins of {col!r} ({role}) must be explicit edges, e.g. {col}=0,18,65,inf "
+                "(quantile and width bins depend on the whole file).")
+        out[col] = list(spec)
+    return out
+
+
+def _bin_part(part: pd.DataFrame, bins: dict[str, list[float]]) -> pd.DataFrame:
+    return apply_binning(part, bins)[0]
+
+
+def binned(ddf: Any, bins: Any, *, argument: str = "key_bins", role: str = "continuous key"
+           ) -> tuple[Any, tuple[Binning, ...]]:
+    """The columns binned by explicit edges in every partition (the in-memory labels and
+    categories), and what was done; quantile and width bins are refused (:func:`edges_only`)."""
+    edges = edges_only(bins, argument, role)
+    if not edges:
+        return ddf, ()
+    check_columns(ddf._meta, list(edges), role=argument)
+    meta, done = apply_binning(ddf._meta, edges)
+    return ddf.map_partitions(_bin_part, edges, meta=meta), done
 
 
 def _check_columns(ddf: Any, names: list[str], role: str) -> None:
     missing = [c for c in names if c not in ddf.columns]
     if missing:
         raise ValueError(f"`{role}` names columns not in the data: {', '.join(map(repr, missing))}.")
-
-
-def _keys_tuple(keys: Any) -> tuple[str, ...]:
-    if isinstance(keys, str):
-        keys = [keys]
-    if not isinstance(keys, (list, tuple)) or not keys or not all(isinstance(k, str) for k in keys):
-        raise TypeError("`keys` on a Dask DataFrame must be a column name or a non-empty list of column names.")
-    if len(set(keys)) != len(keys):
-        raise ValueError("`keys` names a column twice.")
-    return tuple(keys)
 
 
 def _plain(part: pd.DataFrame, cols: list[str]) -> pd.DataFrame:
@@ -170,6 +179,10 @@ class DaskPerRecord:
                 _lookup, lookup, list(self.keys), name, meta=pd.Series(dtype=values.dtype, name=name))
         return self._series[name]
 
+    def concat(self, series: list[Any]) -> Any:
+        """Per-record Series of these records side by side, as one Dask DataFrame."""
+        return concat_columns(series)
+
     def frame(self, names: list[str]) -> Any:
         """Several arrays per record as one Dask DataFrame: one merge per partition (not one
         per column)."""
@@ -180,6 +193,44 @@ class DaskPerRecord:
         meta = pd.DataFrame({n: pd.Series(dtype=v.dtype) for n, v in cols.items()})
         return self.ddf[list(self.keys)].map_partitions(
             _lookup_frame, dask.delayed(small, pure=True), list(self.keys), list(names), meta=meta)
+
+
+class DaskTables:
+    """A Dask DataFrame as a measure's Dask variant reads it (:func:`sdc.core.engine.tables_of`):
+    its pattern tables (one pass each, :func:`pattern_table`, :func:`class_table`), the
+    per-record views of per-pattern arrays (:class:`DaskPerRecord`), and its columns binned by
+    explicit edges. A chunked file (:class:`sdc.core.stream.ChunkedFile`) reads the same way."""
+
+    __slots__ = ("ddf",)
+    engine = "dask"
+
+    def __init__(self, ddf: Any):
+        self.ddf = ddf
+
+    @property
+    def meta(self) -> pd.DataFrame:
+        """An empty frame of the data's columns and types."""
+        return self.ddf._meta
+
+    @property
+    def meta_nonempty(self) -> pd.DataFrame:
+        return self.ddf._meta_nonempty
+
+    def pattern_table(self, keys: tuple[str, ...], weights: str | None = None, *,
+                      extra: tuple[str, ...] = ()) -> pd.DataFrame:
+        return pattern_table(self.ddf, keys, weights, extra=extra)
+
+    def class_table(self, keys: tuple[str, ...], extra: tuple[str, ...]) -> tuple[pd.DataFrame, Any]:
+        return class_table(self.ddf, keys, extra)
+
+    def per_record(self, keys: tuple[str, ...], table: pd.DataFrame, ids: np.ndarray, n_records: int,
+                   **arrays: np.ndarray) -> DaskPerRecord:
+        return DaskPerRecord(self.ddf, keys, table, ids, n_records, **arrays)
+
+    def binned(self, bins: Any, argument: str = "key_bins", role: str = "continuous key"
+               ) -> tuple[DaskTables, tuple[Binning, ...]]:
+        ddf, done = binned(self.ddf, bins, argument=argument, role=role)
+        return (self if ddf is self.ddf else DaskTables(ddf)), done
 
 
 def concat_columns(series: list[Any]) -> Any:
@@ -229,14 +280,6 @@ def class_table(ddf: Any, keys: tuple[str, ...], extra: tuple[str, ...]) -> tupl
     cl = equivalence_classes(table, keys)
     sizes = np.rint(np.bincount(cl.ids, weights=table["_n"].to_numpy(np.float64), minlength=cl.n_classes))
     return table, dataclasses.replace(cl, sizes=sizes.astype(np.int64))
-
-
-def key_rows(table: pd.DataFrame, keys: tuple[str, ...], class_ids: np.ndarray) -> tuple[pd.DataFrame, np.ndarray]:
-    """The distinct key rows of a class table (one per key pattern as grouped) and their
-    class ids: what :class:`DaskPerRecord` merges the records with (the table's other rows
-    repeat a class once per value, and would repeat records in the merge)."""
-    first = ~table.duplicated(subset=list(keys)).to_numpy()
-    return table.loc[first, list(keys)].reset_index(drop=True), np.asarray(class_ids)[first]
 
 
 # --- row-wise methods -----------------------------------------------------------------------
@@ -331,6 +374,17 @@ class _Client:
                 self.cluster.close()
 
 
+def _connect(client: Any, scheduler: str, **where: str) -> Any:
+    """A Client of the scheduler at `scheduler`; a scheduler that cannot be reached is one line
+    naming the option (`scheduler`, --scheduler on the command line) and the address."""
+    try:
+        return client(**where)
+    except (OSError, TimeoutError) as e:  # distributed raises OSError (a timeout, a refused connection)
+        why = " ".join(str(e).split()) or type(e).__name__
+        raise ValueError(f"`scheduler` {scheduler!r}: cannot reach the Dask scheduler ({why}); check the address "
+                         "(tcp://host:8786) or the scheduler file, or leave `scheduler` out for a local cluster.") from e
+
+
 def client_for(scheduler: str | None = None, *, n_workers: int | None = None, threads_per_worker: int | None = None,
                memory_limit: str | None = None) -> _Client:
     """A context giving a distributed Client: connected to `scheduler` (an address such as
@@ -345,8 +399,8 @@ def client_for(scheduler: str | None = None, *, n_workers: int | None = None, th
             if not os.path.isfile(scheduler):
                 raise ValueError(f"`scheduler` file '{scheduler}' does not exist (or is not a file); start the "
                                  "scheduler with --scheduler-file, or give its address (tcp://host:8786).")
-            return _Client(Client(scheduler_file=scheduler), own=True)
-        return _Client(Client(scheduler), own=True)
+            return _Client(_connect(Client, scheduler, scheduler_file=scheduler), own=True)
+        return _Client(_connect(Client, scheduler, address=scheduler), own=True)
     n = n_workers or max(1, os.cpu_count() or 1)
     # silence_logs: a task that raises is reported once, as sdc's one-line error, not also as
     # the workers' "Compute Failed" log (a dozen lines of task arguments) on stderr.

@@ -237,3 +237,11 @@ def dominant_values(cl: Cells, s: Sensitive, miss_code: int = -2) -> tuple[np.nd
     dom[g] = s.values[code[first]]
     share[g] = cnt[first] / total[g]
     return dom, share
+
+
+def key_rows(table: pd.DataFrame, keys: Sequence[str], class_ids: np.ndarray) -> tuple[pd.DataFrame, np.ndarray]:
+    """The distinct key rows of a (class, value) table (one per key pattern as grouped) and
+    their class ids: what the records are matched with to show per-class values per record
+    (the table's other rows repeat a class once per value, and would repeat records)."""
+    first = ~table.duplicated(subset=list(keys)).to_numpy()
+    return table.loc[first, list(keys)].reset_index(drop=True), np.asarray(class_ids)[first]

@@ -85,7 +85,42 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
     codes, `c` the records and `w` the weight sum of each pattern. Returns None when the
     packed digits would not fit in int64 (the caller then uses another method).
     """
-    P = int(c.size)
+    packed = _pack(codes, cards)
+    if packed is None:
+        return None
+    geo, key, stars, digits = packed
+    K = len(codes)
+    out = CompatibleSums(int(c.size))
+    out.partial = stars != 0
+    out.all_missing = stars == (1 << K) - 1
+    rows = np.flatnonzero(~out.all_missing)
+    if not out.partial[rows].any():
+        return out
+    arr, g_masks, g_start = _arrange(rows, stars, key, K, math.prod(geo.radix))
+    scale = _scale(w)
+    acc = _sum_groups(arr, g_masks, g_start, key, digits, c, w, scale, geo)
+
+    # The all-missing pattern is compatible with every partial pattern (not with complete ones).
+    am = np.flatnonzero(out.all_missing)
+    part = stars[arr] != 0
+    if am.size:
+        am_h, am_l = _split(w[am].astype(np.float64), scale)
+        acc.c_partial[part] += int(c[am].sum())
+        acc.h_partial[part] += int(am_h.sum())
+        acc.l_partial[part] += float(am_l.sum())
+    out.c_complete[arr] = acc.c_complete
+    out.c_partial[arr] = acc.c_partial
+    out.w_complete[arr] = acc.h_complete / scale + acc.l_complete
+    out.w_partial[arr] = acc.h_partial / scale + acc.l_partial
+    return out
+
+
+def _pack(codes: list[np.ndarray], cards: list[int]
+          ) -> tuple[_Geometry, np.ndarray, np.ndarray, list[np.ndarray]] | None:
+    """The digits of every pattern (keys by increasing number of values, missing = one more
+    digit), packed into one integer, and each pattern's mask of missing keys; None when the
+    packed digits would not fit in int64."""
+    P = int(codes[0].size) if codes else 0
     K = len(codes)
     levels = sorted(range(K), key=lambda v: (cards[v], v))
     radix = [int(cards[v]) + 1 for v in levels]
@@ -105,15 +140,13 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
         stars |= miss.astype(np.int64) << L
         key += d.astype(np.int64) * mult[L]
         digits.append(d)
-    full = (1 << K) - 1
-    out = CompatibleSums(P)
-    out.partial = stars != 0
-    out.all_missing = stars == full
-    rows = np.flatnonzero(~out.all_missing)
-    if not out.partial[rows].any():
-        return out
+    return _Geometry(radix, mult), key, stars, digits
 
-    # Arrange: groups by mask (complete first, then largest first), each sorted by key.
+
+def _arrange(rows: np.ndarray, stars: np.ndarray, key: np.ndarray, K: int, space: int
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The patterns `rows` in groups by mask (complete first, then largest first), each sorted
+    by key: their order, the groups' masks and the groups' starts."""
     rmask = stars[rows]
     if K <= 24:
         per_mask = np.bincount(rmask, minlength=1 << K)
@@ -128,7 +161,6 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
     rank = np.empty(masks.size, dtype=np.int64)
     rank[rank_order] = np.arange(masks.size)
     grank = rank[group_of]
-    space = math.prod(radix)
     if (masks.size - 1) * space < _MAX_SPACE:
         # One sort by (group, key): the keys are distinct.
         arr = rows[np.argsort(grank * space + key[rows])]
@@ -138,19 +170,21 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
         if masks.size < (1 << 15):
             grank = grank.astype(np.int16)
         arr = rows[np.argsort(grank, kind="stable")]
-    g_masks = masks[rank_order]
-    g_start = np.concatenate([[0], np.cumsum(sizes[rank_order])])
+    return arr, masks[rank_order], np.concatenate([[0], np.cumsum(sizes[rank_order])])
 
+
+def _sum_groups(arr: np.ndarray, g_masks: np.ndarray, g_start: np.ndarray, key: np.ndarray,
+                digits: list[np.ndarray], c: np.ndarray, w: np.ndarray, scale: float, geo: _Geometry
+                ) -> _Accumulator:
+    """Each unordered pair of groups once: the patterns of every later group are queries
+    against each group T (see the module notes), summed per arranged pattern."""
     a_key = key[arr]
     a_dig = [d[arr] for d in digits]
     a_c = c[arr].astype(np.int64)
-    scale = _scale(w)
     a_h, a_l = _split(w[arr].astype(np.float64), scale)
     has_low = bool(a_l.any())  # weights not whole at this scale
-    a_star = stars[arr]
     n = arr.size
     acc = _Accumulator(n)
-    geo = _Geometry(radix, mult)
     for t in range(g_masks.size - 1):
         s, e = int(g_start[t]), int(g_start[t + 1])
         target = _Target(a_key[s:e], a_c[s:e], a_h[s:e], a_l[s:e], [d[s:e] for d in a_dig], int(g_masks[t]), geo,
@@ -176,20 +210,7 @@ def compatible_sums(codes: list[np.ndarray], cards: list[int], c: np.ndarray, w:
         acc.c_partial[s:e] += t_c
         acc.h_partial[s:e] += t_h
         acc.l_partial[s:e] += t_l
-
-    # The all-missing pattern is compatible with every partial pattern (not with complete ones).
-    am = np.flatnonzero(out.all_missing)
-    part = a_star != 0
-    if am.size:
-        am_h, am_l = _split(w[am].astype(np.float64), scale)
-        acc.c_partial[part] += int(c[am].sum())
-        acc.h_partial[part] += int(am_h.sum())
-        acc.l_partial[part] += float(am_l.sum())
-    out.c_complete[arr] = acc.c_complete
-    out.c_partial[arr] = acc.c_partial
-    out.w_complete[arr] = acc.h_complete / scale + acc.l_complete
-    out.w_partial[arr] = acc.h_partial / scale + acc.l_partial
-    return out
+    return acc
 
 
 class _Accumulator:
@@ -273,6 +294,58 @@ class _Target:
         nq = qkey.size
         sizes = np.diff(bounds)
         gm = np.asarray(gmasks, dtype=np.int64)
+        free, t0, drop, enum, n_enum, first, yfix = self._plan(gm, sizes)
+
+        # Probe keys: the query's key with '*' on yfix levels and zeros on the trailing run.
+        b1 = qkey
+        for L in range(K):
+            if (Y >> L) & 1 and ((yfix >> L) & 1).any():
+                rows = np.repeat((yfix >> L) & 1 == 1, sizes)
+                b1 = b1 + np.where(rows, (geo.radix[L] - 1 - qdig[L].astype(np.int64)) * geo.mult[L], 0)
+        span_t0 = np.repeat(geo.span[t0], sizes)
+        base = (b1 // span_t0) * span_t0
+        drop_q = np.repeat(drop, sizes)
+        q_c = np.zeros(nq, dtype=np.int64)
+        q_h = np.zeros(nq, dtype=np.int64)
+        q_l = np.zeros(nq)
+        multi = np.flatnonzero(enum != 0)
+        if multi.size:
+            # Queries with levels to enumerate: where the target's patterns sharing the
+            # query's digits before the first free level are fewer than the values to
+            # enumerate, compare those patterns directly.
+            rows = np.concatenate([np.arange(bounds[g], bounds[g + 1]) for g in multi])
+            grow = np.repeat(multi, sizes[multi])
+            span_f = geo.span[first[grow]]
+            lo_key = (b1[rows] // span_f) * span_f
+            a = np.searchsorted(self.key, lo_key)
+            b = np.searchsorted(self.key, lo_key + span_f)
+            scan = (b - a) <= n_enum[grow]
+            if scan.any():
+                self._scan(rows[scan], a[scan], b[scan], qdig, free[grow[scan]], qc, qh, ql, q_c, q_h, q_l)
+            enum_rows = rows[~scan]
+            enum_grp = grow[~scan]
+            single = np.ones(nq, dtype=bool)
+            single[rows] = False
+            one = np.flatnonzero(single)
+        else:
+            enum_rows = np.empty(0, dtype=np.int64)
+            enum_grp = enum_rows
+            one = np.arange(nq, dtype=np.int64)
+        # Queries with nothing to enumerate: one range each.
+        width = span_t0
+        self._probe_by_drop(one, base[one], width[one], drop_q[one], True, qc, qh, ql, q_c, q_h, q_l)
+        # The others: every combination of values of their enumerated levels, in batches.
+        if enum_rows.size:
+            self._probe_enumerated(enum_rows, enum_grp, n_enum, enum, base, width, drop_q, qdig,
+                                   (qc, qh, ql, q_c, q_h, q_l))
+        return q_c, q_h, q_l
+
+    def _plan(self, gm: np.ndarray, sizes: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Per query group (masks `gm`, `sizes` queries each): the free levels, the start t0 of
+        their trailing run, the levels dropped from the target's order and those enumerated
+        (with the number of their combinations), the first needed level, and the levels the
+        target misses and the query observes."""
+        geo, K, Y = self.geo, self.geo.K, self.mask
         G = gm.size
         free = gm | Y
         # Per query group: the trailing run of free levels starts at t0; the free levels
@@ -323,67 +396,33 @@ class _Target:
         for L in range(K - 1, -1, -1):
             first = np.where((need >> L) & 1 == 1, L, first)
         yfix = Y & before & ~gm  # levels the target misses and the query observes: '*' in the probe
+        return free, t0, drop, enum, n_enum, first, yfix
 
-        # Probe keys: the query's key with '*' on yfix levels and zeros on the trailing run.
-        b1 = qkey
-        for L in range(K):
-            if (Y >> L) & 1 and ((yfix >> L) & 1).any():
-                rows = np.repeat((yfix >> L) & 1 == 1, sizes)
-                b1 = b1 + np.where(rows, (geo.radix[L] - 1 - qdig[L].astype(np.int64)) * geo.mult[L], 0)
-        span_t0 = np.repeat(geo.span[t0], sizes)
-        base = (b1 // span_t0) * span_t0
-        drop_q = np.repeat(drop, sizes)
-        q_c = np.zeros(nq, dtype=np.int64)
-        q_h = np.zeros(nq, dtype=np.int64)
-        q_l = np.zeros(nq)
-        multi = np.flatnonzero(enum != 0)
-        if multi.size:
-            # Queries with levels to enumerate: where the target's patterns sharing the
-            # query's digits before the first free level are fewer than the values to
-            # enumerate, compare those patterns directly.
-            rows = np.concatenate([np.arange(bounds[g], bounds[g + 1]) for g in multi])
-            grow = np.repeat(multi, sizes[multi])
-            span_f = geo.span[first[grow]]
-            lo_key = (b1[rows] // span_f) * span_f
-            a = np.searchsorted(self.key, lo_key)
-            b = np.searchsorted(self.key, lo_key + span_f)
-            scan = (b - a) <= n_enum[grow]
-            if scan.any():
-                self._scan(rows[scan], a[scan], b[scan], qdig, free[grow[scan]], qc, qh, ql, q_c, q_h, q_l)
-            enum_rows = rows[~scan]
-            enum_grp = grow[~scan]
-            single = np.ones(nq, dtype=bool)
-            single[rows] = False
-            one = np.flatnonzero(single)
-        else:
-            enum_rows = np.empty(0, dtype=np.int64)
-            enum_grp = enum_rows
-            one = np.arange(nq, dtype=np.int64)
-        # Queries with nothing to enumerate: one range each.
-        width = span_t0
-        self._probe_by_drop(one, base[one], width[one], drop_q[one], True, qc, qh, ql, q_c, q_h, q_l)
-        # The others: every combination of values of their enumerated levels, in batches.
-        if enum_rows.size:
-            ne = n_enum[enum_grp]
-            ends = np.cumsum(ne)
-            start = 0
-            while start < enum_rows.size:
-                stop = max(int(np.searchsorted(ends, ends[start] - ne[start] + _CHUNK, side="right")), start + 1)
-                r_, g_ = enum_rows[start:stop], enum_grp[start:stop]
-                nn = ne[start:stop]
-                rep = np.repeat(np.arange(r_.size), nn)
-                j = np.arange(rep.size, dtype=np.int64) - np.repeat(np.cumsum(nn) - nn, nn)
-                rr, en = r_[rep], enum[g_][rep]
-                bb = base[rr].copy()
-                for L in range(K - 1, -1, -1):
-                    on = (en >> L) & 1 == 1
-                    if on.any():
-                        r = geo.radix[L] - 1  # every value of the level ('*' cannot occur in the target there)
-                        bb += np.where(on, (j % r - qdig[L][rr].astype(np.int64)) * geo.mult[L], 0)
-                        j = np.where(on, j // r, j)
-                self._probe_by_drop(rr, bb, width[rr], drop_q[rr], False, qc, qh, ql, q_c, q_h, q_l)
-                start = stop
-        return q_c, q_h, q_l
+    def _probe_enumerated(self, enum_rows: np.ndarray, enum_grp: np.ndarray, n_enum: np.ndarray, enum: np.ndarray,
+                          base: np.ndarray, width: np.ndarray, drop_q: np.ndarray, qdig: list[np.ndarray],
+                          sums: tuple[np.ndarray, ...]) -> None:
+        """Probe every combination of values of the enumerated levels of the queries
+        `enum_rows` (groups `enum_grp`), in batches of at most _CHUNK probes."""
+        geo, K = self.geo, self.geo.K
+        ne = n_enum[enum_grp]
+        ends = np.cumsum(ne)
+        start = 0
+        while start < enum_rows.size:
+            stop = max(int(np.searchsorted(ends, ends[start] - ne[start] + _CHUNK, side="right")), start + 1)
+            r_, g_ = enum_rows[start:stop], enum_grp[start:stop]
+            nn = ne[start:stop]
+            rep = np.repeat(np.arange(r_.size), nn)
+            j = np.arange(rep.size, dtype=np.int64) - np.repeat(np.cumsum(nn) - nn, nn)
+            rr, en = r_[rep], enum[g_][rep]
+            bb = base[rr].copy()
+            for L in range(K - 1, -1, -1):
+                on = (en >> L) & 1 == 1
+                if on.any():
+                    r = geo.radix[L] - 1  # every value of the level ('*' cannot occur in the target there)
+                    bb += np.where(on, (j % r - qdig[L][rr].astype(np.int64)) * geo.mult[L], 0)
+                    j = np.where(on, j // r, j)
+            self._probe_by_drop(rr, bb, width[rr], drop_q[rr], False, *sums)
+            start = stop
 
     def _probe_by_drop(self, qi, base, width, drop_q, unique, qc, qh, ql, q_c, q_h, q_l) -> None:
         if qi.size == 0:

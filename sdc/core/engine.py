@@ -1,19 +1,26 @@
-"""The one place that tells the engines apart: pandas in memory, or Dask.
+"""The one place that tells the engines apart: pandas in memory, Dask, or a file read in chunks.
 
-A public function that also runs on a Dask DataFrame declares so beside itself, with the
-function that computes it there::
+A public function that also runs on a Dask DataFrame (or on a file read in chunks) declares
+so beside itself, with the function that computes it there::
 
-    @dispatch(dask="sdc.risk.individual:_individual_risk_dask")
+    @dispatch(dask="sdc.risk.individual:_individual_risk_tables")
     def individual_risk(data, keys, ...): ...      # the pandas code only
 
 Called with a Dask DataFrame (or Series) as its first argument, the decorated function calls
-the declared variant with the same arguments; called with anything else, its own body. A
+the declared variant with the same arguments; with a :class:`sdc.core.stream.ChunkedFile`
+(``sdc.read_chunks(path)``), the ``chunks`` variant; with anything else, its own body. A
 function with no variant for an engine refuses that engine in one line, naming why
 (``dispatch(dask=None, why="...")``). :func:`engines_of` reads the declaration, so plan
-validation, the registry and the docs say where each function runs without a table of names.
+validation, the registry, the assessment's list of measures not run and the docs say where
+each function runs without a table of names.
 
 A variant is a callable or a ``"module:function"`` string, imported at the first call on that
-engine (the Dask code and dask itself are then never imported by a pandas run).
+engine (the Dask code and dask itself are then never imported by a pandas run). The Dask and
+chunks variants of the frequency measures are one function each: both engines hand it the
+data's pattern table (:func:`tables_of`), on which the in-memory code runs.
+
+A refusal is an :class:`EngineError`: its text speaks the Python API (``ddf.compute()``), its
+``command_line`` the command line's words (``--engine pandas``), which ``sdc`` prints.
 """
 
 from __future__ import annotations
@@ -24,16 +31,32 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["ENGINE_NAMES", "is_dask", "engine_of", "dispatch", "engines_of", "not_on_engine", "EngineError"]
+__all__ = ["ENGINE_NAMES", "is_dask", "engine_of", "dispatch", "engines_of", "not_on_engine", "EngineError",
+           "tables_of"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: The engines, the in-memory one first.
-ENGINE_NAMES = ("pandas", "dask")
+ENGINE_NAMES = ("pandas", "dask", "chunks")
+
+#: What a function that cannot run there must be computed on instead: (the API's words, the
+#: command line's).
+_INSTEAD = {
+    "dask": ("compute it on a pandas DataFrame (ddf.compute()) when the data fit in memory",
+             "use --engine pandas when the data fit in memory"),
+    "chunks": ("read the file whole (sdc.read_data) when it fits in memory", "drop --chunks when the file fits in "
+               "memory"),
+}
+_ON = {"dask": ("on a Dask DataFrame", "on Dask"), "chunks": ("on a file read in chunks", "in chunks")}
 
 
 class EngineError(ValueError):
-    """A function asked to run on an engine it does not run on."""
+    """A function asked to run on an engine it does not run on. ``str()`` is the API's text;
+    ``command_line`` says the same in the command line's words."""
+
+    def __init__(self, message: str, command_line: str | None = None):
+        super().__init__(message)
+        self.command_line = command_line or message
 
 
 def is_dask(obj: object) -> bool:
@@ -44,16 +67,36 @@ def is_dask(obj: object) -> bool:
 
 
 def engine_of(obj: object) -> str:
-    """``"dask"`` for a Dask collection, else ``"pandas"``."""
-    return "dask" if is_dask(obj) else "pandas"
+    """``"dask"`` for a Dask collection, ``"chunks"`` for a file read in chunks (its type says
+    ``sdc_engine = "chunks"``), else ``"pandas"``."""
+    if is_dask(obj):
+        return "dask"
+    return getattr(type(obj), "sdc_engine", "pandas")
 
 
 def not_on_engine(what: str, engine: str, why: str) -> EngineError:
     """The one-line error of a function that cannot run on `engine` exactly."""
+    (api, cli), (api_instead, cli_instead) = _ON[engine], _INSTEAD[engine]
+    exactly = " exactly" if engine == "dask" else ""
+    return EngineError(f"{what} cannot run {api}{exactly} ({why}); {api_instead}.",
+                       f"{what} cannot run {cli}{exactly} ({why}); {cli_instead}.")
+
+
+def tables_of(data: Any) -> Any:
+    """The pattern tables of data kept out of memory: a Dask DataFrame's
+    (:class:`sdc.core._dask.DaskTables`, one pass each) or a chunked file's (itself).
+
+    The object gives ``pattern_table(keys, weights, extra=())``, ``class_table(keys, extra)``,
+    ``per_record(keys, table, ids, n, **arrays)``, ``binned(bins, argument, role)`` and ``meta``
+    (an empty frame of the data's columns and types)."""
+    engine = engine_of(data)
     if engine == "dask":
-        return EngineError(f"{what} cannot run on a Dask DataFrame exactly ({why}); compute it on a pandas "
-                           "DataFrame (ddf.compute()) when the data fit in memory.")
-    return EngineError(f"{what} cannot run on the {engine} engine ({why}).")
+        from sdc.core._dask import DaskTables
+
+        return DaskTables(data)
+    if engine == "chunks":
+        return data
+    raise TypeError(f"expected a Dask DataFrame or a chunked file; got {type(data).__name__}.")
 
 
 def _resolve(variant: Callable[..., Any] | str) -> Callable[..., Any]:
@@ -63,34 +106,45 @@ def _resolve(variant: Callable[..., Any] | str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module), name)
 
 
+def _data_argument(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    if args:
+        return args[0]
+    return kwargs["data"] if "data" in kwargs else next(iter(kwargs.values()), None)
+
+
 def dispatch(*, why: str = "", **variants: Callable[..., Any] | str | None) -> Callable[[F], F]:
-    """Declare the engines a public function runs on besides pandas (``dask=variant``, or
-    ``dask=None`` with `why` to refuse it in one line); the returned decorator dispatches on
-    the engine of the first argument."""
+    """Declare the engines a public function runs on besides pandas (``dask=variant``,
+    ``chunks=variant``, or ``None`` with `why` to refuse it in one line); the returned
+    decorator dispatches on the engine of the first argument (or of ``data=``). An engine not
+    named is refused with `why` when given, else "it has no <engine> variant"."""
     unknown = [e for e in variants if e not in ENGINE_NAMES[1:]]
     if unknown:
         raise ValueError(f"unknown engine {unknown[0]!r}; engines: {', '.join(ENGINE_NAMES[1:])}.")
+    reasons = {e: None if variants.get(e) is not None else (why or _no_variant(e)) for e in ENGINE_NAMES[1:]}
 
     def decorate(fn: F) -> F:
         @functools.wraps(fn)
         def run(*args: Any, **kwargs: Any) -> Any:
-            engine = engine_of(args[0]) if args else engine_of(next(iter(kwargs.values()), None))
+            engine = engine_of(_data_argument(args, kwargs))
             if engine == "pandas":
                 return fn(*args, **kwargs)
             variant = variants.get(engine)
             if variant is None:
-                raise not_on_engine(f"{fn.__name__}()", engine, why or "it needs the whole file in memory")
+                raise not_on_engine(f"{fn.__name__}()", engine, reasons[engine] or "")
             return _resolve(variant)(*args, **kwargs)
 
-        run.__sdc_engines__ = {"pandas": None, **{e: (None if v is not None else (why or "it needs the whole file in "
-                                                                                  "memory")) for e, v in variants.items()}}
+        run.__sdc_engines__ = {"pandas": None, **reasons}  # type: ignore[attr-defined]
         return run  # type: ignore[return-value]
 
     return decorate
+
+
+def _no_variant(engine: str) -> str:
+    return f"it has no {'Dask' if engine == 'dask' else engine} variant"
 
 
 def engines_of(fn: Callable[..., Any]) -> dict[str, str | None]:
     """engine -> None (it runs there) or why not, for every engine; a function declared with
     no :func:`dispatch` runs on pandas only."""
     declared = getattr(fn, "__sdc_engines__", {"pandas": None})
-    return {e: declared.get(e, "it has no Dask variant") if e != "pandas" else None for e in ENGINE_NAMES}
+    return {e: declared.get(e, _no_variant(e)) if e != "pandas" else None for e in ENGINE_NAMES}

@@ -36,15 +36,16 @@ import pandas as pd
 
 from sdc._stats import summary_frame
 from sdc.exceptions import DegenerateDataWarning
-from sdc._validation import check_fraction, check_keys, check_option, check_weights
+from sdc._validation import check_keys, check_weights
 from sdc.core.binning import BinSpec
+from sdc.core.engine import dispatch, tables_of
 from sdc.core.keys import EncodedKeys, encode_keys
-from sdc.core.missing import MISSING_RULES, MissingKind
+from sdc.core.missing import MISSING_RULES, MissingKind, MissingRule, missing_rule
 from sdc.core.prepare import prepare
 from sdc.core.wildcard import wildcard_frequencies
 
-__all__ = ["FrequencyResult", "frequencies", "MISSING_RULES", "PatternFrequencies", "PerRecord", "warn_if_degenerate"]
-
+__all__ = ["FrequencyResult", "frequencies", "MISSING_RULES", "PatternFrequencies", "PerRecord", "warn_if_degenerate",
+           "table_arguments"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -166,12 +167,14 @@ class FrequencyResult:
         return summary_frame(rows)
 
 
+@dispatch(dask="sdc.core.frequencies:_frequencies_tables",
+          why="its result is the frequency of every record, which a chunked read does not keep")
 def frequencies(
     data: pd.DataFrame,
     keys: str | list[str] | tuple[str, ...],
     *,
     weights: str | None = None,
-    missing: MissingKind = "wildcard",
+    missing: MissingKind | MissingRule = "wildcard",
     alpha: float = 1.0,
     key_bins: Mapping[str, BinSpec] | None = None,
 ) -> FrequencyResult:
@@ -186,8 +189,9 @@ def frequencies(
     weights : str or pandas.Series, optional
         Sampling-weight column (finite, >= 1), or the weights as a Series aligned with `data`.
         Without it every weight is 1 and F_k = f_k.
-    missing : {"wildcard", "category"}, default "wildcard"
-        How a missing key value matches other values; see the module notes.
+    missing : {"wildcard", "category"} or MissingRule, default "wildcard"
+        How a missing key value matches other values; see the module notes. A
+        :class:`~sdc.core.missing.MissingRule` gives the rule and its alpha at once.
     alpha : float in [0, 1], default 1
         With ``missing="wildcard"``, the weight of matches that involve a missing value on
         both sides (and of partial records matched to complete ones), as sdcMicro's
@@ -216,38 +220,31 @@ def frequencies(
     >>> sdc.frequencies(df, ["a", "b"], missing="category").sample_frequency.tolist()
     [2, 2, 1, 1]
     """
-    from sdc.core._dask import is_dask
-
-    if is_dask(data):  # a Dask DataFrame: one pass to the pattern table (sdc.core._dask)
-        return _frequencies_dask(data, keys, weights=weights, missing=missing, alpha=alpha, key_bins=key_bins)
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     keys = check_keys(data, keys)
-    missing = check_option(missing, "missing", MISSING_RULES)
-    alpha = check_fraction(alpha, "alpha")
+    rule = missing_rule(missing, alpha)
     w = check_weights(data, weights)
     enc = encode_keys(data, keys)
-    pf = pattern_frequencies(enc, w, missing=missing, alpha=alpha)
-    warn_if_degenerate(pf, stacklevel=3)
+    pf = pattern_frequencies(enc, w, rule)
+    warn_if_degenerate(pf, stacklevel=4)
     fk = pf.fk[pf.pattern]
     Fk = pf.Fk[pf.pattern]
     return FrequencyResult(
-        keys=keys, weights=weights, missing=missing, alpha=alpha,
+        keys=keys, weights=weights, missing=rule.kind, alpha=rule.alpha,
         sample_frequency=pd.Series(fk, index=data.index, name="fk"),
         population_frequency=pd.Series(Fk, index=data.index, name="Fk"),
         n_patterns=pf.n_patterns,
     )
 
 
-def pattern_frequencies(
-    enc: EncodedKeys, w: np.ndarray | None, *, missing: str, alpha: float
-) -> PatternFrequencies:
-    """f and F for every pattern id of `enc`, under the given missing-value rule."""
+def pattern_frequencies(enc: EncodedKeys, w: np.ndarray | None, rule: MissingRule) -> PatternFrequencies:
+    """f and F for every pattern id of `enc`, under the missing-value `rule`."""
     counts = enc.pattern_counts()
     if w is None:
         wsum = counts.astype(np.float64)
     else:
         wsum = np.bincount(enc.pattern, weights=w, minlength=enc.n_ids)
-    return frequencies_from_counts(enc, counts, wsum, missing=missing, alpha=alpha)
+    return frequencies_from_counts(enc, counts, wsum, rule)
 
 
 def warn_if_degenerate(pf: PatternFrequencies, *, stacklevel: int = 2) -> None:
@@ -272,7 +269,7 @@ def warn_if_degenerate(pf: PatternFrequencies, *, stacklevel: int = 2) -> None:
 
 # --- a pattern table's frequencies (Dask partitions, a file read in chunks) ---------------------
 
-def table_frequencies(table: pd.DataFrame, keys: tuple[str, ...], *, missing: str, alpha: float
+def table_frequencies(table: pd.DataFrame, keys: tuple[str, ...], rule: MissingRule
                       ) -> tuple[EncodedKeys, PatternFrequencies]:
     """f and F per pattern of a pattern table, by the in-memory code.
 
@@ -281,26 +278,26 @@ def table_frequencies(table: pd.DataFrame, keys: tuple[str, ...], *, missing: st
     there, with the per-pattern counts given instead of counted.
     """
     enc = encode_keys(table, keys)
-    return enc, row_frequencies(enc, table["_n"].to_numpy(np.float64), table["_w"].to_numpy(np.float64),
-                                missing=missing, alpha=alpha)
+    return enc, row_frequencies(enc, table["_n"].to_numpy(np.float64), table["_w"].to_numpy(np.float64), rule)
 
 
-def row_frequencies(enc: EncodedKeys, n_rows: np.ndarray, w_rows: np.ndarray, *, missing: str, alpha: float
+def row_frequencies(enc: EncodedKeys, n_rows: np.ndarray, w_rows: np.ndarray, rule: MissingRule
                     ) -> PatternFrequencies:
     """f and F per pattern of `enc`, whose rows carry counts `n_rows` and weight sums `w_rows`
     (a pattern table's rows, or its rows grouped by a subset of the keys)."""
     # Rows that encode to one pattern (groupby can be finer than the encoding) are added.
     counts = np.rint(np.bincount(enc.pattern, weights=n_rows, minlength=enc.n_ids)).astype(np.int64)
     wsum = np.bincount(enc.pattern, weights=w_rows, minlength=enc.n_ids)
-    return frequencies_from_counts(enc, counts, wsum, missing=missing, alpha=alpha)
+    return frequencies_from_counts(enc, counts, wsum, rule)
 
 
-def frequencies_from_counts(enc: EncodedKeys, counts: np.ndarray, wsum: np.ndarray, *, missing: str,
-                            alpha: float) -> PatternFrequencies:
+def frequencies_from_counts(enc: EncodedKeys, counts: np.ndarray, wsum: np.ndarray, rule: MissingRule
+                            ) -> PatternFrequencies:
     """``pattern_frequencies`` with the counts and weight sums per pattern id given."""
-    if missing == "category" or not enc.has_missing:
+    alpha = rule.alpha
+    if not rule.wildcard or not enc.has_missing:
         # Fractional alpha makes wildcard counts fractional in general; keep one dtype per rule.
-        fk = counts.astype(np.float64) if missing == "wildcard" and 0 < alpha < 1 else counts
+        fk = counts.astype(np.float64) if rule.wildcard and 0 < alpha < 1 else counts
         return PatternFrequencies(pattern=enc.pattern, fk=fk, Fk=wsum, counts=counts)
     fk, Fk = wildcard_frequencies(enc, counts, wsum, alpha)
     if alpha in (0.0, 1.0):
@@ -313,7 +310,7 @@ class DaskFrequencyResult(FrequencyResult):
     """:class:`~sdc.core.frequencies.FrequencyResult` of a Dask DataFrame: the Series are Dask
     Series; the counts come from the pattern table."""
 
-    __slots__ = ("_counts",)
+    __slots__ = ("_counts", "_records")
 
     @property
     def n_records(self) -> int:
@@ -328,44 +325,59 @@ class DaskFrequencyResult(FrequencyResult):
         return int(self._counts["n2"])
 
     def to_frame(self) -> Any:
-        from sdc.core import _dask
-
-        return _dask.concat_columns([self.sample_frequency, self.population_frequency])
+        return self._records.concat([self.sample_frequency, self.population_frequency])
 
 
-def dask_arguments(keys: Any, weights: Any, missing: str, alpha: float, key_bins: Any
-                   ) -> tuple[tuple[str, ...], str | None, str, float]:
-    """The frequency arguments of a measure on a Dask DataFrame, checked (one line each):
-    ``(keys, weights, missing, alpha)``; binning is not distributed."""
-    from sdc.core import _dask
-
-    if key_bins:
-        raise _dask.not_distributed("key_bins", "bin the keys first, e.g. with ddf.map_partitions")
+def table_arguments(data: Any, keys: Any, weights: Any, missing: Any, alpha: Any, key_bins: Any
+                    ) -> tuple[Any, tuple[str, ...], str | None, MissingRule]:
+    """The frequency arguments of a measure on data kept out of memory (a Dask DataFrame, a
+    chunked file), checked in one line each before any pass: ``(tables, keys, weights, rule)``,
+    `tables` the data's pattern tables (:func:`sdc.core.engine.tables_of`) with `key_bins`
+    (explicit edges) applied."""
+    tables = tables_of(data)
     if weights is not None and not isinstance(weights, str):
-        raise TypeError("`weights` on a Dask DataFrame must be a column name.")
-    keys = _dask._keys_tuple(keys)
-    missing = check_option(missing, "missing", MISSING_RULES)
-    alpha = check_fraction(alpha, "alpha")
-    return keys, weights, missing, alpha
+        raise TypeError(f"`weights` on {_where(tables)} must be a column name.")
+    keys = key_names(keys, _where(tables))
+    rule = missing_rule(missing, alpha)
+    if key_bins:
+        extra = [b for b in key_bins if b not in keys]
+        if extra:
+            raise ValueError(f"`key_bins` names columns that are not keys: {', '.join(map(repr, extra))}.")
+        tables, _ = tables.binned(key_bins)
+    return tables, keys, weights, rule
 
 
-def _frequencies_dask(ddf: Any, keys: Any, *, weights: str | None = None, missing: str = "wildcard",
-                      alpha: float = 1.0, key_bins: Any = None) -> DaskFrequencyResult:
+def _where(tables: Any) -> str:
+    return "a Dask DataFrame" if tables.engine == "dask" else "a chunked file"
+
+
+def key_names(keys: Any, where: str = "a Dask DataFrame") -> tuple[str, ...]:
+    """`keys` given as column names (not a scenario's key classes), as a tuple; one line if not."""
+    if isinstance(keys, str):
+        keys = [keys]
+    if not isinstance(keys, (list, tuple)) or not keys or not all(isinstance(k, str) for k in keys):
+        raise TypeError(f"`keys` on {where} must be a column name or a non-empty list of column names.")
+    if len(set(keys)) != len(keys):
+        raise ValueError("`keys` names a column twice.")
+    return tuple(keys)
+
+
+def _frequencies_tables(data: Any, keys: Any, *, weights: str | None = None, missing: Any = "wildcard",
+                        alpha: float = 1.0, key_bins: Any = None) -> DaskFrequencyResult:
     """:func:`frequencies` on a Dask DataFrame (same arguments, same numbers): one pass to the
-    pattern table (:func:`sdc.core._dask.pattern_table`), then the in-memory code."""
-    from sdc.core import _dask
-
-    keys, weights, missing, alpha = dask_arguments(keys, weights, missing, alpha, key_bins)
-    table = _dask.pattern_table(ddf, keys, weights)
-    enc, pf = table_frequencies(table, keys, missing=missing, alpha=alpha)
+    pattern table (``tables_of(data).pattern_table``), then the in-memory code."""
+    tables, keys, weights, rule = table_arguments(data, keys, weights, missing, alpha, key_bins)
+    table = tables.pattern_table(keys, weights)
+    enc, pf = table_frequencies(table, keys, rule)
     warn_if_degenerate(pf, stacklevel=4)
-    per = _dask.DaskPerRecord(ddf, keys, table, enc.pattern, int(pf.counts.sum()), fk=pf.fk, Fk=pf.Fk)
+    per = tables.per_record(keys, table, enc.pattern, int(pf.counts.sum()), fk=pf.fk, Fk=pf.Fk)
     occ = pf.occupied
     f, n_at = pf.fk[occ], pf.counts[occ]
     res = DaskFrequencyResult(
-        keys=keys, weights=weights, missing=missing, alpha=alpha,
+        keys=keys, weights=weights, missing=rule.kind, alpha=rule.alpha,
         sample_frequency=per.series("fk").rename("fk"), population_frequency=per.series("Fk").rename("Fk"),
         n_patterns=pf.n_patterns)
     object.__setattr__(res, "_counts", {"n": int(n_at.sum()), "n1": int(n_at[f == 1].sum()),
                                         "n2": int(n_at[f == 2].sum())})
+    object.__setattr__(res, "_records", per)
     return res

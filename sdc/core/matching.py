@@ -6,7 +6,8 @@ files are encoded *together*, column by column, so that a code means the same va
 sides (:func:`encode_joint`); the match sets are then counted with one ``bincount`` per
 missing-value pattern, never with a loop over records (:func:`match_counts`).
 
-Missing key values follow one of two rules:
+Missing key values follow one of two rules (a :class:`~sdc.core.missing.MissingRule`'s kind;
+its alpha weighs counts, not matches, and plays no part here):
 
 ``missing="wildcard"`` (default)
     A missing value can stand for any value: a suppressed value in the released file could
@@ -29,10 +30,12 @@ import numpy as np
 import pandas as pd
 
 from sdc.core.keys import combine_codes, factorize_column, first_occurrence
+from sdc.core.missing import MISSING_RULES, MissingRule
 
 __all__ = ["JointKeys", "encode_joint", "MatchCounts", "match_counts", "records_agree", "MATCH_MISSING_RULES"]
 
-MATCH_MISSING_RULES = ("wildcard", "category")
+#: The rules of matching: the missing-value rules.
+MATCH_MISSING_RULES = MISSING_RULES
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -141,10 +144,10 @@ def _count_into(size: np.ndarray, single: np.ndarray, left_sel: np.ndarray, righ
     size[left_sel] += add
 
 
-def match_counts(joint: JointKeys, *, missing: str = "wildcard") -> MatchCounts:
+def match_counts(joint: JointKeys, rule: MissingRule = MissingRule()) -> MatchCounts:
     """Size of every left record's match set among the right records (a join, no loop over records).
 
-    With ``missing="category"`` this is one join on the full pattern. With the wildcard rule
+    With the category rule this is one join on the full pattern. With the wildcard rule
     the records are split by their missing-value pattern, and each pair of patterns (left e,
     right m) is joined on the keys observed in both; the number of pairs is the product of the
     numbers of distinct patterns, small in practice.
@@ -155,7 +158,7 @@ def match_counts(joint: JointKeys, *, missing: str = "wildcard") -> MatchCounts:
     if nl == 0 or nr == 0:
         return MatchCounts(size=size, single=single)
     has_missing = any(bool((c < 0).any()) for c in joint.left_codes + joint.right_codes)
-    if missing == "category" or not has_missing:
+    if not rule.wildcard or not has_missing:
         lids, rids, n_ids = joint.patterns()
         _count_into(size, single, np.arange(nl), np.arange(nr), lids, rids, n_ids)
         single[size != 1] = -1
@@ -191,14 +194,14 @@ def match_counts(joint: JointKeys, *, missing: str = "wildcard") -> MatchCounts:
     return MatchCounts(size=size, single=single)
 
 
-def records_agree(joint: JointKeys, left_pos: np.ndarray, right_pos: np.ndarray, *,
-                  missing: str = "wildcard") -> np.ndarray:
+def records_agree(joint: JointKeys, left_pos: np.ndarray, right_pos: np.ndarray, rule: MissingRule = MissingRule()
+                  ) -> np.ndarray:
     """Whether left record ``left_pos[i]`` and right record ``right_pos[i]`` match (elementwise)."""
     ok = np.ones(left_pos.shape[0], dtype=bool)
     for lc, rc in zip(joint.left_codes, joint.right_codes):
         a, b = lc[left_pos], rc[right_pos]
         same = a == b
-        if missing == "wildcard":
+        if rule.wildcard:
             same |= (a < 0) | (b < 0)
         ok &= same
     return ok

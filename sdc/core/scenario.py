@@ -29,6 +29,7 @@ from sdc._validation import check_frame, check_keys
 from sdc.core.classes import Classes, equivalence_classes
 from sdc.core.frequencies import PatternFrequencies, pattern_frequencies
 from sdc.core.keys import EncodedKeys, encode_keys
+from sdc.core.missing import MissingRule
 
 __all__ = ["KeyClasses", "key_classes", "resolve_keys"]
 
@@ -57,15 +58,14 @@ class KeyClasses:
     def index(self) -> pd.Index:
         return self.encoded.index
 
-    def frequencies(self, w: np.ndarray | None, *, weights: str | None, missing: str, alpha: float
-                    ) -> PatternFrequencies:
-        """f and F per pattern under a missing-value rule; computed once per (weights, rule, alpha).
+    def frequencies(self, w: np.ndarray | None, *, weights: str | None, rule: MissingRule) -> PatternFrequencies:
+        """f and F per pattern under a missing-value rule; computed once per (weights, rule).
 
         `w` are the checked weight values of the column named `weights` (None: unweighted).
         """
-        key = ("frequencies", weights, missing, float(alpha) if missing == "wildcard" else None)
+        key = ("frequencies", weights, rule.kind, rule.alpha if rule.wildcard else None)
         if key not in self._cache:
-            self._cache[key] = pattern_frequencies(self.encoded, w, missing=missing, alpha=alpha)
+            self._cache[key] = pattern_frequencies(self.encoded, w, rule)
         return self._cache[key]
 
     @property

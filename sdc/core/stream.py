@@ -1,6 +1,9 @@
 """Key patterns of data read in chunks: value domains, one code per value, counts per pattern.
 
-Used by :mod:`sdc.risk.streamed` for files larger than memory. A first pass gives each key
+:class:`ChunkedFile` (``sdc.read_chunks(path)``) is a delimited text file larger than memory
+as the frequency measures read it on the ``chunks`` engine (:mod:`sdc.core.engine`): its
+pattern table, made in two chunked passes and kept, and no per-record values
+(:class:`NoRecords`). A first pass gives each key
 its *domain* (:class:`KeyDomain`: the smallest and largest whole number, or the distinct
 values), so that a second pass codes every chunk's values the same way; the codes of a
 record are packed into one integer (mixed radix, one slot per key for a missing value) and
@@ -15,13 +18,15 @@ the missing-value rule applied to the pattern table).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sdc.core.engine import not_on_engine
 from sdc.core.keys import first_occurrence
 
-__all__ = ["KeyDomain", "PatternCounter"]
+__all__ = ["KeyDomain", "PatternCounter", "ChunkedFile", "NoRecords", "READ_ROWS"]
 
 # Offset codes for whole numbers spread over at most this many values.
 _MAX_SPAN = 1 << 24
@@ -69,14 +74,14 @@ class KeyDomain:
 
     def update(self, s: pd.Series) -> None:
         kind = s.dtype.kind
-        self.kinds.add(kind)
         miss = s.isna().to_numpy()
         if miss.any():
             self.has_missing = True
         if kind in "iuf":
             v = s.to_numpy()[~miss] if miss.any() else s.to_numpy()
             if v.size == 0:
-                return
+                return  # a chunk without a value of this key says nothing of its type
+            self.kinds.add(kind)
             self.seen = True
             lo, hi = float(v.min()), float(v.max())
             if self.refusal is None and not (math.isfinite(lo) and math.isfinite(hi)):
@@ -100,6 +105,11 @@ class KeyDomain:
             self.hi = hi if self.hi is None else max(self.hi, hi)
         else:
             values = pd.unique(s[~miss].to_numpy(dtype=object))
+            if kind == "O" and values.size and all(isinstance(v, (bool, np.bool_)) for v in values):
+                # TRUE/FALSE with a missing value: pandas reads truth values (and NaN) as objects
+                self.kinds.add("b")
+            else:
+                self.kinds.add(kind)
             self.seen = self.seen or values.size > 0
             self.uniques.append(values)
 
@@ -161,6 +171,8 @@ class KeyDomain:
         if not len(lv):
             return np.full(codes.size, np.nan)
         out = lv[np.maximum(codes, 0)]
+        if self.kinds == {"b"} and not miss.any():
+            return out.astype(bool)  # truth values, as the whole file reads them
         if miss.any():
             if out.dtype.kind in "iuf":
                 out = out.astype(np.float64)
@@ -280,3 +292,161 @@ def _merge(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
     ws = np.bincount(ids, weights=np.concatenate([p[2] for p in parts]), minlength=m)
     first = np.concatenate([p[3] for p in parts])[first_occurrence(ids, m)]
     return keys_, cnt, ws, first
+
+
+# --- a file read in chunks, as the measures read it -------------------------------------------
+
+#: Records parsed at a time (at most the file's `chunk_rows`).
+READ_ROWS = 1 << 19
+
+
+class NoRecords:
+    """Stands for the per-record values a chunked read does not keep: the number of records,
+    and a clear error if a per-record Series is asked for."""
+
+    __slots__ = ("n_records",)
+
+    def __init__(self, n_records: int):
+        self.n_records = n_records
+
+    def series(self, name: str) -> pd.Series:
+        raise ValueError(f"per-record values ({name!r}) are not kept when the file is read in chunks; "
+                         "read it whole (without chunks) to get them.")
+
+    def frame(self, names: list[str]) -> pd.DataFrame:
+        return self.series(names[0] if names else "records")
+
+    def concat(self, series: list[Any]) -> pd.DataFrame:
+        return self.series("records")
+
+
+class ChunkedFile:
+    """A delimited text file read in chunks of at most `chunk_rows` records, keeping only the
+    distinct key patterns: the ``chunks`` engine of the frequency measures
+    (``sdc.k_anonymity(sdc.read_chunks("big.csv"), keys)``; :mod:`sdc.core.engine`).
+
+    :meth:`pattern_table` makes a pattern table in two passes over the key columns
+    (:class:`sdc.io.ColumnFile`, the file checked once; the values of each key, then the
+    patterns counted chunk by chunk, :class:`PatternCounter`) and keeps the last one, so the
+    measures of one set of keys read the file once. Reading is as :func:`sdc.io.read_data`'s:
+    `sep`, `text_columns`, `na_values`, codes with leading zeros kept as text.
+    """
+
+    sdc_engine = "chunks"
+    engine = "chunks"
+
+    def __init__(self, path: Any, *, chunk_rows: int | None = None, sep: str | None = None,
+                 text_columns: Any = None, na_values: Any = None):
+        from sdc._validation import check_int
+        from sdc.io import CHUNK_ROWS
+
+        self.path = str(path)
+        self.chunk_rows = check_int(CHUNK_ROWS if chunk_rows is None else chunk_rows, "chunk_rows", min_value=1)
+        self.options = {"sep": sep, "text_columns": text_columns, "na_values": na_values}
+        self._table: tuple[Any, pd.DataFrame] | None = None
+        self._columns: list[str] | None = None
+
+    def __repr__(self) -> str:
+        return f"ChunkedFile({self.path!r}, chunk_rows={self.chunk_rows:,})"
+
+    @property
+    def columns(self) -> pd.Index:
+        """The file's columns (its header)."""
+        if self._columns is None:
+            from sdc.exceptions import DataFileError
+            from sdc.io import read_header
+
+            header = read_header(self.path, sep=self.options["sep"])
+            if header is None:
+                raise DataFileError(f"cannot read '{self.path}' in chunks: it is not a delimited text file.")
+            self._columns = [str(c) for c in header]
+        return pd.Index(self._columns)
+
+    @property
+    def meta(self) -> pd.DataFrame:
+        """An empty frame of the file's columns (their types are settled chunk by chunk)."""
+        return pd.DataFrame(columns=self.columns)
+
+    def pattern_table(self, keys: tuple[str, ...], weights: str | None = None, *,
+                      extra: tuple[str, ...] = ()) -> pd.DataFrame:
+        """The distinct key patterns: the key columns, ``_n`` (records), ``_w`` (weight sums),
+        ``_first`` (first record), by first appearance (as a Dask DataFrame's)."""
+        from sdc.io import ColumnFile, MixedPieces
+
+        if extra:
+            raise not_on_engine("a table of key patterns with other columns", "chunks", "only key patterns are "
+                                "counted in chunks")
+        want = (tuple(keys), weights)
+        if self._table is None or self._table[0] != want:
+            cols = list(dict.fromkeys([*keys, *([weights] if weights else [])]))
+            source = ColumnFile(self.path, cols, **self.options)  # checked once, for every pass
+            # Pieces of at most READ_ROWS records parse faster (and the memory is reused); a file
+            # whose low-memory pieces pandas types differently is read again whole-chunk.
+            rows = min(self.chunk_rows, READ_ROWS)
+            try:
+                table = _file_patterns(source, tuple(keys), weights, rows, pieces=True)
+            except MixedPieces:
+                table = _file_patterns(source, tuple(keys), weights, rows, pieces=False)
+            if len(table) == 0:
+                raise ValueError(f"data file '{self.path}' has no records.")
+            self._table = (want, table)
+        return self._table[1]
+
+    def class_table(self, keys: tuple[str, ...], extra: tuple[str, ...]) -> Any:
+        raise not_on_engine("a table of classes and sensitive values", "chunks", "only key patterns are counted "
+                            "in chunks")
+
+    def per_record(self, keys: tuple[str, ...], table: pd.DataFrame, ids: np.ndarray, n_records: int,
+                   **arrays: np.ndarray) -> NoRecords:
+        return NoRecords(n_records)
+
+    def binned(self, bins: Any, argument: str = "key_bins", role: str = "continuous key"
+               ) -> tuple[ChunkedFile, tuple[Any, ...]]:
+        if bins:
+            raise not_on_engine(f"`{argument}`", "chunks", "bin the keys in the file first")
+        return self, ()
+
+
+def _file_patterns(source: Any, keys: tuple[str, ...], weights: str | None, chunk_rows: int, *,
+                   pieces: bool) -> pd.DataFrame:
+    """The passes over the file (see :class:`ChunkedFile`): its distinct key patterns."""
+    # Codes such as 0123 are text when every value of the column is digits (read_data's rule).
+    codes = _code_columns(source, [c for c in source.code_candidates if c in keys], chunk_rows, pieces)
+    # Pass 1: the values of each key.
+    domains = {c: KeyDomain(c) for c in keys}
+    for chunk in source.chunks(chunk_rows=chunk_rows, dtypes={c: str for c in codes}, pieces=pieces):
+        for c in keys:
+            domains[c].update(chunk[c])
+    for d in domains.values():
+        d.check()
+    dtypes = {c: str for c, d in domains.items() if d.as_text or c in codes}
+    wide = [c for c in keys if domains[c].needs_values]
+    if wide:  # text somewhere, or numbers without small offsets: their distinct values
+        for c in wide:
+            domains[c].uniques = []
+        for chunk in source.chunks(wide, chunk_rows=chunk_rows, dtypes={c: dtypes[c] for c in wide if c in dtypes},
+                                   pieces=pieces):
+            for c in wide:
+                domains[c].collect(chunk[c])
+    for d in domains.values():
+        d.finish()
+
+    # Pass 2: code, pack and count the patterns, chunk by chunk.
+    counter = PatternCounter([domains[c] for c in keys], weighted=weights is not None)
+    for chunk in source.chunks(chunk_rows=chunk_rows, dtypes=dtypes, pieces=pieces):
+        counter.add(chunk, keys, weights)
+    return counter.table()
+
+
+def _code_columns(source: Any, candidates: list[str], chunk_rows: int, pieces: bool) -> set[str]:
+    """The candidates (columns with a value such as 0123) whose every value is digits: text."""
+    from sdc.io import is_code
+
+    codes = set(candidates)
+    if codes:
+        for chunk in source.chunks(sorted(codes), chunk_rows=chunk_rows, dtypes={c: str for c in codes},
+                                   pieces=pieces):
+            codes -= {c for c in codes if not is_code(chunk[c].dropna()).all()}
+            if not codes:
+                break
+    return codes

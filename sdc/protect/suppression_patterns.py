@@ -13,6 +13,7 @@ import pandas as pd
 
 from sdc.core.frequencies import pattern_frequencies
 from sdc.core.keys import EncodedKeys, combine_codes
+from sdc.core.missing import MissingRule
 from sdc.core.patterns import pattern_table
 
 __all__ = ["wildcard_fk", "SdcMicroStops"]
@@ -44,7 +45,7 @@ def wildcard_fk(codes: np.ndarray, alpha: float) -> np.ndarray:
     pattern, n_ids = combine_codes(cols, cards, n)
     enc = EncodedKeys(keys=tuple(f"k{j}" for j in range(K)), codes=tuple(cols), cardinalities=tuple(cards),
                       pattern=pattern, n_ids=n_ids, index=pd.RangeIndex(n))
-    pf = pattern_frequencies(enc, None, missing="wildcard", alpha=alpha)
+    pf = pattern_frequencies(enc, None, MissingRule("wildcard", alpha))
     return np.asarray(pf.fk, dtype=np.float64)[pf.pattern]
 
 

@@ -111,6 +111,10 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
     bad = [f for f in formats if f not in FORMATS]
     if bad:
         raise ValueError(f"unknown report format {bad[0]!r}; allowed: {', '.join(FORMATS)}.")
+    if a.engine != "pandas":  # the records stay where they are: the verdicts and the measures' tables
+        from sdc.report.out_of_memory import write_out_of_memory
+
+        return ReportFolder(*write_out_of_memory(a, out, formats))
     out = Path(out)
     inputs = list(a.provenance.get("input_files") or [])
     check_target(out, "`out`", inputs=inputs)  # before the work: a refused folder costs nothing

@@ -28,6 +28,7 @@ import pandas as pd
 
 from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_fraction, check_frame, check_weights
+from sdc.core.engine import dispatch, not_on_engine
 from sdc.core.scenario import resolve_keys
 from sdc.core.keys import combine_codes, factorize_column
 from sdc.core.binning import BinSpec
@@ -78,6 +79,7 @@ class AttackerRiskResult:
         return summary_frame(rows)
 
 
+@dispatch(dask="sdc.risk.attacker:_attacker_risk_tables")
 def attacker_risk(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -92,7 +94,8 @@ def attacker_risk(
     Parameters
     ----------
     data : pandas.DataFrame
-        The sample. Not modified.
+        The sample. Not modified. A Dask DataFrame gives the same figures from one pass to its
+        pattern table, with ``records`` a Dask DataFrame (without `population`).
     keys : str or sequence of str
         Key variables.
     threshold : float in [0, 1], default 0.2
@@ -122,7 +125,6 @@ def attacker_risk(
     w = check_weights(data, weights)
     classes = kc.classes
     f = classes.sizes.astype(np.float64)
-    n = float(f.sum())
     if population is not None:
         check_frame(population, "population")
         check_columns(population, keys, role="keys (in `population`)")
@@ -138,9 +140,18 @@ def attacker_risk(
     else:
         F = f.copy()
         source = "sample"
-    u = classes.n_classes
-    pros = 1.0 / f
-    jour = 1.0 / F
+    pros, jour = 1.0 / f, 1.0 / F
+    records = pd.DataFrame({"prosecutor_risk": pros[classes.ids], "journalist_risk": jour[classes.ids]},
+                           index=data.index)
+    return _result(keys, t, source, f, F, records)
+
+
+def _result(keys: tuple[str, ...], t: float, source: str, f: np.ndarray, F: np.ndarray, records: object
+            ) -> AttackerRiskResult:
+    """The three models' figures from each class's size f_j and population size F_j."""
+    n = float(f.sum())
+    u = int(f.size)
+    pros, jour = 1.0 / f, 1.0 / F
     return AttackerRiskResult(
         keys=keys, threshold=t, population_source=source, n_records=int(n), n_classes=u,
         prosecutor_records_at_risk=float(f[pros > t].sum() / n),
@@ -152,9 +163,34 @@ def attacker_risk(
         journalist_lowest_risk=float(1.0 / F.max()),
         journalist_average_risk=float(max(u / F.sum(), (f / F).sum() / n)),
         marketer_risk=float((f / F).sum() / n),
-        records=pd.DataFrame({"prosecutor_risk": pros[classes.ids], "journalist_risk": jour[classes.ids]},
-                             index=data.index),
+        records=records,  # type: ignore[arg-type]
     )
+
+
+def _attacker_risk_tables(data: object, keys: str | Sequence[str], *, threshold: float = 0.2,
+                          weights: str | None = None, population: pd.DataFrame | None = None,
+                          key_bins: Mapping[str, BinSpec] | None = None) -> AttackerRiskResult:
+    """:func:`attacker_risk` of a Dask DataFrame: each class's size and weight sum from one pass
+    to its pattern table (the classes of the records, a missing key value a value of its own);
+    ``records`` is a Dask DataFrame aligned to the partitions."""
+    from sdc.core.classes import equivalence_classes, key_rows
+    from sdc.core.engine import engine_of
+    from sdc.core.frequencies import table_arguments
+
+    if population is not None:
+        raise not_on_engine("attacker_risk(population=...)", engine_of(data), "the population table is matched "
+                            "with the sample's classes in memory")
+    tables, keys, weights, _ = table_arguments(data, keys, weights, "category", 1.0, key_bins)
+    t = check_fraction(threshold, "threshold")
+    table = tables.pattern_table(keys, weights)
+    classes = equivalence_classes(table, keys)
+    f = np.bincount(classes.ids, weights=table["_n"].to_numpy(np.float64), minlength=classes.n_classes)
+    F = np.bincount(classes.ids, weights=table["_w"].to_numpy(np.float64), minlength=classes.n_classes) \
+        if weights is not None else f.copy()
+    rows, ids = key_rows(table, keys, classes.ids)
+    per = tables.per_record(keys, rows, ids, int(f.sum()), prosecutor_risk=1.0 / f, journalist_risk=1.0 / F)
+    return _result(keys, t, "weights" if weights is not None else "sample", f, F,
+                   per.frame(["prosecutor_risk", "journalist_risk"]))
 
 
 def _population_counts(sample: pd.DataFrame, population: pd.DataFrame, keys: tuple[str, ...],

@@ -25,7 +25,8 @@ from sdc._stats import summary_frame
 from sdc._validation import check_columns, plain
 from sdc.core.keys import dense_ids
 from sdc.core.shared import memoized
-from sdc.core.missing import MissingKind
+from sdc.core.engine import dispatch
+from sdc.core.missing import MissingKind, MissingRule
 from sdc.risk.individual import IndividualRiskResult, individual_risk
 from sdc.core.binning import BinSpec
 from sdc.core.prepare import prepare
@@ -103,6 +104,7 @@ def check_household(data: pd.DataFrame, household: str) -> np.ndarray:
     return memoized("household", s, lambda: dense_ids(s.to_numpy())[0])
 
 
+@dispatch(dask=None, why="it needs each household's records together")
 def household_risk(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -110,7 +112,7 @@ def household_risk(
     *,
     weights: str | None = None,
     method: Literal["approx", "exact"] = "approx",
-    missing: MissingKind = "wildcard",
+    missing: MissingKind | MissingRule = "wildcard",
     alpha: float = 1.0,
     key_bins: Mapping[str, BinSpec] | None = None,
 ) -> HouseholdRiskResult:
@@ -141,10 +143,6 @@ def household_risk(
     >>> sdc.household_risk(df, ["age"], "hh").risk.tolist()
     [0.75, 0.75, 1.0, 1.0]
     """
-    from sdc.core._dask import is_dask, not_distributed
-
-    if is_dask(data):
-        raise not_distributed("household risk", "it needs each household's records together")
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     hh = check_household(data, household)
     ind = individual_risk(data, keys, weights=weights, method=method, missing=missing, alpha=alpha)

@@ -27,8 +27,9 @@ from scipy.special import hyp2f1
 from sdc._validation import check_fraction, check_number, check_option, check_weights
 from sdc._stats import mad, summary_frame, weighted_median
 from sdc.exceptions import SdcWarning
-from sdc.core.frequencies import MISSING_RULES, PatternFrequencies, PerRecord, warn_if_degenerate
-from sdc.core.missing import MissingKind
+from sdc.core.engine import dispatch
+from sdc.core.frequencies import PatternFrequencies, PerRecord, warn_if_degenerate
+from sdc.core.missing import MissingKind, MissingRule, missing_rule
 from sdc.risk.threshold import global_threshold
 from sdc.core.scenario import resolve_keys
 from sdc.core.binning import BinSpec
@@ -241,13 +242,14 @@ class IndividualRiskResult:
         return summary_frame(rows)
 
 
+@dispatch(dask="sdc.risk.individual:_individual_risk_tables", chunks="sdc.risk.individual:_individual_risk_tables")
 def individual_risk(
     data: pd.DataFrame,
     keys: str | list[str] | tuple[str, ...],
     *,
     weights: str | None = None,
     method: Literal["approx", "exact"] = "approx",
-    missing: MissingKind = "wildcard",
+    missing: MissingKind | MissingRule = "wildcard",
     alpha: float = 1.0,
     max_global_risk: float = 0.01,
     key_bins: Mapping[str, BinSpec] | None = None,
@@ -264,7 +266,7 @@ def individual_risk(
         Sampling-weight column. Without it, r = 1/f_k (the data are the population).
     method : {"approx", "exact"}, default "approx"
         Estimator with weights; see :func:`pattern_risk`.
-    missing : {"wildcard", "category"}, default "wildcard"
+    missing : {"wildcard", "category"} or MissingRule, default "wildcard"
         Missing-value rule for the frequencies (see :func:`sdc.frequencies`).
     alpha : float in [0, 1], default 1
         sdcMicro's alpha for wildcard matches.
@@ -302,25 +304,17 @@ def individual_risk(
     >>> res.risk.tolist(), res.expected_reidentifications
     ([0.5, 0.5, 1.0], 2.0)
     """
-    from sdc.core._dask import is_dask
-
-    if is_dask(data):  # a Dask DataFrame: one pass to the pattern table (sdc.core._dask)
-        return _individual_risk_dask(data, keys, weights=weights, method=method, missing=missing, alpha=alpha,
-                                     max_global_risk=max_global_risk, key_bins=key_bins)
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     keys = kc.keys
     method = check_option(method, "method", RISK_METHODS)
-    missing = check_option(missing, "missing", MISSING_RULES)
-    alpha = check_fraction(alpha, "alpha")
+    rule = missing_rule(missing, alpha)
     g = check_number(max_global_risk, "max_global_risk", low=0, high=1, low_open=True, high_open=True)
     w = check_weights(data, weights)
-    pf = kc.frequencies(w, weights=weights, missing=missing, alpha=alpha)
-    warn_if_degenerate(pf, stacklevel=3)
-    return risk_from_frequencies(
-        pf, index=data.index, keys=keys, weights=weights, method=method,
-        missing=missing, alpha=alpha, max_global_risk=g, stacklevel=3,
-    )
+    pf = kc.frequencies(w, weights=weights, rule=rule)
+    warn_if_degenerate(pf, stacklevel=4)
+    return risk_from_frequencies(pf, index=data.index, keys=keys, weights=weights, method=method, rule=rule,
+                                 max_global_risk=g, stacklevel=4)
 
 
 def expected_reidentifications(pf: PatternFrequencies, *, weighted: bool, method: str = "approx") -> float:
@@ -332,7 +326,7 @@ def expected_reidentifications(pf: PatternFrequencies, *, weighted: bool, method
 
 def risk_from_frequencies(
     pf: PatternFrequencies, *, index: pd.Index, keys: tuple[str, ...], weights: str | None,
-    method: str, missing: str, alpha: float, max_global_risk: float, stacklevel: int = 2,
+    method: str, rule: MissingRule, max_global_risk: float, stacklevel: int = 2,
 ) -> IndividualRiskResult:
     """Build an :class:`IndividualRiskResult` from per-pattern frequencies."""
     occ = pf.occupied
@@ -356,7 +350,7 @@ def risk_from_frequencies(
     n_occ = pf.counts[occ]
     er = float(np.dot(r_occ, n_occ))
     return IndividualRiskResult(
-        keys=keys, weights=weights, method=method, missing=missing, alpha=alpha,
+        keys=keys, weights=weights, method=method, missing=rule.kind, alpha=rule.alpha,
         expected_reidentifications=er,
         global_risk=er / n,
         max_global_risk=max_global_risk,
@@ -366,43 +360,41 @@ def risk_from_frequencies(
     )
 
 
-# --- on a Dask DataFrame: the pattern table of one pass, then the code above ----------------------
+# --- on a Dask DataFrame or a file read in chunks: the pattern table, then the code above ----------
 
 class DaskIndividualRiskResult(IndividualRiskResult):
-    """:class:`IndividualRiskResult` of a Dask DataFrame: ``risk``, ``sample_frequency``,
-    ``population_frequency``, ``records_above`` and ``to_frame()`` are Dask (lazy)."""
+    """:class:`IndividualRiskResult` of data kept out of memory: on a Dask DataFrame ``risk``,
+    ``sample_frequency``, ``population_frequency``, ``records_above`` and ``to_frame()`` are
+    Dask (lazy); a chunked file keeps no per-record values."""
 
     __slots__ = ()
 
     def to_frame(self) -> Any:
-        from sdc.core import _dask
-
-        return _dask.concat_columns([self.risk, self.sample_frequency, self.population_frequency])
+        return self._records.concat([self.risk, self.sample_frequency, self.population_frequency])
 
 
 def _as(cls: type, res: Any, **changes: Any) -> Any:
     return cls(**{f.name: changes.get(f.name, getattr(res, f.name)) for f in dataclasses.fields(res)})
 
 
-def _individual_risk_dask(ddf: Any, keys: Any, *, weights: str | None = None, method: str = "approx",
-                    missing: str = "wildcard", alpha: float = 1.0, max_global_risk: float = 0.01,
-                    key_bins: Any = None) -> IndividualRiskResult:
-    """:func:`sdc.individual_risk` on a Dask DataFrame; ``risk``, ``sample_frequency`` and
-    ``population_frequency`` are Dask Series."""
-    from sdc.core import _dask
-    from sdc.core.frequencies import dask_arguments, table_frequencies
+def _individual_risk_tables(data: Any, keys: Any, *, weights: str | None = None, method: str = "approx",
+                            missing: Any = "wildcard", alpha: float = 1.0, max_global_risk: float = 0.01,
+                            key_bins: Any = None) -> IndividualRiskResult:
+    """:func:`sdc.individual_risk` of a Dask DataFrame or a chunked file, from its pattern
+    table; on Dask ``risk``, ``sample_frequency`` and ``population_frequency`` are Dask Series."""
+    from sdc.core.frequencies import table_arguments, table_frequencies
 
-    keys, weights, missing, alpha = dask_arguments(keys, weights, missing, alpha, key_bins)
+    tables, keys, weights, rule = table_arguments(data, keys, weights, missing, alpha, key_bins)
     method = check_option(method, "method", RISK_METHODS)
     g = check_number(max_global_risk, "max_global_risk", low=0, high=1, low_open=True, high_open=True)
-    table = _dask.pattern_table(ddf, keys, weights)
-    enc, pf = table_frequencies(table, keys, missing=missing, alpha=alpha)
+    table = tables.pattern_table(keys, weights)
+    enc, pf = table_frequencies(table, keys, rule)
     warn_if_degenerate(pf, stacklevel=4)
-    res = risk_from_frequencies(pf, index=table.index, keys=keys, weights=weights, method=method, missing=missing,
-                                alpha=alpha, max_global_risk=g, stacklevel=4)
+    res = risk_from_frequencies(pf, index=table.index, keys=keys, weights=weights, method=method, rule=rule,
+                                max_global_risk=g, stacklevel=4)
     # The table's rows are patterns: n is the records' count, the per-record views go to the data.
     n = int(pf.counts.sum())
     r_ids = np.zeros(pf.fk.shape[0])
     r_ids[pf.occupied] = res._pattern_risk[0]
-    per = _dask.DaskPerRecord(ddf, keys, table, enc.pattern, n, risk=r_ids, fk=pf.fk, Fk=pf.Fk)
+    per = tables.per_record(keys, table, enc.pattern, n, risk=r_ids, fk=pf.fk, Fk=pf.Fk)
     return _as(DaskIndividualRiskResult, res, global_risk=res.expected_reidentifications / n, _records=per)

@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_fraction, check_int, check_option, check_weights
-from sdc.core.frequencies import MISSING_RULES, PatternFrequencies, PerRecord, warn_if_degenerate
-from sdc.core.missing import MissingKind
+from sdc._validation import check_int, check_option, check_weights
+from sdc.core.engine import dispatch
+from sdc.core.frequencies import PatternFrequencies, PerRecord, warn_if_degenerate
+from sdc.core.missing import MissingKind, MissingRule, missing_rule
 from sdc._stats import summary_frame, weighted_median
 from sdc.core.keys import EncodedKeys, first_occurrence
 from sdc.risk.individual import RISK_METHODS, _as, pattern_risk
@@ -127,13 +128,14 @@ class KAnonymityResult:
         return summary_frame(rows)
 
 
+@dispatch(dask="sdc.risk.kanonymity:_k_anonymity_tables", chunks="sdc.risk.kanonymity:_k_anonymity_tables")
 def k_anonymity(
     data: pd.DataFrame,
     keys: str | list[str] | tuple[str, ...],
     *,
     k: int = 3,
     weights: str | None = None,
-    missing: MissingKind = "wildcard",
+    missing: MissingKind | MissingRule = "wildcard",
     alpha: float = 1.0,
     method: str = "approx",
     top: int = 10,
@@ -151,7 +153,7 @@ def k_anonymity(
         Threshold: records with f_k < k violate k-anonymity.
     weights : str, optional
         Sampling-weight column, for F_k and the risk shown for the riskiest classes.
-    missing : {"wildcard", "category"}, default "wildcard"
+    missing : {"wildcard", "category"} or MissingRule, default "wildcard"
         Missing-value rule (see :func:`sdc.frequencies`).
     alpha : float in [0, 1], default 1
         sdcMicro's alpha.
@@ -180,31 +182,23 @@ def k_anonymity(
     >>> p.n_classes, p.n_unique, p.n_k_lt_threshold, p.min_k
     (3, 2, 2, 1.0)
     """
-    from sdc.core._dask import is_dask
-
-    if is_dask(data):  # a Dask DataFrame: one pass to the pattern table (sdc.core._dask)
-        return _k_anonymity_dask(data, keys, k=k, weights=weights, missing=missing, alpha=alpha, method=method,
-                                 top=top, key_bins=key_bins)
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     keys = kc.keys
     k = check_int(k, "k", min_value=1)
     top = check_int(top, "top", min_value=0)
-    missing = check_option(missing, "missing", MISSING_RULES)
+    rule = missing_rule(missing, alpha)
     method = check_option(method, "method", RISK_METHODS)
-    alpha = check_fraction(alpha, "alpha")
     w = check_weights(data, weights)
     enc = kc.encoded
-    pf = kc.frequencies(w, weights=weights, missing=missing, alpha=alpha)
-    warn_if_degenerate(pf, stacklevel=3)
-    return profile_from_frequencies(
-        data, enc, pf, k=k, weights=weights, missing=missing, alpha=alpha, method=method, top=top
-    )
+    pf = kc.frequencies(w, weights=weights, rule=rule)
+    warn_if_degenerate(pf, stacklevel=4)
+    return profile_from_frequencies(data, enc, pf, k=k, weights=weights, rule=rule, method=method, top=top)
 
 
 def profile_from_frequencies(
     data: pd.DataFrame, enc: EncodedKeys, pf: PatternFrequencies, *, k: int, weights: str | None,
-    missing: str, alpha: float, method: str, top: int,
+    rule: MissingRule, method: str, top: int,
 ) -> KAnonymityResult:
     """Assemble the profile from per-pattern frequencies (shared with the snapshots)."""
     occ = pf.occupied
@@ -226,7 +220,7 @@ def profile_from_frequencies(
         "n_records": n_records.astype(np.int64),
     })
     return KAnonymityResult(
-        keys=enc.keys, k=k, weights=weights, missing=missing, alpha=alpha,
+        keys=enc.keys, k=k, weights=weights, missing=rule.kind, alpha=rule.alpha,
         **class_counts(pf, k),
         class_sizes=class_sizes,
         riskiest_classes=_riskiest(data, enc, pf, weighted=weights is not None, method=method, top=top),
@@ -334,11 +328,12 @@ def _first_rows(pattern: np.ndarray, ids: np.ndarray, n_ids: int) -> np.ndarray:
     return rows[first[ids]]
 
 
-# --- on a Dask DataFrame: the pattern table of one pass, then the code above ----------------------
+# --- on a Dask DataFrame or a file read in chunks: the pattern table, then the code above ---------
 
 class DaskKAnonymityResult(KAnonymityResult):
-    """:class:`KAnonymityResult` of a Dask DataFrame: ``sample_frequency``, ``violates`` and
-    ``to_frame()`` are Dask (lazy); ``n_below`` is computed from the patterns."""
+    """:class:`KAnonymityResult` of data kept out of memory: on a Dask DataFrame
+    ``sample_frequency``, ``violates`` and ``to_frame()`` are Dask (lazy); ``n_below`` is
+    computed from the patterns."""
 
     __slots__ = ("_pattern_counts",)
 
@@ -347,28 +342,26 @@ class DaskKAnonymityResult(KAnonymityResult):
         return int(n_at[f < check_int(k, "k", min_value=1)].sum())
 
     def to_frame(self) -> Any:
-        from sdc.core import _dask
-
-        return _dask.concat_columns([self.sample_frequency, self.violates])
+        return self._records.concat([self.sample_frequency, self.violates])
 
 
-def _k_anonymity_dask(ddf: Any, keys: Any, *, k: int = 3, weights: str | None = None, missing: str = "wildcard",
-                alpha: float = 1.0, method: str = "approx", top: int = 10, key_bins: Any = None) -> KAnonymityResult:
-    """:func:`sdc.k_anonymity` on a Dask DataFrame; ``sample_frequency`` is a Dask Series."""
-    from sdc.core import _dask
-    from sdc.core.frequencies import dask_arguments, table_frequencies
+def _k_anonymity_tables(data: Any, keys: Any, *, k: int = 3, weights: str | None = None, missing: Any = "wildcard",
+                        alpha: float = 1.0, method: str = "approx", top: int = 10, key_bins: Any = None
+                        ) -> KAnonymityResult:
+    """:func:`sdc.k_anonymity` of a Dask DataFrame or a chunked file, from its pattern table;
+    on Dask ``sample_frequency`` is a Dask Series."""
+    from sdc.core.frequencies import table_arguments, table_frequencies
 
-    keys, weights, missing, alpha = dask_arguments(keys, weights, missing, alpha, key_bins)
+    tables, keys, weights, rule = table_arguments(data, keys, weights, missing, alpha, key_bins)
     k = check_int(k, "k", min_value=1)
     top = check_int(top, "top", min_value=0)
     method = check_option(method, "method", RISK_METHODS)
-    table = _dask.pattern_table(ddf, keys, weights)
-    enc, pf = table_frequencies(table, keys, missing=missing, alpha=alpha)
+    table = tables.pattern_table(keys, weights)
+    enc, pf = table_frequencies(table, keys, rule)
     warn_if_degenerate(pf, stacklevel=4)
     # The table is sorted by first appearance, so the riskiest classes' ties break as in memory.
-    res = profile_from_frequencies(table[list(keys)], enc, pf, k=k, weights=weights, missing=missing, alpha=alpha,
-                                   method=method, top=top)
-    per = _dask.DaskPerRecord(ddf, keys, table, enc.pattern, int(pf.counts.sum()), fk=pf.fk)
+    res = profile_from_frequencies(table[list(keys)], enc, pf, k=k, weights=weights, rule=rule, method=method, top=top)
+    per = tables.per_record(keys, table, enc.pattern, int(pf.counts.sum()), fk=pf.fk)
     out = _as(DaskKAnonymityResult, res, _records=per)
     object.__setattr__(out, "_pattern_counts", (pf.fk[pf.occupied], pf.counts[pf.occupied]))
     return out

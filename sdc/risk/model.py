@@ -41,6 +41,7 @@ import pandas as pd
 
 from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_keys, check_number, check_option, check_weights
+from sdc.core.engine import dispatch
 from sdc.core.keys import column_levels
 from sdc.exceptions import SdcWarning
 from sdc.core.binning import BinSpec
@@ -125,6 +126,7 @@ def _formula_variables(formula: str) -> tuple[list[str], bool]:
     return first, inter
 
 
+@dispatch(dask=None, why="its log-linear model is fitted over all cells of the key table together")
 def model_risk(
     data: pd.DataFrame,
     keys: str | Sequence[str] | None = None,
@@ -164,10 +166,6 @@ def model_risk(
            model for sample disclosure risk estimation. PSD 2006, LNCS 4302, 82-93.
     .. [3] Templ, M. (2017). Statistical Disclosure Control for Microdata. Springer, ch. 4.
     """
-    from sdc.core._dask import is_dask, not_distributed
-
-    if is_dask(data):
-        raise not_distributed("modRisk", "its log-linear model is fitted over all cells together")
     data, _, weights = prepare(data, keys if keys is not None else list(key_bins or ()), key_bins=key_bins,
                                weights=weights)
     method = check_option(method, "method", MODRISK_METHODS)
@@ -191,7 +189,7 @@ def model_risk(
     w = check_weights(data, weights)
     if w is None:
         warnings.warn("model-based risk without sampling weights: weights are taken as 1 (as sdcMicro does), "
-                      "so sample uniques get v = 0.", SdcWarning, stacklevel=2)
+                      "so sample uniques get v = 0.", SdcWarning, stacklevel=3)
         w = np.ones(len(data))
 
     cells = _grid(data, keys, w)

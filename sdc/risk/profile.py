@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from sdc.core.binning import BinSpec
+from sdc.core.missing import missing_rule
 from sdc.core.scenario import key_classes
 from sdc.risk.individual import IndividualRiskResult, individual_risk
 from sdc.risk.kanonymity import KAnonymityResult, k_anonymity
@@ -22,12 +23,13 @@ __all__ = ["profile_and_risk"]
 
 
 def profile_and_risk(data: Any, keys: str | Sequence[str], *, k: int = 3, top: int = 10, weights: Any = None,
-                     missing: str = "wildcard", alpha: float = 1.0, method: str = "approx",
+                     missing: Any = "wildcard", alpha: float = 1.0, method: str = "approx",
                      max_global_risk: float = 0.01, key_bins: Mapping[str, BinSpec] | None = None
                      ) -> tuple[KAnonymityResult, IndividualRiskResult]:
     """``k_anonymity(...)`` and ``individual_risk(...)`` of the same keys, the keys encoded and
-    their frequencies counted once (the same results as the two calls)."""
-    opts = dict(weights=weights, missing=missing, alpha=alpha, method=method, key_bins=key_bins)
+    their frequencies counted once (the same results as the two calls). On every engine: a
+    chunked file (:class:`sdc.core.stream.ChunkedFile`) makes its pattern table once for both."""
+    opts = dict(weights=weights, missing=missing_rule(missing, alpha), method=method, key_bins=key_bins)
     shared: Any = keys
     if isinstance(data, pd.DataFrame) and not key_bins:
         shared = key_classes(data, keys)

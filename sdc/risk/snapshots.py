@@ -25,11 +25,10 @@ import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame
-from sdc._validation import (
-    check_columns, check_fraction, check_int, check_keys, check_option, check_weights,
-)
-from sdc.core.frequencies import MISSING_RULES, PatternFrequencies, pattern_frequencies
-from sdc.core.missing import MissingKind
+from sdc._validation import check_columns, check_int, check_option, check_weights
+from sdc.core.engine import dispatch
+from sdc.core.frequencies import PatternFrequencies, pattern_frequencies
+from sdc.core.missing import MissingKind, MissingRule, missing_rule
 from sdc.risk.kanonymity import class_counts
 from sdc.risk.individual import RISK_METHODS, pattern_risk
 from sdc.core.binning import BinSpec
@@ -94,6 +93,8 @@ class SnapshotResult:
         return summary_frame(rows)
 
 
+@dispatch(dask="sdc.risk.snapshots:_key_subset_snapshots_tables",
+          chunks="sdc.risk.snapshots:_key_subset_snapshots_tables")
 def key_subset_snapshots(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -103,7 +104,7 @@ def key_subset_snapshots(
     max_subsets: int = MAX_SUBSETS,
     threshold: int = 3,
     weights: str | None = None,
-    missing: MissingKind = "wildcard",
+    missing: MissingKind | MissingRule = "wildcard",
     alpha: float = 1.0,
     method: str = "approx",
     progress: bool = False,
@@ -138,20 +139,13 @@ def key_subset_snapshots(
     -------
     SnapshotResult
     """
-    from sdc.core._dask import is_dask
-
-    if is_dask(data):  # a Dask DataFrame: one pass to the pattern table (sdc.core._dask)
-        return _key_subset_snapshots_dask(
-            data, keys, subsets=subsets, max_size=max_size, max_subsets=max_subsets, threshold=threshold,
-            weights=weights, missing=missing, alpha=alpha, method=method, progress=progress, key_bins=key_bins)
     data, keys, weights = prepare(data, keys, key_bins=key_bins, weights=weights)
     kc = resolve_keys(data, keys)
     keys = kc.keys
     threshold = check_int(threshold, "threshold", min_value=1)
     max_subsets = check_int(max_subsets, "max_subsets", min_value=1)
-    missing = check_option(missing, "missing", MISSING_RULES)
+    rule = missing_rule(missing, alpha)
     method = check_option(method, "method", RISK_METHODS)
-    alpha = check_fraction(alpha, "alpha")
     w = check_weights(data, weights)
     chosen, total = _chosen_subsets(data, keys, subsets, max_size, max_subsets)
     enc = kc.encoded
@@ -160,11 +154,11 @@ def key_subset_snapshots(
         from tqdm.auto import tqdm
 
         iterator = tqdm(chosen, desc="key subsets", unit="subset", total=total)
-    rows = [_snapshot_row(pattern_frequencies(sub, w, missing=missing, alpha=alpha), sub.keys, threshold,
-                          weighted=w is not None, method=method) for sub in map(enc.subset, iterator)]
+    rows = [_snapshot_row(pattern_frequencies(sub, w, rule), sub.keys, threshold, weighted=w is not None,
+                          method=method) for sub in map(enc.subset, iterator)]
     table = pd.DataFrame(rows, columns=list(SNAPSHOT_COLUMNS))
     return SnapshotResult(
-        keys=keys, threshold=threshold, weights=weights, missing=missing, alpha=alpha, method=method,
+        keys=keys, threshold=threshold, weights=weights, missing=rule.kind, alpha=rule.alpha, method=method,
         n_records=len(data), table=table,
     )
 
@@ -253,29 +247,27 @@ def _snapshot_row(pf: PatternFrequencies, keys: tuple[str, ...], k: int, *, weig
     )
 
 
-def _key_subset_snapshots_dask(ddf: Any, keys: Any, *, subsets: Iterable[Sequence[str]] | None = None,
-                         max_size: int | None = None, max_subsets: int = 100_000, threshold: int = 3,
-                         weights: str | None = None, missing: str = "wildcard", alpha: float = 1.0,
-                         method: str = "approx", progress: bool = False, key_bins: Any = None) -> SnapshotResult:
-    """:func:`sdc.key_subset_snapshots` on a Dask DataFrame: one pass for the full pattern
-    table; each subset re-aggregates that table (no further pass over the data)."""
-    from sdc.core import _dask
-    from sdc.core.frequencies import dask_arguments, row_frequencies
+def _key_subset_snapshots_tables(data: Any, keys: Any, *, subsets: Iterable[Sequence[str]] | None = None,
+                                 max_size: int | None = None, max_subsets: int = MAX_SUBSETS, threshold: int = 3,
+                                 weights: str | None = None, missing: Any = "wildcard", alpha: float = 1.0,
+                                 method: str = "approx", progress: bool = False, key_bins: Any = None
+                                 ) -> SnapshotResult:
+    """:func:`sdc.key_subset_snapshots` of a Dask DataFrame or a chunked file: one pattern
+    table of all the keys; each subset re-aggregates that table (no further pass over the data)."""
+    from sdc.core.frequencies import row_frequencies, table_arguments
     from sdc.core.keys import encode_keys
 
-    keys, weights, missing, alpha = dask_arguments(keys, weights, missing, alpha, key_bins)
+    tables, keys, weights, rule = table_arguments(data, keys, weights, missing, alpha, key_bins)
     threshold = check_int(threshold, "threshold", min_value=1)
     max_subsets = check_int(max_subsets, "max_subsets", min_value=1)
     method = check_option(method, "method", RISK_METHODS)
-    chosen, _ = _chosen_subsets(ddf, keys, subsets, max_size, max_subsets)
-    table = _dask.pattern_table(ddf, keys, weights)
+    chosen, _ = _chosen_subsets(tables.meta, keys, subsets, max_size, max_subsets)
+    table = tables.pattern_table(keys, weights)
     enc = encode_keys(table, keys)
     n_rows = table["_n"].to_numpy(np.float64)
     w_rows = table["_w"].to_numpy(np.float64)
-    rows = []
-    for sub in map(enc.subset, chosen):
-        pf = row_frequencies(sub, n_rows, w_rows, missing=missing, alpha=alpha)
-        rows.append(_snapshot_row(pf, sub.keys, threshold, weighted=weights is not None, method=method))
-    return SnapshotResult(keys=keys, threshold=threshold, weights=weights, missing=missing, alpha=alpha,
+    rows = [_snapshot_row(row_frequencies(sub, n_rows, w_rows, rule), sub.keys, threshold,
+                          weighted=weights is not None, method=method) for sub in map(enc.subset, chosen)]
+    return SnapshotResult(keys=keys, threshold=threshold, weights=weights, missing=rule.kind, alpha=rule.alpha,
                           method=method, n_records=int(n_rows.sum()),
                           table=pd.DataFrame(rows, columns=list(SNAPSHOT_COLUMNS)))

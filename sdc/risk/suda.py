@@ -49,6 +49,7 @@ import pandas as pd
 
 from sdc._stats import summary_frame
 from sdc._validation import check_fraction, check_int, check_keys, check_number, check_option
+from sdc.core.engine import dispatch
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.exceptions import SdcWarning
 from sdc.core.keys import (
@@ -162,6 +163,7 @@ class SudaResult:
         return summary_frame(rows)
 
 
+@dispatch(dask=None, why="it searches the minimal sample uniques of every record over all key combinations at once")
 def suda(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -214,10 +216,6 @@ def suda(
     >>> sdc.suda(df, ["a", "b", "c"]).score.tolist()
     [2.0, 4.0, 2.0]
     """
-    from sdc.core._dask import is_dask, not_distributed
-
-    if is_dask(data):
-        raise not_distributed("SUDA2", "its minimal sample uniques need every record's key combinations at once")
     data, keys, _ = prepare(data, keys, key_bins=key_bins)
     kc = keys if isinstance(keys, KeyClasses) else None
     keys = resolve_keys(data, keys).keys if kc is not None else check_keys(data, keys)
@@ -324,7 +322,7 @@ def _codes(s: pd.Series, mode: str, missing_value: float | None) -> np.ndarray:
     codes, merged = truncated_codes(s, missing_value=missing_value, truncate=mode == "sdcmicro")
     if merged:
         warnings.warn(f"key {s.name!r} has non-integer values; sdcMicro's suda2 truncates them to integers "
-                      "(mode='sdcmicro'). Use mode='correct' to keep them apart.", SdcWarning, stacklevel=4)
+                      "(mode='sdcmicro'). Use mode='correct' to keep them apart.", SdcWarning, stacklevel=5)
     return codes
 
 

@@ -38,6 +38,7 @@ from sdc._validation import check_fraction, check_int, check_option, check_weigh
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.risk.household import check_household
 from sdc.core.frequencies import pattern_frequencies
+from sdc.core.missing import MissingRule
 from sdc.risk.individual import IndividualRiskResult, expected_reidentifications, individual_risk
 from sdc.core.binning import BinSpec
 from sdc.core.prepare import prepare
@@ -188,7 +189,7 @@ def jackknife_interval(
             g = individual_risk(frame, classes, weights=wcol).global_risk
         else:  # a replicate: its weights derive from checked ones, and only ER is needed
             w_rep = frame[wcol].to_numpy() if wcol is not None else None
-            pf = pattern_frequencies(classes.encoded, w_rep, missing="wildcard", alpha=1.0)
+            pf = pattern_frequencies(classes.encoded, w_rep, MissingRule())
             g = expected_reidentifications(pf, weighted=wcol is not None) / classes.n_records
         return g * n if statistic == "expected_reidentifications" else g
 

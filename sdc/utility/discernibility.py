@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc._validation import check_option
 from sdc.core.classes import equivalence_classes
-from sdc.core.frequencies import MISSING_RULES, pattern_frequencies
+from sdc.core.frequencies import pattern_frequencies
+from sdc.core.missing import MissingKind, MissingRule, missing_rule
 from sdc.core.keys import encode_keys
 from sdc.utility._common import align, resolve_variables
 
@@ -100,7 +100,7 @@ def _retained(before: float, after: float, maximum: float) -> float:
     return float(1.0 - min(1.0, max(0.0, (after - before) / (maximum - before))))
 
 
-def _partition(frame: pd.DataFrame, keys: tuple[str, ...], missing: str) -> dict[str, float]:
+def _partition(frame: pd.DataFrame, keys: tuple[str, ...], rule: MissingRule) -> dict[str, float]:
     n = len(frame)
     enc = encode_keys(frame, keys)
     withheld = enc.missing_mask().all(axis=1)
@@ -113,7 +113,7 @@ def _partition(frame: pd.DataFrame, keys: tuple[str, ...], missing: str) -> dict
     if n_withheld:
         # The withheld records share the all-missing pattern: one class, which is not a class of the release.
         sizes = np.delete(sizes, cl.ids[int(np.argmax(withheld))])
-    pf = pattern_frequencies(enc, None, missing=missing, alpha=1.0)
+    pf = pattern_frequencies(enc, None, rule)
     fk = np.asarray(pf.fk, dtype=np.float64)[pf.pattern]
     dm = float(np.sum(sizes.astype(np.float64) ** 2)) + float(n) * n_withheld
     return {"discernibility": dm, "n_classes": int(sizes.size), "average_class_size": float(n - n_withheld) / sizes.size,
@@ -125,7 +125,7 @@ def discernibility(
     released: pd.DataFrame,
     keys: str | Sequence[str],
     *,
-    missing: str = "wildcard",
+    missing: MissingKind | MissingRule = "wildcard",
 ) -> DiscernibilityResult:
     r"""Discernibility, average class size and privacy gain of the release against the original.
 
@@ -136,9 +136,9 @@ def discernibility(
         :func:`sdc.information_loss`). Not modified.
     keys : str or sequence of str
         Key variables (quasi-identifiers).
-    missing : {"wildcard", "category"}, default "wildcard"
+    missing : {"wildcard", "category"} or MissingRule, default "wildcard"
         The missing-value rule of the f_k behind k (as in :func:`sdc.k_anonymity`;
-        sdcMicro's rule by default). Classes for discernibility and AECS always count a
+        sdcMicro's rule by default, with alpha 1). Classes for discernibility and AECS always count a
         missing value as a value of their own (they must partition the records).
 
     Returns
@@ -177,12 +177,12 @@ def discernibility(
     if keys is None:
         raise ValueError("`keys` must name at least one column; got None.")
     cols = resolve_variables(orig, rel, keys, role="keys")
-    missing = check_option(missing, "missing", MISSING_RULES)
-    b = _partition(orig, cols, missing)
-    a = _partition(rel, cols, missing)
+    rule = missing_rule(missing)
+    b = _partition(orig, cols, rule)
+    a = _partition(rel, cols, rule)
     n = len(orig)
     return DiscernibilityResult(
-        keys=cols, missing=missing, n_records=n,
+        keys=cols, missing=rule.kind, n_records=n,
         discernibility_before=b["discernibility"], discernibility_after=a["discernibility"],
         discernibility_utility_retained=_retained(b["discernibility"], a["discernibility"], float(n) * n),
         n_classes_before=b["n_classes"], n_classes_after=a["n_classes"],

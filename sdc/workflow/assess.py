@@ -30,6 +30,8 @@ from sdc.attribute.closeness import TClosenessResult
 from sdc.attribute.inference import InferenceResult, inference_risk
 from sdc.attribute.ldiversity import LDiversityResult
 from sdc.core.binning import Binning, apply_binning
+from sdc.core.engine import engine_of
+from sdc.core.missing import missing_rule
 from sdc.core.scenario import KeyClasses, key_classes
 from sdc.core.shared import shared_codes
 from sdc.exceptions import SdcWarning
@@ -44,6 +46,7 @@ from sdc.risk.suda import SudaResult
 from sdc.risk.uncertainty import Interval, jackknife_interval, reidentification_interval
 from sdc.risk.uniqueness import PopulationUniquenessResult
 from sdc.workflow.config import FILE_WIDE, RunConfig, Scenario, from_mapping, from_options, load_config
+from sdc.workflow.engine import back_end, not_run
 from sdc.workflow.registry import SCENARIO_MEASURES, Context
 
 __all__ = ["Assessment", "ScenarioResult", "assess", "Verdict"]
@@ -103,6 +106,8 @@ class Assessment:
     columns: pd.DataFrame | None = field(default=None, repr=False)  # the input's columns: role, missing, flags
     read: ReadDetails | None = None                                  # how the input file was read
     skipped: tuple[tuple[str, str], ...] = ()                        # (measure, why) asked for, not computed
+    engine: str = "pandas"                                           # where it ran (sdc.workflow.engine)
+    not_run: tuple[tuple[str, str], ...] = ()                        # (measure, why) configured, not run there
 
     @property
     def primary(self) -> ScenarioResult:
@@ -154,7 +159,7 @@ def _resolve(source: Any, config: Any, data: Any, options: dict[str, Any]) -> tu
             raise TypeError(f"with a RunConfig, options go into the config; got {', '.join(map(repr, options))}.")
         cfg = source
     else:
-        if isinstance(source, pd.DataFrame):
+        if isinstance(source, pd.DataFrame) or engine_of(source) != "pandas":
             if data is not None:
                 raise TypeError("give the data once: assess(data, config) or assess(config, data=data).")
             data = source
@@ -182,7 +187,7 @@ def _resolve(source: Any, config: Any, data: Any, options: dict[str, Any]) -> tu
             raise TypeError(f"`config` must be a RunConfig, a mapping, a config file path or None; got "
                             f"{type(config).__name__}.")
         return cfg, data, series
-    if data is not None and not isinstance(data, pd.DataFrame):
+    if data is not None and not isinstance(data, pd.DataFrame) and engine_of(data) == "pandas":
         raise TypeError(f"`data` must be a pandas DataFrame; got {type(data).__name__}.")
     return cfg, data, None
 
@@ -197,6 +202,7 @@ def assess(
     progress: bool = False,
     cross_check: bool = False,
     now: datetime | None = None,
+    engine: str | None = None,
     **options: Any,
 ) -> Assessment:
     """Run every configured measure (see :mod:`sdc.workflow.config`) and collect the results.
@@ -222,6 +228,10 @@ def assess(
         Also compute the risk measures through sdcMicro (r_bridge) and add the agreement table.
     now : datetime, optional
         The generation time recorded (default: now).
+    engine : {"pandas", "dask", "chunks"}, optional
+        Where the measures run (:mod:`sdc.workflow.engine`); default: the engine of the data
+        (a Dask DataFrame, a file of :func:`sdc.read_chunks`), else pandas in memory. The
+        configured measures that cannot run there are listed in ``not_run``.
     **options
         Flat configuration: ``keys`` (categorical keys), ``continuous_keys``, ``key_bins`` (or
         ``bins``), ``sensitive``, ``sensitive_bins``, ``weights`` (a column name or a Series
@@ -241,15 +251,16 @@ def assess(
     {'measure': ['2-anonymity', 'individual risk'], 'value': [2.0, 6.0], 'verdict': ['fail', 'fail']}
     """
     cfg, data, weight_series = _resolve(source, config, data, options)
+    back = back_end(engine, data, cross_check=cross_check)  # IN_MEMORY (below), or Dask, or a file in chunks
     files: list[str] = []
     details: ReadDetails | None = None
     if data is None:
-        data, files, details = load_input(cfg)
+        data, files, details = back.load(cfg)
     if weight_series is not None:
         data, wname = attach_weights(data, weight_series)
         cfg = replace(cfg, weights=wname)
-    _check_roles(cfg, data)
-    work, binning = apply_binning(data, {k: v for k, v in cfg.bins.items()})
+    back.check_roles(cfg, data)
+    work, binning = back.binned(cfg, data)
     thr = cfg.thresholds
     measures = set(cfg.measures)
     notes: list[str] = list(details.notes()) if details is not None else []
@@ -259,17 +270,17 @@ def assess(
                 and pd.api.types.is_numeric_dtype(data[k].dtype) and not pd.api.types.is_bool_dtype(data[k].dtype)]
     if unbinned:
         notes.append(f"continuous key(s) {', '.join(unbinned)} assessed on their raw values (no bins configured).")
-    columns = _columns(cfg, data, details)
-    notes += _column_notes(cfg, columns)
-    opts = {"weights": cfg.weights, "missing": cfg.missing, "alpha": cfg.alpha}
+    columns = back.columns(cfg, data, details)
+    notes += _column_notes(cfg, columns) if columns is not None else []
+    opts = {"weights": cfg.weights, "missing": missing_rule(cfg.missing, cfg.alpha)}
     results = []
     # The measures only read `work`: each column is encoded once for all of them (sdc.core.shared).
     with warnings.catch_warnings(record=True) as caught, shared_codes():
         warnings.simplefilter("always", SdcWarning)
         for sc in cfg.all_scenarios:
-            results.append(_scenario(cfg, work, sc, opts, measures, progress, notes))
+            results.append(_scenario(cfg, work, sc, opts, measures, progress, notes, back))
         inference = {}
-        if "inference" in measures:
+        if "inference" in measures and back.runs(inference_risk) is None:
             exclude = {c for c in (cfg.id, cfg.weights, cfg.household) if c}
             few = _few_levels(work, [c for c in work.columns if c not in exclude])  # counted once for all
             for s in cfg.sensitive:
@@ -282,13 +293,12 @@ def assess(
             notes.append(msg)
     result = Assessment(
         config=cfg, data=data, assessed=work, binning=binning, scenarios=tuple(results), inference=inference,
-        small_counts=_small_counts(work, cfg.keys or tuple(k for s in cfg.all_scenarios for k in s.keys),
-                                   thr.small_count or thr.k),
+        small_counts=back.small_counts(work, cfg.keys or tuple(k for s in cfg.all_scenarios for k in s.keys),
+                                       thr.small_count or thr.k),
         verdicts=tuple(_verdicts(cfg, results, inference)),
-        provenance=provenance(now, input_sha256=sha256_files(files) if files else {}, input_files=files,
-                              command=command, config_source=cfg.source, versions=versions(),
-                              platform=platform_text()),
-        notes=tuple(notes), columns=columns, read=details, skipped=_skipped(cfg),
+        provenance=back.provenance(cfg, data, files, command, now),
+        notes=tuple(notes), columns=columns, read=details, skipped=_skipped(cfg), engine=back.name,
+        not_run=not_run(cfg, back),
     )
     if cross_check:
         from sdc.workflow.crosscheck import cross_check as run_cross_check
@@ -299,6 +309,13 @@ def assess(
 
 
 def _check_roles(cfg: RunConfig, data: pd.DataFrame) -> None:
+    """Every column the config names must exist (one error naming the role and the column),
+    and no sensitive variable be missing in every record."""
+    check_columns_of(cfg, data)
+    refuse_empty_sensitive(data[list(cfg.sensitive)].notna().any())
+
+
+def check_columns_of(cfg: RunConfig, data: pd.DataFrame) -> None:
     """Every column the config names must exist (one error naming the role and the column)."""
     roles = [("categorical_keys", cfg.categorical_keys), ("continuous_keys", cfg.continuous_keys),
              ("sensitive", cfg.sensitive)] + [(f"scenario {s.name!r}", s.keys) for s in cfg.scenarios]
@@ -311,8 +328,12 @@ def _check_roles(cfg: RunConfig, data: pd.DataFrame) -> None:
     overlap = set(cfg.sensitive) & set(cfg.keys)
     if overlap:
         raise ValueError(f"`sensitive` variables may not also be keys: {', '.join(map(repr, sorted(overlap)))}.")
-    for s in cfg.sensitive:
-        if data[s].isna().all():
+
+
+def refuse_empty_sensitive(observed: pd.Series) -> None:
+    """`observed`: whether each sensitive variable has a value in some record."""
+    for s, seen in observed.items():
+        if not seen:
             raise ValueError(f"sensitive variable {s!r} is missing in every record: there is nothing to assess; "
                              "drop it from `sensitive` (or check the column and the missing-value markers).")
 
@@ -410,12 +431,29 @@ JACKKNIFE_GROUPS = 30
 
 
 def _scenario(cfg: RunConfig, work: pd.DataFrame, sc: Scenario, opts: dict[str, Any], measures: set[str],
-              progress: bool, notes: list[str] | None = None) -> ScenarioResult:
+              progress: bool, notes: list[str] | None = None, engine: Any = None) -> ScenarioResult:
+    engine = engine or IN_MEMORY
     thr = cfg.thresholds
     keys = list(sc.keys)
-    kc = key_classes(work, keys)  # encoded once; every measure below reads it
+    kc = engine.key_classes(work, keys)  # encoded once; every measure below reads it
     prof = k_anonymity(work, kc, k=thr.k, top=10, **opts)
     risk = individual_risk(work, kc, max_global_risk=thr.max_global_risk, **opts)
+    intervals = _intervals(cfg, work, kc, risk, progress, notes) if engine.in_memory else {}
+    ctx = Context(cfg=cfg, work=work, scenario=sc, key_classes=kc, opts=opts, progress=progress)
+    kw: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for m in SCENARIO_MEASURES:
+        if m.name in measures and m.wanted(cfg) and engine.runs(m) is None:
+            res = m.run(ctx)
+            if res is not None:
+                (extra if m.extra else kw)[m.field] = res
+    engine.release(kc)
+    return ScenarioResult(scenario=sc, key_classes=kc, profile=prof, risk=risk, intervals=intervals, extra=extra, **kw)
+
+
+def _intervals(cfg: RunConfig, work: pd.DataFrame, kc: KeyClasses, risk: IndividualRiskResult, progress: bool,
+               notes: list[str] | None) -> dict[str, Interval]:
+    """The sampling intervals of a scenario's re-identifications (in memory)."""
     intervals = {"reidentifications": reidentification_interval(risk)}
     if cfg.weights:
         units = int(work[cfg.household].nunique()) if cfg.household else len(work)
@@ -430,16 +468,43 @@ def _scenario(cfg: RunConfig, work: pd.DataFrame, sc: Scenario, opts: dict[str, 
                    f"No sampling interval for the expected re-identifications: the data hold only {units} {what}.")
             if msg not in notes:
                 notes.append(msg)
-    ctx = Context(cfg=cfg, work=work, scenario=sc, key_classes=kc, opts=opts, progress=progress)
-    kw: dict[str, Any] = {}
-    extra: dict[str, Any] = {}
-    for m in SCENARIO_MEASURES:
-        if m.name in measures and m.wanted(cfg):
-            res = m.run(ctx)
-            if res is not None:
-                (extra if m.extra else kw)[m.field] = res
-    kc.release_frequencies()
-    return ScenarioResult(scenario=sc, key_classes=kc, profile=prof, risk=risk, intervals=intervals, extra=extra, **kw)
+    return intervals
+
+
+class _InMemory:
+    """The pandas back end of :func:`assess` (the other engines': :mod:`sdc.workflow.engine`)."""
+
+    name = "pandas"
+    in_memory = True
+    load = staticmethod(load_input)
+    check_roles = staticmethod(_check_roles)
+    columns = staticmethod(_columns)
+
+    @staticmethod
+    def binned(cfg: RunConfig, data: pd.DataFrame) -> tuple[pd.DataFrame, tuple[Binning, ...]]:
+        return apply_binning(data, {k: v for k, v in cfg.bins.items()})
+
+    @staticmethod
+    def key_classes(work: pd.DataFrame, keys: list[str]) -> KeyClasses:
+        return key_classes(work, keys)
+
+    @staticmethod
+    def release(kc: KeyClasses) -> None:
+        kc.release_frequencies()
+
+    @staticmethod
+    def runs(measure: Any) -> None:
+        return None  # every measure runs in memory
+
+    @staticmethod
+    def small_counts(work: pd.DataFrame, keys: tuple[str, ...], below: int) -> pd.DataFrame:
+        return _small_counts(work, keys, below)
+
+    @staticmethod
+    def provenance(cfg: RunConfig, data: pd.DataFrame, files: list[str], command: str, now: datetime | None
+                   ) -> dict[str, Any]:
+        return provenance(now, input_sha256=sha256_files(files), input_files=files, command=command,
+                          config_source=cfg.source, versions=versions(), platform=platform_text())
 
 
 def _small_counts(work: pd.DataFrame, keys: tuple[str, ...], below: int) -> pd.DataFrame:
@@ -484,3 +549,7 @@ def _verdicts(cfg: RunConfig, results: list[ScenarioResult], inference: dict[str
         add(FILE_WIDE, f"inference ({s})", f"released variables or pairs of them that determine {s} exactly", len(det),
             "0", len(det) == 0)
     return out
+
+
+#: The pandas back end: the code of this module.
+IN_MEMORY = _InMemory()

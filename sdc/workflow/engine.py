@@ -1,48 +1,243 @@
-"""The engine a command runs on: pandas in memory (default) or Dask (``--engine dask``).
+"""The engines an assessment runs on: pandas in memory (default), Dask, or a file read in chunks.
 
-With Dask, the data path may be a glob of CSV files (``'data/part-*.csv'``), read one
-partition per file by the in-memory reader (:func:`sdc.core._dask_protect.read_partitions`); the measures then run on the cluster: a LocalCluster sized to
-the machine (one worker process per core), or the existing cluster at ``--scheduler``
-(``tcp://host:8786``, or a scheduler file ``*.json`` written by dask-jobqueue / dask-mpi).
+:func:`sdc.workflow.assess.assess` is one loop for every engine. What differs is asked of a
+*back end* (:func:`back_end`): how the data are read, their roles checked and their keys
+binned, what a scenario's keys are handed to the measures as, which registered measures run
+there (each measure function's declaration, :func:`sdc.core.engine.engines_of`), and the
+provenance. The pandas back end is the in-memory code of :mod:`sdc.workflow.assess`
+(``IN_MEMORY``); the two here keep the records where they are:
+
+* :class:`OnDask`: the data path may be a glob of CSV files (``'data/part-*.csv'``), read
+  one partition per file by the in-memory reader (:func:`read_dask`); the measures that run
+  on Dask make one pass each to a small pandas table on the cluster: a LocalCluster sized to
+  the machine (one worker process per core), or the existing cluster at ``--scheduler``
+  (``tcp://host:8786``, or a scheduler file ``*.json`` written by dask-jobqueue / dask-mpi).
+  Bins must be explicit edges (applied row by row in each partition).
+* :class:`InChunks`: a delimited text file read in chunks (:func:`sdc.read_chunks`); the
+  additive measures (k-anonymity, the risks, the snapshots) run on its pattern table.
+
+A configured measure that cannot run on the engine is never replaced by another number: it
+is listed, with its declaration's reason, in ``Assessment.not_run`` (:func:`not_run`).
 """
 
 from __future__ import annotations
 
 import atexit
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sdc.core import _dask
-from sdc.core._dask_protect import read_partitions
+import pandas as pd
 
-__all__ = ["ENGINES", "open_dask"]
+from sdc._provenance import platform_text, provenance
+from sdc._version import __version__
+from sdc.core.engine import ENGINE_NAMES, EngineError, engine_of, engines_of
 
-ENGINES = ("pandas", "dask")
+__all__ = ["ENGINES", "open_dask", "read_dask", "dask_session", "back_end", "not_run", "OnDask", "InChunks"]
+
+ENGINES = ENGINE_NAMES
+
+#: How a report says where a measure was not run.
+_WHERE = {"dask": "on Dask", "chunks": "in chunks"}
 
 _open: list[Any] = []
 
 
+def read_dask(path: str, *, sep: str | None = None, na_values: Any = None, text_columns: Any = None) -> Any:
+    """A CSV file or a glob of them (``'data/part-*.csv'``) as a Dask DataFrame of one
+    partition per file, each read by the in-memory reader (:func:`sdc.io.read_data`): the
+    same missing-value markers (only empty fields, and `na_values`), codes with leading zeros
+    kept as text, TRUE/FALSE as truth values, and column types settled across the files as one
+    file holding every record would be read. So the measures give the numbers of
+    ``sdc.read_data`` on the whole file (``dask.dataframe.read_csv`` types every block on its
+    own with pandas' defaults: "NA" is missing, "0123" is 123, and the classes differ).
+
+    Examples
+    --------
+    >>> import sdc
+    >>> ddf = sdc.read_dask(sdc.datasets.example_path())      # doctest: +SKIP
+    >>> sdc.k_anonymity(ddf, ["age", "sex", "region"], k=3)   # doctest: +SKIP
+    """
+    return _read_files(path, sep=sep, na_values=na_values, text_columns=text_columns)[0]
+
+
+def _read_files(path: str, **options: Any) -> tuple[Any, list[str]]:
+    from sdc.core._dask_protect import read_partitions
+
+    return read_partitions(str(path), **{k: v for k, v in options.items() if v})
+
+
+def dask_session(scheduler: str | None = None) -> Any:
+    """The cluster of a run (a context giving a Client): `scheduler` (an address or a
+    scheduler file), else a local cluster sized to the machine."""
+    from sdc.core._dask_protect import session
+
+    return session(scheduler)
+
+
 def open_dask(path: str, *, scheduler: str | None = None, sep: str | None = None, na_values: Any = None,
               text_columns: Any = None, sheet: Any = None, n_workers: int | None = None) -> Any:
-    """Start (or connect to) the cluster and read `path` (a CSV file or glob) as a Dask
-    DataFrame of one partition per file, each read by the in-memory reader
-    (:func:`sdc.core._dask_protect.read_partitions`, as ``sdc assess`` and ``sdc protect
-    --engine dask`` read): the same missing-value markers (only empty fields, and
-    `na_values`), codes with leading zeros kept as text, and column types settled across the
-    files as one file holding every record would be read. The client stays open for the rest
-    of the process (closed at exit)."""
+    """Start (or connect to) the cluster and read `path` (a CSV file or glob) with
+    :func:`read_dask`, as the single-measure commands with ``--engine dask`` do. The client
+    stays open for the rest of the process (closed at exit)."""
+    from sdc.core import _dask
+
     if sheet is not None:
         raise ValueError("--engine dask reads CSV files (a path or a glob); --sheet is for Excel input.")
-    # dask.dataframe.read_csv types every block on its own with pandas' defaults ("NA" is
-    # missing, "0123" is 123): other classes than the in-memory reader's.
-    options: dict[str, Any] = {}
-    if sep:
-        options["sep"] = sep
-    if na_values:
-        options["na_values"] = list(na_values)
-    if text_columns:
-        options["text_columns"] = text_columns
     session = _dask.client_for(scheduler, n_workers=n_workers)
     _open.append(session)
     atexit.register(session.__exit__, None, None, None)
-    ddf, _ = read_partitions(path, **options)
-    return ddf
+    return read_dask(path, sep=sep, na_values=na_values, text_columns=text_columns)
+
+
+# --- the back ends of the assessment --------------------------------------------------------
+
+def back_end(engine: str | None, data: Any, *, cross_check: bool = False) -> Any:
+    """The back end of `engine` (``None``: the engine of `data`, pandas without data)."""
+    from sdc.workflow.assess import IN_MEMORY
+
+    name = engine if engine is not None else (engine_of(data) if data is not None else "pandas")
+    if name not in ENGINE_NAMES:
+        raise ValueError(f"`engine` must be one of {', '.join(map(repr, ENGINE_NAMES))}; got {name!r}.")
+    if data is not None and engine_of(data) != name:
+        raise ValueError(f"`engine` is {name!r} but the data are for the {engine_of(data)} engine; give one of them.")
+    if cross_check and name != "pandas":
+        raise ValueError(f"--cross-check runs sdcMicro in memory; it is not available with --engine {name}.")
+    return {"pandas": IN_MEMORY, "dask": OnDask(), "chunks": InChunks()}[name]
+
+
+class KeyNames(tuple):
+    """A scenario's key names, as the measures out of memory take them, with ``keys`` as
+    :class:`sdc.core.scenario.KeyClasses` has (what the registry's measures read)."""
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(self)
+
+
+@dataclass(frozen=True)
+class _OutOfMemory:
+    """What the engines that keep the records where they are share."""
+
+    name = ""
+    in_memory = False
+
+    def runs(self, measure: Any) -> str | None:
+        """None when the registered `measure` (or a measure function) runs on this engine, else why not."""
+        return (measure.engines if hasattr(measure, "engines") else engines_of(measure))[self.name]
+
+    def key_classes(self, work: Any, keys: list[str]) -> KeyNames:
+        return KeyNames(keys)  # the measures make the pattern tables themselves
+
+    def release(self, kc: Any) -> None:
+        pass
+
+    def columns(self, cfg: Any, data: Any, details: Any) -> None:
+        return None
+
+    def small_counts(self, work: Any, keys: tuple[str, ...], below: int) -> pd.DataFrame:
+        return pd.DataFrame(columns=["variable", "level", "n_records"])
+
+    def check_roles(self, cfg: Any, data: Any) -> None:
+        from sdc.workflow.assess import check_columns_of
+
+        check_columns_of(cfg, self.meta(data))
+
+    def meta(self, data: Any) -> pd.DataFrame:
+        return data.meta
+
+
+@dataclass(frozen=True)
+class OnDask(_OutOfMemory):
+    """The Dask back end (see the module notes)."""
+
+    name = "dask"
+
+    def load(self, cfg: Any) -> tuple[Any, list[str], None]:
+        if cfg.domains:
+            raise ValueError("--engine dask reads one data file or a glob of files; joined domains are assessed in "
+                             "memory (--engine pandas).")
+        if cfg.data_path is None:
+            raise ValueError("--engine dask needs DATA: a CSV file or a glob of them ('data/part-*.csv').")
+        if cfg.sheet is not None:
+            raise ValueError("--engine dask reads CSV files (a path or a glob); --sheet is for Excel input.")
+        ddf, files = _read_files(str(cfg.data_path), sep=cfg.sep, na_values=cfg.na_values,
+                                 text_columns=cfg.text_columns)
+        return ddf, files, None
+
+    def meta(self, data: Any) -> pd.DataFrame:
+        return data._meta
+
+    def check_roles(self, cfg: Any, data: Any) -> None:
+        super().check_roles(cfg, data)
+        if cfg.sensitive:  # one pass for every sensitive variable
+            from sdc.workflow.assess import refuse_empty_sensitive
+
+            refuse_empty_sensitive(data[list(cfg.sensitive)].count().compute() > 0)
+
+    def binned(self, cfg: Any, data: Any) -> tuple[Any, tuple[Any, ...]]:
+        from sdc.core import _dask
+
+        _dask.edges_only(cfg.sensitive_bins, "sensitive_bins", "sensitive variable")  # before any pass
+        return _dask.binned(data, cfg.bins, argument="bins", role="continuous key")
+
+    def provenance(self, cfg: Any, data: Any, files: list[str], command: str, now: datetime | None) -> dict[str, Any]:
+        return provenance(now, input_files=list(files), command=command, config_source=cfg.source, engine="dask",
+                          partitions=data.npartitions, versions={"sdc": __version__, **_python_pandas()},
+                          platform=platform_text())
+
+
+@dataclass(frozen=True)
+class InChunks(_OutOfMemory):
+    """The chunks back end (see the module notes)."""
+
+    name = "chunks"
+
+    def load(self, cfg: Any) -> tuple[Any, list[str], None]:
+        from sdc.core.stream import ChunkedFile
+
+        if cfg.domains:
+            raise ValueError("--chunks reads one data file; joined domains are assessed in memory.")
+        if cfg.data_path is None:
+            raise ValueError("--chunks needs DATA: a delimited text file.")
+        source = ChunkedFile(cfg.data_path, sep=cfg.sep, text_columns=cfg.text_columns,
+                             na_values=cfg.na_values or None)
+        return source, [str(cfg.data_path)], None
+
+    def binned(self, cfg: Any, data: Any) -> tuple[Any, tuple[Any, ...]]:
+        if cfg.bins or cfg.sensitive_bins:
+            raise EngineError("`bins` cannot be applied to a file read in chunks; bin the keys in the file first.",
+                              "--bins cannot be used with --chunks; bin the keys in the file first.")
+        return data, ()
+
+    def provenance(self, cfg: Any, data: Any, files: list[str], command: str, now: datetime | None) -> dict[str, Any]:
+        return provenance(now, input_files=list(files), command=command, config_source=cfg.source, engine="chunks",
+                          chunk_rows=data.chunk_rows, versions={"sdc": __version__, **_python_pandas()},
+                          platform=platform_text())
+
+
+def _python_pandas() -> dict[str, str]:
+    import platform
+
+    return {"python": platform.python_version(), "pandas": pd.__version__}
+
+
+def not_run(cfg: Any, engine: Any) -> tuple[tuple[str, str], ...]:
+    """The configured measures that do not run on `engine`, by label, with why (their
+    declarations' reasons): ``"not run on Dask: <reason>"``. Only measures the configuration
+    asks for and could compute (``skip_reason`` is None) are listed."""
+    from sdc.attribute.inference import inference_risk
+    from sdc.workflow.registry import SCENARIO_MEASURES
+
+    if engine.in_memory:
+        return ()
+    out: dict[str, str] = {}
+    for m in SCENARIO_MEASURES:
+        if m.name in cfg.measures and m.wanted(cfg) and m.skip_reason(cfg) is None:
+            why = engine.runs(m)
+            if why and m.label not in out:
+                out[m.label] = f"not run {_WHERE[engine.name]}: {why}"
+    why = engine.runs(inference_risk)
+    if "inference" in cfg.measures and cfg.sensitive and why:
+        out["inference of sensitive values"] = f"not run {_WHERE[engine.name]}: {why}"
+    return tuple(out.items())

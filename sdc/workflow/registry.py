@@ -28,6 +28,7 @@ import pandas as pd
 from sdc.attribute.closeness import t_closeness
 from sdc.attribute.ldiversity import l_diversity
 from sdc.core.classes import sensitive_kind
+from sdc.core.engine import engines_of
 from sdc.core.scenario import KeyClasses
 from sdc.risk.attacker import attacker_risk
 from sdc.risk.household import household_risk
@@ -56,7 +57,7 @@ class Context:
     cfg: RunConfig
     work: pd.DataFrame          # the assessed data (continuous keys binned)
     scenario: Scenario
-    key_classes: KeyClasses     # the scenario's keys, encoded once
+    key_classes: KeyClasses     # the scenario's keys, encoded once (their names on an engine out of memory)
     opts: dict[str, Any]        # weights, missing, alpha
     progress: bool
 
@@ -131,6 +132,9 @@ class ScenarioMeasure:
         depends on the run (one per sensitive variable).
     labels : mapping, optional
         Human labels of the columns of this measure's tables (beyond :data:`COLUMN_LABELS`).
+    function : callable, optional
+        The measure function `run` calls: its declaration says on which engines it runs and
+        why not (:func:`sdc.core.engine.engines_of`; None: pandas only).
     """
 
     name: str
@@ -150,6 +154,12 @@ class ScenarioMeasure:
     skip_reason: Callable[[RunConfig], str | None] = lambda cfg: None
     more_tables: Callable[[RunConfig, Any], list[tuple[str, str, pd.DataFrame]]] | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
+    function: Callable[..., Any] | None = None
+
+    @property
+    def engines(self) -> dict[str, str | None]:
+        """engine -> None (it runs there) or why not, from the measure function's declaration."""
+        return engines_of(self.function)  # no function: pandas only
 
     def result(self, r: ScenarioResults) -> Any:
         """This measure's result in a scenario's results (None when it did not run)."""
@@ -309,7 +319,7 @@ def _model_risk(ctx: Context) -> Any:
 #: order they run, appear in the verdicts, the report and the JSON.
 SCENARIO_MEASURES: tuple[ScenarioMeasure, ...] = (
     ScenarioMeasure(
-        "household", "household", _household, label="household risk",
+        "household", "household", _household, label="household risk", function=household_risk,
         wanted=lambda cfg: bool(cfg.household) and ("household" in cfg.measures or "risk" in cfg.measures),
         skip_reason=lambda cfg: None if cfg.household or "household" not in cfg.measures else
         "it needs a household id column ([variables].household, --household)",
@@ -319,6 +329,7 @@ SCENARIO_MEASURES: tuple[ScenarioMeasure, ...] = (
         json="household_fields"),
     ScenarioMeasure(
         "snapshots", "snapshots", _snapshots, label="risk by subset of the key variables",
+        function=key_subset_snapshots,
         title="Risk by subset of the key variables", key="snap",
         paragraph=("{which}; k = {k}.", lambda cfg, res: {"which": _which_subsets(res), "k": cfg.thresholds.k}),
         tables=(TableSpec("snapshots", "Snapshots over key subsets", lambda res: res.to_frame()[[
@@ -327,6 +338,7 @@ SCENARIO_MEASURES: tuple[ScenarioMeasure, ...] = (
         figures=("risk_by_key_subset",), json="snapshot_table"),
     ScenarioMeasure(
         "ldiversity", "ldiversity", _ldiversity, wanted=lambda cfg: bool(cfg.sensitive), label="l-diversity",
+        function=l_diversity,
         skip_reason=lambda cfg: None if cfg.sensitive else "no sensitive variable is configured ([variables].sensitive)",
         checks=_ldiversity_checks, json="ldiversity_summary",
         title="l-diversity", key="ldiv",
@@ -337,7 +349,7 @@ SCENARIO_MEASURES: tuple[ScenarioMeasure, ...] = (
         tables=(TableSpec("ldiv", "l-diversity by sensitive variable", _ldiversity_summary),),
         more_tables=lambda cfg, ld: _ldiversity_tables(cfg, ld), figures=("ldiversity_distribution",)),
     ScenarioMeasure(
-        "tcloseness", "tcloseness", _tcloseness, label="t-closeness",
+        "tcloseness", "tcloseness", _tcloseness, label="t-closeness", function=t_closeness,
         skip_reason=lambda cfg: None if cfg.sensitive else "no sensitive variable is configured ([variables].sensitive)",
         checks=_tcloseness_checks, json="tcloseness_summaries",
         title="t-closeness", key="tclose",
@@ -346,7 +358,7 @@ SCENARIO_MEASURES: tuple[ScenarioMeasure, ...] = (
         more_tables=_tcloseness_tables, figures=("tcloseness_distribution",)),
     ScenarioMeasure(
         "suda", "suda", lambda ctx: suda(ctx.work, ctx.key_classes, mode=ctx.cfg.suda_mode, progress=ctx.progress),
-        label="SUDA2",
+        label="SUDA2", function=suda,
         checks=lambda cfg, su: [Check("SUDA2", "records with a special unique (a minimal sample unique, MSU)",
                                       su.n_records_with_msu, "info", None, _pct(su.n_records_with_msu, su.n_records))],
         title="SUDA2 special uniques", key="suda",
@@ -361,9 +373,10 @@ SCENARIO_MEASURES: tuple[ScenarioMeasure, ...] = (
         "uniqueness", "attacker",
         lambda ctx: attacker_risk(ctx.work, ctx.key_classes, threshold=ctx.cfg.thresholds.risk,
                                   weights=ctx.cfg.weights),
-        json=None, label="prosecutor, journalist and marketer risk"),  # shown in the risk section, and in the uniqueness JSON
+        json=None, label="prosecutor, journalist and marketer risk",  # shown in the risk section, and in the uniqueness JSON
+        function=attacker_risk),
     ScenarioMeasure(
-        "uniqueness", "uniqueness", _uniqueness, label="population uniqueness",
+        "uniqueness", "uniqueness", _uniqueness, label="population uniqueness", function=population_uniqueness,
         skip_reason=lambda cfg: None if (cfg.population_size or cfg.sampling_fraction) else
         "it needs the population size or the sampling fraction ([options].population_size or sampling_fraction; "
         "--population-size, --sampling-fraction)",
@@ -377,7 +390,7 @@ SCENARIO_MEASURES: tuple[ScenarioMeasure, ...] = (
         tables=(TableSpec("uniqueness", "Estimated population uniques", lambda u: u.to_frame()),),
         json="uniqueness_with_attacker", json_of=lambda r: (r.uniqueness, r.attacker)),
     ScenarioMeasure(
-        "modrisk", "modrisk", _model_risk, extra=True, label="log-linear model risk",
+        "modrisk", "modrisk", _model_risk, extra=True, label="log-linear model risk", function=model_risk,
         checks=lambda cfg, m: [Check("log-linear model risk", "sample uniques estimated to be population unique "
                                      "(gr1)", m.gr1, "info", None)],
         title="Log-linear model risk", key="modrisk",

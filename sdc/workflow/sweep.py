@@ -59,6 +59,7 @@ import pandas as pd
 
 from sdc._validation import check_columns, check_frame
 from sdc._version import __version__
+from sdc.core.missing import ALPHA, MISSING, MissingRule, missing_rule
 from sdc.exceptions import SdcWarning
 from sdc.risk.individual import individual_risk
 from sdc.risk.kanonymity import k_anonymity
@@ -183,11 +184,8 @@ def _check_sweep_section(plan: Plan) -> None:
     if "utility_axis" in sw and sw["utility_axis"] not in UTILITY_AXES:
         raise PlanError(f"plan [sweep].utility_axis: must be one of {', '.join(UTILITY_AXES)}; "
                         f"got {sw['utility_axis']!r}.")
-    if "missing" in sw and sw["missing"] not in ("wildcard", "category"):
-        raise PlanError(f"plan [sweep].missing: must be 'wildcard' or 'category'; got {sw['missing']!r}.")
-    a = sw.get("alpha", 1.0)
-    if isinstance(a, bool) or not isinstance(a, (int, float)) or not 0 <= a <= 1:
-        raise PlanError(f"plan [sweep].alpha: must be a number in [0, 1]; got {a!r}.")
+    MISSING.check(sw.get("missing", MISSING.default), "plan [sweep].missing:", PlanError)
+    ALPHA.check(sw.get("alpha", ALPHA.default), "plan [sweep].alpha:", PlanError)
     for name in ("keys", "variables"):
         v = sw.get(name)
         if v is not None and (isinstance(v, str) or not isinstance(v, Sequence) or not v
@@ -257,10 +255,10 @@ def non_dominated(risk: Sequence[float], loss: Sequence[float]) -> np.ndarray:
     return out
 
 
-def _risk_row(data: pd.DataFrame, keys: Sequence[str], k: int, weights: str | None, missing: str,
-              alpha: float) -> dict[str, float]:
-    prof = k_anonymity(data, list(keys), k=k, weights=weights, missing=missing, alpha=alpha, top=0)
-    risk = individual_risk(data, list(keys), weights=weights, missing=missing, alpha=alpha)
+def _risk_row(data: pd.DataFrame, keys: Sequence[str], k: int, weights: str | None, rule: MissingRule
+              ) -> dict[str, float]:
+    prof = k_anonymity(data, list(keys), k=k, weights=weights, missing=rule, top=0)
+    risk = individual_risk(data, list(keys), weights=weights, missing=rule)
     return {"n_records": int(prof.n_records), "pct_unique": float(prof.pct_unique),
             "pct_fk_le_k": float(prof.pct_k_le_threshold),
             "expected_reidentifications": float(risk.expected_reidentifications),
@@ -324,8 +322,7 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     if weights is not None:
         check_columns(data, [weights], role="[sweep].weights")
     k = int(sw.get("k", 3))
-    missing = sw.get("missing", "wildcard")
-    alpha = float(sw.get("alpha", 1.0))
+    rule = missing_rule(sw.get("missing", MISSING.default), sw.get("alpha", ALPHA.default))
     variables = sw.get("variables")
     if variables is None:
         variables = list(dict.fromkeys(v for s in plan.steps if not table[s.method].replaces_identifiers
@@ -355,8 +352,7 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
                 row: dict[str, Any] = {"setting": st.number, "label": st.label, "group": st.group,
                                        "parameter": st.parameter, "value": _fmt(st.value) if st.value is not None
                                        else ""}
-                row.update(_risk_row(released, [c for c in keys if c in released.columns], k, weights, missing,
-                                     alpha))
+                row.update(_risk_row(released, [c for c in keys if c in released.columns], k, weights, rule))
                 row.update(_utility_row(data, released, present, [c for c in keys if c in released.columns],
                                         suppressed))
                 rows.append(row)
@@ -377,7 +373,7 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
         prov["input_file"] = str(input_file)
         prov["input_sha256"] = sha256_file(input_file)
     return SweepResult(plan=plan, table=frame, settings=tuple(settings), keys=tuple(keys), k=k, weights=weights,
-                       missing=missing, mode=mode, variables=tuple(variables), risk_axis=risk_axis,
+                       missing=rule.kind, mode=mode, variables=tuple(variables), risk_axis=risk_axis,
                        utility_axis=utility_axis, suppressed=suppressed, seconds=time.perf_counter() - t0,
                        provenance=prov)
 
