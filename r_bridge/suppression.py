@@ -86,9 +86,11 @@ def local_suppression(
     combs: Sequence[int] | None = None, strataVars: Sequence[str] | str | None = None, alpha: float = 1.0,
 ) -> LocalSuppression:
     """``sdcMicro::localSuppression(data, keyVars = keys, k, importance, combs, strataVars, alpha)``
-    (the data.frame method; string keys reach R as factors)."""
+    (the data.frame method; string keys reach R as factors). The whole frame goes to R, every
+    column in its place: sdcMicro's result can depend on where the keys are (it reads
+    ``importance`` by data-frame column with ``combs``; docs/sdcmicro-differences.md)."""
     strata = [strataVars] if isinstance(strataVars, str) else (list(strataVars) if strataVars else None)
-    rdf = to_r_frame(data, list(keys) + (strata or []))
+    rdf = to_r_frame(data)
     out = _call("local_suppression_df", rdf, r_str(list(keys)), _opt_num(k), _opt_num(importance), _opt_num(combs),
                 _opt_str(strata), float(alpha))
     return _ls_result(out, data, keys)

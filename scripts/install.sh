@@ -3,7 +3,7 @@
 # idempotently: each step checks first and does nothing when its part is already there.
 #
 #   1. Debian packages: Python's scientific stack (python3-*), R's sdcMicro dependencies (r-cran-*).
-#   2. sdcMicro (and prettydoc, which it imports) from CRAN.
+#   2. sdcMicro (and prettydoc, which it imports) from CRAN; speff2trial (ACTG 175, test data).
 #   3. A venv at .venv (with --system-site-packages) holding sdc installed editable.
 #
 # Options: --with-browser also installs Debian's chromium, which the tests use to render the
@@ -60,6 +60,14 @@ if [ "${SDC_SKIP_R:-0}" != 1 ]; then
     lib=$(Rscript -e 'cat(.libPaths()[1])')
     Rscript -e "install.packages(c('prettydoc', 'sdcMicro'), repos = '$cran', lib = '$lib', Ncpus = 2, quiet = TRUE)"
     Rscript -e 'suppressMessages(library(sdcMicro)); cat("sdcMicro", as.character(packageVersion("sdcMicro")), "\n")' >&2
+  fi
+  # speff2trial ships ACTG 175, the data of the ARX-recorded Pitman tests (tests/test_uniqueness_fit.py)
+  if ! Rscript -e 'quit(status = !requireNamespace("speff2trial", quietly = TRUE))' >/dev/null 2>&1; then
+    cran=${SDC_CRAN:-https://cloud.r-project.org}
+    log "installing speff2trial (ACTG 175 data) from CRAN ($cran)"
+    lib=$(Rscript -e 'cat(.libPaths()[1])')
+    Rscript -e "install.packages('speff2trial', repos = '$cran', lib = '$lib', Ncpus = 2, quiet = TRUE)" \
+      || log "speff2trial could not be installed: the ACTG 175 tests will skip"
   fi
 fi
 

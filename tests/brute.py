@@ -219,7 +219,10 @@ def beta_enhanced(p: dict, q: dict) -> float:
     return max(gains.values(), default=0.0)
 
 
-def delta(p: dict, q: dict) -> float:
+def delta(p: dict, q: dict, values: str = "all") -> float:
+    """max |ln(p / q)| over the file's values ("all") or the class's ("present")."""
+    if values == "present":
+        return max(abs(math.log(p[v] / q[v])) for v in q if p.get(v, 0.0) > 0)
     if any(p.get(v, 0.0) == 0 for v in q):
         return math.inf
     return max(abs(math.log(p[v] / q[v])) for v in q)

@@ -164,13 +164,18 @@ def _check_uniqueness(df: pd.DataFrame, keys: list[str], x: dict) -> list[float]
             a = sdc.population_uniqueness(df, keys, sampling_fraction=u["fraction"], variant="arx")
             p = sdc.population_uniqueness(df, keys, sampling_fraction=u["fraction"])
         assert a.population_size == p.population_size == u["population_size"]
-        # Zayatz and Pitman do not depend on the variant
+        # Zayatz does not depend on the variant; Pitman's papers' space (alpha > 0) is part of
+        # ARX's, so the papers' fit is ARX's wherever ARX's maximum has alpha > 0, else none
         for r in (a, p):
             assert r.zayatz == pytest.approx(u["zayatz"], rel=REL_CLOSED)
-            if u["pitman_available"]:
-                assert r.pitman == pytest.approx(u["pitman"], rel=REL_SOLVED)
-            else:
-                assert math.isnan(r.pitman) or r.pitman == 0
+        if u["pitman_available"]:
+            assert a.pitman == pytest.approx(u["pitman"], rel=REL_SOLVED)
+        else:
+            assert math.isnan(a.pitman) and a.pitman_note
+        if not math.isnan(a.pitman) and a.pitman_alpha > 0:
+            assert p.pitman == pytest.approx(a.pitman, rel=REL_SOLVED)
+        elif not math.isnan(a.pitman):
+            assert math.isnan(p.pitman) and "alpha = 0" in p.pitman_note
         # SNB with ARX's equations
         if u["fraction"] == 1 and not u["snb_available"]:
             # a census: sdc's SNB is c_1 by definition, ARX's solver may miss it; Dankar agrees
@@ -191,8 +196,11 @@ def _check_uniqueness(df: pd.DataFrame, keys: list[str], x: dict) -> list[float]
             assert e1 == pytest.approx(c.get(1, 0), rel=1e-8) and e2 == pytest.approx(c.get(2, 0), rel=1e-8)
             assert u["model"] == "ZAYATZ" and a.chosen == min(a.zayatz, a.snb)
             notes.append(u["fraction"])
-        # The papers' variant: the same rule; it differs from ARX only through its SNB
-        if u["fraction"] <= 0.1 or (math.isnan(p.snb) and not u["snb_available"]):
+        # The papers' variant: the same rule; it differs from ARX only through its SNB and
+        # where ARX's Pitman has alpha <= 0
+        if not math.isnan(a.pitman) and a.pitman_alpha <= 0 and u["fraction"] <= 0.1:
+            assert p.model == "zayatz" and p.chosen == p.zayatz
+        elif u["fraction"] <= 0.1 or (math.isnan(p.snb) and not u["snb_available"]):
             assert p.chosen == pytest.approx(u["dankar"], rel=REL_SOLVED)
         else:
             assert p.chosen == (min(p.zayatz, p.snb) if not math.isnan(p.snb) else p.zayatz)
@@ -225,3 +233,42 @@ def test_population_uniqueness_on_random_data(arx: Runner, tmp_path: Path, seed:
     misses = _check_uniqueness(df, list(df.columns), arx(csv, list(df.columns), fractions=FRACTIONS))
     # The one case here where ARX's SNB solver misses a root of its own equations (docs/risk-models.md)
     assert misses == ([0.9] if seed == 2 else [])
+
+
+# ----------------------------------------------------------------------------- Pitman's edges (issue 34)
+
+
+def _uniqueness_cases() -> list[tuple[str, list[str]]]:
+    return [("actg175", ["age", "gender", "race"]), ("example", ["age", "sex", "region"]),
+            ("survey", ["age", "sex", "region"]), ("survey", ["age", "sex", "region", "education"]),
+            ("zipf", ["k"])]
+
+
+@pytest.mark.parametrize(("name", "keys"), _uniqueness_cases())
+def test_pitman_over_arx_space_against_arx(arx: Runner, tmp_path: Path, name: str, keys: list[str]) -> None:
+    # alpha < 0 (ACTG 175, the example, the 4-key survey), the limit alpha -> -inf (3-key
+    # survey) and the edge theta = 0 (the Zipf partition): ARX's Pitman and Dankar to 1e-6
+    from tests.test_uniqueness_fit import actg175, survey
+
+    if name == "actg175":
+        df = actg175(tmp_path)[keys]
+    elif name == "example":
+        df = sdc.load_example()[keys]
+    elif name == "survey":
+        df = survey(1)[keys]
+    else:
+        sizes = np.random.default_rng(2).zipf(1.9, 500)
+        df = pd.DataFrame({"k": np.repeat(np.arange(len(sizes)), sizes)})
+    csv = _write(df, tmp_path / "data.csv")
+    df = pd.read_csv(csv, sep=";", dtype=str)
+    x = arx(csv, keys, fractions=(0.01, 0.05, 0.1, 0.2))
+    for u in x["uniqueness"]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = sdc.population_uniqueness(df, keys, sampling_fraction=u["fraction"], variant="arx")
+        assert a.zayatz == pytest.approx(u["zayatz"], rel=REL_CLOSED)
+        if u["pitman_available"]:
+            assert a.pitman == pytest.approx(u["pitman"], rel=1e-6)
+        else:
+            assert math.isnan(a.pitman) and a.pitman_note
+        assert a.chosen == pytest.approx(u["dankar"], rel=1e-6) and a.model == u["model"].lower()

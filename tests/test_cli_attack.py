@@ -150,3 +150,17 @@ def test_errors_are_one_line(capsys, files, argv, message):
 def test_attack_needs_a_subcommand(capsys):
     code, _, err = run_cli(capsys, "attack")
     assert code == 2 and ("ATTACK" in err or "required" in err)
+
+
+def test_singling_out_estimator_flag(capsys, files):
+    # --estimator found divides by the queries found; the default by the attacks asked (anonymeter)
+    docs = {}
+    for est in ("anonymeter", "found"):
+        code, out, err = run_cli(capsys, "attack", "singling-out", files["train"], "--original", files["train"],
+                                 "--mode", "univariate", "--n-attacks", "5000", "--estimator", est, "--json")
+        assert code == 0, err
+        docs[est] = json.loads(out)
+    found = docs["found"]["parameters"]["n_queries_found"]
+    assert found < 5000 and docs["anonymeter"]["n_attacks"] == 5000 and docs["found"]["n_attacks"] == found
+    assert docs["anonymeter"]["n_success"] == docs["found"]["n_success"]
+    assert docs["anonymeter"]["parameters"]["estimator"] == "anonymeter"

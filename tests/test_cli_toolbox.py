@@ -57,8 +57,16 @@ def test_uniqueness_json(capsys, example):
     assert code == 0, err
     doc = json.loads(out)
     assert set(doc["estimates"]) == {"zayatz", "pitman", "snb"}
-    assert doc["chosen"]["model"] == "pitman" and doc["population_size"] == round(4125 / 0.05)
+    # Pitman's maximum is on the edge alpha = 0 of the papers' space: no estimate, with the reason
+    assert doc["chosen"]["model"] == "zayatz" and doc["population_size"] == round(4125 / 0.05)
+    assert doc["estimates"]["pitman"]["population_uniques"] is None
+    assert "alpha = 0" in doc["estimates"]["pitman"]["note"] and "Pitman gives no estimate" in err
     assert {"prosecutor_highest_risk", "journalist_average_risk", "marketer_risk"} <= set(doc["attacker_models"])
+    code, out, err = run(capsys, "uniqueness", example, "--keys", "age,sex,region", "--sampling-fraction", "0.05",
+                         "--variant", "arx", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["chosen"]["model"] == "pitman" and doc["estimates"]["pitman"]["note"] == ""
+    assert doc["chosen"]["population_uniques"] == pytest.approx(3.9195540806159825, rel=1e-6)  # ARX's (alpha < 0)
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -92,9 +92,18 @@ def test_beta_likeness_and_delta_disclosure_by_hand():
     # enhanced: bound -ln q: a: ln 2 = 0.693 < 1 -> class 1 infinite; b, c: ln 4 = 1.386 > 1/3
     assert b.classes["enhanced_beta"].iloc[0] == math.inf and b.classes["enhanced_beta"].iloc[1] == pytest.approx(1 / 3)
     assert (b.max_beta, b.n_classes_above_beta, b.n_records_above_beta) == (1, 1, 2)
+    # delta: class 1 = {a, a} has only a: |ln(1 / .5)| = ln 2 over its values (pyCANON's
+    # definition, the default), log2(2) = 1 in ARX's, infinite over the file's values (b, c absent)
     d = sdc.delta_disclosure(df, ["k"], "s", delta=1)
-    assert d.classes["delta"].iloc[0] == math.inf  # class 1 lacks b and c
+    assert d.variant == "present" and d.classes["delta"].iloc[0] == pytest.approx(math.log(2))
+    assert sdc.delta_disclosure(df, ["k"], "s", variant="arx").classes["delta"].iloc[0] == 1.0
+    assert sdc.delta_disclosure(df, ["k"], "s", variant="all").classes["delta"].iloc[0] == math.inf
     assert d.classes["delta"].iloc[1] == pytest.approx(max(abs(math.log((1 / 3) / .5)), math.log((1 / 3) / .25)))
+    assert (d.n_classes_above_delta, d.max_delta) == (0, pytest.approx(math.log(2)))
+    arx = sdc.delta_disclosure(df, ["k"], "s", delta=1, variant="arx")
+    assert arx.n_classes_above_delta == 1  # ARX: a class passes when delta < the bound; log2 2 = 1 does not
+    with pytest.raises(ValueError, match="variant"):
+        sdc.delta_disclosure(df, ["k"], "s", variant="log2")
 
 
 @st.composite
@@ -115,7 +124,8 @@ def test_measures_match_brute_force(case):
     got = {d: sdc.t_closeness(df, keys, "s", distance=d).classes["distance"].to_numpy()
            for d in ("ordered", "equal", "wasserstein")}
     beta = sdc.beta_likeness(df, keys, "s").classes
-    dlt = sdc.delta_disclosure(df, keys, "s").classes["delta"].to_numpy()
+    dlt = sdc.delta_disclosure(df, keys, "s", variant="all").classes["delta"].to_numpy()
+    present = sdc.delta_disclosure(df, keys, "s").classes["delta"].to_numpy()
     for g, (members, p, q, order) in enumerate(ref):
         if p is None:
             assert np.isnan(got["ordered"][g]) and np.isnan(dlt[g])
@@ -127,6 +137,7 @@ def test_measures_match_brute_force(case):
         assert beta["beta"].iloc[g] == pytest.approx(brute.beta_basic(p, q), abs=1e-12)
         assert beta["enhanced_beta"].iloc[g] == pytest.approx(brute.beta_enhanced(p, q), abs=1e-12)
         assert dlt[g] == pytest.approx(brute.delta(p, q), abs=1e-12)
+        assert present[g] == pytest.approx(brute.delta(p, q, values="present"), abs=1e-12)
 
 
 @settings(max_examples=60)

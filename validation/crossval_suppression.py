@@ -40,6 +40,7 @@ from sdc.protect.suppression import SdcMicroStops, local_suppression
 from sdc.workflow.crosscheck import Diff, summarise
 
 __all__ = ["SuppressionCase", "MicroCase", "suppression_cases", "random_suppression_case", "micro_cases",
+           "sdcmicro_test_frame", "sdcmicro_test_frame_case", "importance_read_by_column",
            "random_micro_case", "compare_suppression", "compare_microaggregation", "minimal_totals", "run", "main"]
 
 _WORDS = np.array(["north", "south", "east", "west", "centre"], dtype=object)
@@ -96,6 +97,7 @@ def suppression_cases() -> list[SuppressionCase]:
     td2s = td2.assign(ageG=pd.cut(td2["age"], 5, labels=[f"AG{i}" for i in range(1, 6)]).astype(str))
     kv = TESTDATA_KEYS7
     return [
+        sdcmicro_test_frame_case(),
         SuppressionCase("francdat/keys 2,4,5,6", "francdat", fr, ("Key1", "Key2", "Key3", "Key4")),
         SuppressionCase("francdat/keys 4,5,6", "francdat", fr, ("Key2", "Key3", "Key4")),
         SuppressionCase("francdat/k=3", "francdat", fr, ("Key1", "Key2", "Key3", "Key4"), k=3),
@@ -112,6 +114,31 @@ def suppression_cases() -> list[SuppressionCase]:
         SuppressionCase("free1/3 keys/k=3", "free1", f1, ("REGION", "SEX", "AGE"), k=3),
         SuppressionCase("free1/5 keys/k=2", "free1", f1, ("REGION", "SEX", "AGE", "MARSTAT", "KINDPERS")),
     ]
+
+
+def sdcmicro_test_frame() -> pd.DataFrame:
+    """The frame of sdcMicro's tests/testthat/test_localSuppression.R, made by R (set.seed(3);
+    three uniform columns, then three small integer codes as factors Var4..Var6)."""
+    import rpy2.robjects as ro
+
+    from r_bridge._session import session
+    from r_bridge.convert import from_r_frame
+
+    env = session()
+    x = ro.r("local({set.seed(3); x <- runif(30, 1, 100); x <- array(x, dim = c(10, 3)); "
+             "x <- cbind(x, round(runif(10, 1, 3), digits = 0)); "
+             "x <- cbind(x, round(runif(10, 1, 2), digits = 0)); "
+             "x <- cbind(x, round(runif(10, 1, 4), digits = 0)); "
+             "x <- as.data.frame(x); colnames(x) <- paste0('Var', 1:6); "
+             "for (j in 4:6) x[[j]] <- as.factor(as.numeric(x[[j]])); x})")
+    return from_r_frame(env["frame_parts"](x))
+
+
+def sdcmicro_test_frame_case() -> SuppressionCase:
+    """sdcMicro's own test: keys Var3..Var5 (columns 3..5 of the frame), importance 3, 2, 1,
+    combs 3:2, k = 2; its test expects 11 suppressions, the keys alone give 10."""
+    return SuppressionCase("sdcMicro test frame/keys Var3-5, importance 3,2,1, combs 3:2", "testthat",
+                           sdcmicro_test_frame(), ("Var3", "Var4", "Var5"), importance=(3, 2, 1), combs=(3, 2))
 
 
 def random_suppression_case(seed: int) -> SuppressionCase:
@@ -156,6 +183,12 @@ def random_suppression_case(seed: int) -> SuppressionCase:
         if smallest < 2:
             strata = None
             df = df.drop(columns="st")
+    # Some frames carry other columns before the keys (their own stream: the other draws stay
+    # as they were), so that sdcMicro sees the keys where a user's frame has them
+    extra = np.random.default_rng(seed + 10_000)
+    if extra.random() < 0.3:
+        df.insert(0, "id", np.arange(n))
+        df.insert(1, "income", extra.normal(size=n).round(2))
     return SuppressionCase(f"random/{seed}", "random", df, keys, k=k, importance=imp, combs=combs, strata=strata,
                            alpha=alpha)
 
@@ -256,16 +289,34 @@ def _ours_suppression(case: SuppressionCase, mode: str):  # noqa: ANN202
                                  alpha=case.alpha, mode=mode)
 
 
+def importance_read_by_column(case: SuppressionCase) -> bool:
+    """Whether sdcMicro's data.frame method reads this case's importance (given, or its default
+    from the keys' numbers of values) by data-frame column instead of by key: with ``combs`` it
+    indexes the importance (one entry per key) by the subset's column positions in the frame,
+    which are the keys' own positions only when the keys are the frame's first columns, in
+    order (docs/sdcmicro-differences.md, row 29)."""
+    keys = list(case.keys)
+    return bool(case.combs) and list(case.data.columns[:len(keys)]) != keys
+
+
 def compare_suppression(case: SuppressionCase) -> list[Diff]:
-    """sdc's mode="sdcmicro" against sdcMicro's localSuppression (and createSdcObj's)."""
+    """sdc's mode="sdcmicro" against sdcMicro's localSuppression (and createSdcObj's), on the
+    whole frame. Where sdcMicro reads ``importance`` by data-frame column
+    (:func:`importance_read_by_column`), sdc is compared with sdcMicro on the frame with the
+    keys moved first (the importance as documented), and the whole frame's result is reported
+    as the documented difference it is."""
     import r_bridge
     from r_bridge.errors import RBridgeError
 
     kw = dict(k=list(case.k) if isinstance(case.k, tuple) else case.k,
               importance=list(case.importance) if case.importance else None,
               combs=list(case.combs) if case.combs else None, alpha=case.alpha)
+    misread = importance_read_by_column(case)
+    frame = case.data
+    if misread:
+        frame = case.data[list(case.keys) + [c for c in case.data.columns if c not in case.keys]]
     try:
-        r = r_bridge.local_suppression(case.data, list(case.keys), strataVars=case.strata, **kw)
+        r = r_bridge.local_suppression(frame, list(case.keys), strataVars=case.strata, **kw)
         r_err = None
     except RBridgeError as e:
         r, r_err = None, str(e)
@@ -283,6 +334,15 @@ def compare_suppression(case: SuppressionCase) -> list[Diff]:
         _exact("localSuppression: suppressed cells", case, ours.data[keys].isna().to_numpy(), r.is_na.to_numpy()),
         _exact("localSuppression: suppressions per key", case, ours.changed.to_numpy(), r.supps.iloc[-1].to_numpy()),
     ]
+    if misread:
+        measure = "localSuppression: whole frame, importance read by column (documented, not required)"
+        try:
+            whole = r_bridge.local_suppression(case.data, keys, strataVars=case.strata, **kw)
+        except RBridgeError:  # the misread order can also make sdcMicro stop
+            out.append(Diff(measure, case.name, case.dataset, 1, 1.0, 1.0, True, True))
+        else:
+            d = _exact(measure, case, ours.data[keys].isna().to_numpy(), whole.is_na.to_numpy())
+            out.append(Diff(d.measure, d.case, d.dataset, d.n_values, d.max_abs_diff, d.max_rel_diff, True, True))
     if case.sdcobj:
         ro = r_bridge.local_suppression_sdcobj(case.data, keys, strataVar=case.strata, **kw)
         out.append(_exact("localSuppression (sdcObj): suppressed cells", case, ours.data[keys].isna().to_numpy(),

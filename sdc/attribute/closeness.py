@@ -14,8 +14,10 @@ file-wide distribution Q (missing sensitive values left out of both):
 * basic beta-likeness (Cao and Karras 2012): max over values with p > q of (p - q) / q;
   enhanced beta-likeness requires (p - q) / q <= min(beta, -ln q): the class's enhanced
   beta is the basic one when every value meets (p - q) / q <= -ln q, else infinite.
-* delta-disclosure (Brickell and Shmatikov 2008): max over values of |ln(p / q)|; infinite
-  when the class lacks a value that occurs in the file.
+* delta-disclosure (Brickell and Shmatikov 2008): max of |log(p / q)| over the values
+  present in the class (``variant="present"``, the default: pyCANON's definition, natural
+  log; ``"arx"``: the same with log base 2, ARX's DDisclosurePrivacy), or over every value
+  of the file (``"all"``: infinite when the class lacks one of them).
 
 Classes are the distinct key patterns (a missing key is a value of its own). A class with
 no observed sensitive value has no distance (NaN) and is never counted as above a bound.
@@ -41,8 +43,14 @@ from sdc.core.classes import Classes, Sensitive, cells, encode_sensitive, equiva
 
 __all__ = [
     "TClosenessResult", "t_closeness", "DISTANCES",
-    "BetaLikenessResult", "beta_likeness", "DeltaDisclosureResult", "delta_disclosure",
+    "BetaLikenessResult", "beta_likeness", "DeltaDisclosureResult", "delta_disclosure", "DELTA_VARIANTS",
 ]
+
+# delta-disclosure: which values the maximum runs over, and the logarithm's base
+DELTA_VARIANTS = ("present", "arx", "all")
+_DELTA_TEXT = {"present": "max |ln(p / q)| over the values in the class",
+               "arx": "max |log2(p / q)| over the values in the class",
+               "all": "max |ln(p / q)| over the values of the file"}
 
 DISTANCES = ("ordered", "equal", "tvd", "wasserstein")
 _BLOCK_CELLS = 1 << 22  # classes x values per dense block
@@ -425,11 +433,13 @@ def beta_likeness(
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeltaDisclosureResult:
-    """Result of :func:`delta_disclosure`: per class ``delta`` = max |ln(p / q)|."""
+    """Result of :func:`delta_disclosure`: per class ``delta`` = max |log(p / q)| (over the
+    values `variant` says)."""
 
     keys: tuple[str, ...]
     sensitive: str
     delta: float
+    variant: str
     n_records: int
     n_classes: int
     max_delta: float
@@ -443,7 +453,7 @@ class DeltaDisclosureResult:
 
     def summary(self) -> pd.DataFrame:
         rows = [
-            ("max_delta", self.max_delta, "largest delta of a class, max |ln(p / q)|"),
+            ("max_delta", self.max_delta, f"largest delta of a class, {_DELTA_TEXT[self.variant]}"),
             ("n_classes_above_delta", self.n_classes_above_delta, f"classes with delta >= {self.delta:g}"),
             ("n_records_above_delta", self.n_records_above_delta, f"records in classes with delta >= {self.delta:g}"),
             ("pct_records_above_delta", 100.0 * self.n_records_above_delta / self.n_records if self.n_records
@@ -454,12 +464,16 @@ class DeltaDisclosureResult:
 
 def delta_disclosure(
     data: pd.DataFrame, keys: str | Sequence[str], sensitive: str, *, delta: float = 1.0,
-    key_bins: Mapping[str, BinSpec] | None = None,
+    variant: Literal["present", "arx", "all"] = "present", key_bins: Mapping[str, BinSpec] | None = None,
 ) -> DeltaDisclosureResult:
-    """delta-disclosure of each class: max over the file's values of |ln(p / q)|.
+    """delta-disclosure of each class: max |log(p / q)| over the values `variant` names.
 
-    A class is delta-disclosure private when this is below delta; it is infinite when the
-    class lacks a value that occurs in the file (Brickell and Shmatikov 2008).
+    A class is delta-disclosure private when this is below delta (Brickell and Shmatikov
+    2008: |log(p(s | class) / p(s))| < delta for every s). The peers read "every s" as every
+    value in the class: ``"present"`` (default) is pyCANON's ``delta_disclosure`` (natural
+    log), ``"arx"`` ARX's ``DDisclosurePrivacy`` (log base 2). ``"all"`` takes every value of
+    the file, so a class lacking one of them is infinite (p = 0) — on most real files every
+    class is (sdc's definition before 0.2).
 
     Parameters
     ----------
@@ -470,7 +484,10 @@ def delta_disclosure(
     sensitive : str
         The sensitive variable; p is a value's share in a class, q its share in the file.
     delta : float, default 1.0
-        The bound: classes with delta >= it are counted (``n_records_above_delta``).
+        The bound: classes with delta >= it are counted (``n_records_above_delta``; ARX's
+        test, a class passes when its delta is below the bound).
+    variant : {"present", "arx", "all"}, default "present"
+        The values the maximum runs over and the logarithm (see above).
     key_bins : mapping, optional
         Bins of continuous keys (as :func:`sdc.individual_risk`).
 
@@ -480,12 +497,18 @@ def delta_disclosure(
            data-mining utility in anonymized data publishing. KDD 2008, 70-78.
     """
     delta = check_number(delta, "delta", low=0.0, high=float("inf"), high_open=True)
+    variant = check_option(variant, "variant", DELTA_VARIANTS)
     prep = _prepare(data, keys, sensitive, key_bins)
     q = prep.q
+    log = np.log2 if variant == "arx" else np.log
 
     def fn(P: np.ndarray) -> np.ndarray:
-        with np.errstate(divide="ignore"):
-            return np.abs(np.log(P) - np.log(q)).max(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = np.abs(log(P / q))  # the ratio first, as pyCANON and ARX compute it
+        # values absent from the class do not count (but for "all"), nor levels absent from the file
+        d = np.where((P > 0) | (variant == "all"), d, -np.inf)
+        d = np.where(q > 0, d, -np.inf)
+        return d.max(axis=1) if P.shape[1] else np.zeros(P.shape[0])
 
     d = _per_class(prep, fn)
     size = prep.classes.sizes
@@ -494,7 +517,7 @@ def delta_disclosure(
     frame["delta"] = d
     name = prep.sens.name
     return DeltaDisclosureResult(
-        keys=tuple(prep.classes.keys), sensitive=name, delta=delta, n_records=int(size.sum()),
+        keys=tuple(prep.classes.keys), sensitive=name, delta=delta, variant=variant, n_records=int(size.sum()),
         n_classes=prep.classes.n_classes, max_delta=float(np.nanmax(d)) if (~np.isnan(d)).any() else float("nan"),
         n_classes_above_delta=int(above.sum()), n_records_above_delta=int(size[above].sum()),
         records=pd.Series(d[prep.classes.ids], index=data.index, name=f"{name}_delta"), classes=frame,

@@ -52,7 +52,7 @@ def _anonymeter(p: argparse.ArgumentParser) -> None:
 
 def add_parsers(sub: Any) -> None:
     """Add ``attack`` (with its attacks as subcommands) to the ``sdc`` subcommands."""
-    from sdc.attacks.anonymeter import SINGLING_OUT_MODES
+    from sdc.attacks.anonymeter import SINGLING_OUT_ESTIMATORS, SINGLING_OUT_MODES
     from sdc.attacks.distance import RL_DISTANCES
     from sdc.attacks.linkage import LINKAGE_METHODS
     from sdc.core.matching import MATCH_MISSING_RULES
@@ -84,6 +84,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--mode", choices=SINGLING_OUT_MODES, default="multivariate", help="query kind (default multivariate)")
     p.add_argument("--n-cols", type=int, default=3, help="columns per multivariate query (default 3)")
     p.add_argument("--max-attempts", type=int, default=20_000, help="candidate queries tried at most (default 20000)")
+    p.add_argument("--estimator", choices=SINGLING_OUT_ESTIMATORS, default="anonymeter",
+                   help="rates per attack asked (anonymeter's, default) or per query found in the release")
     p.set_defaults(run=run_attack)
 
     p = asub.add_parser("linkability", help="anonymeter's linkability attack with baseline and control")
@@ -177,7 +179,8 @@ def run_attack(args: argparse.Namespace, argv: Sequence[str]) -> int:
     elif kind == "singling-out":
         res = singling_out_attack(original, released, columns=args.columns, control=control, mode=args.mode,
                                           n_attacks=args.n_attacks, n_cols=args.n_cols,
-                                          max_attempts=args.max_attempts, confidence=args.confidence, seed=args.seed)
+                                          max_attempts=args.max_attempts, confidence=args.confidence, seed=args.seed,
+                                          estimator=args.estimator)
     elif kind == "linkability":
         res = linkability_attack(original, released, (args.aux_a, args.aux_b), control=control,
                                          n_attacks=args.n_attacks, n_neighbors=args.n_neighbors,

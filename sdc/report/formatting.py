@@ -374,7 +374,11 @@ def uniqueness_text(res: PopulationUniquenessResult, attacker: AttackerRiskResul
     ]
     if interval is not None:
         parts.append(f"  {interval.level:.0%} interval ({interval.method}): {interval.lower:,.1f} to {interval.upper:,.1f}")
-    parts += ["", "Estimators", render_table(est, formats={"population_uniques": ",.1f", "fraction_of_population": ".6f"})]
+    if not est["note"].any():
+        est = est.drop(columns="note")
+    # fmt_num keeps significant digits below 1 (an SNB estimate of 0.029 is not "0.0"); a
+    # missing estimate reads NA, its note saying why
+    parts += ["", "Estimators", render_table(est)]
     if attacker is not None:
         t = attacker.threshold
         parts += ["", f"Attacker models (as ARX: a missing key value is a value of its own; F_j from the "

@@ -206,7 +206,8 @@ def uniqueness_summary(res: PopulationUniquenessResult, attacker: AttackerRiskRe
         "sampling_fraction": res.sampling_fraction, "variant": res.variant,
         "n_classes": res.n_classes, "n_sample_uniques": res.n_sample_uniques,
         "sample_uniqueness": res.sample_uniqueness,
-        "estimates": {m: {"population_uniques": getattr(res, m), "fraction": res.fraction(getattr(res, m))}
+        "estimates": {m: {"population_uniques": getattr(res, m), "fraction": res.fraction(getattr(res, m)),
+                          "note": res.note(m)}
                       for m in ("zayatz", "pitman", "snb")},
         "chosen": {"model": res.model, "population_uniques": res.chosen, "fraction": res.fraction_chosen},
         "pitman": {"theta": res.pitman_theta, "alpha": res.pitman_alpha},

@@ -44,7 +44,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 from scipy import optimize
-from scipy.special import gammaln
+from scipy.special import digamma, gammaln, polygamma
 from scipy.stats import hypergeom
 
 from sdc._stats import summary_frame
@@ -66,6 +66,10 @@ VARIANTS = ("paper", "arx")
 # (Zayatz and SNB turn NaN from about 1e12); it exceeds every real population (about 8e9 people).
 MAX_POPULATION = 10**10
 
+# Half the 95 % point of chi-squared with 1 df: a Pitman fit whose log-likelihood exceeds the
+# uniform limit (alpha -> -inf) by less is not told from it (variant "arx").
+LR_LIMIT = 0.5 * 3.841458820694124
+
 
 def class_size_histogram(sizes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(class sizes i, number of classes c_i of each size), sizes increasing."""
@@ -85,67 +89,177 @@ def zayatz(i: np.ndarray, c: np.ndarray, n: int, N: int) -> float:
     return c1 * p / (n / N)
 
 
-def pitman(i: np.ndarray, c: np.ndarray, n: int, N: int) -> tuple[float, float, float]:
-    """Pitman's estimate of the number of population uniques, with the fitted (theta, alpha).
+@dataclass(frozen=True, slots=True)
+class PitmanFit:
+    """Pitman's fit: the estimate, (theta, alpha), the log-likelihood there, and why there is
+    no estimate (``note``, empty when there is one)."""
 
-    NaN when the maximum-likelihood fit fails or the estimate falls outside [0, N].
+    estimate: float
+    theta: float
+    alpha: float
+    log_likelihood: float
+    note: str = ""
+
+
+class _PitmanLikelihood:
+    """Pitman's sampling formula for a sample partition (Hoshino 2001, eq. 3):
+    log L = sum_{i=1}^{u-1} log(theta + i alpha) - sum_{i=1}^{n-1} log(theta + i)
+    + sum_j c_j sum_{l=1}^{j-1} log(l - alpha), with its gradient (the likelihood equations)
+    and Hessian. ``space`` is Hoshino's (0 < alpha < 1, theta > -alpha) or ARX's (alpha < 1,
+    theta >= 0, every theta + i alpha > 0)."""
+
+    def __init__(self, i: np.ndarray, c: np.ndarray, n: int, space: str) -> None:
+        self.u = int(c.sum())
+        self.n = n
+        self.space = space
+        self.iu = np.arange(1, self.u, dtype=np.float64)
+        big = int(i.max())
+        self.l = np.arange(1, big, dtype=np.float64)
+        # classes with size > l, for each l < the largest size
+        above = np.concatenate([np.cumsum(c[::-1])[::-1], [0.0]])
+        self.w = above[np.searchsorted(i, self.l, side="right")]
+
+    def inside(self, theta: float, alpha: float) -> bool:
+        if not (np.isfinite(theta) and np.isfinite(alpha)) or alpha >= 1:
+            return False
+        if self.space == "paper":
+            return alpha > 0 and theta > -alpha
+        return theta >= 0 and theta + alpha > 0 and theta + (self.u - 1) * min(alpha, 0.0) > 0
+
+    def log_likelihood(self, theta: float, alpha: float) -> float:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            v = (np.log(theta + self.iu * alpha).sum() - (gammaln(theta + self.n) - gammaln(theta + 1))
+                 + np.dot(self.w, np.log(self.l - alpha)))
+        return float(v)
+
+    def neg(self, p: np.ndarray) -> float:
+        if not self.inside(p[0], p[1]):
+            return np.inf
+        v = self.log_likelihood(p[0], p[1])
+        return -v if np.isfinite(v) else np.inf
+
+    def score(self, p: np.ndarray) -> np.ndarray:
+        theta, alpha = p
+        a = 1.0 / (theta + self.iu * alpha)
+        return np.array([a.sum() - (digamma(theta + self.n) - digamma(theta + 1)),
+                         np.dot(self.iu, a) - np.dot(self.w, 1.0 / (self.l - alpha))])
+
+    def hessian(self, p: np.ndarray) -> np.ndarray:
+        theta, alpha = p
+        a2 = 1.0 / (theta + self.iu * alpha) ** 2
+        t = -a2.sum() + polygamma(1, theta + 1) - polygamma(1, theta + self.n)
+        ta = -np.dot(self.iu, a2)
+        aa = -np.dot(self.iu ** 2, a2) - np.dot(self.w, 1.0 / (self.l - alpha) ** 2)
+        return np.array([[t, ta], [ta, aa]])
+
+    def uniform_limit(self) -> tuple[float, float]:
+        """(m, log L) of the best limit alpha -> -inf with theta = -m alpha: Pitman's formula
+        becomes a uniform draw from m classes, log L = sum_{i=1}^{u-1} log(m - i) - (n - 1) log m."""
+        u, n = self.u, self.n
+
+        def neg(z: float) -> float:  # m = u - 1 + exp(z) > u - 1
+            m = u - 1 + math.exp(z)
+            return -float(gammaln(m) - gammaln(m - u + 1) - (n - 1) * math.log(m))
+
+        r = optimize.minimize_scalar(neg, bounds=(-30.0, 60.0), method="bounded", options={"xatol": 1e-10})
+        return u - 1 + math.exp(r.x), -float(r.fun)
+
+    def edge(self, theta: float, alpha: float) -> str:
+        """The edge of the parameter space nearest a boundary maximum (theta, alpha), in words."""
+        if self.space == "paper":
+            near = min((alpha, "alpha = 0, the edge of Pitman's 0 < alpha < 1 (variant 'arx' allows alpha < 0)"),
+                       (1 - alpha, "alpha = 1, the edge of Pitman's 0 < alpha < 1"),
+                       (theta + alpha, "theta = -alpha, the edge of Pitman's theta > -alpha"))
+        else:
+            near = min((1 - alpha, "alpha = 1, the edge of Pitman's alpha < 1"),
+                       (theta, "theta = 0, where ARX's solver stops (it keeps theta >= 0)"),
+                       (theta + (self.u - 1) * alpha if alpha < 0 else math.inf, "theta = (u - 1) |alpha|, the edge of "
+                                                                "Pitman's space for alpha < 0"))
+        return "the likelihood is largest at " + near[1]
+
+
+def _pitman_starts(i: np.ndarray, c: np.ndarray, n: int, u: int, space: str) -> list[tuple[float, float]]:
+    """Nelder-Mead start points: a spread over the space, and ARX's moment-type initial guess."""
+    starts = [(1.0, 0.5), (10.0, 0.2), (100.0, 0.8), (u * 0.5, 0.5)]
+    if space == "arx":
+        starts += [(u * 0.2, -0.1), (u * 2.0, -1.0), (u * 20.0, -10.0)]
+        c1 = float(c[i == 1].sum())
+        c2 = float(c[i == 2].sum()) or 1.0
+        g = c1 * (c1 - 1) / c2
+        den = 2 * c1 * u + c1 * g - n * g
+        if den != 0:
+            t = (n * u * g - c1 * (n - 1) * (2 * u + g)) / den
+            starts.append((t, (t * (c1 - n) + (n - 1) * c1) / (n * u)))
+    return starts
+
+
+def pitman_fit(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "paper") -> PitmanFit:
+    """Pitman's estimate of the number of population uniques, by maximum likelihood.
+
+    The estimate is Gamma(theta + 1) / Gamma(theta + alpha) * N^alpha (the number of singletons
+    of a Pitman partition of N, to leading order; Hoshino 2001). (theta, alpha) maximise
+    Pitman's sampling formula over Hoshino's space 0 < alpha < 1, theta > -alpha
+    (``variant="paper"``) or over ARX's, alpha < 1 and theta >= 0 (``"arx"``: alpha may be
+    negative). The maximum is accepted only where it solves the likelihood equations inside the
+    space; a maximum on the edge of the space (the likelihood rises towards alpha <= 0 in the
+    papers' space, towards theta < 0 in ARX's, whose Newton-Raphson solver then finds no root)
+    gives no estimate, as does an estimate outside [0, N] (ARX's rule); ``note`` says why.
     """
     c1 = float(c[i == 1].sum())
     if c1 == 0:
-        return 0.0, math.nan, math.nan
-    u = int(c.sum())
-    iu = np.arange(1, u, dtype=np.float64)
-    in_ = np.arange(1, n, dtype=np.float64)
-    # sum_j c_j sum_{l=1}^{j-1} log(l - alpha): the inner sums over l < max class size
-    big = int(i.max())
-    l = np.arange(1, big, dtype=np.float64)
-    weight_l = np.array([c[i > x].sum() for x in l]) if big > 1 else np.zeros(0)  # classes with size > l
-
-    def neg_ll(p: np.ndarray) -> float:
-        theta, alpha = p
-        if alpha < 0 or alpha >= 1 or theta <= -alpha:
-            return np.inf
-        with np.errstate(invalid="ignore", divide="ignore"):
-            v = np.log(theta + iu * alpha).sum() - np.log(theta + in_).sum() + np.dot(weight_l, np.log(l - alpha))
-        return -v if np.isfinite(v) else np.inf
-
+        return PitmanFit(0.0, math.nan, math.nan, math.nan)
+    if c.sum() < 2:
+        return PitmanFit(math.nan, math.nan, math.nan, math.nan, "a single class: the likelihood has no maximum")
+    space = "arx" if variant == "arx" else "paper"
+    lik = _PitmanLikelihood(i, c, n, space)
     best = None
-    for start in ((1.0, 0.5), (10.0, 0.2), (100.0, 0.8), (u * 0.5, 0.5)):
-        try:
-            r = optimize.minimize(neg_ll, np.array(start), method="Nelder-Mead",
-                                  options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 20000, "maxfev": 40000})
-        except (ValueError, FloatingPointError):
+    for start in _pitman_starts(i, c, n, lik.u, space):
+        if not np.isfinite(lik.neg(np.array(start))):
             continue
+        with np.errstate(all="ignore"):
+            r = optimize.minimize(lik.neg, np.array(start), method="Nelder-Mead",
+                                  options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 20000, "maxfev": 40000})
         if np.isfinite(r.fun) and (best is None or r.fun < best.fun):
             best = r
     if best is None:
-        return math.nan, math.nan, math.nan
-
-    def score(p: np.ndarray) -> np.ndarray:  # the likelihood equations (Hoshino 2001)
-        theta, alpha = p
-        return np.array([
-            np.sum(1.0 / (theta + iu * alpha)) - np.sum(1.0 / (theta + in_)),
-            np.sum(iu / (theta + iu * alpha)) - np.dot(weight_l, 1.0 / (l - alpha)),
-        ])
-
+        return PitmanFit(math.nan, math.nan, math.nan, math.nan, "the likelihood could not be evaluated")
+    theta, alpha = (float(v) for v in best.x)
     with np.errstate(all="ignore"):
-        sol = optimize.root(score, best.x, method="hybr", options={"xtol": 1e-14})
-        # Judge the root by the equations, not by the solver's flag: hybr reports "xtol too
-        # small" (scipy 1.15 does, for the same root) when it cannot improve on a point that
-        # already solves them. Take it when it is admissible, solves the equations at least as
-        # well as the Nelder-Mead point and is no worse a likelihood.
-        x = sol.x
-        theta, alpha = best.x
-        if (np.all(np.isfinite(x)) and 0 < x[1] < 1 and x[0] > -x[1]
-                and np.max(np.abs(score(x))) <= np.max(np.abs(score(best.x)))
-                and neg_ll(x) <= best.fun + 1e-9 * abs(best.fun)):
-            theta, alpha = x
-    if alpha <= 0:
-        return math.nan, float(theta), float(alpha)
+        sol = optimize.root(lik.score, best.x, jac=lik.hessian, method="hybr", options={"xtol": 1e-14})
+    x = sol.x
+    # A maximum inside the space solves the likelihood equations: take the root when it is inside
+    # and no worse a likelihood than the Nelder-Mead point (judged by the equations, not by the
+    # solver's flag: hybr may say "xtol too small" at a point that already solves them).
+    scale = np.sum(1.0 / (x[0] + lik.iu * x[1])) if lik.inside(x[0], x[1]) else math.inf
+    root = (lik.inside(x[0], x[1]) and np.max(np.abs(lik.score(x))) <= 1e-8 * max(scale, 1.0)
+            and -lik.log_likelihood(x[0], x[1]) <= best.fun + 1e-9 * abs(best.fun))
+    ll = lik.log_likelihood(x[0], x[1]) if root else -float(best.fun)
+    if space == "arx":
+        # ARX's space is unbounded below in alpha: the likelihood may rise all the way to
+        # alpha -> -inf (classes like a uniform draw from m cells), where no root exists.
+        # A finite maximum that a likelihood-ratio test (1 df, 5 %) cannot tell from that limit
+        # is no fit either: its estimate swings between about 0 and above N (ARX's solver finds
+        # neither; docs/risk-models.md).
+        m, ll_inf = lik.uniform_limit()
+        if ll - ll_inf < LR_LIMIT:
+            return PitmanFit(math.nan, theta, alpha, ll,
+                             f"the likelihood is largest as alpha -> -inf, or not significantly below it "
+                             f"(the classes look like a uniform draw from about {m:,.0f} classes): no finite fit")
+    if not root:
+        return PitmanFit(math.nan, theta, alpha, ll, lik.edge(theta, alpha))
+    theta, alpha = float(x[0]), float(x[1])
+    if alpha == 0:
+        return PitmanFit(math.nan, theta, alpha, ll, "alpha = 0 exactly (ARX gives no estimate there)")
     est = math.exp(gammaln(theta + 1) - gammaln(theta + alpha) + alpha * math.log(N))
     if not (0 <= est <= N):
-        return math.nan, float(theta), float(alpha)
-    return est, float(theta), float(alpha)
+        return PitmanFit(math.nan, theta, alpha, ll, f"the estimate {est:.6g} is outside [0, N]")
+    return PitmanFit(est, theta, alpha, ll)
+
+
+def pitman(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "paper") -> tuple[float, float, float]:
+    """Pitman's estimate and fitted (theta, alpha) (:func:`pitman_fit`); NaN when there is none."""
+    f = pitman_fit(i, c, n, N, variant)
+    return f.estimate, f.theta, f.alpha
 
 
 def _snb_k(i: np.ndarray, c: np.ndarray, u: float, c1: float, pi: float, variant: str) -> float:
@@ -171,24 +285,39 @@ def snb_expected(K: float, pi: float, alpha: float, beta: float, variant: str = 
     return e1, e2
 
 
-def snb(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "paper") -> tuple[float, float, float, float]:
-    """SNB estimate of the number of population uniques, with (K, alpha, beta); NaN if unsolved."""
+# A root of the SNB equations this close to the edge of (alpha > 0, 0 < beta < 1) solves them
+# only in a limit: a degenerate fit, not an estimate.
+SNB_EDGE = 1e-12
+
+
+def snb_fit(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "paper"
+            ) -> tuple[float, float, float, float, str]:
+    """SNB estimate of the number of population uniques, with (K, alpha, beta) and why there
+    is no estimate (empty when there is one).
+
+    No estimate when K is not a positive number, when c_2 = 0 (E[c_2] > 0 for every
+    admissible (alpha, beta)), when the equations have no root from the four start points, or
+    when the root is degenerate (alpha or beta within 1e-12 of the edge of its range).
+    """
     c1 = float(c[i == 1].sum())
     c2 = float(c[i == 2].sum())
     if c1 == 0:
-        return 0.0, math.nan, math.nan, math.nan
+        return 0.0, math.nan, math.nan, math.nan, ""
     pi = n / N
     if pi >= 1:
-        return c1, float(c.sum()), math.nan, math.nan  # N = n: the sample uniques are the population uniques
+        return c1, float(c.sum()), math.nan, math.nan, ""  # N = n: the sample uniques are the population uniques
     K = _snb_k(i, c, float(c.sum()), c1, pi, variant)
-    if not np.isfinite(K) or K <= 0 or c2 == 0:
-        return math.nan, K, math.nan, math.nan
+    if not np.isfinite(K) or K <= 0:
+        return math.nan, K, math.nan, math.nan, f"Haas et al.'s estimate of the population's classes is {K:.6g}"
+    if c2 == 0:
+        return math.nan, K, math.nan, math.nan, "no class of size 2: E[c_2] = c_2 = 0 has no solution"
 
     def eqs(p: np.ndarray) -> np.ndarray:
         alpha, beta = math.exp(p[0]), 1 / (1 + math.exp(-p[1]))  # alpha > 0, 0 < beta < 1
         e1, e2 = snb_expected(K, pi, alpha, beta, variant)
         return np.array([e1 / c1 - 1, e2 / c2 - 1])
 
+    note = "the SNB equations have no root (four start points)"
     for start in ((0.0, 0.0), (-2.0, 2.0), (1.0, -2.0), (-1.0, 4.0)):
         try:
             with warnings.catch_warnings():
@@ -198,10 +327,21 @@ def snb(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "paper") ->
             continue
         if np.all(np.isfinite(sol.x)) and np.all(np.abs(eqs(sol.x)) < 1e-8):  # the equations, not the flag
             alpha, beta = math.exp(sol.x[0]), 1 / (1 + math.exp(-sol.x[1]))
+            if min(alpha, 1 / alpha, beta, 1 - beta) < SNB_EDGE:
+                note = (f"degenerate fit: the root lies at the edge of the model's range (alpha = {alpha:.3g}, "
+                        f"beta = {beta:.3g})")
+                continue
             est = K * beta ** alpha
             if 0 <= est <= N:
-                return est, K, alpha, beta
-    return math.nan, K, math.nan, math.nan
+                return est, K, alpha, beta, ""
+            note = f"the estimate {est:.6g} is outside [0, N]"
+    return math.nan, K, math.nan, math.nan, note
+
+
+def snb(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "paper") -> tuple[float, float, float, float]:
+    """SNB estimate of the number of population uniques, with (K, alpha, beta); NaN if unsolved
+    (:func:`snb_fit` says why)."""
+    return snb_fit(i, c, n, N, variant)[:4]
 
 
 def dankar(zay: float, pit: float, snb_est: float, c1: float, pi: float) -> tuple[float, str]:
@@ -223,7 +363,8 @@ class PopulationUniquenessResult:
 
     Estimates are numbers of population-unique records; ``fraction_*`` divide by N.
     ``chosen``/``model`` follow Dankar et al.'s rule. Also the sample facts: n, u
-    (classes), c_1 (sample uniques) and the fitted parameters.
+    (classes), c_1 (sample uniques) and the fitted parameters. An estimator without an estimate
+    is NaN (never 0), and ``pitman_note`` / ``snb_note`` say why.
     """
 
     keys: tuple[str, ...]
@@ -244,6 +385,8 @@ class PopulationUniquenessResult:
     snb_alpha: float
     snb_beta: float
     class_sizes: pd.DataFrame = field(repr=False)
+    pitman_note: str = ""
+    snb_note: str = ""
 
     @property
     def sample_uniqueness(self) -> float:
@@ -257,10 +400,19 @@ class PopulationUniquenessResult:
     def fraction_chosen(self) -> float:
         return self.chosen / self.population_size
 
+    def note(self, estimator: str) -> str:
+        """Why `estimator` ("zayatz", "pitman", "snb") has no estimate; empty when it has one."""
+        return {"pitman": self.pitman_note, "snb": self.snb_note}.get(estimator, "")
+
     def to_frame(self) -> pd.DataFrame:
-        rows = [(m, getattr(self, m), getattr(self, m) / self.population_size) for m in ("zayatz", "pitman", "snb")]
-        rows.append((f"dankar ({self.model})", self.chosen, self.fraction_chosen))
-        return pd.DataFrame(rows, columns=["estimator", "population_uniques", "fraction_of_population"])
+        """One row per estimator and Dankar's choice; ``note`` says why an estimate is missing
+        ("no estimate: ...") or, for Dankar, which estimator it took."""
+        rows = []
+        for m in ("zayatz", "pitman", "snb"):
+            v = getattr(self, m)
+            rows.append((m, v, v / self.population_size, f"no estimate: {self.note(m)}" if self.note(m) else ""))
+        rows.append((f"dankar ({self.model})", self.chosen, self.fraction_chosen, ""))
+        return pd.DataFrame(rows, columns=["estimator", "population_uniques", "fraction_of_population", "note"])
 
     def summary(self) -> pd.DataFrame:
         rows = [
@@ -324,15 +476,18 @@ def population_uniqueness(
     c1 = float(c[i == 1].sum())
     pi = n / N
     z = zayatz(i, c, n, N)
-    p, theta, alpha_p = pitman(i, c, n, N)
-    s, K, alpha_s, beta_s = snb(i, c, n, N, variant)
+    pf = pitman_fit(i, c, n, N, variant)
+    p, theta, alpha_p = pf.estimate, pf.theta, pf.alpha
+    s, K, alpha_s, beta_s, snb_note = snb_fit(i, c, n, N, variant)
     chosen, model = dankar(z, p, s, c1, pi)
     if pi <= 0.1 and model == "zayatz" and c1 > 0:
-        warnings.warn("the Pitman fit failed; Dankar et al.'s rule falls back to Zayatz.", SdcWarning, stacklevel=2)
+        warnings.warn(f"Pitman gives no estimate ({pf.note}); Dankar et al.'s rule falls back to Zayatz.",
+                      SdcWarning, stacklevel=2)
     return PopulationUniquenessResult(
         keys=keys, variant=variant, n_records=n, population_size=N, sampling_fraction=pi,
         n_classes=int(c.sum()), n_sample_uniques=int(c1),
         zayatz=z, pitman=p, snb=s, chosen=chosen, model=model,
         pitman_theta=theta, pitman_alpha=alpha_p, snb_k=K, snb_alpha=alpha_s, snb_beta=beta_s,
+        pitman_note=pf.note, snb_note=snb_note,
         class_sizes=pd.DataFrame({"size": i.astype(np.int64), "n_classes": c.astype(np.int64)}),
     )
