@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from r_bridge._session import session
+from ._session import session
 
 __all__ = ["to_r_frame", "from_r_frame", "r_vector", "py_vector", "r_str", "r_null"]
 

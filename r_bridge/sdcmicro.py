@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from r_bridge._session import call
-from r_bridge.convert import from_r_frame, py_vector, r_null, r_str, to_r_frame
+from ._session import call
+from .convert import from_r_frame, py_vector, r_null, r_str, to_r_frame
 
 __all__ = [
     "FreqCalc", "MeasureRisk", "SdcObjRisk",

@@ -72,13 +72,17 @@ fi
 stamp=.venv/.sdc-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ ! -x .venv/bin/sdc ]; then
   log "installing sdc into .venv (editable, offline)"
+  # The distribution was called "sdc" before it became "sdc-microdata": drop the old one's record.
+  if .venv/bin/python -c 'import importlib.metadata as m; m.distribution("sdc")' 2>/dev/null; then
+    .venv/bin/pip uninstall --quiet --yes sdc >/dev/null 2>&1 || true
+  fi
   .venv/bin/pip install --quiet --no-index --no-build-isolation --no-deps -e . >/dev/null
   .venv/bin/python - <<'PY'
 # pip ran with --no-deps (no index to resolve from): check the declared dependencies are satisfied.
 import importlib.metadata as md, sys
 from packaging.requirements import Requirement
 missing = []
-for text in md.requires("sdc") or []:
+for text in md.requires("sdc-microdata") or []:
     req = Requirement(text)
     if req.marker is not None and not req.marker.evaluate({"extra": ""}):
         continue  # an extra, or not for this Python
