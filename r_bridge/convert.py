@@ -133,7 +133,11 @@ def _py_column(part: Any, n: int) -> pd.Series | pd.Categorical | np.ndarray:
             return out
         return arr
     if kind == "double":
-        return np.asarray(values, dtype=np.float64)
+        # R's NA_real_ is a NaN with a payload (0x7ff00000000007a2): made the plain NaN, which
+        # every pandas and numpy path treats alike.
+        arr = np.array(values, dtype=np.float64)
+        arr[np.isnan(arr)] = np.nan
+        return arr
     import rpy2.rinterface as ri
 
     return np.array([None if v is ri.NA_Character else str(v) for v in values], dtype=object)
