@@ -8,6 +8,7 @@ and sdcMicro versions. R errors come back as :class:`RBridgeError` with R's mess
 from __future__ import annotations
 
 from ._session import is_available, unavailable_reason, versions
+from .convert import to_r
 from .errors import RBridgeError, RBridgeUnavailableError
 from .sdcmicro import (
     DATASETS, FreqCalc, MeasureRisk, SdcObjRisk, Suda2, create_sdc_obj, freq_calc, indiv_risk, ldiversity,
@@ -25,7 +26,7 @@ from .suppression import (
 )
 
 __all__ = [
-    "is_available", "unavailable_reason", "versions",
+    "is_available", "unavailable_reason", "versions", "to_r",
     "RBridgeError", "RBridgeUnavailableError",
     "freq_calc", "indiv_risk", "measure_risk", "create_sdc_obj", "ldiversity", "suda2", "mod_risk", "load_dataset",
     "DATASETS",

@@ -217,6 +217,13 @@ class ProtectionRun:
         """The protection log (``protection.json`` without the released file's name and hash)."""
         return protection_log(self.computed())
 
+    def to_r_script(self) -> str:
+        """The plan as an R script for sdcMicro, step by step saying which steps give these
+        cells exactly (:func:`sdc.workflow.rscript.r_script`; ``sdc protect --export-r``)."""
+        from sdc.workflow.rscript import r_script
+
+        return r_script(self)
+
     def plan_toml(self) -> str:
         """The resolved plan: the seeds it ran with and the assessment configuration (without
         one, how the plan's [data] says the file is read)."""
