@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import subprocess
 import sys
 
@@ -127,3 +128,20 @@ def test_example_json(capsys):
 def test_python_dash_m_sdc():
     proc = subprocess.run([sys.executable, "-m", "sdc", "--version"], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == f"sdc {sdc.__version__}"
+
+
+def test_example_save_dir_writes_the_data_config_plan_and_sweep_plan(capsys, tmp_path):
+    from sdc.datasets import EXAMPLE_FILES, example_path
+
+    out = tmp_path / "ex"
+    code, _, err = run(capsys, "example", "--save", str(out))
+    assert code == 0, err
+    bundled = Path(example_path()).parent
+    for name in EXAMPLE_FILES:
+        assert (out / name).read_bytes() == (bundled / name).read_bytes()
+    # The copies work together where they are: the plan names the config, the config the data.
+    code, _, err = run(capsys, "protect", str(out / "health_survey.csv"), "--plan", str(out / "example_plan.toml"),
+                       "--out", str(tmp_path / "p"), "--formats", "json")
+    assert code == 0, err
+    code, _, err = run(capsys, "example", "--save", str(out))  # nothing overwritten
+    assert code == 2 and "--save" in err

@@ -212,7 +212,9 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("example", help="assess the bundled synthetic health survey (no argument needed)")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     p.add_argument("--threshold", type=int, default=5, help="k (default 5)")
-    p.add_argument("--save", metavar="PATH", help="also write the example data as CSV to PATH")
+    p.add_argument("--save", metavar="DIR", help="also write the example's files into DIR: the data "
+                   "(health_survey.csv), its config, protection plan and sweep plan (a PATH ending .csv: the data "
+                   "alone, there)")
     p.add_argument("--save-config", metavar="PATH",
                    help="also write the example's assessment config (sdc assess --config PATH) to PATH")
     p.set_defaults(flag_aliases=_K_IS_THRESHOLD)
@@ -316,13 +318,21 @@ def _dispatch(args: argparse.Namespace) -> int:
         from sdc.datasets import example_config_path
 
         bundled = [example_path(), example_config_path()]
-        for flag, target in (("--save", args.save), ("--save-config", args.save_config)):
+        for flag, target in (("--save", args.save if str(args.save).lower().endswith(".csv") else None),
+                             ("--save-config", args.save_config)):
             if target:  # both checked before either is written
                 check_file_target(target, bundled, flag=flag, replace=False)
         if args.save and args.save_config and Path(args.save).resolve() == Path(args.save_config).resolve():
             raise ValueError(f"--save and --save-config name the same file '{args.save}'; give two files.")
         data = read_data(example_path())
-        if args.save:
+        saved = args.save and not args.save.lower().endswith(".csv")
+        if saved:
+            from sdc.datasets import save_example
+
+            files = save_example(args.save)
+            print(f"Example files written to {args.save}: {', '.join(f.name for f in files)}", file=sys.stderr)
+            args.save = str(files[0])
+        elif args.save:
             atomic_write(args.save, data.to_csv(index=False), inputs=bundled, flag="--save", replace=False)
         if args.save_config:
             _save_example_config(args.save_config, args.save)
