@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import sdc
+from sdc.cli.main import main
 from tests.helpers import run_cli as run
 
 RISK_FIELDS = ["n_records", "keys", "weights", "threshold", "n_classes", "n_unique", "pct_unique",
@@ -145,3 +146,13 @@ def test_example_save_dir_writes_the_data_config_plan_and_sweep_plan(capsys, tmp
     assert code == 0, err
     code, _, err = run(capsys, "example", "--save", str(out))  # nothing overwritten
     assert code == 2 and "--save" in err
+
+
+def test_sdc_alone_prints_the_workflow_and_minus_v_the_version(capsys):
+    code, out, err = run(capsys)
+    assert code == 0 and err == ""
+    stages = [ln.split()[0] for ln in out.splitlines() if ln.startswith("  ")]
+    assert stages == ["identify", "assess", "protect", "compare", "sweep", "search", "attack", "release"]
+    with pytest.raises(SystemExit) as exc:
+        main(["-V"])
+    assert exc.value.code == 0 and capsys.readouterr().out.startswith("sdc ")

@@ -137,7 +137,7 @@ def _parser() -> argparse.ArgumentParser:
     from sdc._version import __version__
 
     parser = Parser(prog="sdc", description="Statistical disclosure control: re-identification risk of microdata.")
-    parser.add_argument("--version", action="version", version=f"sdc {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"sdc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
@@ -209,7 +209,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--threshold", type=float, default=0.2, help="risk threshold for 'records at risk' (default 0.2)")
     p.add_argument("--interval", action="store_true", help="add a jackknife interval for the estimate")
 
-    p = sub.add_parser("example", help="assess the bundled synthetic health survey (no argument needed)")
+    p = sub.add_parser("example", help="risk and key-subset snapshots of the bundled health survey; --save DIR "
+                       "writes its files")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     p.add_argument("--threshold", type=int, default=5, help="k (default 5)")
     p.add_argument("--save", metavar="DIR", help="also write the example's files into DIR: the data "
@@ -250,8 +251,28 @@ class _VisibleStream:
         return getattr(self._stream, name)
 
 
+#: What ``sdc`` alone prints: the workflow, one command per stage.
+OVERVIEW = """sdc: statistical disclosure control for microdata. The workflow, one command per stage:
+
+  identify  sdc identify DATA                      roles of the columns, HIPAA, a starter config
+  assess    sdc assess DATA --config run.toml      every risk measure, a report folder
+  protect   sdc protect DATA --plan plan.toml      recode, suppress, PRAM, noise, ... (seeded)
+  compare   sdc compare ORIGINAL RELEASED          risk and utility before and after
+  sweep     sdc sweep DATA --plan sweep.toml       a grid of settings on the risk-utility plane
+  search    sdc search DATA --config search.toml   the optimal generalisation (ARX's lattice)
+  attack    sdc attack linkage|singling-out|...    attacks on the release
+  release   the protected file in protect's --out folder, with its log and plan
+
+Start with the bundled example: `sdc example --save example` writes its data, config, plan
+and sweep plan; `sdc assess` assesses it. `sdc COMMAND --help` for a command; docs/index.md.
+"""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:
+        print(OVERVIEW, end="")
+        return 0
     parser = _parser()
     args = parser.parse_args(argv)
     keep_freed_memory()  # large temporary arrays: reused, not faulted in again (sdc/_process.py)
