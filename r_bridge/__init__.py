@@ -7,25 +7,26 @@ and sdcMicro versions. R errors come back as :class:`RBridgeError` with R's mess
 
 from __future__ import annotations
 
-from r_bridge._session import is_available, unavailable_reason, versions
-from r_bridge.errors import RBridgeError, RBridgeUnavailableError
-from r_bridge.sdcmicro import (
+from ._session import is_available, unavailable_reason, versions
+from .convert import to_r
+from .errors import RBridgeError, RBridgeUnavailableError
+from .sdcmicro import (
     DATASETS, FreqCalc, MeasureRisk, SdcObjRisk, Suda2, create_sdc_obj, freq_calc, indiv_risk, ldiversity,
     load_dataset, measure_risk, mod_risk, suda2,
 )
-from r_bridge.protection import (
+from .protection import (
     AddNoise, Pram, PramDraws, PramStrata, add_noise, global_recode, group_and_rename, hmac_sha256, pram, pram_draws,
     pram_strata, pram_with_matrix, rank_swap, top_bot_coding,
 )
-from r_bridge.utility import DUTILITY_METHODS, SdcObjUtility, d_utility, d_utility_all, sdc_obj_utility
-from r_bridge.attacks import d_risk, d_risk_rmd, record_linkage
-from r_bridge.suppression import (
+from .utility import DUTILITY_METHODS, SdcObjUtility, d_utility, d_utility_all, sdc_obj_utility
+from .attacks import d_risk, d_risk_rmd, record_linkage
+from .suppression import (
     LocalSuppression, local_suppression, local_suppression_sdcobj, microaggregation, time_local_suppression,
     time_microaggregation,
 )
 
 __all__ = [
-    "is_available", "unavailable_reason", "versions",
+    "is_available", "unavailable_reason", "versions", "to_r",
     "RBridgeError", "RBridgeUnavailableError",
     "freq_calc", "indiv_risk", "measure_risk", "create_sdc_obj", "ldiversity", "suda2", "mod_risk", "load_dataset",
     "DATASETS",

@@ -115,7 +115,8 @@ create_sdc_obj <- function(df, keys, w, hid, alpha) capture({
        reident = as.character(unlist(pr[[1]]$reident[c("mod", "mod_p")])),
        kanon = c(k2 = ka[["2anon"]]$orig, k3 = ka[["3anon"]]$orig, k5 = ka[["5anon"]]$orig),
        risk_text = printed(sdcMicro::print(sdc, type = "risk")),
-       kanon_text = printed(sdcMicro::print(sdc, type = "kAnon")))
+       kanon_text = printed(sdcMicro::print(sdc, type = "kAnon")),
+       obj = sdc)
 })
 
 ldiversity <- function(df, keys, sensitive, l_recurs_c, missing) capture({

@@ -12,7 +12,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from r_bridge.errors import RBridgeError, RBridgeUnavailableError
+from .errors import RBridgeError, RBridgeUnavailableError
 
 __all__ = ["is_available", "unavailable_reason", "session", "versions", "call"]
 
@@ -35,7 +35,7 @@ def _start() -> tuple[Any, str | None]:
     ok = ro.r('isTRUE(requireNamespace("sdcMicro", quietly = TRUE))')
     if ok is None or not ok[0]:
         return None, f"R is installed but the sdcMicro package is not; {_INSTALL_HINT}"
-    code = resources.files("r_bridge").joinpath("_helpers.R").read_text(encoding="utf-8")
+    code = resources.files(__package__).joinpath("_helpers.R").read_text(encoding="utf-8")
     env = ro.r("new.env()")
     ro.r("function(code, env) eval(parse(text = code), envir = env)")(code, env)
     return env, None

@@ -16,8 +16,8 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from r_bridge._session import call, session
-from r_bridge.convert import py_vector, r_null, r_str, r_vector, to_r_frame
+from ._session import call, session
+from .convert import py_vector, r_null, r_str, r_vector, to_r_frame
 
 __all__ = ["d_risk", "d_risk_rmd", "record_linkage"]
 

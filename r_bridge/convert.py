@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from r_bridge._session import session
+from ._session import session
 
-__all__ = ["to_r_frame", "from_r_frame", "r_vector", "py_vector", "r_str", "r_null"]
+__all__ = ["to_r_frame", "from_r_frame", "r_vector", "py_vector", "r_str", "r_null", "to_r"]
 
 _R_NA_INT = np.iinfo(np.int32).min  # R's NA_integer_
 
@@ -133,7 +133,11 @@ def _py_column(part: Any, n: int) -> pd.Series | pd.Categorical | np.ndarray:
             return out
         return arr
     if kind == "double":
-        return np.asarray(values, dtype=np.float64)
+        # R's NA_real_ is a NaN with a payload (0x7ff00000000007a2): made the plain NaN, which
+        # every pandas and numpy path treats alike.
+        arr = np.array(values, dtype=np.float64)
+        arr[np.isnan(arr)] = np.nan
+        return arr
     import rpy2.rinterface as ri
 
     return np.array([None if v is ri.NA_Character else str(v) for v in values], dtype=object)
@@ -145,3 +149,22 @@ def from_r_frame(parts: Any) -> pd.DataFrame:
     n = int(parts.rx2("nrow")[0])
     cols = parts.rx2("columns")
     return pd.DataFrame({name: _py_column(cols[i], n) for i, name in enumerate(names)}, index=pd.RangeIndex(n))
+
+
+def to_r(obj: Any) -> Any:
+    """An R data frame of a pandas DataFrame, or of anything with ``to_frame()`` (every sdc
+    result: ``sdc.k_anonymity(...)``, a protection run's table, ...). Strings and categoricals
+    become factors (see the module notes)."""
+    frame = obj.to_frame() if hasattr(obj, "to_frame") and not isinstance(obj, pd.DataFrame) else obj
+    if isinstance(frame, pd.Series):
+        frame = frame.to_frame()
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"to_r takes a DataFrame or a result with to_frame(); got {type(obj).__name__}.")
+    flat = frame.reset_index() if not isinstance(frame.index, pd.RangeIndex) else frame
+    # Integers beyond 2^53 (seeds) as text: R has no 64-bit integer, and a double would round them.
+    big = [c for c in flat.columns if pd.api.types.is_integer_dtype(flat[c].dtype)
+           and flat[c].notna().any() and flat[c].abs().max() > 2 ** 53]
+    if big:
+        flat = flat.assign(**{c: flat[c].astype(object).where(flat[c].notna(), None).map(
+            lambda v: None if v is None else str(int(v))) for c in big})
+    return to_r_frame(flat)

@@ -18,8 +18,8 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from r_bridge._session import call, session
-from r_bridge.convert import py_vector, r_null, r_str, r_vector, to_r_frame
+from ._session import call, session
+from .convert import py_vector, r_null, r_str, r_vector, to_r_frame
 
 __all__ = [
     "global_recode", "group_and_rename", "top_bot_coding", "Pram", "pram", "PramDraws", "pram_draws", "PramStrata",
@@ -33,7 +33,7 @@ def _load() -> None:
     import rpy2.robjects as ro
 
     env = session()
-    code = resources.files("r_bridge").joinpath("_protection.R").read_text(encoding="utf-8")
+    code = resources.files(__package__).joinpath("_protection.R").read_text(encoding="utf-8")
     ro.r("function(code, env) eval(parse(text = code), envir = env)")(code, env)
 
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from r_bridge._session import call
-from r_bridge.convert import from_r_frame, py_vector, r_null, r_str, to_r_frame
+from ._session import call
+from .convert import from_r_frame, py_vector, r_null, r_str, to_r_frame
 
 __all__ = [
     "FreqCalc", "MeasureRisk", "SdcObjRisk",
@@ -159,6 +159,9 @@ class SdcObjRisk:
     kanon: dict[str, int]
     risk_text: str = field(repr=False)
     kanon_text: str = field(repr=False)
+    #: The sdcMicroObj itself (an rpy2 S4 object), with ``handle=True``: pass it to sdcMicro's
+    #: functions through rpy2 (``robjects.r["localSuppression"](obj.handle, k=3)``).
+    handle: object = field(default=None, repr=False, compare=False)
 
 
 def create_sdc_obj(
@@ -168,8 +171,10 @@ def create_sdc_obj(
     weightVar: str | None = None,
     hhId: str | None = None,
     alpha: float = 1.0,
+    handle: bool = False,
 ) -> SdcObjRisk:
-    """``createSdcObj(data, keyVars = keys, weightVar =, hhId =, alpha =)`` and its risk figures."""
+    """``createSdcObj(data, keyVars = keys, weightVar =, hhId =, alpha =)`` and its risk figures;
+    with ``handle=True`` also the sdcMicroObj itself (:attr:`SdcObjRisk.handle`)."""
     rdf = to_r_frame(data, _cols(data, keys, weightVar, hhId))
     v = call("create_sdc_obj", rdf, r_str(list(keys)), _opt(weightVar), _opt(hhId), float(alpha)).rx2("value")
     g = v.rx2("global")
@@ -185,6 +190,7 @@ def create_sdc_obj(
         reident=(reident[0], reident[1]),
         kanon={"fk_lt_2": int(kan[0]), "fk_lt_3": int(kan[1]), "fk_lt_5": int(kan[2])},
         risk_text=str(v.rx2("risk_text")[0]), kanon_text=str(v.rx2("kanon_text")[0]),
+        handle=v.rx2("obj") if handle else None,
     )
 
 

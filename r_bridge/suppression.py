@@ -15,8 +15,8 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from r_bridge._session import call, session
-from r_bridge.convert import from_r_frame, py_vector, r_null, r_str, r_vector, to_r_frame
+from ._session import call, session
+from .convert import from_r_frame, py_vector, r_null, r_str, r_vector, to_r_frame
 
 __all__ = ["LocalSuppression", "local_suppression", "local_suppression_sdcobj", "microaggregation",
            "time_local_suppression", "time_microaggregation"]
@@ -27,7 +27,7 @@ def _load() -> None:
     import rpy2.robjects as ro
 
     env = session()
-    code = resources.files("r_bridge").joinpath("_suppression.R").read_text(encoding="utf-8")
+    code = resources.files(__package__).joinpath("_suppression.R").read_text(encoding="utf-8")
     ro.r("function(code, env) eval(parse(text = code), envir = env)")(code, env)
 
 

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from r_bridge._session import call, session
-from r_bridge.convert import from_r_frame, py_vector, r_str, to_r_frame
+from ._session import call, session
+from .convert import from_r_frame, py_vector, r_str, to_r_frame
 
 __all__ = ["DUTILITY_METHODS", "d_utility", "d_utility_all", "SdcObjUtility", "sdc_obj_utility"]
 

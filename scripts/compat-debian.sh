@@ -203,12 +203,12 @@ python3 -m venv --system-site-packages /tmp/wheel-venv
 # --no-deps, then sdc's own requirements checked against what is installed: pip's resolver would
 # also demand the requirements of the Debian packages themselves (sid's statsmodels names
 # formulaic, which Debian does not package).
-/tmp/wheel-venv/bin/pip install --quiet --no-index --no-deps /tmp/wheel/sdc-*.whl
+/tmp/wheel-venv/bin/pip install --quiet --no-index --no-deps /tmp/wheel/sdc_microdata-*.whl
 /tmp/wheel-venv/bin/python - <<'PY'
 import importlib.metadata as md, sys
 from packaging.requirements import Requirement
 bad = []
-for text in md.requires("sdc") or []:
+for text in md.requires("sdc-microdata") or []:
     req = Requirement(text)
     if req.marker is not None and not req.marker.evaluate({"extra": ""}):
         continue  # an extra

@@ -26,6 +26,12 @@ r_debs=(python3-rpy2 r-base-dev r-cran-car r-cran-cardata r-cran-rmarkdown r-cra
   r-cran-xtable r-cran-robustbase r-cran-cluster r-cran-mass r-cran-e1071 r-cran-rcpp
   r-cran-ggplot2 r-cran-shiny r-cran-haven r-cran-rhandsontable r-cran-dt r-cran-vim
   r-cran-laeken r-cran-httr r-cran-jsonlite r-cran-clue)
+# Installed where the Debian release has them (Debian 12 has none; 13 has pyreadstat; sid all
+# three): SPSS and SAS transport v8 through pyreadstat, Parquet through pyarrow or R's arrow.
+# Without them sdc reads those files through R's haven (r-cran-haven above), or says which
+# extra is missing.
+optional_debs=(python3-pyreadstat python3-pyarrow)
+[ "${SDC_SKIP_R:-0}" = 1 ] || optional_debs+=(r-cran-arrow)
 debs=("${py_debs[@]}")
 [ "${SDC_SKIP_R:-0}" = 1 ] || debs+=("${r_debs[@]}")
 print_only=0
@@ -36,7 +42,7 @@ for arg in "$@"; do
     *) log "unknown option: $arg"; exit 2 ;;
   esac
 done
-if [ $print_only = 1 ]; then echo "${debs[*]}"; exit 0; fi
+if [ $print_only = 1 ]; then echo "${debs[*]} ${optional_debs[*]}"; exit 0; fi
 
 # --- 1. Debian packages --------------------------------------------------------------------
 missing=()
@@ -50,6 +56,19 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   "${sudo[@]}" apt-get update -qq
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The optional packages this release's package lists have (apt-cache asks no registry).
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+extra=()
+for p in "${optional_debs[@]}"; do
+  installed "$p" || ! apt-cache show --no-all-versions "$p" >/dev/null 2>&1 || extra+=("$p")
+done
+if [ ${#extra[@]} -gt 0 ]; then
+  log "installing the optional Debian packages this release has: ${extra[*]}"
+  if [ "$(id -u)" = 0 ]; then sudo=(); else sudo=(sudo); fi
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${extra[@]}" >/dev/null ||
+    log "could not install ${extra[*]}; those formats are read through R or refused with the extra's name"
 fi
 
 # --- 2. sdcMicro from CRAN -------------------------------------------------------------------
@@ -80,13 +99,17 @@ fi
 stamp=.venv/.sdc-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ ! -x .venv/bin/sdc ]; then
   log "installing sdc into .venv (editable, offline)"
+  # The distribution was called "sdc" before it became "sdc-microdata": drop the old one's record.
+  if .venv/bin/python -c 'import importlib.metadata as m; m.distribution("sdc")' 2>/dev/null; then
+    .venv/bin/pip uninstall --quiet --yes sdc >/dev/null 2>&1 || true
+  fi
   .venv/bin/pip install --quiet --no-index --no-build-isolation --no-deps -e . >/dev/null
   .venv/bin/python - <<'PY'
 # pip ran with --no-deps (no index to resolve from): check the declared dependencies are satisfied.
 import importlib.metadata as md, sys
 from packaging.requirements import Requirement
 missing = []
-for text in md.requires("sdc") or []:
+for text in md.requires("sdc-microdata") or []:
     req = Requirement(text)
     if req.marker is not None and not req.marker.evaluate({"extra": ""}):
         continue  # an extra, or not for this Python

@@ -170,8 +170,64 @@ def _read_stata(p: Path, request: Request) -> tuple[pd.DataFrame, ReadDetails]:
 
 
 def _read_sas(p: Path, request: Request) -> tuple[pd.DataFrame, ReadDetails]:
-    df = pd.read_sas(p, format="xport" if p.suffix.lower() == ".xpt" else "sas7bdat", encoding="utf-8")
+    """sas7bdat and transport v5 through pandas; transport v8 (which pandas cannot read)
+    through pyreadstat or R's haven."""
+    from sdc._labelled import xpt_version
+
+    with open(p, "rb") as fh:
+        version = xpt_version(fh.read(128))
+    if version == 8:
+        df, labels = _spss_or_xpt8(p, "xpt", "SAS transport v8")
+        return df, ReadDetails(str(p), "sas", (), labels=labels)
+    df = pd.read_sas(p, format="xport" if version == 5 else "sas7bdat", encoding="utf-8")
     return df, ReadDetails(str(p), "sas", ())
+
+
+def _spss_or_xpt8(p: Path, kind: str, what: str) -> tuple[pd.DataFrame, Any]:
+    """pyreadstat where installed, else R's haven, else the one-line refusal naming the extra."""
+    from sdc._labelled import has_module, missing_extra, pyreadstat_read
+
+    if has_module("pyreadstat"):
+        return pyreadstat_read(p, kind)
+    from sdc._formats_r import r_route, read_with_r
+
+    why = r_route("haven")
+    if why is not None:
+        raise missing_extra(p, what, "spss", "pyreadstat", f" or R with haven ({why})")
+    return read_with_r(p, kind)
+
+
+def _read_spss(p: Path, request: Request) -> tuple[pd.DataFrame, ReadDetails]:
+    df, labels = _spss_or_xpt8(p, "sav", "SPSS")
+    return df, ReadDetails(str(p), "spss", (), labels=labels)
+
+
+def _read_parquet(p: Path, request: Request) -> tuple[pd.DataFrame, ReadDetails]:
+    from sdc._labelled import has_module, missing_extra
+
+    if has_module("pyarrow"):
+        return pd.read_parquet(p, engine="pyarrow"), ReadDetails(str(p), "parquet", ())
+    from sdc._formats_r import r_route, read_with_r
+
+    why = r_route("arrow")
+    if why is not None:
+        raise missing_extra(p, "Parquet", "parquet", "pyarrow", f" or R with arrow ({why})")
+    df, labels = read_with_r(p, "parquet")
+    return df, ReadDetails(str(p), "parquet", (), labels=labels)
+
+
+def _read_r(p: Path, request: Request) -> tuple[pd.DataFrame, ReadDetails]:
+    from sdc._formats_r import r_route, read_with_r
+    from sdc._labelled import r_magic
+
+    why = r_route("haven")
+    if why is not None:
+        raise DataFileError(f"cannot read data file '{p}': R's .rds/.RData files are read through R (pip install "
+                            f"'sdc-microdata[r]', with R and its haven package); {why}.")
+    with open(p, "rb") as fh:
+        kind = r_magic(fh.read(4096)) or ("rdata" if p.suffix.lower() in (".rdata", ".rda") else "rds")
+    df, labels = read_with_r(p, kind)
+    return df, ReadDetails(str(p), "r", (), labels=labels)
 
 
 def _text_file(p: Path, request: Request) -> tuple[pd.DataFrame, ReadDetails]:
@@ -216,6 +272,30 @@ def _excel_magic(head: bytes) -> bool:
     return head.startswith(b"PK\x03\x04") and (b"xl/" in head or b"[Content_Types].xml" in head)
 
 
+def _xpt(head: bytes) -> bool:
+    from sdc._labelled import xpt_version
+
+    return xpt_version(head) is not None
+
+
+def _spss(head: bytes) -> bool:
+    from sdc._labelled import spss_magic
+
+    return spss_magic(head)
+
+
+def _parquet(head: bytes) -> bool:
+    from sdc._labelled import parquet_magic
+
+    return parquet_magic(head)
+
+
+def _r_file(head: bytes) -> bool:
+    from sdc._labelled import r_magic
+
+    return r_magic(head) is not None
+
+
 #: The formats, the fallback (delimited text, for any other file) last.
 FORMATS: tuple[Format, ...] = (
     Format("excel", "Excel", (".xlsx", ".xlsm"), _excel_file, ("na_values", "text_columns", "sheet"),
@@ -224,7 +304,10 @@ FORMATS: tuple[Format, ...] = (
            refusal="the old Excel format (.xls) is not supported; save it as .xlsx"),
     Format("stata", "Stata", (".dta",), _read_stata, help="Stata .dta", magic=_stata_magic),
     Format("sas", "SAS", (".sas7bdat", ".xpt"), _read_sas, help="SAS .sas7bdat/.xpt",
-           magic=lambda head: head.startswith(_SAS7BDAT_MAGIC) or head.startswith(b"HEADER RECORD*******LIBRARY")),
+           magic=lambda head: head.startswith(_SAS7BDAT_MAGIC) or _xpt(head)),
+    Format("spss", "SPSS", (".sav", ".zsav"), _read_spss, help="SPSS .sav/.zsav", magic=_spss),
+    Format("parquet", "Parquet", (".parquet", ".parq"), _read_parquet, help="Parquet", magic=_parquet),
+    Format("r", "R", (".rds", ".rdata", ".rda"), _read_r, help="R .rds/.RData", magic=_r_file),
     Format("jsonl", "JSON Lines", (".jsonl", ".ndjson"), _read_jsonl, help="JSON Lines .jsonl", header=_jsonl_header,
            binary=False),
     Format("text", "delimited text", (".csv", ".tsv", ".tab", ".txt", ".dat"), _text_file,
@@ -242,22 +325,23 @@ def format_named(name: str) -> Format:
 
 
 def format_of(path: str | Path) -> Format:
-    """The format of a file: by its suffix (a compressed text file's inner suffix does not
-    matter), else by its first bytes, else delimited text."""
+    """The format of a file: by its content (the first bytes of a binary format: a Parquet
+    file named ``.csv`` is Parquet), else by its suffix (a compressed text file's inner suffix
+    does not matter), else delimited text."""
     p = Path(path)
     suffix = p.suffix.lower()
-    for f in FORMATS:
-        if suffix in f.suffixes:
-            return f
     if suffix not in COMPRESSIONS and p.is_file():
         try:
             with open(p, "rb") as fh:
                 head = fh.read(4096)
         except OSError:
-            return _FALLBACK
+            head = b""
         for f in FORMATS:
             if f.magic is not None and f.magic(head):
                 return f
+    for f in FORMATS:
+        if suffix in f.suffixes:
+            return f
     return _FALLBACK
 
 

@@ -46,7 +46,7 @@ class ReadDetails:
     Attributes
     ----------
     path : str
-    format : {"text", "excel", "stata", "sas"}
+    format : {"text", "excel", "stata", "sas", "spss", "parquet", "r", "jsonl"}
     na_values : tuple of str
         The markers read as missing (text and Excel files; Stata and SAS carry their own).
     missing : dict
@@ -58,6 +58,9 @@ class ReadDetails:
     marker_values : dict
         Per column, the common missing-value markers (``NA``, ``null``, ...) found and read as
         values, with their counts.
+    labels : sdc._labelled.Labels or None
+        The variable and value labels and user-missing values of a labelled file (SPSS, SAS
+        transport v8, R, Stata's variable labels).
     """
 
     path: str
@@ -67,6 +70,7 @@ class ReadDetails:
     text_codes: tuple[str, ...] = ()
     text_columns: tuple[str, ...] = ()
     marker_values: dict[str, dict[str, int]] = field(default_factory=dict)
+    labels: Any = None  # sdc._labelled.Labels of SPSS, SAS transport, R files (None: none)
 
     def notes(self) -> list[str]:
         """Sentences for the report: the missing-value rule, codes read as text, markers kept."""
@@ -84,6 +88,8 @@ class ReadDetails:
             vals = ", ".join(f"{v!r} ({n:,})" for v, n in found.items())
             out.append(f"Column {col!r} holds {vals}, read as value(s), not as missing; if they mean missing, "
                        f"give na_values (--na-values).")
+        if self.labels:
+            out.extend(self.labels.notes())
         return out
 
 

@@ -8,10 +8,16 @@ and household, and a few missing values (marital status, education, cholesterol)
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["load_example", "EXAMPLE_ROLES", "example_path", "example_config_path"]
+__all__ = ["load_example", "EXAMPLE_ROLES", "example_path", "example_config_path", "EXAMPLE_FILES", "save_example"]
+
+#: The bundled example's files, as ``sdc example --save DIR`` writes them: the data, its
+#: assessment config, the protection plan and the sweep plan (each names the others relative
+#: to its own folder, so the copies work together wherever they are).
+EXAMPLE_FILES = ("health_survey.csv", "example.toml", "example_plan.toml", "example_sweep.toml")
 
 #: The roles an SDC specialist would give the example's columns.
 EXAMPLE_ROLES: dict[str, object] = {
@@ -48,3 +54,24 @@ def load_example() -> pd.DataFrame:
     (4125, 14)
     """
     return pd.read_csv(example_path())
+
+
+def save_example(folder: str | Path) -> list[Path]:
+    """Copy the bundled example's files (:data:`EXAMPLE_FILES`) into `folder` (made if
+    missing), byte for byte; an existing file of the same name is refused, nothing written.
+
+    Returns the files written, in :data:`EXAMPLE_FILES`' order.
+    """
+    from sdc._files import atomic_write, check_file_target
+
+    out = Path(folder)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--save: '{out}' is a file, not a folder; give a folder for the example's files.")
+    sources = [Path(str(resources.files("sdc").joinpath("data", name))) for name in EXAMPLE_FILES]
+    targets = [out / name for name in EXAMPLE_FILES]
+    for t in targets:  # every target checked before any is written
+        check_file_target(t, sources, flag="--save", replace=False)
+    out.mkdir(parents=True, exist_ok=True)
+    for src, t in zip(sources, targets):
+        atomic_write(t, src.read_bytes(), inputs=[src], flag="--save", replace=False)
+    return targets

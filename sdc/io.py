@@ -1,5 +1,6 @@
-"""Reading microdata files: CSV (delimiter detected or given), Excel, Stata and SAS (the formats
-of :mod:`sdc._formats`, one declaration each).
+"""Reading microdata files: CSV (delimiter detected or given), Excel, Stata, SAS, SPSS, Parquet,
+R's files and JSON Lines (the formats of :mod:`sdc._formats`, one declaration each, recognised
+by their content).
 
 Every failure is a :class:`sdc.exceptions.DataFileError` with one sentence naming the file
 and the problem, so the CLI can print it as one line.
@@ -61,8 +62,12 @@ def read_data(path: str | Path, *, sep: str | None = None, text_columns: bool | 
     Parameters
     ----------
     path : str or Path
-        ``.xlsx``/``.xlsm`` (Excel), ``.dta`` (Stata), ``.sas7bdat`` / ``.xpt`` (SAS), anything
-        else as delimited text (optionally ``.gz``/``.bz2``/``.zip``/``.xz`` compressed).
+        ``.xlsx``/``.xlsm`` (Excel), ``.dta`` (Stata), ``.sas7bdat`` / ``.xpt`` (SAS, transport
+        v5 and v8), ``.sav``/``.zsav`` (SPSS), ``.parquet``, ``.rds``/``.RData`` (R), ``.jsonl``;
+        a file in one of the binary formats is recognised by its first bytes whatever its name;
+        anything else as delimited text (optionally ``.gz``/``.bz2``/``.zip``/``.xz``
+        compressed). Labelled files are read as their codes, user-missing values as missing
+        (:mod:`sdc._labelled`).
     sep : str, optional
         Delimiter for text files; ``"whitespace"`` for runs of blanks. Detected when None
         (comma, semicolon, tab, pipe or whitespace).
@@ -119,7 +124,8 @@ def read_data_details(path: str | Path, *, sep: str | None = None, text_columns:
         raise DataFileError(f"data file '{p}' has no records.")
     missing = {str(c): int(n) for c, n in df.isna().sum().items()}
     details = ReadDetails(details.path, details.format, details.na_values, missing, details.text_codes,
-                          details.text_columns, _marker_values(df, na) if fmt.takes("na_values") else {})
+                          details.text_columns, _marker_values(df, na) if fmt.takes("na_values") else {},
+                          details.labels)
     _warn_numbers_with_markers(df, details)
     return df, details
 

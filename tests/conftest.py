@@ -87,3 +87,15 @@ def client():  # noqa: ANN201 - a distributed Client
     from tests.dask_support import local_cluster
 
     yield from local_cluster()
+
+
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    """The sdist and wheel built once, the wheel installed in a fresh venv outside the checkout
+    (tests/dist.py); shared by the wheel and the docs tests."""
+    from tests.dist import build_and_install
+
+    try:
+        return build_and_install(tmp_path_factory.mktemp("dist"))
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import subprocess
 import sys
 
@@ -11,6 +12,7 @@ import pandas as pd
 import pytest
 
 import sdc
+from sdc.cli.main import main
 from tests.helpers import run_cli as run
 
 RISK_FIELDS = ["n_records", "keys", "weights", "threshold", "n_classes", "n_unique", "pct_unique",
@@ -127,3 +129,30 @@ def test_example_json(capsys):
 def test_python_dash_m_sdc():
     proc = subprocess.run([sys.executable, "-m", "sdc", "--version"], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == f"sdc {sdc.__version__}"
+
+
+def test_example_save_dir_writes_the_data_config_plan_and_sweep_plan(capsys, tmp_path):
+    from sdc.datasets import EXAMPLE_FILES, example_path
+
+    out = tmp_path / "ex"
+    code, _, err = run(capsys, "example", "--save", str(out))
+    assert code == 0, err
+    bundled = Path(example_path()).parent
+    for name in EXAMPLE_FILES:
+        assert (out / name).read_bytes() == (bundled / name).read_bytes()
+    # The copies work together where they are: the plan names the config, the config the data.
+    code, _, err = run(capsys, "protect", str(out / "health_survey.csv"), "--plan", str(out / "example_plan.toml"),
+                       "--out", str(tmp_path / "p"), "--formats", "json")
+    assert code == 0, err
+    code, _, err = run(capsys, "example", "--save", str(out))  # nothing overwritten
+    assert code == 2 and "--save" in err
+
+
+def test_sdc_alone_prints_the_workflow_and_minus_v_the_version(capsys):
+    code, out, err = run(capsys)
+    assert code == 0 and err == ""
+    stages = [ln.split()[0] for ln in out.splitlines() if ln.startswith("  ")]
+    assert stages == ["identify", "assess", "protect", "compare", "sweep", "search", "attack", "release"]
+    with pytest.raises(SystemExit) as exc:
+        main(["-V"])
+    assert exc.value.code == 0 and capsys.readouterr().out.startswith("sdc ")

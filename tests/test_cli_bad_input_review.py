@@ -98,11 +98,12 @@ def test_combine_text_column_without_a_domain(data: Path, tmp_path: Path, capsys
 
 
 def test_example_save_targets(data: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    (tmp_path / "in.csv").mkdir()
     same = tmp_path / "same.csv"
     status, _, err = run_cli(capsys, "example", "--save", str(same), "--save-config", str(same))
     assert status == 2 and "--save and --save-config name the same file" in _one_error(err)
     assert not same.exists()
-    status, _, err = run_cli(capsys, "example", "--save", str(tmp_path / "in"))
+    status, _, err = run_cli(capsys, "example", "--save", str(tmp_path / "in.csv"))  # a folder named .csv
     assert status == 2 and "--save" in _one_error(err) and "is a folder" in err
     status, _, err = run_cli(capsys, "example", "--save-config", str(data / "x.toml"))
     assert status == 2 and f"'{data}' is a file, not a folder" in _one_error(err)

@@ -27,8 +27,8 @@ def test_every_format_is_declared_once_with_its_options() -> None:
         assert (f.read is None) == bool(f.refusal), f.name
     assert FORMATS[-1].name == "text"  # the fallback: anything else is delimited text
     assert option_formats("sheet") == "Excel files (.xlsx, .xlsm)"
-    assert data_help() == ("CSV (delimiter detected), Excel .xlsx, Stata .dta, SAS .sas7bdat/.xpt or JSON Lines "
-                           ".jsonl file")
+    assert data_help() == ("CSV (delimiter detected), Excel .xlsx, Stata .dta, SAS .sas7bdat/.xpt, SPSS .sav/.zsav, "
+                           "Parquet, R .rds/.RData or JSON Lines .jsonl file")
 
 
 @pytest.mark.parametrize("name, fmt", [("a.csv", "text"), ("a.tsv.gz", "text"), ("a.XLSX", "excel"),

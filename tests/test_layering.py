@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Modules at the top of ``sdc`` that every layer may import.
 BASE = {"sdc._validation", "sdc._stats", "sdc.exceptions", "sdc._version", "sdc.io", "sdc._structure", "sdc.datasets",
         "sdc._files", "sdc._process", "sdc._schema", "sdc._provenance", "sdc._formats",
-        "sdc._readers"}
+        "sdc._readers", "sdc._rbridge", "sdc._labelled", "sdc._formats_r"}
 
 #: The wings (measures and methods) and the wings each may import, besides core and base.
 #: Kept acyclic: a wing only imports wings listed before it.
@@ -41,6 +41,8 @@ OPTIONAL_HOMES: dict[str, tuple[str, ...]] = {
     "matplotlib": ("sdc.report.",),
     "openpyxl": ("sdc.report.xlsx", "sdc.io", "sdc._readers"),
     "rpy2": ("r_bridge",),
+    "pyreadstat": ("sdc._labelled",),
+    "pyarrow": ("sdc._labelled",),
 }
 
 #: Calls that factorise or group key columns: only ``sdc.core`` may make them. Each other use
@@ -160,13 +162,21 @@ def rule_no_validation(imp: Import) -> str | None:
     return None
 
 
+#: The modules that reach R, through sdc._rbridge.bridge() (lazily: R is optional).
+R_USERS = ("sdc.workflow.crosscheck",)
+
+
 def rule_r_bridge(imp: Import) -> str | None:
-    if imp.target.split(".")[0] != "r_bridge" or imp.module.startswith("r_bridge"):
-        return None
-    if imp.module != "sdc.workflow.crosscheck":
-        return "only sdc.workflow.crosscheck imports r_bridge"
-    if not imp.in_function:
-        return "r_bridge is imported lazily, inside a function (R is optional)"
+    top = imp.target.split(".")[0]
+    if top == "r_bridge" and not imp.module.startswith("r_bridge"):
+        # PyPI's r-bridge installs a top-level r_bridge: sdc must never import that name.
+        return "sdc never imports r_bridge by name: sdc._rbridge.bridge() finds sdc's own bridge"
+    if top == "sdc_r_bridge" and imp.module != "sdc._rbridge":
+        return "only sdc._rbridge imports the installed bridge (sdc_r_bridge)"
+    if imp.target == "sdc._rbridge" and imp.module not in R_USERS and not imp.module.startswith("sdc._formats_r"):
+        return f"only {', '.join(R_USERS)} and the formats read through R reach the bridge"
+    if imp.target == "sdc._rbridge" and not imp.in_function:
+        return "the bridge is reached lazily, inside a function (R is optional)"
     return None
 
 
@@ -293,8 +303,10 @@ def test_the_rules_catch_a_violation(tmp_path: Path) -> None:
 
     assert rule_no_validation(imp("sdc.workflow.assess", "validation.compare"))
     assert rule_r_bridge(imp("sdc.workflow.assess", "r_bridge", in_function=True))
-    assert rule_r_bridge(imp("sdc.workflow.crosscheck", "r_bridge"))
-    assert rule_r_bridge(imp("sdc.workflow.crosscheck", "r_bridge", in_function=True)) is None
+    assert rule_r_bridge(imp("sdc.workflow.crosscheck", "r_bridge", in_function=True))
+    assert rule_r_bridge(imp("sdc.workflow.assess", "sdc._rbridge", in_function=True))
+    assert rule_r_bridge(imp("sdc.workflow.crosscheck", "sdc._rbridge"))
+    assert rule_r_bridge(imp("sdc.workflow.crosscheck", "sdc._rbridge", in_function=True)) is None
     assert rule_no_face(imp("sdc.risk.suda", "sdc"))
     assert rule_no_face(imp("sdc.risk.suda", "sdc", ("__version__",)))
     assert rule_no_face(imp("sdc.cli.main", "sdc", ("report",))) is None

@@ -1,65 +1,94 @@
-"""A built wheel works without the repository beside it.
+"""The distribution works without the repository beside it (issue 28 item 1).
 
-The wheel is built from this checkout, installed into a fresh virtual environment (with the
-system's site packages for numpy, pandas and the rest, as on this project's machines), and
-`sdc assess` runs on the bundled example from a folder outside the repository. The wheel
-ships every subpackage of sdc and the bundled data, and not the validation harness.
+The sdist is built from a copy of this checkout, the wheel from the unpacked sdist, and the
+wheel installed into a fresh virtual environment (with the system's site packages for numpy,
+pandas and the rest, as on this project's machines) — tests/dist.py, once per session. From a
+folder outside the repository the README's main job runs: ``sdc assess`` on the bundled
+example. The wheel ships every subpackage of sdc, the bundled data, ``py.typed``, the LICENSE
+and the bridge under its own name (``sdc_r_bridge``, never ``r_bridge``), and not the harness;
+the sdist ships the tests, so that its ``[test]`` extra is usable.
 """
 
 from __future__ import annotations
 
+import email
 import os
-import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
-import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.dist import ROOT, Installed, run
 
 
-def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+def _metadata(wheel: Path) -> email.message.Message:
+    z = zipfile.ZipFile(wheel)
+    (name,) = [n for n in z.namelist() if n.endswith(".dist-info/METADATA")]
+    return email.message_from_bytes(z.read(name))
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    proc = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q",
-                 "-w", str(out), str(ROOT)], cwd=out)
-    if proc.returncode != 0:
-        pytest.fail(f"building the wheel failed: {proc.stderr.strip()[-2000:]}")
-    (whl,) = out.glob("sdc-*.whl")
-    return whl
-
-
-def test_the_wheel_holds_every_subpackage_and_no_harness(wheel: Path) -> None:
-    names = zipfile.ZipFile(wheel).namelist()
+def test_the_wheel_holds_every_subpackage_the_bridge_under_its_own_name_and_no_harness(installed: Installed) -> None:
+    names = zipfile.ZipFile(installed.wheel).namelist()
     packages = {str(p.parent.relative_to(ROOT)).replace(os.sep, "/") for p in (ROOT / "sdc").rglob("__init__.py")}
     for pkg in packages:
         assert f"{pkg}/__init__.py" in names, f"{pkg} is missing from the wheel"
-    assert "r_bridge/_helpers.R" in names and "sdc/data/health_survey.csv" in names
-    assert not any(n.startswith(("validation/", "tests/")) for n in names)
+    assert "sdc/data/health_survey.csv" in names and "sdc/py.typed" in names
+    bridge = {Path(n).name for n in names if n.startswith("sdc_r_bridge/")}
+    assert bridge >= {p.name for p in (ROOT / "r_bridge").iterdir() if p.suffix in (".py", ".R")}
+    assert not any(n.startswith(("validation/", "tests/", "r_bridge/")) for n in names)
+    assert any(n.endswith(".dist-info/LICENSE") for n in names)
 
 
-def test_the_installed_wheel_runs_sdc_assess_outside_the_repository(wheel: Path, tmp_path: Path) -> None:
-    venv = tmp_path / "venv"
-    proc = _run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    py = venv / "bin" / "python"
-    proc = _run([str(py), "-m", "pip", "install", "-q", "--no-index", "--no-deps", str(wheel)], cwd=tmp_path)
-    assert proc.returncode == 0, proc.stderr
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+def test_the_wheel_is_named_sdc_microdata_with_its_licence_and_every_tested_python(installed: Installed) -> None:
+    assert installed.wheel.name.startswith("sdc_microdata-")
+    meta = _metadata(installed.wheel)
+    assert meta["Name"] == "sdc-microdata"
+    classifiers = meta.get_all("Classifier")
+    assert "License :: OSI Approved :: MIT License" in classifiers and "Typing :: Typed" in classifiers
+    for minor in (11, 12, 13, 14):  # the CI's Pythons: Debian 12, (3.12: none), 13, sid
+        assert f"Programming Language :: Python :: 3.{minor}" in classifiers
+    assert any(u.startswith("Documentation, ") for u in meta.get_all("Project-URL"))
+    assert {"spss", "parquet", "r", "test", "dask"} <= set(meta.get_all("Provides-Extra"))
+
+
+def test_the_sdist_holds_the_tests_docs_and_licence_and_its_tests_run(installed: Installed) -> None:
+    names = tarfile.open(installed.sdist).getnames()
+    top = names[0].split("/")[0]
+    for rel in ("LICENSE", "tests/conftest.py", "tests/test_schema.py", "docs/index.md", "r_bridge/_helpers.R",
+                "sdc/py.typed", "validation/cases.py", "scripts/install.sh"):
+        assert f"{top}/{rel}" in names, f"{rel} is missing from the sdist"
+    proc = run([str(installed.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_schema.py"],
+               cwd=installed.unpacked, env=installed.env())
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+
+
+def test_the_installed_wheel_runs_the_readme_job_outside_the_repository(installed: Installed, tmp_path: Path) -> None:
     work = tmp_path / "elsewhere"
     work.mkdir()
-    proc = _run([str(py), "-c", "import sdc, sys; print(sdc.__file__); "
-                 "import importlib.util as u; print(u.find_spec('validation') is None)"], cwd=work, env=env)
+    env = installed.env()
+    proc = run([str(installed.python), "-c", "import sdc, sdc._rbridge as b, importlib.util as u; "
+                "print(sdc.__file__, b.bridge().__name__, u.find_spec('validation') is None, "
+                "u.find_spec('r_bridge') is None)"], cwd=work, env=env)
     assert proc.returncode == 0, proc.stderr
-    where, no_harness = proc.stdout.split()
-    assert str(venv) in where and str(ROOT) not in where
-    assert no_harness == "True"
-    proc = _run([str(venv / "bin" / "sdc"), "assess", "--formats", "json,md", "--out", str(work / "rep")], cwd=work,
-                env=env)
+    where, bridge, no_harness, no_r_bridge = proc.stdout.split()
+    assert str(installed.venv) in where and str(ROOT) not in where
+    assert (bridge, no_harness, no_r_bridge) == ("sdc_r_bridge", "True", "True")
+    proc = run([str(installed.sdc), "assess", "--formats", "json,md", "--out", str(work / "rep")], cwd=work, env=env)
     assert proc.returncode == 0, proc.stderr
     assert (work / "rep" / "report.json").is_file() and (work / "rep" / "report.md").is_file()
+
+
+def test_sdc_never_imports_a_foreign_r_bridge(tmp_path: Path) -> None:
+    """PyPI's r-bridge installs a top-level r_bridge: first on the path, sdc still finds its own."""
+    foreign = tmp_path / "site" / "r_bridge"
+    foreign.mkdir(parents=True)
+    (foreign / "__init__.py").write_text("raise ImportError('the foreign r_bridge was imported')\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(tmp_path / "site")
+    code = ("import sys, sdc._rbridge as b; m = b.bridge(); "
+            "print(m.__name__, 'r_bridge' in sys.modules, m.__file__)")
+    proc = run([sys.executable, "-c", code], cwd=tmp_path, env=env)
+    assert proc.returncode == 0, proc.stderr
+    name, loaded, where = proc.stdout.split()
+    assert (name, loaded) == ("sdc_r_bridge", "False")
+    assert Path(where).parent == ROOT / "r_bridge"

@@ -137,7 +137,7 @@ def _parser() -> argparse.ArgumentParser:
     from sdc._version import __version__
 
     parser = Parser(prog="sdc", description="Statistical disclosure control: re-identification risk of microdata.")
-    parser.add_argument("--version", action="version", version=f"sdc {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"sdc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
@@ -209,10 +209,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--threshold", type=float, default=0.2, help="risk threshold for 'records at risk' (default 0.2)")
     p.add_argument("--interval", action="store_true", help="add a jackknife interval for the estimate")
 
-    p = sub.add_parser("example", help="assess the bundled synthetic health survey (no argument needed)")
+    p = sub.add_parser("example", help="risk and key-subset snapshots of the bundled health survey; --save DIR "
+                       "writes its files")
     p.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     p.add_argument("--threshold", type=int, default=5, help="k (default 5)")
-    p.add_argument("--save", metavar="PATH", help="also write the example data as CSV to PATH")
+    p.add_argument("--save", metavar="DIR", help="also write the example's files into DIR: the data "
+                   "(health_survey.csv), its config, protection plan and sweep plan (a PATH ending .csv: the data "
+                   "alone, there)")
     p.add_argument("--save-config", metavar="PATH",
                    help="also write the example's assessment config (sdc assess --config PATH) to PATH")
     p.set_defaults(flag_aliases=_K_IS_THRESHOLD)
@@ -248,8 +251,28 @@ class _VisibleStream:
         return getattr(self._stream, name)
 
 
+#: What ``sdc`` alone prints: the workflow, one command per stage.
+OVERVIEW = """sdc: statistical disclosure control for microdata. The workflow, one command per stage:
+
+  identify  sdc identify DATA                      roles of the columns, HIPAA, a starter config
+  assess    sdc assess DATA --config run.toml      every risk measure, a report folder
+  protect   sdc protect DATA --plan plan.toml      recode, suppress, PRAM, noise, ... (seeded)
+  compare   sdc compare ORIGINAL RELEASED          risk and utility before and after
+  sweep     sdc sweep DATA --plan sweep.toml       a grid of settings on the risk-utility plane
+  search    sdc search DATA --config search.toml   the optimal generalisation (ARX's lattice)
+  attack    sdc attack linkage|singling-out|...    attacks on the release
+  release   the protected file in protect's --out folder, with its log and plan
+
+Start with the bundled example: `sdc example --save example` writes its data, config, plan
+and sweep plan; `sdc assess` assesses it. `sdc COMMAND --help` for a command; docs/index.md.
+"""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:
+        print(OVERVIEW, end="")
+        return 0
     parser = _parser()
     args = parser.parse_args(argv)
     keep_freed_memory()  # large temporary arrays: reused, not faulted in again (sdc/_process.py)
@@ -316,13 +339,21 @@ def _dispatch(args: argparse.Namespace) -> int:
         from sdc.datasets import example_config_path
 
         bundled = [example_path(), example_config_path()]
-        for flag, target in (("--save", args.save), ("--save-config", args.save_config)):
+        for flag, target in (("--save", args.save if str(args.save).lower().endswith(".csv") else None),
+                             ("--save-config", args.save_config)):
             if target:  # both checked before either is written
                 check_file_target(target, bundled, flag=flag, replace=False)
         if args.save and args.save_config and Path(args.save).resolve() == Path(args.save_config).resolve():
             raise ValueError(f"--save and --save-config name the same file '{args.save}'; give two files.")
         data = read_data(example_path())
-        if args.save:
+        saved = args.save and not args.save.lower().endswith(".csv")
+        if saved:
+            from sdc.datasets import save_example
+
+            files = save_example(args.save)
+            print(f"Example files written to {args.save}: {', '.join(f.name for f in files)}", file=sys.stderr)
+            args.save = str(files[0])
+        elif args.save:
             atomic_write(args.save, data.to_csv(index=False), inputs=bundled, flag="--save", replace=False)
         if args.save_config:
             _save_example_config(args.save_config, args.save)

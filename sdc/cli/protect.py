@@ -97,6 +97,8 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--key-env", metavar="VAR", help="or the environment variable holding the key")
     g.add_argument("--drop", type=csv_list, default=[], metavar="COLS", help="direct identifiers to drop")
     add_role_flags(p)
+    p.add_argument("--export-r", metavar="FILE", help="also write the plan as an R script for sdcMicro (Rscript FILE "
+                   "INPUT.csv OUTPUT.csv), saying step by step where sdcMicro gives the same cells")
     p.add_argument("--no-assess", action="store_true", help="do not assess the files (no comparison/ folder)")
     p.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
                    help="pandas in memory (default), or dask: DATA may be a glob of CSV files ('data/part-*.csv'), "
@@ -169,12 +171,22 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
         return _run_protect_dask(args, argv, plan, reading, overrides)
     if args.scheduler:
         raise ValueError("--scheduler is for --engine dask.")
+    if args.export_r:  # refused before any work, as --out is
+        from sdc._files import check_file_target
+
+        check_file_target(args.export_r, [args.data, args.plan], flag="--export-r", replace=False)
     data = read_data(args.data, **reading)
     progress = not args.json and sys.stderr.isatty()
     run = protect_data(data, plan, config=args.config, overrides=overrides,
                        reassess=not args.no_assess, input_file=args.data, command="sdc " + shlex.join(argv),
                        progress=progress, now=_fixed_time())
     folder = write_protection(run, args.out, input_path=args.data, sep=reading["sep"], formats=args.formats)
+    if args.export_r:
+        from sdc._files import atomic_write
+
+        atomic_write(args.export_r, run.to_r_script(), inputs=[args.data], flag="--export-r", replace=False)
+        print(f"R script for sdcMicro: {args.export_r} (Rscript {args.export_r} INPUT.csv OUTPUT.csv)",
+              file=sys.stderr)
     if args.json:
         doc = {"out": str(folder.path), "released": folder.released, "released_sha256": folder.released_sha256,
                "files": list(folder.files), "summary": _summary(run)}

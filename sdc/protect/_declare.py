@@ -114,6 +114,9 @@ class MethodInfo:
         (random draws per partition, reproducible with the same seed and partitioning).
     example : dict
         A small call on the bundled example data (variables and parameters) that works.
+    sdcmicro : callable or None
+        How a step of it is written in R with sdcMicro (:mod:`sdc.protect._rcode`):
+        ``sdcmicro(StepRun) -> RStep``; None: sdcMicro has no counterpart (the R script says so).
     """
 
     name: str
@@ -132,6 +135,7 @@ class MethodInfo:
     dask: str | None = None
     dask_rows: str = ""
     example: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    sdcmicro: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def parameters(self) -> tuple[str, ...]:
@@ -273,7 +277,8 @@ def protection_method(name: str, *, summary: str, options: Mapping[str, Param], 
                       changes_categories: bool = False, drops_records: bool = False, repeatable: bool = False,
                       replaces_identifiers: bool = False, needs: Sequence[str] = (), secrets: Sequence[str] = (),
                       dask: str | None = None, why: str = "", dask_rows: str = "",
-                      example: Mapping[str, Any] | None = None) -> Callable[[F], F]:
+                      example: Mapping[str, Any] | None = None,
+                      sdcmicro: Callable[..., Any] | None = None) -> Callable[[F], F]:
     """Declare a protection method beside its function (see the module docstring).
 
     `dask` is :data:`ROW_WISE` (the method on every partition), a variant
@@ -295,7 +300,7 @@ def protection_method(name: str, *, summary: str, options: Mapping[str, Param], 
                           replaces_identifiers=replaces_identifiers, needs=tuple(needs), secrets=tuple(secrets),
                           dask=engines_of(public)["dask"],
                           dask_rows=dask_rows or ("as in memory" if dask == ROW_WISE else ""),
-                          example=dict(example or {}))
+                          example=dict(example or {}), sdcmicro=sdcmicro)
         holder.append(info)
         public.__sdc_method__ = info  # type: ignore[attr-defined]
         return public  # type: ignore[return-value]

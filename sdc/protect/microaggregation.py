@@ -52,6 +52,7 @@ from sdc._schema import GROUP_SIZE, Choice, Names
 from sdc._validation import check_columns, check_frame, check_int, check_option, dtype_name, is_real_numeric, plain
 from sdc.core.patterns import group_positions
 from sdc.core.strata import strata_ids
+from sdc.protect._rcode import not_in_sdcmicro
 from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult, changed_cells
 
@@ -431,7 +432,9 @@ def _check_numeric(data: pd.DataFrame, variables: tuple[str, ...]) -> np.ndarray
 
 
 @protection_method(
-    "microaggregation", summary="values replaced by the means of groups of at least k similar records",
+    "microaggregation", sdcmicro=not_in_sdcmicro(
+    "not translated yet: its counterpart is sdcMicro's microaggregation(method = 'mdav'), compared with sdc in the cross-validation (docs/protection.md)"),
+    summary="values replaced by the means of groups of at least k similar records",
     numeric=True, changes_categories=True, why="its groups of similar records are formed over the whole file",
     example={"variables": ["cholesterol"], "k": 3},
     options={"k": param(GROUP_SIZE, "the smallest group"),

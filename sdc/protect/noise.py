@@ -27,6 +27,7 @@ import pandas as pd
 from sdc._schema import Choice, Real
 from sdc._validation import check_number, check_option
 from sdc.protect._common import check_variables, count_changed, numeric_values, resolve_seed
+from sdc.protect._rcode import RStep, StepRun, r_names, r_seed, r_value
 from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult
 
@@ -56,8 +57,18 @@ def _correlated2(x: np.ndarray, delta: float, z: np.ndarray) -> tuple[np.ndarray
     return x * d1 + delta * (shift + sd * z), {"d1": d1, "mean": mean, "sd": sd, "noise_sd": delta * sd}
 
 
+def _r_add_noise(run: StepRun) -> RStep:
+    """sdcMicro's ``addNoise`` with the same method and noise (its own draws)."""
+    p = run.parameters
+    code = (f"set.seed({r_seed(run.seed or 0)})",
+            f"res <- sdcMicro::addNoise(data, variables = {r_names(run.variables)}, noise = "
+            f"{r_value(p.get('noise', 150.0))}, method = {r_value(p.get('method', 'additive'))}, delta = "
+            f"{r_value(p.get('delta', 0.1))})",
+            f"data[{r_names(run.variables)}] <- as.data.frame(res$xm)", "data")
+    return RStep(code, False, "sdcMicro's addNoise, random: R's draws, not sdc's")
+
 @protection_method(
-    "add_noise", summary="random noise added to continuous variables", numeric=True,
+    "add_noise", sdcmicro=_r_add_noise, summary="random noise added to continuous variables", numeric=True,
     why="its noise scale comes from the whole file's standard deviations or covariance",
     example={"variables": ["bmi", "systolic_bp"], "noise": 20},
     options={"method": param(Choice(METHODS), "additive, correlated or correlated2 noise"),

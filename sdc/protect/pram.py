@@ -27,6 +27,7 @@ from sdc._schema import PROBABILITY, Each, Names
 from sdc._validation import check_columns
 from sdc.core.strata import sorted_levels, strata_ids
 from sdc.protect._common import check_variables, resolve_seed
+from sdc.protect._rcode import RStep, StepRun, r_names, r_seed, r_value
 from sdc.protect._declare import Table, param, protection_method
 from sdc.protect._result import ProtectionResult
 from sdc.protect.pram_matrix import (
@@ -40,8 +41,27 @@ __all__ = ["pram", "pram_matrix", "flip_matrix"]
 _PER_VARIABLE = Each(PROBABILITY, lists=False, mappings=True)
 
 
+def _r_pram(run: StepRun) -> RStep:
+    """sdcMicro's ``pram`` with the same ``pd`` and ``alpha`` (its own draws: R's generator)."""
+    p = run.parameters
+    other = sorted(k for k in set(p) - {"variables", "pd", "alpha", "strata"} if p[k] is not None)
+    if other or any(isinstance(p.get(k), Mapping) for k in ("pd", "alpha")):
+        return RStep(("data  # not reproduced",), False, "sdcMicro's pram takes one pd and alpha, not "
+                     f"{', '.join(other) or 'a value per variable'}: not reproduced")
+    args = [f"pd = {r_value(p.get('pd') if p.get('pd') is not None else 0.8)}",
+            f"alpha = {r_value(p.get('alpha') if p.get('alpha') is not None else 0.5)}"]
+    if p.get("strata"):
+        args.append(f"strata_variables = {r_names([p['strata']] if isinstance(p['strata'], str) else p['strata'])}")
+    code = [f"set.seed({r_seed(run.seed or 0)})"]
+    for v in run.variables:
+        code += [f"x <- data; x[[{r_value(v)}]] <- factor(x[[{r_value(v)}]])",
+                 f"res <- sdcMicro::pram(x, variables = {r_value(v)}, {', '.join(args)})",
+                 f"data[[{r_value(v)}]] <- as.character(res[[{r_value(v + '_pram')}]])"]
+    return RStep(tuple(code) + ("data",), False, "sdcMicro's pram, random: R's draws, not sdc's (numpy's), so "
+                 "other cells change; the same method and transition probabilities")
+
 @protection_method(
-    "pram", summary="values replaced at random by a transition matrix (invariant PRAM)",
+    "pram", sdcmicro=_r_pram, summary="values replaced at random by a transition matrix (invariant PRAM)",
     dask="sdc.protect.on_dask:pram_partitions", dask_rows="own draws",
     example={"variables": ["marital_status"], "pd": 0.8},
     options={"pd": param(_PER_VARIABLE, "the smallest diagonal of the matrix (sdcMicro's pd)"),

@@ -35,6 +35,7 @@ from sdc._validation import check_columns, check_frame, check_int
 from sdc.core.distinct import hashed_codes
 from sdc.core.strata import Levels, distinct_values
 from sdc.protect._common import output_frame
+from sdc.protect._rcode import not_in_sdcmicro
 from sdc.protect._declare import ROW_WISE, PathLike, param, protection_method
 from sdc.protect._result import ProtectionResult
 
@@ -268,7 +269,8 @@ def _pseudonyms(s: pd.Series, key: _Key, length: int, prefix: str, context: str 
 
 
 @protection_method(
-    "pseudonymise", summary="identifiers replaced by keyed pseudonyms (HMAC-SHA-256); direct identifiers dropped",
+    "pseudonymise", sdcmicro=not_in_sdcmicro(
+    'sdcMicro has no keyed pseudonyms (HMAC-SHA-256 with a secret key, which the script must not hold)'), summary="identifiers replaced by keyed pseudonyms (HMAC-SHA-256); direct identifiers dropped",
     replaces_identifiers=True, needs=("key",), secrets=("key_file", "key_env"), dask=ROW_WISE,
     example={"variables": ["subject_id"], "drop": ["household_id"]},
     options={"key_file": param(PathLike(), "the file holding the key (never written anywhere)"),

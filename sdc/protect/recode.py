@@ -21,6 +21,7 @@ from sdc.protect._bands import BIN_METHODS, LABELS, MAX_BINS, cut_labels, sdcmic
 from sdc.protect._common import (
     check_number_or_none, check_variables, integer_like, numeric_values, output_frame, restore_numeric,
 )
+from sdc.protect._rcode import RStep, StepRun, r_names, r_seed, r_value
 from sdc.protect._declare import ROW_WISE, Listed, Table, param, protection_method
 from sdc.protect._result import ProtectionResult
 from sdc.protect.recode_categories import CategoryRecode, category_recode
@@ -78,8 +79,34 @@ def _parameters(cols: tuple[str, ...], bands: Banding | None, dates: DateRecode 
     return {**params, **(bands.band_parameters() if bands else {})}
 
 
+def _r_global_recode(run: StepRun) -> RStep:
+    """Bands of a width or between edges: sdcMicro's ``globalRecode`` (closed on the right, as
+    sdc's default), or base R's ``cut(right = FALSE)`` for ``closed = "left"`` (sdcMicro has no
+    left-closed bands); the labels are the release's."""
+    other = sorted(set(run.parameters) - {"variables", "width", "edges", "closed", "origin"})
+    if other:
+        return RStep(("data  # not reproduced",), False, f"sdcMicro's globalRecode has no counterpart of "
+                     f"{', '.join(other)}: not reproduced")
+    left = run.parameters.get("closed", "right") == "left"
+    code = []
+    for v in run.variables:
+        d = run.details.get(v)
+        edges, labels = (d.get("edges") if isinstance(d, dict) else None), run.categories.get(v)
+        if edges is None or labels is None or len(labels) != len(edges) - 1:
+            return RStep(("data  # not reproduced",), False, f"the bands of {v!r} are not recorded as edges")
+        x = f"as.numeric(data[[{r_value(v)}]])"
+        if left:
+            code.append(f"data[[{r_value(v)}]] <- as.character(cut({x}, breaks = {r_value(edges)}, labels = "
+                        f"{r_value(list(labels))}, right = FALSE, include.lowest = TRUE))")
+        else:
+            code.append(f"data[[{r_value(v)}]] <- as.character(sdcMicro::globalRecode({x}, breaks = "
+                        f"{r_value(edges)}, labels = {r_value(list(labels))}))")
+    how = ("base R's cut(right = FALSE): sdcMicro's globalRecode closes bands on the right" if left
+           else "sdcMicro's globalRecode")
+    return RStep(tuple(code) + ("data",), True, f"{how}; the same cells")
+
 @protection_method(
-    "global_recode", summary="bands, dates, merging, truncation, rounding", changes_categories=True, repeatable=True,
+    "global_recode", sdcmicro=_r_global_recode, summary="bands, dates, merging, truncation, rounding", changes_categories=True, repeatable=True,
     dask=ROW_WISE, example={"variables": ["age"], "width": 10},
     options={
         "width": param(POSITIVE, "bands of this width", numbers=True),
@@ -182,8 +209,22 @@ def global_recode(
                             changed=pd.Series(changed, dtype=np.int64, name="cells_changed"), details=details)
 
 
+def _r_top_bottom_code(run: StepRun) -> RStep:
+    """sdcMicro's ``topBotCoding``, once per bound."""
+    p = run.parameters
+    code = []
+    for v in run.variables:
+        x = f"data[[{r_value(v)}]]"
+        for kind, bound, value in (("top", p.get("top"), p.get("top_value")),
+                                   ("bottom", p.get("bottom"), p.get("bottom_value"))):
+            if bound is not None:
+                rep = bound if value is None else value
+                code.append(f"{x} <- as.numeric(sdcMicro::topBotCoding(as.numeric({x}), value = {r_value(bound)}, "
+                            f"replacement = {r_value(rep)}, kind = {r_value(kind)}))")
+    return RStep(tuple(code) + ("data",), True, "sdcMicro's topBotCoding; the same cells")
+
 @protection_method(
-    "top_bottom_code", summary="values beyond a bound replaced by a value", numeric=True, repeatable=True,
+    "top_bottom_code", sdcmicro=_r_top_bottom_code, summary="values beyond a bound replaced by a value", numeric=True, repeatable=True,
     dask=ROW_WISE, example={"variables": ["bmi"], "top": 40},
     options={"top": param(Real(), "values above it are replaced", above="bottom"),
              "top_value": param(Real(), "what replaces them (default: top)", above="bottom_value"),

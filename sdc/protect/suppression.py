@@ -67,6 +67,7 @@ from sdc._validation import check_columns, check_frame, check_int, check_keys, c
 from sdc.core.missing import ALPHA, MissingRule
 from sdc.core.patterns import code_matrix, group_positions, pattern_table
 from sdc.core.strata import strata_ids
+from sdc.protect._rcode import RStep, StepRun, r_names, r_seed, r_value
 from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult
 from sdc.protect.suppression_algorithms import minimal_stratum as _minimal_stratum
@@ -323,8 +324,36 @@ def _result(data: pd.DataFrame, a: _Setup, codes: np.ndarray, out: np.ndarray, k
     )
 
 
+def _r_local_suppression(run: StepRun) -> RStep:
+    """sdcMicro's ``localSuppression`` with the importance sdc used (mode ``sdcmicro``: the same
+    cells; the default mode ``minimal`` suppresses fewer, which sdcMicro cannot)."""
+    p = run.parameters
+    other = sorted(k for k in ("sensitive", "l", "combs") if p.get(k) is not None)
+    if other or p.get("unit", "cell") != "cell" or not isinstance(p.get("k", 3), int):
+        return RStep(("data  # not reproduced",), False, "sdcMicro's localSuppression has no counterpart of "
+                     f"{', '.join(other) or 'unit = record or a k per subset'}: not reproduced")
+    keys = list(run.variables)
+    imp = run.details.get("importance")
+    args = [f"keyVars = {r_names(keys)}", f"k = {r_value(p.get('k', 3))}", f"alpha = {r_value(p.get('alpha', 1.0))}"]
+    if isinstance(imp, Mapping):
+        args.append(f"importance = {r_value([int(imp[k]) for k in keys])}")
+    if p.get("strata"):
+        args.append(f"strataVars = {r_names([p['strata']] if isinstance(p['strata'], str) else p['strata'])}")
+    # Keys as factors: sdcMicro reads a character key through as.numeric (docs/sdcmicro-differences.md).
+    code = (f"x <- data; for (key in {r_names(keys)}) x[[key]] <- factor(x[[key]])",
+            f"res <- sdcMicro::localSuppression(x, {', '.join(args)})",
+            f"for (key in {r_names(keys)}) data[[key]] <- as.vector(res$xAnon[[key]], mode = typeof(data[[key]]))",
+            "data")
+    if p.get("mode", "minimal") == "sdcmicro":
+        return RStep(code, True, "sdcMicro's localSuppression; the same cells")
+    return RStep(code, False, f"sdcMicro's localSuppression suppresses more cells than sdc's mode 'minimal' "
+                 f"(here {run.details.get('sdcmicro_suppressions', '?')} against the release's "
+                 f"{int(sum(run.details['suppressions']))}); mode = \"sdcmicro\" in the plan makes them the same"
+                 if "suppressions" in run.details else "sdcMicro's localSuppression suppresses more cells than "
+                 "sdc's mode 'minimal'")
+
 @protection_method(
-    "local_suppression", summary="key values set to missing until the keys are k-anonymous", drops_records=True,
+    "local_suppression", sdcmicro=_r_local_suppression, summary="key values set to missing until the keys are k-anonymous", drops_records=True,
     why="it suppresses values until every key pattern of the whole file has k records",
     example={"keys": ["age", "sex", "region"], "k": 3},
     options={"k": param(Each(GROUP_SIZE), "every record ends with f_k >= k (one k per entry of combs)"),

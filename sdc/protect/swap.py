@@ -35,6 +35,7 @@ import pandas as pd
 from sdc._schema import PROBABILITY, Real
 from sdc._validation import check_number
 from sdc.protect._common import check_variables, count_changed, numeric_values, resolve_seed, restore_numeric
+from sdc.protect._rcode import not_in_sdcmicro
 from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult
 
@@ -151,7 +152,9 @@ _PERCENT = Real(0.0, 100.0)
 
 
 @protection_method(
-    "rank_swap", summary="values swapped between records of close rank", numeric=True,
+    "rank_swap", sdcmicro=not_in_sdcmicro(
+    "not translated yet: its counterpart is sdcMicro's rankSwap, random (R's draws would differ in any case)"),
+    summary="values swapped between records of close rank", numeric=True,
     why="it swaps values between records ranked over the whole file",
     example={"variables": ["cholesterol"], "p": 5},
     options={"p": param(_PERCENT, "the rank range, in percent of the swapped records"),

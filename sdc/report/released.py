@@ -1,7 +1,10 @@
 """The released file's bytes, in the input's format: the same delimiter, line ends and
 compression for delimited text, Stata for Stata; the same data and plan give the same bytes.
 
-SAS files cannot be written by pandas: a SAS input gives a CSV release (said in the log). An
+SPSS (``.sav``/``.zsav``) and Stata releases carry the input's labels (variable labels,
+value labels and SPSS's user-missing declarations, on the columns that still hold codes);
+Parquet gives Parquet. SAS and R files are not written: such an input gives a CSV release
+(said in the log), as does an SPSS or Parquet input where no library can write one. An
 Excel input gives an Excel workbook (``.xlsx``; a macro-enabled ``.xlsm`` loses its macros,
 said in the log), its text cells written as text: a value such as ``=SUM(A1)`` read from a
 text cell stays text, not a live formula.
@@ -25,11 +28,12 @@ import numpy as np
 import pandas as pd
 
 from sdc._files import csv_bytes
-from sdc._formats import COMPRESSIONS, Format, format_named, format_of
+from sdc._formats import COMPRESSIONS, Format, Request, format_named, format_of
 
 __all__ = ["ReleasedFile", "released_file", "COMPRESSIONS", "WRITERS"]
 
 _FIXED_TIME = datetime(2000, 1, 1)
+_REQUEST = Request()
 
 
 @dataclass(frozen=True)
@@ -101,9 +105,88 @@ def _compress(name: str, body: bytes, suffix: str) -> bytes:
 
 
 def _stata(data: pd.DataFrame, path: Path | None, sep: str | None, stem: str) -> ReleasedFile:
+    """Stata 118 with the input's labels: a column read as a categorical of value labels goes
+    back to its codes with the same label set; variable labels and the data label kept."""
+    value_labels: dict[str, dict] = {}
+    var_labels: dict[str, str] = {}
+    file_label = None
+    if path is not None and path.is_file():
+        from sdc._labelled import stata_labels
+
+        labels, sets = stata_labels(path)
+        file_label = labels.file_label
+        var_labels = {n: c.label for n, c in labels.columns.items() if n in data.columns and c.label}
+        data = data.copy()
+        for name, codes in sets.items():
+            if name in data.columns and isinstance(data[name].dtype, pd.CategoricalDtype):
+                back = {v: k for k, v in codes.items()}
+                s = data[name].astype(object)
+                mapped = s.map(lambda v: back.get(v, v) if isinstance(v, str) else v)
+                if pd.to_numeric(mapped.dropna(), errors="coerce").notna().all():
+                    data[name] = pd.to_numeric(mapped)
+                    value_labels[name] = codes
     buf = io.BytesIO()
-    data.to_stata(buf, write_index=False, time_stamp=_FIXED_TIME, version=118)
+    data.to_stata(buf, write_index=False, time_stamp=_FIXED_TIME, version=118, variable_labels=var_labels or None,
+                  data_label=file_label, **({"value_labels": value_labels} if value_labels else {}))
     return ReleasedFile(f"{stem}.dta", buf.getvalue(), "stata", None)
+
+
+def _fixed_sav_time(body: bytes) -> bytes:
+    """An SPSS file's creation date and time (header bytes 92-108, after the record type, the
+    product name, five 4-byte fields and the 8-byte bias) fixed, so that the same data and plan
+    give the same bytes."""
+    if body[:4] not in (b"$FL2", b"$FL3") or len(body) < 109:
+        return body
+    return body[:92] + b"01 Jan 00" + b"00:00:00" + body[109:]
+
+
+def _written(write: Callable[[Path], None], name: str) -> bytes:
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="sdc-release-") as tmp:
+        target = Path(tmp) / name
+        write(target)
+        return target.read_bytes()
+
+
+def _spss(data: pd.DataFrame, path: Path | None, sep: str | None, stem: str) -> ReleasedFile:
+    """SPSS like the input (.zsav compressed if it was) with its labels, through pyreadstat
+    or R's haven; without either, CSV with a note."""
+    from sdc._formats import format_named
+    from sdc._labelled import has_module, pyreadstat_write
+
+    with open(path, "rb") as fh:  # type: ignore[arg-type]
+        compress = fh.read(4) == b"$FL3"
+    labels = format_named("spss").read(path, _REQUEST)[1].labels  # type: ignore[arg-type, misc]
+    suffix = ".zsav" if compress else ".sav"
+    if has_module("pyreadstat"):
+        body = _written(lambda t: pyreadstat_write(data, t, labels, compress=compress), f"{stem}{suffix}")
+    else:
+        from sdc._formats_r import r_route, write_with_r
+
+        if r_route("haven") is not None:
+            return _text(data, None, sep, stem, "The input is an SPSS file; neither pyreadstat nor R's haven is "
+                                                "installed to write one: the release is CSV.")
+        body = _written(lambda t: write_with_r(data, t, suffix[1:], labels), f"{stem}{suffix}")
+    return ReleasedFile(f"{stem}{suffix}", _fixed_sav_time(body), "spss", None)
+
+
+def _parquet(data: pd.DataFrame, path: Path | None, sep: str | None, stem: str) -> ReleasedFile:
+    """Parquet through pyarrow (or R's arrow); without either, CSV with a note."""
+    from sdc._labelled import has_module
+
+    if has_module("pyarrow"):
+        buf = io.BytesIO()
+        data.to_parquet(buf, engine="pyarrow", index=False)
+        return ReleasedFile(f"{stem}.parquet", buf.getvalue(), "parquet", None)
+    from sdc._formats_r import r_route, write_with_r
+    from sdc._labelled import Labels
+
+    if r_route("arrow") is not None:
+        return _text(data, None, sep, stem, "The input is a Parquet file; neither pyarrow nor R's arrow is "
+                                            "installed to write one: the release is CSV.")
+    body = _written(lambda t: write_with_r(data, t, "parquet", Labels()), f"{stem}.parquet")
+    return ReleasedFile(f"{stem}.parquet", body, "parquet", None)
 
 
 def _excel(data: pd.DataFrame, path: Path | None, sep: str | None, stem: str) -> ReleasedFile:
@@ -141,7 +224,7 @@ def _jsonl(data: pd.DataFrame, path: Path | None, sep: str | None, stem: str) ->
 #: How a release is written in its input's format (:mod:`sdc._formats`' names). A format
 #: without a writer here is released as CSV, with a note.
 WRITERS: dict[str, Callable[[pd.DataFrame, Path | None, str | None, str], ReleasedFile]] = {
-    "text": _text, "stata": _stata, "excel": _excel, "jsonl": _jsonl,
+    "text": _text, "stata": _stata, "excel": _excel, "jsonl": _jsonl, "spss": _spss, "parquet": _parquet,
 }
 
 

@@ -40,10 +40,11 @@ __all__ = ["Case", "Diff", "compare_values", "RTOL", "compare_case", "summarise"
 
 
 def _r():  # noqa: ANN202
-    """:mod:`r_bridge`, imported on first use (R and rpy2 are optional)."""
-    import r_bridge
+    """sdc's bridge to R (:func:`sdc._rbridge.bridge`), imported on first use (R and rpy2 are
+    optional)."""
+    from sdc._rbridge import bridge
 
-    return r_bridge
+    return bridge()
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ environment variable (``key_env``), which the method reads itself; the key is ke
 
 from __future__ import annotations
 
+import os
 import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -191,7 +192,11 @@ class ProtectionRun:
                 rows.append((r.step.number, r.step.method, str(v), int(c), c / n if n else np.nan, r.seed))
             if len(r.result.changed) == 0:
                 rows.append((r.step.number, r.step.method, "", 0, 0.0, r.seed))
-        return pd.DataFrame(rows, columns=["step", "method", "variable", "cells_changed", "share_changed", "seed"])
+        out = pd.DataFrame(rows, columns=["step", "method", "variable", "cells_changed", "share_changed", "seed"])
+        # Seeds go up to 2^63 - 1: as float64 (the column's type with a deterministic step's None)
+        # 3145203387029785293 would read back as ...088, and a replay would use another seed.
+        out["seed"] = pd.array([r[5] for r in rows], dtype="Int64")
+        return out
 
     def summary(self) -> pd.DataFrame:
         """Headline figures (statistic, value, description): steps, the plan's seed, records in
@@ -211,6 +216,13 @@ class ProtectionRun:
     def log(self) -> dict[str, Any]:
         """The protection log (``protection.json`` without the released file's name and hash)."""
         return protection_log(self.computed())
+
+    def to_r_script(self) -> str:
+        """The plan as an R script for sdcMicro, step by step saying which steps give these
+        cells exactly (:func:`sdc.workflow.rscript.r_script`; ``sdc protect --export-r``)."""
+        from sdc.workflow.rscript import r_script
+
+        return r_script(self)
 
     def plan_toml(self) -> str:
         """The resolved plan: the seeds it ran with and the assessment configuration (without
@@ -387,9 +399,25 @@ def _compared(data: pd.DataFrame, run: ProtectionRun, *, input_file: str | Path 
     return replace(run, comparison=comp)
 
 
+def _as_plan(plan: Any) -> Plan:
+    """A plan given as a Plan, a file, a dict of sections or a list of steps, as a Plan."""
+    from sdc.workflow.plan import plan_from_mapping
+
+    if isinstance(plan, Plan):
+        return plan
+    if isinstance(plan, (str, os.PathLike)):
+        return load_plan(plan)
+    if isinstance(plan, Mapping):
+        return plan_from_mapping(plan, source="dict")
+    if isinstance(plan, Sequence) and not isinstance(plan, (bytes, bytearray)):
+        return plan_from_mapping({"steps": list(plan)}, source="list of steps")
+    raise TypeError(f"`plan` must be a Plan, a plan file, a dict of sections or a list of steps; got "
+                    f"{type(plan).__name__}.")
+
+
 def protect_data(
     data: pd.DataFrame,
-    plan: Plan | str | Path,
+    plan: Plan | str | Path | Mapping[str, Any] | Sequence[Mapping[str, Any]],
     *,
     config: RunConfig | str | Path | None = None,
     overrides: Mapping[str, Any] | None = None,
@@ -407,8 +435,10 @@ def protect_data(
         The original microdata (not modified). A Dask DataFrame gives a lazy run of the
         steps that run on Dask (a step that needs the whole file is refused in one line), computed
         when its summary, log or release is asked for (:func:`sdc.write_protection`).
-    plan : Plan or path
-        The plan (see :mod:`sdc.workflow.plan`), or its file.
+    plan : Plan, path, dict or list
+        The plan (see :mod:`sdc.workflow.plan`), its file, its sections as a dict (``{"plan":
+        {"seed": 1}, "steps": [...]}``, as the TOML file reads), or a list of steps
+        (``[{"method": "global_recode", "variables": ["age"], "width": 10}]``).
     config : RunConfig or path, optional
         How both files are assessed (default: the plan's; see :func:`assessment_config`).
     overrides : dict, optional
@@ -438,7 +468,7 @@ def protect_data(
     """
     engine = engine_of(data)
     frame = _input_frame(data)
-    plan = (plan if isinstance(plan, Plan) else load_plan(plan)).with_seed()
+    plan = _as_plan(plan).with_seed()
     table = method_table()
     _refuse_on_engine(plan, table, engine)
     check_plan(plan, frame, table)
