@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame, summary_values
 from sdc._validation import check_columns, check_fraction, check_frame, check_number, check_option
 from sdc.attacks._common import check_seed, frame_rows, is_numeric_column, plain, rng_from, warn_disjoint
 from sdc.core.matching import MATCH_MISSING_RULES, encode_joint, match_counts, records_agree
@@ -193,33 +194,34 @@ class LinkageResult:
         """The per-record table (one row per external record)."""
         return self.records
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures (plain Python numbers; NaN where undefined)."""
-        return {
-            "attack": "linkage",
-            "method": self.method,
-            "on": list(self.on),
-            "numeric": list(self.numeric),
-            "missing": self.missing,
-            "truth": self.truth,
-            "n_external": self.n_external,
-            "n_released": self.n_released,
-            "n_matched": self.n_matched,
-            "n_unique": self.n_unique,
-            "n_targets": self.n_targets,
-            "n_correct": self.n_correct,
-            "n_unique_correct": self.n_unique_correct,
-            "expected_reidentified": self.expected_reidentified,
-            "precision_at_1": self.precision_at_1,
-            "recall": self.recall,
-            "unique_precision": self.unique_precision,
-            "unique_recall": self.unique_recall,
-            "mean_match_size": self.mean_match_size,
-        }
+    def summary(self) -> pd.DataFrame:
+        """Headline figures as rows of (statistic, value, description); NaN where undefined."""
+        return summary_frame([
+            ("attack", "linkage", "the attack"),
+            ("method", self.method, "how records are matched"),
+            ("on", list(self.on), "the variables the attacker links on"),
+            ("numeric", list(self.numeric), "of them, those matched as numbers"),
+            ("missing", self.missing, "how a missing value matches"),
+            ("truth", self.truth, "the column that tells which record is which (None: unknown)"),
+            ("n_external", self.n_external, "the attacker's records"),
+            ("n_released", self.n_released, "released records"),
+            ("n_matched", self.n_matched, "attacker's records with at least one match"),
+            ("n_unique", self.n_unique, "attacker's records with exactly one match"),
+            ("n_targets", self.n_targets, "attacker's records whose true record is released"),
+            ("n_correct", self.n_correct, "attacker's records whose match set holds the true record"),
+            ("n_unique_correct", self.n_unique_correct, "unique matches that are the true record"),
+            ("expected_reidentified", self.expected_reidentified,
+             "records re-identified by guessing one record of each match set (sum of p_i)"),
+            ("precision_at_1", self.precision_at_1, "expected re-identifications / matched records"),
+            ("recall", self.recall, "expected re-identifications / targets"),
+            ("unique_precision", self.unique_precision, "correct unique matches / unique matches"),
+            ("unique_recall", self.unique_recall, "correct unique matches / targets"),
+            ("mean_match_size", self.mean_match_size, "mean match-set size of the matched records"),
+        ])
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the summary, the match-size table and the parameters (no per-record rows)."""
-        return plain({**self.summary(), "match_sizes": frame_rows(self.match_size_table()),
+        return plain({**summary_values(self.summary()), "match_sizes": frame_rows(self.match_size_table()),
                       "parameters": self.parameters})
 
 

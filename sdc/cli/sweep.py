@@ -35,6 +35,7 @@ def add_parsers(sub: Any) -> None:
 
 @plan_errors
 def run_sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from sdc._stats import summary_values
     from sdc.cli.assess import _fixed_time
     from sdc.io import read_data
     from sdc.report import serialize
@@ -53,7 +54,7 @@ def run_sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
                 command="sdc " + shlex.join(argv))
     folder = write_sweep(res, args.out, inputs=[args.data], png=not args.no_png)
     if args.json:
-        print(serialize.dumps({"out": str(folder.path), "summary": res.summary(),
+        print(serialize.dumps({"out": str(folder.path), "summary": summary_values(res.summary()),
                                "settings": serialize.frame_records(res.table)}))
         return 0
     cols = ["setting", "label", "pct_unique", "pct_fk_le_k", "expected_reidentifications", "global_risk",

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_fraction, check_frame, check_int
 from sdc.identify._facts import ColumnFacts, column_facts, normalise_name
 
@@ -193,12 +194,18 @@ class SafeHarborChecklist:
                             columns=["column", "code", "category", "evidence", "detail", "share", "records",
                                      "allowed"])
 
-    def summary(self) -> dict[str, Any]:
-        return {"n_records": self.n_records, "n_categories_found": len(self.found),
-                "found": {c: list(dict.fromkeys(f.column for f in self.findings if f.code == c and not f.allowed))
-                          for c in self.found},
-                "safe_harbor_met": None if not self.found else False,
-                "expert_determination": EXPERT_DETERMINATION}
+    def summary(self) -> pd.DataFrame:
+        """The checklist's outcome as rows of (statistic, value, description)."""
+        found = {c: list(dict.fromkeys(f.column for f in self.findings if f.code == c and not f.allowed))
+                 for c in self.found}
+        return summary_frame([
+            ("n_records", self.n_records, "records"),
+            ("n_categories_found", len(self.found), "Safe Harbor identifier categories found"),
+            ("found", found, "the columns found per category"),
+            ("safe_harbor_met", None if not self.found else False,
+             "False when a category was found; None: none found, which is not a finding that it is met"),
+            ("expert_determination", EXPERT_DETERMINATION, "the other way to de-identify under HIPAA"),
+        ])
 
 
 def safe_harbor(data: pd.DataFrame, variables: Sequence[str] | None = None, *,

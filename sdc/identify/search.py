@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
 from sdc.core.generalise import GroupTable
 from sdc.identify.criteria import (
@@ -141,16 +142,22 @@ class GeneralisationResult:
             "hierarchy": [h or "" for h in self.hierarchy_names],
         })
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: levels, loss, suppression, classes, search effort."""
-        return {
-            "levels": dict(self.levels), "metric": self.metric, "loss": self.loss,
-            "models": self.models.get("described", []), "suppression_limit": self.suppression_limit,
-            "suppressed": self.suppressed, "suppressed_share": self.suppressed_share,
-            "classes": self.classes, "achieved": self.achieved,
-            "nodes": self.n_nodes, "evaluated": self.n_evaluated, "exhaustive": self.exhaustive,
-            "seconds": self.seconds,
-        }
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (levels, loss, suppression, classes, search effort) as rows of
+        (statistic, value, description)."""
+        return summary_frame([
+            ("levels", dict(self.levels), "the chosen generalisation level per quasi-identifier"),
+            ("metric", self.metric, "the loss metric"), ("loss", self.loss, "the loss of the chosen release"),
+            ("models", self.models.get("described", []), "the privacy models"),
+            ("suppression_limit", self.suppression_limit, "largest share of records that may be suppressed"),
+            ("suppressed", self.suppressed, "records suppressed"),
+            ("suppressed_share", self.suppressed_share, "share of records suppressed"),
+            ("classes", self.classes, "equivalence classes of the release"),
+            ("achieved", self.achieved, "the privacy figures achieved"),
+            ("nodes", self.n_nodes, "nodes of the lattice"), ("evaluated", self.n_evaluated, "nodes evaluated"),
+            ("exhaustive", self.exhaustive, "whether every node was evaluated"),
+            ("seconds", self.seconds, "wall time of the search"),
+        ])
 
 
 # ----------------------------------------------------------------------------- arguments

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._files import csv_text
+from sdc._stats import summary_values
 from sdc._version import __version__
 from sdc.report.content import FIGURES, SAFETY_NOTE, Report, Section, Table
 from sdc.report.formatting import fmt_num
@@ -217,7 +218,7 @@ def sweep_document(report: Report, r: SweepResult, files: dict[str, str]) -> dic
         "plan": {"source": r.plan.source, "seed": r.plan.seed, "mode": r.mode},
         "keys": list(r.keys), "k": r.k, "weights": r.weights, "missing": r.missing, "variables": list(r.variables),
         "risk_axis": r.risk_axis, "utility_axis": r.utility_axis,
-        "settings": frame_records(r.table), "summary": r.summary(), "files": files,
+        "settings": frame_records(r.table), "summary": summary_values(r.summary()), "files": files,
     })
 
 

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns
 from sdc._version import __version__
 from sdc.attribute.closeness import TClosenessResult
@@ -117,18 +118,23 @@ class Assessment:
         return pd.DataFrame([v.__dict__ for v in self.verdicts],
                             columns=["scenario", "measure", "statistic", "value", "threshold", "verdict", "share"])
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: records, and per scenario its verdict counts, records below k and
+    def summary(self) -> pd.DataFrame:
+        """Headline figures as rows of (statistic, value, description): records, the failing
+        verdicts, and per scenario (``<scenario>: ...``) its verdict counts, records below k and
         expected re-identifications."""
-        out: dict[str, Any] = {"records": len(self.data), "scenarios": {}}
+        rows: list[tuple[str, object, str]] = [("records", len(self.data), "records assessed")]
         for r in self.scenarios:
-            v = [x.verdict for x in self.verdicts if x.scenario == r.scenario.name]
-            out["scenarios"][r.scenario.name] = {
-                "keys": list(r.scenario.keys), "fail": v.count("fail"), "pass": v.count("pass"),
-                "info": v.count("info"), "records_below_k": int(r.profile.n_k_lt_threshold),
-                "expected_reidentifications": float(r.risk.expected_reidentifications)}
-        out["fail"] = sum(1 for x in self.verdicts if x.verdict == "fail")
-        return out
+            name = r.scenario.name
+            v = [x.verdict for x in self.verdicts if x.scenario == name]
+            rows += [(f"{name}: keys", list(r.scenario.keys), "the scenario's key variables"),
+                     (f"{name}: fail", v.count("fail"), "measures failing their threshold"),
+                     (f"{name}: pass", v.count("pass"), "measures passing their threshold"),
+                     (f"{name}: info", v.count("info"), "measures for information"),
+                     (f"{name}: records_below_k", int(r.profile.n_k_lt_threshold), "records with fk < k"),
+                     (f"{name}: expected_reidentifications", float(r.risk.expected_reidentifications),
+                      "expected re-identifications")]
+        rows.append(("fail", sum(1 for x in self.verdicts if x.verdict == "fail"), "failing verdicts, every scenario"))
+        return summary_frame(rows)
 
 
 def _sha256(paths: list[str]) -> dict[str, str]:

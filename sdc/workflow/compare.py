@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame, summary_values
 from sdc.exceptions import CodingWarning, SdcWarning
 from sdc.protect._result import changed_cells
 from sdc.workflow.assess import Assessment, ScenarioResult, assess
@@ -123,23 +124,29 @@ class Comparison:
         """The risk figures before and after (one row per scenario and measure)."""
         return self.risk.copy()
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures of the primary scenario before and after, and the cells changed."""
+    def summary(self) -> pd.DataFrame:
+        """Headline figures of the primary scenario (before, after), the cells changed and the
+        utility figures, as rows of (statistic, value, description)."""
         b, a = self.before.primary, self.after.primary
-        out = {
-            "records_original": self.n_original, "records_released": self.n_released,
-            "records_dropped": self.records_dropped, "matched_by": self.matched_by,
-            "scenario": b.scenario.name,
-            "pct_unique": (b.profile.pct_unique, a.profile.pct_unique),
-            "records_fk_below_k": (b.profile.n_k_lt_threshold, a.profile.n_k_lt_threshold),
-            "expected_reidentifications": (b.risk.expected_reidentifications, a.risk.expected_reidentifications),
-            "global_risk": (b.risk.global_risk, a.risk.global_risk),
-            "cells_changed": int(self.changes["cells_changed"].sum()),
-            "variables_changed": list(self.changed_variables),
-        }
+        rows: list[tuple[str, object, str]] = [
+            ("records_original", self.n_original, "records in the original"),
+            ("records_released", self.n_released, "records in the released file"),
+            ("records_dropped", self.records_dropped, "original records with no released counterpart"),
+            ("matched_by", self.matched_by, "how the records were paired"),
+            ("scenario", b.scenario.name, "the primary scenario"),
+            ("pct_unique", (b.profile.pct_unique, a.profile.pct_unique), "sample uniques (%), before and after"),
+            ("records_fk_below_k", (b.profile.n_k_lt_threshold, a.profile.n_k_lt_threshold),
+             "records with fk < k, before and after"),
+            ("expected_reidentifications", (b.risk.expected_reidentifications, a.risk.expected_reidentifications),
+             "expected re-identifications, before and after"),
+            ("global_risk", (b.risk.global_risk, a.risk.global_risk), "global risk, before and after"),
+            ("cells_changed", int(self.changes["cells_changed"].sum()), "cells changed"),
+            ("variables_changed", list(self.changed_variables), "variables with a changed cell"),
+        ]
         if self.utility is not None:
-            out.update(self.utility.summary())
-        return out
+            u = self.utility.summary()
+            rows += list(zip(u["statistic"], u["value"], u["description"]))
+        return summary_frame(rows)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -502,7 +509,7 @@ def linkage_before_after(original: pd.DataFrame, released: pd.DataFrame, config:
             continue
         before = simulate_linkage_attack(original, original, keys, share=ATTACK_SHARE, seed=ATTACK_SEED)
         after = simulate_linkage_attack(attacker, released, keys, share=ATTACK_SHARE, seed=ATTACK_SEED)
-        sb, sa = before.summary(), after.summary()
+        sb, sa = summary_values(before.summary()), summary_values(after.summary())
         for stat, label in (("n_external", "attacker's records"), ("n_unique_correct", "re-identified (unique and correct match)"),
                             ("precision_at_1", "precision at 1"), ("recall", "recall"),
                             ("mean_match_size", "mean match-set size")):

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame, summary_values
 from sdc.attacks.anonymeter import (
     AnonymeterResult, inference_attack, linkability_attack, singling_out_attack, split_control,
 )
@@ -93,11 +94,13 @@ class AttackComparison:
         t = self.table[self.table["attack"] == attack]
         return t.drop(columns="attack").reset_index(drop=True)
 
-    def summary(self) -> dict[str, Any]:
-        """The headline figure of each scenario, attack and variant: (before, after) of the
-        risk (anonymeter attacks) or of the largest lift (skewness)."""
+    def summary(self) -> pd.DataFrame:
+        """The headline figure of each scenario, attack and variant (``"scenario / attack /
+        variant"``): (before, after) of the risk (anonymeter attacks) or of the largest lift
+        (skewness)."""
         head = self.table[self.table["figure"].isin(["risk", "largest lift"])]
-        return {f"{r.scenario} / {r.attack} / {r.variant}": (r.before, r.after) for r in head.itertuples(index=False)}
+        return summary_frame([(f"{r.scenario} / {r.attack} / {r.variant}", (r.before, r.after),
+                               f"{r.figure} before and after") for r in head.itertuples(index=False)])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -155,7 +158,7 @@ def _anon_rows(scenario: str, attack: str, variant: str, b: AnonymeterResult,
 
 def _skew_rows(scenario: str, variant: str, b: SkewnessResult, a: SkewnessResult) -> list[tuple[Any, ...]]:
     def figs(r: SkewnessResult) -> list[tuple[str, float]]:
-        s = r.summary()
+        s = summary_values(r.summary())
         return [("largest lift", s["max_lift"]),
                 (f"records in classes with lift >= {r.lift_threshold:g}", float(s["n_records_skewed"])),
                 (f"records in classes with lift >= {r.lift_threshold:g} (%)", s["pct_records_skewed"]),

@@ -158,7 +158,9 @@ class ProtectionRun:
                                "records_out": self.records_out, "records_dropped": self.records_dropped,
                                "cells_changed": int(self.cells_changed().sum())}
         if self.comparison is not None:
-            c = self.comparison.summary()
+            from sdc._stats import summary_values
+
+            c = summary_values(self.comparison.summary())
             out.update({k: c[k] for k in ("scenario", "pct_unique", "records_fk_below_k", "global_risk") if k in c})
         return out
 

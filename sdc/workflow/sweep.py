@@ -57,6 +57,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame, summary_values
 from sdc._validation import check_columns, check_frame
 from sdc._version import __version__
 from sdc.exceptions import SdcWarning
@@ -146,13 +147,18 @@ class SweepResult:
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: settings, the baseline's risk, and the non-dominated settings."""
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (settings, the baseline's risk, the non-dominated settings) as rows
+        of (statistic, value, description)."""
         nd = self.table[self.table["non_dominated"]]
-        return {"settings": len(self.table) - 1, "mode": self.mode, "keys": list(self.keys), "k": self.k,
-                "risk_axis": self.risk_axis, "utility_axis": self.utility_axis,
-                "baseline_" + self.risk_axis: float(self.baseline[self.risk_axis]),
-                "non_dominated": [str(x) for x in nd["label"]]}
+        return summary_frame([
+            ("settings", len(self.table) - 1, "settings swept (besides the baseline)"),
+            ("mode", self.mode, "how the grids combine"), ("keys", list(self.keys), "the key variables of the risk"),
+            ("k", self.k, "k of the records with fk <= k"),
+            ("risk_axis", self.risk_axis, "the risk axis"), ("utility_axis", self.utility_axis, "the utility axis"),
+            ("baseline_" + self.risk_axis, float(self.baseline[self.risk_axis]), "the original data's risk"),
+            ("non_dominated", [str(x) for x in nd["label"]], "settings no other setting beats on both axes"),
+        ])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -276,7 +282,7 @@ def _utility_row(original: pd.DataFrame, released: pd.DataFrame, variables: Sequ
     # Every original record, a dropped one as withheld (every cell suppressed).
     res = utility_summary(original, with_withheld(original, released), variables=list(variables), keys=list(keys),
                           suppressed=suppressed)
-    row = res.summary()
+    row = summary_values(res.summary())
     row["records_dropped"] = len(original) - len(released)
     return row
 
