@@ -202,7 +202,7 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     vrows.append(("platform", prov.get("platform", "")))
     s.tables.append(Table("provenance", "Provenance", _kv(vrows)))
     sections.append(s)
-    return Report(title=title, generated=str(prov.get("generated_utc", "")), sections=sections, assessment=c.after)
+    return Report(title=title, generated=str(prov.get("generated_utc", "")), sections=sections)
 
 
 #: The attacks of :mod:`sdc.workflow.compare_attacks` in the report: table key, title, what it shows.

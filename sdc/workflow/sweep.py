@@ -57,24 +57,29 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sdc._stats import summary_frame, summary_values
+from sdc._provenance import sha256_file
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_frame
 from sdc._version import __version__
 from sdc.exceptions import SdcWarning
-from sdc.risk.individual import individual_risk
-from sdc.risk.kanonymity import k_anonymity
+from sdc.workflow.assess import measure_scenario
+from sdc.workflow.config import RunConfig, Scenario, Thresholds
+from sdc.workflow.measure import UtilityContext
 from sdc.workflow.plan import Plan, PlanError, check_plan, grid_points, method_table, plan_to_toml
 from sdc.workflow.protect import run_steps
+from sdc.workflow.registry import ALL_MEASURES
+from sdc.workflow.utility_registry import UTILITY_AXES, UTILITY_MEASURES
 
 __all__ = ["SweepResult", "Setting", "sweep", "load_sweep", "SWEEP_MODES", "RISK_AXES", "UTILITY_AXES",
            "non_dominated"]
 
 SWEEP_MODES = ("separate", "product")
-#: Risk figures of a row (lower is better).
-RISK_AXES = ("global_risk", "global_risk_pct", "expected_reidentifications", "pct_unique", "pct_fk_le_k")
-#: Utility figures of a row and whether higher is better.
-UTILITY_AXES = {"il1_overall": False, "eigen_similarity_pct": True, "nue_utility_retained": True,
-                "nue_normalised": False, "pct_records_retained": True, "cells_suppressed": False}
+#: The risk measures of a sweep's row (entries of :mod:`sdc.workflow.registry`).
+RISK_MEASURES = ("k_anonymity", "risk")
+#: Risk figures of a row that can be the risk axis (lower is better): the sweep columns of the
+#: risk measures' figures.
+RISK_AXES = tuple(f.sweep for m in ALL_MEASURES if m.name in RISK_MEASURES for f in m.figures or ()
+                  if f.sweep and f.better == "lower")
 _SWEEP_KEYS = {"keys", "k", "weights", "missing", "alpha", "mode", "variables", "risk_axis", "utility_axis",
                "suppressed"}
 
@@ -263,26 +268,31 @@ def non_dominated(risk: Sequence[float], loss: Sequence[float]) -> np.ndarray:
     return out
 
 
+def sweep_config(keys: Sequence[str], k: int, weights: str | None, missing: str, alpha: float) -> RunConfig:
+    """The assessment configuration of a sweep's risk figures: its keys as one scenario, its k
+    and missing-value rule."""
+    return RunConfig(categorical_keys=tuple(keys), weights=weights, missing=missing, alpha=alpha,
+                     thresholds=Thresholds(k=k), measures=RISK_MEASURES, source="[sweep]")
+
+
 def _risk_row(data: pd.DataFrame, keys: Sequence[str], k: int, weights: str | None, missing: str,
-              alpha: float) -> dict[str, float]:
-    prof = k_anonymity(data, list(keys), k=k, weights=weights, missing=missing, alpha=alpha, top=0)
-    risk = individual_risk(data, list(keys), weights=weights, missing=missing, alpha=alpha)
-    return {"n_records": int(prof.n_records), "pct_unique": float(prof.pct_unique),
-            "pct_fk_le_k": float(prof.pct_k_le_threshold),
-            "expected_reidentifications": float(risk.expected_reidentifications),
-            "global_risk": float(risk.global_risk), "global_risk_pct": float(risk.global_risk_pct)}
+              alpha: float) -> dict[str, Any]:
+    """The sweep columns of the risk measures' figures on one setting's data."""
+    cfg = sweep_config(keys, k, weights, missing, alpha)
+    r = measure_scenario(data, cfg, Scenario("sweep", tuple(keys)), names=RISK_MEASURES, tables=False)
+    return {f.sweep: f.of(m.result(r), cfg) for m in ALL_MEASURES if m.name in RISK_MEASURES
+            for f in m.figures or () if f.sweep}
 
 
 def _utility_row(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str],
-                 keys: Sequence[str], suppressed: str = "max") -> dict[str, float]:
-    from sdc.utility import utility_summary
-
+                 keys: Sequence[str], suppressed: str = "max") -> dict[str, Any]:
+    """The sweep columns of the utility measures' figures (:mod:`sdc.workflow.utility_registry`);
+    every original record counts, a dropped one as withheld (every cell suppressed)."""
     from sdc.workflow.compare import with_withheld
 
-    # Every original record, a dropped one as withheld (every cell suppressed).
-    res = utility_summary(original, with_withheld(original, released), variables=list(variables), keys=list(keys),
-                          suppressed=suppressed)
-    row = summary_values(res.summary())
+    ctx = UtilityContext(original, with_withheld(original, released), list(variables), list(keys), suppressed)
+    row = {f.sweep if var is None else f"{f.sweep}[{var}]": v for m in UTILITY_MEASURES
+           for f, var, v in m.rows(m.run(ctx)) if f.sweep}
     row["records_dropped"] = len(original) - len(released)
     return row
 
@@ -379,10 +389,8 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     prov = {"generated_utc": when.strftime("%Y-%m-%d %H:%M:%S UTC"), "command": command, "plan_source": plan.source,
             "sdc": __version__, "notes": notes}
     if input_file is not None:
-        from sdc.workflow.compare import _sha256
-
         prov["input_file"] = str(input_file)
-        prov["input_sha256"] = _sha256(input_file)
+        prov["input_sha256"] = sha256_file(input_file)
     return SweepResult(plan=plan, table=frame, settings=tuple(settings), keys=tuple(keys), k=k, weights=weights,
                        missing=missing, mode=mode, variables=tuple(variables), risk_axis=risk_axis,
                        utility_axis=utility_axis, suppressed=suppressed, seconds=time.perf_counter() - t0,
