@@ -374,6 +374,14 @@ class Measure:
         fill = self.fill(cfg, res) if self.fill is not None else {}
         return [(f, f.heading(fill), f.of(res, cfg)) for f in self.figures]
 
+    def sweep_values(self, cfg: RunConfig, res: Any) -> dict[str, Any]:
+        """The result's columns in a row of ``sdc sweep``: each figure with a sweep column
+        (``"<column>[<variable>]"`` per sensitive variable)."""
+        if self.by_variable is not None:
+            return {f"{f.sweep}[{var}]": f.of(part, cfg) for var, part, _ in self.by_variable(cfg, res)
+                    for f in self.figures or () if f.sweep}
+        return {f.sweep: f.of(res, cfg) for f in self.figures or () if f.sweep}
+
     def json_value(self, r: ScenarioResults) -> Any:
         """The measure's JSON object in a scenario (None: it has none there)."""
         if self.json is None:

@@ -23,9 +23,10 @@ from typing import Any
 
 import pandas as pd
 
-from sdc.attribute.closeness import t_closeness
+from sdc.attribute.closeness import beta_likeness, t_closeness
 from sdc.attribute.inference import inference_risk
 from sdc.attribute.ldiversity import l_diversity
+from sdc.core.binning import apply_binning
 from sdc.core.classes import sensitive_kind
 from sdc.risk.attacker import attacker_risk
 from sdc.risk.household import household_risk
@@ -37,14 +38,15 @@ from sdc.risk.suda import suda
 from sdc.risk.uncertainty import jackknife_interval, reidentification_interval
 from sdc.risk.uniqueness import population_uniqueness
 from sdc.workflow import documents as doc
-from sdc.workflow.config import DISTANCE_RANGES, RunConfig, t_never_fails
+from sdc.workflow.config import DISTANCE_RANGES, MEASURES, RunConfig, t_never_fails
 from sdc.workflow.measure import (
     COUNT, DISTANCE, NUMBER, PERCENT, SHARE, Across, Check, Context, Figure, Finding, Measure, Rule, TableSpec,
+    summary_json,
 )
 
 __all__ = ["Context", "Check", "Finding", "TableSpec", "Measure", "ScenarioMeasure", "CORE_MEASURES",
            "SCENARIO_MEASURES", "FILE_MEASURES", "ALL_MEASURES", "measure_named", "COLUMN_LABELS", "DISTANCE_RANGES",
-           "effective_distance", "figure_named", "JACKKNIFE_GROUPS"]
+           "effective_distance", "figure_named", "JACKKNIFE_GROUPS", "OPTIONAL_MEASURES", "BETA"]
 
 #: The earlier name of :class:`~sdc.workflow.measure.Measure`.
 ScenarioMeasure = Measure
@@ -304,6 +306,21 @@ def _model_risk(ctx: Context) -> Any:
     return model_risk(ctx.work, list(ctx.scenario.keys), weights=ctx.cfg.weights)
 
 
+#: The bound of beta-likeness in an assessment (Cao and Karras's example value).
+BETA = 1.0
+
+
+def _beta_likeness(ctx: Context) -> Any:
+    """beta-likeness of each sensitive variable, banded as l-diversity counts it."""
+    cfg, out = ctx.cfg, {}
+    for s in cfg.sensitive:
+        data = ctx.work
+        if s in cfg.sensitive_bins:
+            data = data.assign(**{s: apply_binning(data[[s]], {s: cfg.sensitive_bins[s]})[0][s]})
+        out[s] = beta_likeness(data, ctx.key_classes, s, beta=BETA)
+    return out
+
+
 def _no_sensitive(cfg: RunConfig) -> str | None:
     return None if cfg.sensitive else "no sensitive variable is configured ([variables].sensitive)"
 
@@ -418,6 +435,27 @@ SCENARIO_MEASURES: tuple[Measure, ...] = (
                    lambda cfg, m: {"method": m.method, "formula": m.formula}),
         tables=(TableSpec("modrisk", "Model-based risk", _summary_table),),
         json=doc.modrisk_summary),
+    Measure(
+        "betalikeness", "betalikeness", _beta_likeness, extra=True, label="beta-likeness", unit=COUNT,
+        function=beta_likeness, wanted=lambda cfg: bool(cfg.sensitive), skip_reason=_no_sensitive, rule=_ZERO,
+        findings=lambda cfg, res: [
+            Finding(f"beta-likeness ({s})", f"records in classes where a value of {s} is more than beta = {b.beta:g} "
+                    "above its share in the file, relatively", b.n_records_above_beta,
+                    _share(b.n_records_above_beta, b.n_records)) for s, b in res.items()],
+        figures=(Figure("n_records_above_beta", "records in classes with beta > {beta}", better="lower",
+                        sweep="records_above_beta"),
+                 Figure("max_beta", "largest beta", NUMBER, better="lower", sweep="max_beta")),
+        by_variable=lambda cfg, res: [(s, b, {"beta": f"{b.beta:g}"}) for s, b in res.items()],
+        title="beta-likeness", key="beta",
+        paragraph=("Basic and enhanced beta-likeness (Cao and Karras 2012): a class is above beta = {beta:g} when "
+                   "a value's share in it exceeds its share q in the file by more than beta x q{bins}.",
+                   lambda cfg, res: {"beta": BETA, "bins": "" if not cfg.sensitive_bins else
+                                     " (banded: " + ", ".join(cfg.sensitive_bins) + ")"}),
+        tables=(TableSpec("beta", "beta-likeness by sensitive variable", lambda res: pd.DataFrame(
+            [(s, b.beta, b.max_beta, b.max_enhanced_beta, b.n_classes_above_beta, b.n_records_above_beta)
+             for s, b in res.items()], columns=["sensitive", "beta", "max_beta", "max_enhanced_beta",
+                                                "n_classes_above_beta", "n_records_above_beta"])),),
+        json=lambda res: {s: summary_json(b) for s, b in res.items()}),
 )
 
 
@@ -472,6 +510,12 @@ FILE_MEASURES: tuple[Measure, ...] = (INFERENCE,)
 
 #: Every measure of a scenario, in order: the core ones, then the others.
 ALL_MEASURES: tuple[Measure, ...] = CORE_MEASURES + SCENARIO_MEASURES
+
+
+#: The registered measures that run only when named in ``[options].measures`` (the
+#: configuration's defaults are :data:`sdc.workflow.config.MEASURES`).
+OPTIONAL_MEASURES: tuple[str, ...] = tuple(dict.fromkeys(
+    m.name for m in (*ALL_MEASURES, *FILE_MEASURES) if not m.always and m.name not in MEASURES))
 
 
 def measure_named(name: str) -> tuple[Measure, ...]:

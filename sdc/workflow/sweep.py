@@ -49,7 +49,7 @@ import itertools
 import time
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -74,14 +74,24 @@ __all__ = ["SweepResult", "Setting", "sweep", "load_sweep", "SWEEP_MODES", "RISK
            "non_dominated"]
 
 SWEEP_MODES = ("separate", "product")
-#: The risk measures of a sweep's row (entries of :mod:`sdc.workflow.registry`).
+#: The risk measures of a sweep's row by default (entries of :mod:`sdc.workflow.registry`;
+#: ``[sweep].measures`` adds others).
 RISK_MEASURES = ("k_anonymity", "risk")
-#: Risk figures of a row that can be the risk axis (lower is better): the sweep columns of the
-#: risk measures' figures.
-RISK_AXES = tuple(f.sweep for m in ALL_MEASURES if m.name in RISK_MEASURES for f in m.figures or ()
-                  if f.sweep and f.better == "lower")
+
+
+def risk_axes(measures: Sequence[str] = RISK_MEASURES) -> tuple[str, ...]:
+    """The sweep columns that can be the risk axis (lower is better) of these measures: their
+    figures with a sweep column (a per-variable one as ``"<column>[<variable>]"``)."""
+    return tuple(f.sweep + ("[<variable>]" if m.by_variable is not None else "") for m in ALL_MEASURES
+                 if m.name in measures for f in m.figures or () if f.sweep and f.better == "lower")
+
+
+#: Risk figures of a row that can be the risk axis by default.
+RISK_AXES = risk_axes()
+#: The measures ``[sweep].measures`` may name: those with sweep columns.
+SWEEP_MEASURES = tuple(dict.fromkeys(m.name for m in ALL_MEASURES if any(f.sweep for f in m.figures or ())))
 _SWEEP_KEYS = {"keys", "k", "weights", "missing", "alpha", "mode", "variables", "risk_axis", "utility_axis",
-               "suppressed"}
+               "suppressed", "measures", "sensitive"}
 
 
 @dataclass(frozen=True)
@@ -139,6 +149,8 @@ class SweepResult:
     suppressed: str = "max"
     seconds: float = field(default=0.0, compare=False)
     provenance: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    measures: tuple[str, ...] = RISK_MEASURES
+    sensitive: tuple[str, ...] = ()
 
     @property
     def higher_is_better(self) -> bool:
@@ -189,8 +201,7 @@ def _check_sweep_section(plan: Plan) -> None:
         raise PlanError(f"plan [sweep].mode: must be one of {', '.join(map(repr, SWEEP_MODES))}; got {sw['mode']!r}.")
     if "suppressed" in sw and sw["suppressed"] not in ("max", "ignore"):
         raise PlanError(f"plan [sweep].suppressed: must be 'max' or 'ignore'; got {sw['suppressed']!r}.")
-    if "risk_axis" in sw and sw["risk_axis"] not in RISK_AXES:
-        raise PlanError(f"plan [sweep].risk_axis: must be one of {', '.join(RISK_AXES)}; got {sw['risk_axis']!r}.")
+    _check_measures(sw)
     if "utility_axis" in sw and sw["utility_axis"] not in UTILITY_AXES:
         raise PlanError(f"plan [sweep].utility_axis: must be one of {', '.join(UTILITY_AXES)}; "
                         f"got {sw['utility_axis']!r}.")
@@ -199,7 +210,7 @@ def _check_sweep_section(plan: Plan) -> None:
     a = sw.get("alpha", 1.0)
     if isinstance(a, bool) or not isinstance(a, (int, float)) or not 0 <= a <= 1:
         raise PlanError(f"plan [sweep].alpha: must be a number in [0, 1]; got {a!r}.")
-    for name in ("keys", "variables"):
+    for name in ("keys", "variables", "sensitive"):
         v = sw.get(name)
         if v is not None and (isinstance(v, str) or not isinstance(v, Sequence) or not v
                               or not all(isinstance(x, str) for x in v)):
@@ -210,6 +221,22 @@ def _check_sweep_section(plan: Plan) -> None:
     if not any(s.grid for s in plan.steps):
         raise PlanError("plan [[steps]]: no step has a `grid`; a sweep varies at least one parameter, e.g. "
                         "grid = { k = [2, 3, 4, 5] }.")
+
+
+def _check_measures(sw: Mapping[str, Any]) -> None:
+    """``[sweep].measures`` names measures with sweep columns; ``risk_axis`` is a column of them."""
+    m = sw.get("measures", RISK_MEASURES)
+    if isinstance(m, str) or not isinstance(m, Sequence) or not all(isinstance(x, str) for x in m):
+        raise PlanError(f"plan [sweep].measures: must be a list of measure names; got {m!r}.")
+    bad = [x for x in m if x not in SWEEP_MEASURES]
+    if bad:
+        raise PlanError(f"plan [sweep].measures: {bad[0]!r} is not a measure with sweep figures; allowed: "
+                        f"{', '.join(SWEEP_MEASURES)}.")
+    axes = risk_axes(tuple(dict.fromkeys([*RISK_MEASURES, *m])))
+    axis = sw.get("risk_axis")
+    if axis is not None and axis not in axes and not (
+            isinstance(axis, str) and any(a.endswith("[<variable>]") and axis.startswith(a[:-11]) for a in axes)):
+        raise PlanError(f"plan [sweep].risk_axis: must be one of {', '.join(axes)}; got {axis!r}.")
 
 
 def _fmt(v: Any) -> str:
@@ -268,20 +295,27 @@ def non_dominated(risk: Sequence[float], loss: Sequence[float]) -> np.ndarray:
     return out
 
 
-def sweep_config(keys: Sequence[str], k: int, weights: str | None, missing: str, alpha: float) -> RunConfig:
+def sweep_config(keys: Sequence[str], k: int, weights: str | None, missing: str, alpha: float, *,
+                 measures: Sequence[str] = RISK_MEASURES, sensitive: Sequence[str] = ()) -> RunConfig:
     """The assessment configuration of a sweep's risk figures: its keys as one scenario, its k
-    and missing-value rule."""
+    and missing-value rule, its measures and sensitive variables."""
     return RunConfig(categorical_keys=tuple(keys), weights=weights, missing=missing, alpha=alpha,
-                     thresholds=Thresholds(k=k), measures=RISK_MEASURES, source="[sweep]")
+                     sensitive=tuple(sensitive), thresholds=Thresholds(k=k), measures=tuple(measures),
+                     source="[sweep]")
 
 
-def _risk_row(data: pd.DataFrame, keys: Sequence[str], k: int, weights: str | None, missing: str,
-              alpha: float) -> dict[str, Any]:
-    """The sweep columns of the risk measures' figures on one setting's data."""
-    cfg = sweep_config(keys, k, weights, missing, alpha)
-    r = measure_scenario(data, cfg, Scenario("sweep", tuple(keys)), names=RISK_MEASURES, tables=False)
-    return {f.sweep: f.of(m.result(r), cfg) for m in ALL_MEASURES if m.name in RISK_MEASURES
-            for f in m.figures or () if f.sweep}
+def _risk_row(data: pd.DataFrame, cfg: RunConfig) -> dict[str, Any]:
+    """The sweep columns of the risk measures' figures on one setting's data (the keys and
+    sensitive variables it still holds)."""
+    keys = tuple(c for c in cfg.categorical_keys if c in data.columns)
+    cfg = replace(cfg, categorical_keys=keys, sensitive=tuple(s for s in cfg.sensitive if s in data.columns))
+    r = measure_scenario(data, cfg, Scenario("sweep", keys), names=cfg.measures, tables=False)
+    row: dict[str, Any] = {}
+    for m in ALL_MEASURES:
+        res = m.result(r) if m.name in cfg.measures else None
+        if res is not None:
+            row.update(m.sweep_values(cfg, res))
+    return row
 
 
 def _utility_row(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str],
@@ -326,29 +360,11 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     plan = plan.with_seed()
     table = method_table()
     check_plan(plan, data, table)
-    sw = plan.sweep
-    mode = sw.get("mode", "separate")
-    keys = sw.get("keys")
-    if keys is None:
-        keys = list(dict.fromkeys(v for s in plan.steps if s.method == "local_suppression" for v in s.variables()))
-        if not keys:
-            raise PlanError("plan [sweep].keys: the risk is measured on key variables; name them, e.g. "
-                            "keys = [\"age\", \"sex\", \"region\"].")
-    keys = check_columns(data, keys, role="[sweep].keys")
-    weights = sw.get("weights")
-    if weights is not None:
-        check_columns(data, [weights], role="[sweep].weights")
-    k = int(sw.get("k", 3))
-    missing = sw.get("missing", "wildcard")
-    alpha = float(sw.get("alpha", 1.0))
-    variables = sw.get("variables")
-    if variables is None:
-        variables = list(dict.fromkeys(v for s in plan.steps if s.method != "pseudonymise"
-                                       for v in s.variables(table[s.method])))
-    variables = check_columns(data, variables, role="[sweep].variables")
-    suppressed = sw.get("suppressed", "max")
-    risk_axis = sw.get("risk_axis", "global_risk")
-    utility_axis = sw.get("utility_axis", "il1_overall")
+    o = _options(plan, data, table)
+    mode, keys, variables, risk_axis, utility_axis = o["mode"], o["keys"], o["variables"], o["risk_axis"], \
+        o["utility_axis"]
+    cfg = sweep_config(keys, o["k"], o["weights"], o["missing"], o["alpha"], measures=o["measures"],
+                       sensitive=o["sensitive"])
     settings = _settings(plan, mode)
 
     t0 = time.perf_counter()
@@ -370,10 +386,9 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
                 row: dict[str, Any] = {"setting": st.number, "label": st.label, "group": st.group,
                                        "parameter": st.parameter, "value": _fmt(st.value) if st.value is not None
                                        else ""}
-                row.update(_risk_row(released, [c for c in keys if c in released.columns], k, weights, missing,
-                                     alpha))
+                row.update(_risk_row(released, cfg))
                 row.update(_utility_row(data, released, present, [c for c in keys if c in released.columns],
-                                        suppressed))
+                                        o["suppressed"]))
                 rows.append(row)
                 if bar is not None:
                     bar.update(1)
@@ -391,10 +406,38 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     if input_file is not None:
         prov["input_file"] = str(input_file)
         prov["input_sha256"] = sha256_file(input_file)
-    return SweepResult(plan=plan, table=frame, settings=tuple(settings), keys=tuple(keys), k=k, weights=weights,
-                       missing=missing, mode=mode, variables=tuple(variables), risk_axis=risk_axis,
-                       utility_axis=utility_axis, suppressed=suppressed, seconds=time.perf_counter() - t0,
-                       provenance=prov)
+    return SweepResult(plan=plan, table=frame, settings=tuple(settings), keys=tuple(keys), k=o["k"],
+                       weights=o["weights"], missing=o["missing"], mode=mode, variables=tuple(variables),
+                       risk_axis=risk_axis, utility_axis=utility_axis, suppressed=o["suppressed"],
+                       seconds=time.perf_counter() - t0, provenance=prov, measures=tuple(o["measures"]),
+                       sensitive=tuple(o["sensitive"]))
+
+
+def _options(plan: Plan, data: pd.DataFrame, table: Mapping[str, Any]) -> dict[str, Any]:
+    """The sweep's options, resolved against the plan's steps and checked against the data."""
+    sw = plan.sweep
+    keys = sw.get("keys")
+    if keys is None:
+        keys = list(dict.fromkeys(v for s in plan.steps if s.method == "local_suppression" for v in s.variables()))
+        if not keys:
+            raise PlanError("plan [sweep].keys: the risk is measured on key variables; name them, e.g. "
+                            "keys = [\"age\", \"sex\", \"region\"].")
+    keys = check_columns(data, keys, role="[sweep].keys")
+    weights = sw.get("weights")
+    if weights is not None:
+        check_columns(data, [weights], role="[sweep].weights")
+    variables = sw.get("variables")
+    if variables is None:
+        variables = list(dict.fromkeys(v for s in plan.steps if s.method != "pseudonymise"
+                                       for v in s.variables(table[s.method])))
+    sensitive = sw.get("sensitive") or []
+    return {"mode": sw.get("mode", "separate"), "keys": keys,
+            "weights": weights, "k": int(sw.get("k", 3)), "missing": sw.get("missing", "wildcard"),
+            "alpha": float(sw.get("alpha", 1.0)), "variables": check_columns(data, variables, role="[sweep].variables"),
+            "suppressed": sw.get("suppressed", "max"), "risk_axis": sw.get("risk_axis", "global_risk"),
+            "utility_axis": sw.get("utility_axis", "il1_overall"),
+            "measures": list(dict.fromkeys([*RISK_MEASURES, *sw.get("measures", ())])),
+            "sensitive": check_columns(data, sensitive, role="[sweep].sensitive") if sensitive else []}
 
 
 def _apply(data: pd.DataFrame, plan: Plan, st: Setting, fixed: set[int], cache: dict[tuple[int, ...], pd.DataFrame],
@@ -419,13 +462,15 @@ def _apply(data: pd.DataFrame, plan: Plan, st: Setting, fixed: set[int], cache: 
 
 def sweep_plan_toml(result: SweepResult) -> str:
     """The resolved sweep plan (with its seed and the resolved [sweep] section)."""
-    from dataclasses import replace
-
     sw = {"keys": list(result.keys), "k": result.k, "mode": result.mode, "variables": list(result.variables),
           "risk_axis": result.risk_axis, "utility_axis": result.utility_axis, "missing": result.missing,
           "suppressed": result.suppressed}
     if result.weights:
         sw["weights"] = result.weights
+    if result.measures != RISK_MEASURES:
+        sw["measures"] = [m for m in result.measures if m not in RISK_MEASURES]
+    if result.sensitive:
+        sw["sensitive"] = list(result.sensitive)
     plan = replace(result.plan, sweep=sw)
     from sdc.workflow.plan import read_settings_toml
 
