@@ -32,7 +32,7 @@ from sdc.workflow.compare_records import (
 from sdc.workflow.config import RunConfig, as_config
 from sdc.workflow.measure import UtilityContext
 from sdc.workflow.registry import ALL_MEASURES
-from sdc.workflow.utility_registry import UTILITY_MEASURES, headline
+from sdc.workflow import utility_registry
 
 __all__ = ["Comparison", "compare", "MATCH_MODES", "risk_figures", "match_records", "released_config",
            "load_protection_log", "utility_measures"]
@@ -215,8 +215,9 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
         warnings.simplefilter("always", SdcWarning)
         base = original if original_all is None else original_all
         ctx = UtilityContext(base, with_withheld(base, released), list(variables), list(keys), suppressed="max")
-        rows = [(f.name, var or "overall", float(v)) for m in UTILITY_MEASURES for f, var, v in m.rows(m.run(ctx))]
-        out["summary"] = headline(ctx)
+        rows = [(f.name, var or "overall", float(v)) for m in utility_registry.UTILITY_MEASURES
+                for f, var, v in m.rows(m.run(ctx))]
+        out["summary"] = utility_registry.headline(ctx)
         out["marginals"] = marginal_change(original, released, list(variables)).to_frame()
         rel = list(dict.fromkeys([*variables, *related]))
         if len(rel) >= 2:

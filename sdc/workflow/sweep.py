@@ -68,7 +68,8 @@ from sdc.workflow.measure import UtilityContext
 from sdc.workflow.plan import Plan, PlanError, check_plan, grid_points, method_table, plan_to_toml
 from sdc.workflow.protect import run_steps
 from sdc.workflow.registry import ALL_MEASURES
-from sdc.workflow.utility_registry import UTILITY_AXES, UTILITY_MEASURES
+from sdc.workflow import utility_registry
+from sdc.workflow.utility_registry import UTILITY_AXES
 
 __all__ = ["SweepResult", "Setting", "sweep", "load_sweep", "SWEEP_MODES", "RISK_AXES", "UTILITY_AXES",
            "non_dominated"]
@@ -325,7 +326,7 @@ def _utility_row(original: pd.DataFrame, released: pd.DataFrame, variables: Sequ
     from sdc.workflow.compare import with_withheld
 
     ctx = UtilityContext(original, with_withheld(original, released), list(variables), list(keys), suppressed)
-    row = {f.sweep if var is None else f"{f.sweep}[{var}]": v for m in UTILITY_MEASURES
+    row = {f.sweep if var is None else f"{f.sweep}[{var}]": v for m in utility_registry.UTILITY_MEASURES
            for f, var, v in m.rows(m.run(ctx)) if f.sweep}
     row["records_dropped"] = len(original) - len(released)
     return row

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sdc.utility import utility_summary
+from sdc.utility import discernibility, utility_summary
 from sdc.workflow.measure import BITS, COUNT, PERCENT, SHARE, Figure, UtilityContext, UtilityMeasure
 
 __all__ = ["UTILITY_MEASURES", "UTILITY_AXES", "utility_axes", "headline", "utility_figure"]
@@ -59,6 +59,13 @@ UTILITY_MEASURES: tuple[UtilityMeasure, ...] = (
                         sweep="pct_records_retained", value=lambda s, cfg: float(s.pct_records_retained)),
                  Figure("cells_suppressed", "cells suppressed", COUNT, better="lower", sweep="cells_suppressed",
                         value=lambda s, cfg: int(s.cells_suppressed)))),
+    UtilityMeasure(
+        "discernibility", "discernibility and average class size (ARX)",
+        lambda ctx: discernibility(ctx.original, ctx.released, list(ctx.keys)), function=discernibility,
+        figures=(Figure("discernibility_utility_retained", "discernibility: utility retained", SHARE, better="higher",
+                        sweep="dm_utility_retained", value=lambda d, cfg: float(d.discernibility_utility_retained)),
+                 Figure("aecs_utility_retained", "average class size: utility retained", SHARE, better="higher",
+                        sweep="aecs_utility_retained", value=lambda d, cfg: float(d.aecs_utility_retained)))),
 )
 
 
