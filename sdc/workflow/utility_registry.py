@@ -16,9 +16,10 @@ computed once.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from sdc.utility import discernibility, utility_summary
+from sdc.utility import utility_summary
 from sdc.workflow.measure import BITS, COUNT, PERCENT, SHARE, Figure, UtilityContext, UtilityMeasure
 
 __all__ = ["UTILITY_MEASURES", "UTILITY_AXES", "utility_axes", "headline", "utility_figure"]
@@ -59,13 +60,6 @@ UTILITY_MEASURES: tuple[UtilityMeasure, ...] = (
                         sweep="pct_records_retained", value=lambda s, cfg: float(s.pct_records_retained)),
                  Figure("cells_suppressed", "cells suppressed", COUNT, better="lower", sweep="cells_suppressed",
                         value=lambda s, cfg: int(s.cells_suppressed)))),
-    UtilityMeasure(
-        "discernibility", "discernibility and average class size (ARX)",
-        lambda ctx: discernibility(ctx.original, ctx.released, list(ctx.keys)), function=discernibility,
-        figures=(Figure("discernibility_utility_retained", "discernibility: utility retained", SHARE, better="higher",
-                        sweep="dm_utility_retained", value=lambda d, cfg: float(d.discernibility_utility_retained)),
-                 Figure("aecs_utility_retained", "average class size: utility retained", SHARE, better="higher",
-                        sweep="aecs_utility_retained", value=lambda d, cfg: float(d.aecs_utility_retained)))),
 )
 
 
@@ -75,8 +69,21 @@ def utility_axes() -> dict[str, bool]:
             if f.better is not None and f.sweep}
 
 
+class _Axes(Mapping[str, bool]):
+    """:func:`utility_axes`, read when used (a measure registered later is an axis too)."""
+
+    def __getitem__(self, key: str) -> bool:
+        return utility_axes()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(utility_axes())
+
+    def __len__(self) -> int:
+        return len(utility_axes())
+
+
 #: The sweep's utility axes and whether higher is better.
-UTILITY_AXES: dict[str, bool] = utility_axes()
+UTILITY_AXES: Mapping[str, bool] = _Axes()
 
 
 def utility_figure(column: str) -> Figure | None:
