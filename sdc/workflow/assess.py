@@ -22,6 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from sdc._provenance import platform_text, provenance, sha256_files, versions
@@ -109,6 +110,21 @@ class Assessment:
     @property
     def primary(self) -> ScenarioResult:
         return self.scenarios[0]
+
+    def sensitive_band(self, sensitive: str) -> np.ndarray | None:
+        """The band of each record's value of `sensitive` (the bins l-diversity counted), as
+        text (None where missing); None when the variable was not banded."""
+        for r in self.scenarios:
+            for b in r.ldiversity.binning if r.ldiversity is not None else ():
+                if b.column == sensitive:  # [a, b) but the last bin, which takes its right edge
+                    edges = np.asarray(b.edges, dtype=float)
+                    v = pd.to_numeric(self.data[sensitive], errors="coerce").to_numpy(dtype=float)
+                    codes = np.searchsorted(edges, v, side="right") - 1
+                    codes = np.where(v == edges[-1], len(b.labels) - 1, codes)
+                    ok = ~np.isnan(v) & (codes >= 0) & (codes < len(b.labels))
+                    labels = np.asarray(b.labels, dtype=object)
+                    return np.where(ok, labels[np.clip(codes, 0, len(b.labels) - 1)], None)
+        return None
 
     def to_frame(self) -> pd.DataFrame:
         """The verdicts, one row per measure and scenario: ``scenario``, ``measure``,
