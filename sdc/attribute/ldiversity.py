@@ -50,6 +50,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_frame, check_int, check_keys, check_number, check_option
 from sdc.exceptions import SdcWarning
 from sdc.core.binning import Binning, BinSpec, apply_binning
@@ -147,7 +148,18 @@ class LDiversityResult:
         return self.classes[below].sort_values([f"{s}_{m}", "n_records"])
 
     def summary(self) -> pd.DataFrame:
-        return self.by_sensitive.copy()
+        """Per sensitive variable (``<variable>: ...``) the records and classes below l and the
+        smallest l achieved, as rows of (statistic, value, description); ``by_sensitive`` is the
+        table."""
+        rows: list[tuple[str, object, str]] = [("n_records", self.n_records, "records"),
+                                               ("n_classes", self.n_classes, "equivalence classes")]
+        for r in self.by_sensitive.itertuples(index=False):
+            s, l = r.sensitive, self.l_of(r.sensitive)
+            rows += [(f"{s}: n_records_below_l", r.n_records_below_l, f"records in classes with fewer than {l} "
+                      f"distinct values of {s}"),
+                     (f"{s}: n_classes_below_l", r.n_classes_below_l, "classes below l"),
+                     (f"{s}: min_distinct", r.min_distinct, "fewest distinct values in a class (the l achieved)")]
+        return summary_frame(rows)
 
 
 def l_diversity(

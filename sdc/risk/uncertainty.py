@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from sdc._stats import summary_frame
 from sdc._validation import check_fraction, check_int, check_option, check_weights
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.risk.household import check_household
@@ -78,6 +79,15 @@ class Interval:
     def to_dict(self) -> dict[str, object]:
         return {"statistic": self.statistic, "estimate": self.estimate, "lower": self.lower, "upper": self.upper,
                 "level": self.level, "method": self.method, "standard_error": self.standard_error}
+
+    def summary(self) -> pd.DataFrame:
+        """The estimate and its interval as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("estimate", self.estimate, f"the estimate of {self.statistic}"),
+            ("lower", self.lower, f"lower end of the {self.level:.0%} interval"),
+            ("upper", self.upper, f"upper end of the {self.level:.0%} interval"),
+            ("standard_error", self.standard_error, "standard error"), ("method", self.method, "how it was computed"),
+        ])
 
 
 def reidentification_interval(risk: IndividualRiskResult, *, level: float = 0.95) -> Interval:

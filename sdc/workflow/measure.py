@@ -242,6 +242,14 @@ class Context:
     notes: list[str] = field(default_factory=list)
     done: dict[str, Any] = field(default_factory=dict)  # the results of the measures run before, by field
 
+    @property
+    def keys(self) -> Any:
+        """What a measure is given as its keys: the encoded classes, or the scenario's key names
+        when there are none (a Dask DataFrame: the measure's own engine encodes them)."""
+        if self.key_classes is not None:
+            return self.key_classes
+        return list(self.scenario.keys) if self.scenario is not None else []
+
 
 def _always(cfg: RunConfig) -> bool:
     return True

@@ -80,7 +80,7 @@ def effective_distance(sens: pd.Series, preferred: str) -> str:
 
 # ------------------------------------------------------------------------------- k-anonymity
 def _k_anonymity(ctx: Context) -> Any:
-    return k_anonymity(ctx.work, ctx.key_classes, k=ctx.cfg.thresholds.k, top=10 if ctx.tables else 0, **ctx.opts)
+    return k_anonymity(ctx.work, ctx.keys, k=ctx.cfg.thresholds.k, top=10 if ctx.tables else 0, **ctx.opts)
 
 
 def _k_findings(cfg: RunConfig, p: Any) -> list[Finding]:
@@ -118,7 +118,7 @@ K_ANONYMITY = Measure(
 
 # ------------------------------------------------------------------------------- individual and global risk
 def _risk(ctx: Context) -> Any:
-    return individual_risk(ctx.work, ctx.key_classes, max_global_risk=ctx.cfg.thresholds.max_global_risk, **ctx.opts)
+    return individual_risk(ctx.work, ctx.keys, max_global_risk=ctx.cfg.thresholds.max_global_risk, **ctx.opts)
 
 
 def _risk_findings(cfg: RunConfig, risk: Any) -> list[Finding]:
@@ -183,7 +183,7 @@ def _intervals(ctx: Context) -> dict[str, Any]:
     groups = min(JACKKNIFE_GROUPS, units)
     if groups >= 2:
         out["expected_reidentifications"] = jackknife_interval(
-            work, ctx.key_classes, weights=cfg.weights, household=cfg.household, groups=groups, rng=0,
+            work, ctx.keys, weights=cfg.weights, household=cfg.household, groups=groups, rng=0,
             progress=ctx.progress)
     if groups < JACKKNIFE_GROUPS:
         what = "households" if cfg.household else "records"
@@ -204,12 +204,12 @@ CORE_MEASURES: tuple[Measure, ...] = (K_ANONYMITY, RISK, INTERVALS)
 
 # ------------------------------------------------------------------------------- the other measures
 def _household(ctx: Context) -> Any:
-    return household_risk(ctx.work, ctx.key_classes, ctx.cfg.household, **ctx.opts)
+    return household_risk(ctx.work, ctx.keys, ctx.cfg.household, **ctx.opts)
 
 
 def _ldiversity(ctx: Context) -> Any:
     cfg, thr = ctx.cfg, ctx.cfg.thresholds
-    return l_diversity(ctx.work, ctx.key_classes, list(cfg.sensitive), l={s: cfg.l_for(s) for s in cfg.sensitive},
+    return l_diversity(ctx.work, ctx.keys, list(cfg.sensitive), l={s: cfg.l_for(s) for s in cfg.sensitive},
                        c=thr.c, mode=cfg.ldiversity_mode, sensitive_bins=dict(cfg.sensitive_bins) or None)
 
 
@@ -221,7 +221,7 @@ def _tcloseness(ctx: Context) -> Any:
         why = t_never_fails(s, t, dist)  # e.g. a Wasserstein t for a variable measured with the equal distance
         if why is not None:
             raise ValueError(why)
-        out[s] = t_closeness(ctx.work, ctx.key_classes, s, distance=dist, t=t)
+        out[s] = t_closeness(ctx.work, ctx.keys, s, distance=dist, t=t)
     return out
 
 
@@ -289,8 +289,8 @@ def _which_subsets(res: Any) -> str:
 
 
 def _snapshots(ctx: Context) -> Any:
-    subsets, _ = standard_subsets(ctx.key_classes.keys)
-    return key_subset_snapshots(ctx.work, ctx.key_classes, subsets=subsets, threshold=ctx.cfg.thresholds.k,
+    subsets, _ = standard_subsets(tuple(ctx.scenario.keys))
+    return key_subset_snapshots(ctx.work, ctx.keys, subsets=subsets, threshold=ctx.cfg.thresholds.k,
                                 progress=ctx.progress, **ctx.opts)
 
 
@@ -298,7 +298,7 @@ def _uniqueness(ctx: Context) -> Any:
     cfg = ctx.cfg
     if not (cfg.population_size or cfg.sampling_fraction):
         return None
-    return population_uniqueness(ctx.work, ctx.key_classes, population_size=cfg.population_size,
+    return population_uniqueness(ctx.work, ctx.keys, population_size=cfg.population_size,
                                  sampling_fraction=cfg.sampling_fraction)
 
 
@@ -317,7 +317,7 @@ def _beta_likeness(ctx: Context) -> Any:
         data = ctx.work
         if s in cfg.sensitive_bins:
             data = data.assign(**{s: apply_binning(data[[s]], {s: cfg.sensitive_bins[s]})[0][s]})
-        out[s] = beta_likeness(data, ctx.key_classes, s, beta=BETA)
+        out[s] = beta_likeness(data, ctx.keys, s, beta=BETA)
     return out
 
 
@@ -382,7 +382,7 @@ SCENARIO_MEASURES: tuple[Measure, ...] = (
                       "each scenario's section. Unordered sensitive variables use the equal-distance EMD.",
                       "tcloseness", "t-closeness by scenario and sensitive variable", _tcloseness_frame)),
     Measure(
-        "suda", "suda", lambda ctx: suda(ctx.work, ctx.key_classes, mode=ctx.cfg.suda_mode, progress=ctx.progress),
+        "suda", "suda", lambda ctx: suda(ctx.work, ctx.keys, mode=ctx.cfg.suda_mode, progress=ctx.progress),
         label="SUDA2", unit=COUNT, function=suda,
         findings=lambda cfg, su: [Finding("SUDA2", "records with a special unique (a minimal sample unique, MSU)",
                                           su.n_records_with_msu, _share(su.n_records_with_msu, su.n_records))],
@@ -397,7 +397,7 @@ SCENARIO_MEASURES: tuple[Measure, ...] = (
         json=doc.suda_summary),
     Measure(
         "uniqueness", "attacker",
-        lambda ctx: attacker_risk(ctx.work, ctx.key_classes, threshold=ctx.cfg.thresholds.risk,
+        lambda ctx: attacker_risk(ctx.work, ctx.keys, threshold=ctx.cfg.thresholds.risk,
                                   weights=ctx.cfg.weights),
         label="prosecutor, journalist and marketer risk", unit=SHARE, function=attacker_risk,
         fill=lambda cfg, a: {"threshold": f"{a.threshold:g}"},
