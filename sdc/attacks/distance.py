@@ -365,6 +365,26 @@ class RecordLinkageResult:
         return plain({**summary_values(self.summary()), "weights": list(self.weights)})
 
 
+def _variable_weights(weights: Iterable[float] | None, n_cols: int) -> np.ndarray:
+    """The variables' weights of the distance: one finite number >= 0 per variable, not all 0
+    (default: all 1)."""
+    if weights is None:
+        return np.ones(n_cols)
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
+        raise TypeError(f"`weights` must be a sequence of numbers, one per variable; got {weights!r}.")
+    items = list(weights)
+    if any(isinstance(v, bool) or not isinstance(v, numbers.Real) for v in items):
+        raise TypeError(f"`weights` must be a sequence of numbers, one per variable; got {items!r}.")
+    w = np.asarray(items, dtype=np.float64)
+    if w.shape != (n_cols,):
+        raise ValueError(f"`weights` must have one value per variable ({n_cols}); got {w.size}.")
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError("`weights` must be finite and >= 0.")
+    if w.sum() == 0:
+        raise ValueError("`weights` must have at least one positive value.")
+    return w
+
+
 def _kind(a: pd.Series, b: pd.Series, name: str) -> str:
     def ordered(s: pd.Series) -> bool:
         return isinstance(s.dtype, pd.CategoricalDtype) and bool(s.cat.ordered)
@@ -514,21 +534,7 @@ def record_linkage(
     if n != len(released):
         raise ValueError("`original` and `released` must have the same number of records for a one-to-one "
                          f"assignment; got {n} and {len(released)}.")
-    if weights is None:
-        w = np.ones(len(cols))
-    else:
-        if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
-            raise TypeError(f"`weights` must be a sequence of numbers, one per variable; got {weights!r}.")
-        items = list(weights)
-        if any(isinstance(v, bool) or not isinstance(v, numbers.Real) for v in items):
-            raise TypeError(f"`weights` must be a sequence of numbers, one per variable; got {items!r}.")
-        w = np.asarray(items, dtype=np.float64)
-        if w.shape != (len(cols),):
-            raise ValueError(f"`weights` must have one value per variable ({len(cols)}); got {w.size}.")
-        if not np.isfinite(w).all() or (w < 0).any():
-            raise ValueError("`weights` must be finite and >= 0.")
-        if w.sum() == 0:
-            raise ValueError("`weights` must have at least one positive value.")
+    w = _variable_weights(weights, len(cols))
     if original_id is not None:
         check_columns(original, [original_id], role="original_id")
     if released_id is not None:

@@ -225,6 +225,39 @@ class LinkageResult:
                       "parameters": self.parameters})
 
 
+def _arguments(released: Any, external: Any, on: Any, method: str, missing: str, tol: float,
+               truth: str | None) -> tuple[pd.DataFrame, pd.DataFrame, str, str, float, tuple[str, ...], str | None]:
+    """The linkage attack's arguments, checked (each refusal names the argument)."""
+    released = check_frame(released, "released")
+    external = check_frame(external, "external")
+    method = check_option(method, "method", LINKAGE_METHODS)
+    missing = check_option(missing, "missing", MATCH_MISSING_RULES)
+    tol = check_number(tol, "tol", low=0.0, high=np.inf)
+    check_columns(released, on, role="on", where="the released file")
+    on_cols = check_columns(external, on, role="on", where="the external file")
+    if truth is not None:
+        (truth,) = check_columns(external, [truth], role="truth")
+        if truth in on_cols:
+            raise ValueError(f"`truth` column {truth!r} is also a quasi-identifier in `on`; the attacker cannot know it.")
+    return released, external, method, missing, tol, on_cols, truth
+
+
+def _nearest_match(released: pd.DataFrame, external: pd.DataFrame, on_cols: tuple[str, ...], numeric: Any,
+                   scale: Any, tol: float) -> tuple[Any, ...]:
+    """The nearest-neighbour matching: the numeric keys, the joint coding of the others (None
+    without), the standardised values and blocks, and what :func:`_nearest` finds."""
+    num = _numeric_qis(released, external, on_cols, numeric)
+    cat = tuple(c for c in on_cols if c not in num)
+    xr, xe = _standardised(released, external, num, scale)
+    if cat:
+        joint = encode_joint(external, released, cat)
+        warn_disjoint(joint, "the external file")
+        eblock, rblock, _ = joint.patterns()
+    else:
+        joint, eblock, rblock = None, None, None
+    return num, joint, (xr, xe, eblock, rblock), _nearest(xr, xe, rblock, eblock, tol)
+
+
 # -------------------------------------------------------------------- helpers
 def _released_ids(released: pd.DataFrame, truth: str | None) -> pd.Index:
     """The ids that name released records (``matched_id``): the `truth` column of `released`
@@ -361,17 +394,8 @@ def linkage_attack(
     >>> r.n_unique, r.precision_at_1
     (2, 1.0)
     """
-    released = check_frame(released, "released")
-    external = check_frame(external, "external")
-    method = check_option(method, "method", LINKAGE_METHODS)
-    missing = check_option(missing, "missing", MATCH_MISSING_RULES)
-    tol = check_number(tol, "tol", low=0.0, high=np.inf)
-    check_columns(released, on, role="on", where="the released file")
-    on_cols = check_columns(external, on, role="on", where="the external file")
-    if truth is not None:
-        (truth,) = check_columns(external, [truth], role="truth")
-        if truth in on_cols:
-            raise ValueError(f"`truth` column {truth!r} is also a quasi-identifier in `on`; the attacker cannot know it.")
+    released, external, method, missing, tol, on_cols, truth = _arguments(released, external, on, method, missing,
+                                                                          tol, truth)
     nr, ne = len(released), len(external)
 
     distance = None
@@ -382,16 +406,8 @@ def linkage_attack(
         mc = match_counts(joint, missing=missing)
         size, single = mc.size, mc.single
     else:
-        num = _numeric_qis(released, external, on_cols, numeric)
-        cat = tuple(c for c in on_cols if c not in num)
-        xr, xe = _standardised(released, external, num, scale)
-        if cat:
-            joint = encode_joint(external, released, cat)
-            warn_disjoint(joint, "the external file")
-            eblock, rblock, _ = joint.patterns()
-        else:
-            joint, eblock, rblock = None, None, None
-        distance, size, nearest, radius, big = _nearest(xr, xe, rblock, eblock, tol)
+        num, joint, (xr, xe, eblock, rblock), (distance, size, nearest, radius, big) = _nearest_match(
+            released, external, on_cols, numeric, scale, tol)
         single = np.where(size == 1, nearest, -1)
 
     rel_ids = _released_ids(released, truth)

@@ -153,6 +153,53 @@ class SkewnessResult:
         return plain({**summary_values(self.summary()), "top_classes": frame_rows(self.most_skewed(top))})
 
 
+def _add_categories(cls_tab: pd.DataFrame, rec: pd.DataFrame, s: Any, categories: Mapping[object, object] | pd.Series,
+                    cells_obs: tuple[np.ndarray, np.ndarray, np.ndarray], n_obs_class: np.ndarray, n_total: float,
+                    has: np.ndarray) -> None:
+    """The similarity attack's columns: per class the categories' entropy and purity, the
+    dominant category and its lift; per record its category (added to the two tables)."""
+    ccls, ccode, ccnt = cells_obs
+    G = len(cls_tab)
+    rec_cls = rec["class_id"].to_numpy()
+    cat_of_value, labels = _categories(s.values, categories)
+    C = labels.size
+    ccat = cat_of_value[ccode]
+    key = ccls.astype(np.int64) * C + ccat
+    ukey, inv = np.unique(key, return_inverse=True)
+    cnt = np.bincount(inv, weights=ccnt)
+    kcls, kcat = ukey // C, ukey % C
+    q = cnt / n_obs_class[kcls]
+    n_cat = np.bincount(ccat, weights=ccnt, minlength=C)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cat_lift = q / (n_cat[kcat] / n_total)
+    entropy = np.full(G, np.nan)
+    purity = np.full(G, np.nan)
+    dominant = np.full(G, None, dtype=object)
+    n_cats = np.zeros(G, dtype=np.int64)
+    max_cat_lift = np.full(G, np.nan)
+    if kcls.size:
+        st = np.flatnonzero(np.r_[True, kcls[1:] != kcls[:-1]])
+        g = kcls[st]
+        entropy[g] = -np.add.reduceat(q * np.log(q), st)
+        purity[g] = np.maximum.reduceat(q, st)
+        max_cat_lift[g] = np.maximum.reduceat(cat_lift, st)
+        n_cats[g] = np.diff(np.r_[st, kcls.size])
+        hit = np.flatnonzero(q == purity[kcls])
+        firsts = hit[np.r_[True, kcls[hit][1:] != kcls[hit][:-1]]]
+        dominant[kcls[firsts]] = labels[kcat[firsts]]
+    entropy = np.where(np.abs(entropy) < 1e-15, 0.0, entropy)  # -0.0 and rounding of a single category
+    cls_tab["n_categories"] = n_cats
+    cls_tab["entropy"] = entropy
+    cls_tab["purity"] = purity
+    cls_tab["dominant_category"] = dominant
+    cls_tab["max_category_lift"] = max_cat_lift
+    rec_cat = np.full(len(rec), None, dtype=object)
+    rec_cat[has] = labels[cat_of_value[s.codes[has]]]
+    rec["category"] = rec_cat
+    rec["purity"] = purity[rec_cls]
+    rec["entropy"] = entropy[rec_cls]
+
+
 def _categories(values: np.ndarray, categories: Mapping[object, object] | pd.Series) -> tuple[np.ndarray, np.ndarray]:
     """Category code of each sensitive value code, and the category labels."""
     mapping = dict(categories.items()) if isinstance(categories, pd.Series) else dict(categories)
@@ -263,42 +310,6 @@ def skewness_attack(
                         "max_lift_value": max_value[rec_cls]}, index=data.index)
 
     if categories is not None:
-        cat_of_value, labels = _categories(s.values, categories)
-        C = labels.size
-        ccat = cat_of_value[ccode]
-        key = ccls.astype(np.int64) * C + ccat
-        ukey, inv = np.unique(key, return_inverse=True)
-        cnt = np.bincount(inv, weights=ccnt)
-        kcls, kcat = ukey // C, ukey % C
-        q = cnt / n_obs_class[kcls]
-        n_cat = np.bincount(ccat, weights=ccnt, minlength=C)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            cat_lift = q / (n_cat[kcat] / n_total)
-        entropy = np.full(G, np.nan)
-        purity = np.full(G, np.nan)
-        dominant = np.full(G, None, dtype=object)
-        n_cats = np.zeros(G, dtype=np.int64)
-        max_cat_lift = np.full(G, np.nan)
-        if kcls.size:
-            st = np.flatnonzero(np.r_[True, kcls[1:] != kcls[:-1]])
-            g = kcls[st]
-            entropy[g] = -np.add.reduceat(q * np.log(q), st)
-            purity[g] = np.maximum.reduceat(q, st)
-            max_cat_lift[g] = np.maximum.reduceat(cat_lift, st)
-            n_cats[g] = np.diff(np.r_[st, kcls.size])
-            hit = np.flatnonzero(q == purity[kcls])
-            firsts = hit[np.r_[True, kcls[hit][1:] != kcls[hit][:-1]]]
-            dominant[kcls[firsts]] = labels[kcat[firsts]]
-        entropy = np.where(np.abs(entropy) < 1e-15, 0.0, entropy)  # -0.0 and rounding of a single category
-        cls_tab["n_categories"] = n_cats
-        cls_tab["entropy"] = entropy
-        cls_tab["purity"] = purity
-        cls_tab["dominant_category"] = dominant
-        cls_tab["max_category_lift"] = max_cat_lift
-        rec_cat = np.full(len(data), None, dtype=object)
-        rec_cat[has] = labels[cat_of_value[s.codes[has]]]
-        rec["category"] = rec_cat
-        rec["purity"] = purity[rec_cls]
-        rec["entropy"] = entropy[rec_cls]
+        _add_categories(cls_tab, rec, s, categories, (ccls, ccode, ccnt), n_obs_class, n_total, has)
     return SkewnessResult(keys=key_cols, sensitive=sens, lift_threshold=lift_threshold, classes=cls_tab,
                           records=rec, has_categories=categories is not None)

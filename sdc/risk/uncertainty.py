@@ -130,6 +130,18 @@ def reidentification_interval(risk: IndividualRiskResult, *, level: float = 0.95
                     standard_error=sd)
 
 
+def _random_groups(data: pd.DataFrame, household: str | None, G: int, rng: int | np.random.Generator | None
+                   ) -> np.ndarray:
+    """Each record's jackknife group: the sampling units (records, or households) dealt at random
+    into `G` groups of (nearly) equal size, with the seed `rng`."""
+    units = check_household(data, household) if household is not None else np.arange(len(data))
+    n_units = int(units.max()) + 1
+    if n_units < G:
+        raise ValueError(f"`groups` ({G}) must not exceed the number of sampling units ({n_units}).")
+    group_of_unit = np.random.default_rng(rng).permutation(np.arange(n_units) % G)
+    return group_of_unit[units]
+
+
 def jackknife_interval(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -177,13 +189,7 @@ def jackknife_interval(
     w = check_weights(data, weights)
     if statistic == "population_uniques" and population_size is None:
         raise ValueError("statistic='population_uniques' needs `population_size` (N).")
-    units = check_household(data, household) if household is not None else np.arange(len(data))
-    n_units = int(units.max()) + 1
-    if n_units < G:
-        raise ValueError(f"`groups` ({G}) must not exceed the number of sampling units ({n_units}).")
-    gen = np.random.default_rng(rng)
-    group_of_unit = gen.permutation(np.arange(n_units) % G)
-    group = group_of_unit[units]
+    group = _random_groups(data, household, G, rng)
 
     n = len(data)
 
