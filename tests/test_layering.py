@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: Modules at the top of ``sdc`` that every layer may import.
 BASE = {"sdc._validation", "sdc._stats", "sdc.exceptions", "sdc._version", "sdc.io", "sdc._structure", "sdc.datasets",
-        "sdc._files", "sdc._process", "sdc._schema", "sdc._provenance"}
+        "sdc._files", "sdc._process", "sdc._schema", "sdc._provenance", "sdc._json"}
 
 #: The wings (measures and methods) and the wings each may import, besides core and base.
 #: Kept acyclic: a wing only imports wings listed before it.
