@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-__all__ = ["weighted_median", "mad", "summary_frame"]
+__all__ = ["weighted_median", "mad", "summary_frame", "summary_values"]
 
 
 def weighted_median(values: np.ndarray, counts: np.ndarray) -> float:
@@ -59,3 +59,13 @@ def summary_frame(rows: list[tuple[str, object, str]]) -> pd.DataFrame:
     values = pd.Series([plain(v) for _, v, _ in rows], dtype=object)
     return pd.DataFrame({"statistic": [r[0] for r in rows], "value": values,
                          "description": [r[2] for r in rows]})
+
+
+def summary_values(frame: pd.DataFrame) -> dict[str, object]:
+    """A ``summary()`` table back as ``{statistic: value}``, in row order: what a JSON document
+    holds of a summary.
+
+    >>> summary_values(summary_frame([("n", 4, "records"), ("p", 0.5, "share")]))
+    {'n': 4, 'p': 0.5}
+    """
+    return dict(zip(frame["statistic"], frame["value"]))

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sdc._stats import summary_values
 import sdc
 from sdc.attacks.linkage import TARGET_COLUMN, draw_external, linkage_attack, simulate_linkage_attack
 from sdc.core.matching import encode_joint, match_counts, records_agree
@@ -77,7 +78,7 @@ def test_without_truth_only_sizes(voter_medical):
     released, voters = voter_medical
     r = linkage_attack(released, voters, ["zip", "birth", "sex"])
     assert "correct" not in r.records and np.isnan(r.precision_at_1) and r.n_targets is None
-    s = r.summary()
+    s = summary_values(r.summary())
     assert s["n_unique"] == 3 and s["precision_at_1"] != s["precision_at_1"]  # NaN
     d = r.to_dict()
     assert d["precision_at_1"] is None and d["match_sizes"][1] == {"match_size": "1", "n_records": 3, "share": 0.75}

@@ -51,8 +51,10 @@ def test_risk_readable_output(capsys, csv):
     path, _ = csv
     code, out, _ = run(capsys, "risk", str(path), "--keys", "age,sex", "--threshold", "3")
     assert code == 0
-    for text in ["k-anonymity (threshold k = 3)", "sample uniques (fk = 1)", "expected re-identifications",
-                 "Riskiest classes", "Class-size distribution"]:
+    # the report's k-anonymity and risk sections, in the report's vocabulary
+    for text in ["k-anonymity\n-----------", "records violating 3-anonymity (fk < 3)", "sample uniques (fk = 1)",
+                 "Re-identification risk\n----------------------", "expected re-identifications",
+                 "The riskiest classes (top 10)", "Class-size distribution"]:
         assert text in out
 
 
@@ -78,7 +80,8 @@ def test_snapshots_json(capsys, csv):
 def test_snapshots_subsets_and_table(capsys, csv):
     path, _ = csv
     code, out, _ = run(capsys, "snapshots", str(path), "--keys", "age,sex,region", "--subsets", "age,sex;region")
-    assert code == 0 and "age + sex" in out and "Risk by key subset" in out
+    assert code == 0 and "age + sex" in out and "Risk by subset of the key variables" in out
+    assert "Snapshots over key subsets:" in out and "\n  region " in out
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -115,7 +118,7 @@ def test_example_runs_without_arguments(capsys, tmp_path):
     save = tmp_path / "example.csv"
     code, out, err = run(capsys, "example", "--save", str(save))
     assert code == 0, err
-    assert "bundled example" in out and "Risk by key subset" in out
+    assert "bundled example" in out and "Risk by subset of the key variables" in out and "k = 5." in out
     assert pd.read_csv(save).shape == sdc.load_example().shape
 
 

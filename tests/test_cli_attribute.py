@@ -45,7 +45,11 @@ def test_ldiversity_json(capsys, path):
 
 def test_ldiversity_text_and_mode(capsys, path):
     code, out, _ = run(capsys, "ldiversity", path, "--keys", "sex", "--sensitive", "dx,chol", "--mode", "sdcmicro")
-    assert code == 0 and "Sensitive variable: dx" in out and "Sensitive variable: chol" in out
+    # the report's l-diversity section: one row per sensitive variable, the classes below l of each
+    assert code == 0 and "l-diversity by sensitive variable:" in out and "Mode sdcmicro;" in out
+    rows = [ln.split()[0] for ln in out.split("l-diversity by sensitive variable:")[1].splitlines()[3:5]]
+    assert rows == ["dx", "chol"]
+    assert "Classes with fewer than 2 distinct values of dx" in out and "of chol" in out
 
 
 def test_tcloseness_json(capsys, path):

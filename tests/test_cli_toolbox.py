@@ -38,7 +38,7 @@ def test_risk_with_household(capsys, example):
     assert doc["hier_expected_reidentifications"] == pytest.approx(h.expected_reidentifications)
     assert doc["hier_risk"] == pytest.approx(h.global_risk) and doc["hier_risk_pct"] == pytest.approx(h.global_risk_pct)
     code, out, _ = run(capsys, "risk", example, "--keys", "age,sex", "--household", "household_id")
-    assert "Household (hierarchical) risk" in out
+    assert "households  " in out and "household expected re-identifications" in out
 
 
 def test_modrisk_json_and_text(capsys, example):

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from sdc._stats import summary_values
 import sdc
 from sdc.datasets import EXAMPLE_ROLES, example_path
 from sdc.identify.roles import ROLES, parse_role
@@ -68,7 +69,7 @@ def test_mixed_frame_roles_and_reasons() -> None:
     assert r.safe_harbor.found == ("A", "B", "C", "R")
     frame = r.to_frame()
     assert list(frame["column"]) == list(mixed().columns) and set(frame["role"]) <= set(ROLES)
-    s = r.summary()
+    s = summary_values(r.summary())
     assert s["direct_identifiers"] == ["patient_id", "full_name"] and s["dropped"] == ["notes_2"]
 
 

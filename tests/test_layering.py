@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Modules at the top of ``sdc`` that every layer may import.
 BASE = {"sdc._validation", "sdc._stats", "sdc.exceptions", "sdc._version", "sdc.io", "sdc._structure", "sdc.datasets",
         "sdc._files", "sdc._process", "sdc._schema", "sdc._provenance", "sdc._formats",
-        "sdc._readers", "sdc._rbridge", "sdc._labelled", "sdc._formats_r"}
+        "sdc._readers", "sdc._rbridge", "sdc._labelled", "sdc._formats_r", "sdc._json"}
 
 #: The wings (measures and methods) and the wings each may import, besides core and base.
 #: Kept acyclic: a wing only imports wings listed before it.
@@ -322,3 +322,128 @@ def test_the_rules_catch_a_violation(tmp_path: Path) -> None:
     assert rule_layers(imp("sdc.workflow.assess", "sdc.report.content", ("build_report",)))
     assert rule_optional_homes(imp("sdc.risk.suda", "matplotlib.pyplot"))
     assert rule_optional_homes(imp("sdc.report.plots", "matplotlib.figure")) is None
+
+
+# --- the report computes nothing --------------------------------------------------------------
+# The report presents results: from the workflow it takes result types (CamelCase names),
+# constants (UPPER names), the measures' declarations and their JSON views, and the helpers
+# below that turn a result into text or name files; it makes no call that counts, groups, bins
+# or sorts data, and never computes a Dask collection. A figure draws what it bins or counts.
+
+#: Functions of the workflow the report may call, and what each is.
+REPORT_FROM_WORKFLOW: dict[str, str] = {
+    "to_toml": "writes a configuration as TOML text",
+    "sweep_plan_toml": "writes the resolved sweep plan as TOML text",
+    "compared_as": "says in words how the cross-check compared",
+    "hierarchy_files": "names the hierarchy files a search folder copies",
+    "figure_named": "reads a figure's declaration (its label and unit)",
+    "utility_figure": "reads a utility figure's declaration (its label and unit)",
+    "option_values": "reads each option's value of a configuration by its declaration",
+}
+#: Workflow modules whose every name is presentation: the measures' JSON views.
+REPORT_VIEWS = ("sdc.workflow.documents",)
+#: Calls that do numerical work on data.
+COMPUTING = re.compile(
+    r"\.(?:groupby|value_counts|crosstab|pivot_table|factorize|quantile|cumsum|compute|persist)\("
+    r"|\bnp\.(?:bincount|searchsorted|histogram|digitize|unique|add\.at|sort|argsort|lexsort|cumsum|quantile|"
+    r"percentile|median|mean)\(|\bpd\.(?:crosstab|cut|qcut|factorize|unique)\(")
+#: Report modules that count what they draw or show, with the reason.
+COMPUTING_ALLOWED: dict[str, str] = {
+    "sdc.report.plots": "a figure bins and sorts the values it draws (histograms, cumulative risk)",
+    "sdc.report.compare_plots": "a figure bins and counts the values it draws (distributions before and after)",
+    "sdc.report.search_plots": "a figure orders the lattice nodes it draws",
+    "sdc.report.safety": "factorises the text cells of a table to neutralise each distinct one once",
+}
+
+
+def rule_report_presents(imp: Import) -> str | None:
+    if _layer(imp.module) != "report":
+        return None
+    if not imp.target.startswith("sdc.workflow") or imp.target in REPORT_VIEWS:
+        return None
+    if not imp.names:
+        return "the report imports names from the workflow, not its modules"
+    bad = [n for n in imp.names if not (n[:1].isupper() or n in REPORT_FROM_WORKFLOW or _is_module(f"{imp.target}.{n}")
+                                        and f"{imp.target}.{n}" in REPORT_VIEWS)]
+    return f"the report computes nothing: it takes no {', '.join(bad)} from the workflow" if bad else None
+
+
+def test_the_report_computes_nothing() -> None:
+    _check(SDC, rule_report_presents)
+    bad = []
+    for p in SDC:
+        mod = _module_name(p)
+        if _layer(mod) != "report" or mod in COMPUTING_ALLOWED:
+            continue
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if COMPUTING.search(code) and not code.lstrip().startswith((">>>", "...")):
+                bad.append(f"{p.relative_to(ROOT)}:{i}: {line.strip()}")
+    assert not bad, "the report computes nothing (counting, grouping, binning data is the workflow's):\n" + \
+        "\n".join(bad)
+
+
+# --- only the dispatch point names Dask -------------------------------------------------------
+# A public function declares its engines beside itself (sdc.core.engine.dispatch); the test of
+# a Dask collection (is_dask) and the imports of Dask live in sdc/core/engine.py and Dask's home,
+# sdc/core/_dask*.py, only.
+
+DASK_HOMES = ("sdc.core.engine", "sdc.core._dask")
+#: The back ends, reached only through the declarations and the dispatch point: the workflow's
+#: (sdc.workflow.engine: reading partitions, sessions, computing a lazy run) and the protection
+#: methods' Dask variants (sdc.protect.on_dask, named by @dispatch(dask="...")).
+BACK_ENDS = ("sdc.workflow.engine", "sdc.protect.on_dask")
+
+
+def _names_dask(path: Path) -> list[tuple[int, str]]:
+    """The lines of a module that test for a Dask collection or import Dask."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.Name, ast.Attribute)) and (getattr(node, "id", None) or getattr(node, "attr", None)) \
+                == "is_dask":
+            out.append((node.lineno, "is_dask"))
+        elif isinstance(node, ast.Import):
+            out += [(node.lineno, f"import {a.name}") for a in node.names
+                    if a.name.split(".")[0] in ("dask", "distributed") or a.name.startswith("sdc.core._dask")]
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if mod.split(".")[0] in ("dask", "distributed") or mod.startswith("sdc.core._dask") or (
+                    mod == "sdc.core" and any(a.name.startswith("_dask") for a in node.names)):
+                out.append((node.lineno, f"from {mod} import {', '.join(a.name for a in node.names)}"))
+            elif any(a.name == "is_dask" for a in node.names):
+                out.append((node.lineno, f"from {mod} import is_dask"))
+    return sorted(set(out))
+
+
+def test_only_the_dispatch_point_names_dask() -> None:
+    bad = []
+    for p in SDC:
+        mod = _module_name(p)
+        if mod.startswith(DASK_HOMES) or mod in BACK_ENDS:
+            continue
+        bad += [f"{p.relative_to(ROOT)}:{line}: {what}" for line, what in _names_dask(p)]
+    assert not bad, "only sdc/core/engine.py and sdc/core/_dask*.py name Dask:\n" + "\n".join(bad)
+
+
+def test_the_exception_lists_name_real_modules_that_still_break_the_rules() -> None:
+    # When a listed module no longer breaks its rule, its line goes (the lists only shrink).
+    for mod in BACK_ENDS:
+        assert (ROOT / Path(*mod.split(".")).with_suffix(".py")).exists(), mod
+    for mod in COMPUTING_ALLOWED:
+        assert (ROOT / Path(*mod.split(".")).with_suffix(".py")).exists(), mod
+
+
+def test_the_new_rules_catch_a_violation(tmp_path: Path) -> None:
+    def imp(module: str, target: str, names: tuple[str, ...] = ()) -> Import:
+        return Import(module, ROOT / "sdc" / "x.py", 1, target, names, False)
+
+    assert rule_report_presents(imp("sdc.report.content", "sdc.workflow.assess", ("assess",)))
+    assert rule_report_presents(imp("sdc.report.content", "sdc.workflow.assess", ("Assessment",))) is None
+    assert rule_report_presents(imp("sdc.report.sweep", "sdc.workflow.sweep", ("sweep_plan_toml",))) is None
+    assert rule_report_presents(imp("sdc.report.serialize", "sdc.workflow.documents", ("risk_summary",))) is None
+    assert COMPUTING.search("x = df.groupby(k).size()") and COMPUTING.search("np.bincount(v)")
+    assert COMPUTING.search("ddf.compute()") and not COMPUTING.search("fmt_num(x)")
+    src = tmp_path / "m.py"
+    src.write_text("from sdc.core.engine import is_dask\nimport dask.dataframe as dd\nif is_dask(x): pass\n")
+    assert [w for _, w in _names_dask(src)] == ["from sdc.core.engine import is_dask", "import dask.dataframe",
+                                                "is_dask"]

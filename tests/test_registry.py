@@ -16,16 +16,20 @@ import sdc
 from sdc.datasets import example_config_path
 from sdc.report import write_report
 from sdc.workflow.config import MEASURES, OPTIONAL_MEASURES, ConfigError, load_config
-from sdc.workflow.registry import SCENARIO_MEASURES, measure_named
+from sdc.workflow.registry import CORE_MEASURES, SCENARIO_MEASURES, measure_named
 
 
 def test_every_entry_is_a_measure_the_config_accepts() -> None:
     names = {m.name for m in SCENARIO_MEASURES}
     assert names <= set(MEASURES) | set(OPTIONAL_MEASURES)
-    assert OPTIONAL_MEASURES == ("modrisk",)  # registered, not run unless asked for
-    # The config declares the optional names itself (it does not import the registry): each
-    # must be registered, and none be a default measure too.
+    assert OPTIONAL_MEASURES == ("modrisk", "betalikeness")  # registered, not run unless asked for
+    # The config lists the optional names itself (the registry imports the config): they are
+    # the registry's, each registered, and none is a default measure too.
+    from sdc.workflow import registry
+
+    assert OPTIONAL_MEASURES == registry.OPTIONAL_MEASURES
     assert set(OPTIONAL_MEASURES) <= names and not set(OPTIONAL_MEASURES) & set(MEASURES)
+    assert {m.name for m in CORE_MEASURES} <= set(MEASURES) | {"intervals"}
     assert [m.field for m in measure_named("uniqueness")] == ["attacker", "uniqueness"]
 
 

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sdc._stats import summary_values
 import sdc
 from sdc.core.generalise import dense_ids, group_table, pack_codes, roll_up
 from sdc.identify.hierarchy import Hierarchy, interval_hierarchy, mapping_hierarchy
@@ -124,7 +125,7 @@ def test_input_untouched_and_index_kept() -> None:
 def test_result_api() -> None:
     data, hs = _hand()
     r = sdc.generalisation_search(data, hs, k=2, suppression_limit=0)
-    s = r.summary()
+    s = summary_values(r.summary())
     assert s["levels"] == {"age": 1, "sex": 0} and s["loss"] == 16.0 and s["nodes"] == 6
     f = r.to_frame()
     assert f["variable"].tolist() == ["age", "sex"] and f["level"].tolist() == [1, 0]

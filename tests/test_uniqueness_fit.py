@@ -20,7 +20,9 @@ import pytest
 
 import sdc
 from sdc.exceptions import SdcWarning
-from sdc.report.formatting import uniqueness_text
+from sdc.report.content import measure_run_report
+from sdc.report.text import console_text
+from sdc.workflow.single import run_uniqueness
 from sdc.risk.uniqueness import class_size_histogram, pitman_fit, snb_fit
 
 REL = 1e-6  # the bar; measured 1.3e-7 at most (ARX stops its solver at |score| <= 1e-6)
@@ -169,7 +171,10 @@ def test_missing_estimates_are_reported_with_a_reason_never_as_zero(actg: pd.Dat
     frame = r.to_frame().set_index("estimator")
     assert math.isnan(frame.loc["pitman", "population_uniques"])
     assert frame.loc["pitman", "note"].startswith("no estimate: the likelihood is largest at alpha = 0")
-    text = uniqueness_text(r, source="actg")
+    # What `sdc uniqueness` prints: the one-measure report as text.
+    text = console_text(measure_run_report(run_uniqueness(
+        actg, ["age", "gender", "race"], population_size=None, sampling_fraction=0.01, variant="paper",
+        threshold=0.2, weights=None, interval=False, progress=False, key_bins=None, source="actg")))
     snb_line = next(line for line in text.splitlines() if line.strip().startswith("snb"))
     assert "0.02934" in snb_line and " 0.0 " not in snb_line + " "
     pitman_line = next(line for line in text.splitlines() if line.strip().startswith("pitman"))

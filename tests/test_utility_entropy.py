@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from sdc._stats import summary_values
 import sdc
 
 # ---------------------------------------------------------------------------------------------
@@ -79,7 +80,7 @@ def test_nue_pools_variables_for_the_normalised_value():
     assert r.maximum == pytest.approx(8.0 + 4.0)
     assert r.normalised == pytest.approx(4 / 12)
     assert r.per_variable.loc["b", "normalised"] == 0.0
-    assert set(r.summary()) == {"nue", "nue_max", "nue_normalised", "nue_utility_retained", "n_records"}
+    assert set(r.summary()["statistic"]) == {"nue", "nue_max", "nue_normalised", "nue_utility_retained", "n_records"}
 
 
 @given(st.lists(st.tuples(st.sampled_from([1, 2, 3, None]), st.sampled_from(["p", "q", None])), min_size=1,
@@ -181,7 +182,7 @@ def test_suppression_counts_cells_and_withheld_records():
     assert r.records_with_suppression == 4
     assert r.total_cells_suppressed == 4
     assert r.to_frame()["pct_suppressed"].tolist() == [50.0, 50.0]
-    s = r.summary()
+    s = summary_values(r.summary())
     assert s["cells_suppressed_per_variable"] == {"a": 2, "b": 2}
 
 

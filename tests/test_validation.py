@@ -15,10 +15,10 @@ def test_every_numeric_predicate_is_the_one() -> None:
     from sdc.protect import _common as protect_common
     from sdc.report import compare_plots
     from sdc.utility import _common as utility_common
-    from sdc.workflow import compare, plan
+    from sdc.workflow import compare_records
 
     for f in (protect_common.is_numeric, utility_common.is_numeric, attacks_common.is_numeric_column,
-              compare._numeric, plan._numeric, compare_plots._numeric):
+              compare_records._numeric, compare_plots._numeric):
         assert f is is_numeric_column
     for s, numeric in [(pd.Series([1, 2]), True), (pd.Series([1.5, None]), True), (pd.Series([True, False]), False),
                        (pd.Series([1 + 2j]), False), (pd.Series(["1"]), False),

@@ -65,6 +65,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from sdc._stats import summary_frame, summary_values
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
 from sdc.attacks import _neighbors
 from sdc.attacks._common import check_seed, frame_rows, is_numeric_column, plain, rng_from, warn_disjoint
@@ -188,27 +189,29 @@ class AnonymeterResult:
                          "error": r.error, "ci_low": lo, "ci_high": hi})
         return pd.DataFrame(rows)
 
-    def summary(self) -> dict[str, Any]:
-        return {
-            "attack": self.attack,
-            "risk": self.risk,
-            "risk_ci_low": self.risk_ci[0],
-            "risk_ci_high": self.risk_ci[1],
-            "confidence": self.confidence,
-            "n_attacks": self.main.n_attacks,
-            "main_rate": self.main.rate,
-            "baseline_rate": self.baseline.rate,
-            "control_rate": None if self.control is None else self.control.rate,
-            "n_success": self.main.n_success,
-            "n_baseline": self.baseline.n_success,
-            "n_control": None if self.control is None else self.control.n_success,
-            "seed": self.seed,
-        }
+    def summary(self) -> pd.DataFrame:
+        """The headline figures as rows of (statistic, value, description)."""
+        control = self.control
+        return summary_frame([
+            ("attack", self.attack, "the attack"),
+            ("risk", self.risk, "(main rate - control rate) / (1 - control rate), clipped to [0, 1]"),
+            ("risk_ci_low", self.risk_ci[0], "lower end of the risk's confidence interval"),
+            ("risk_ci_high", self.risk_ci[1], "upper end of the risk's confidence interval"),
+            ("confidence", self.confidence, "confidence level of the intervals"),
+            ("n_attacks", self.main.n_attacks, "attacks made (queries or targets)"),
+            ("main_rate", self.main.rate, "success rate of the attack on the original (training) records"),
+            ("baseline_rate", self.baseline.rate, "success rate of random guesses"),
+            ("control_rate", None if control is None else control.rate, "success rate on the control records"),
+            ("n_success", self.main.n_success, "successful attacks"),
+            ("n_baseline", self.baseline.n_success, "successful random guesses"),
+            ("n_control", None if control is None else control.n_success, "successes on the control records"),
+            ("seed", self.seed, "seed of every random step"),
+        ])
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: summary, the three rates, the parameters and the notes (not the per-guess rows)."""
-        return plain({**self.summary(), "rates": frame_rows(self.to_frame()), "parameters": self.parameters,
-                      "notes": list(self.notes)})
+        return plain({**summary_values(self.summary()), "rates": frame_rows(self.to_frame()),
+                      "parameters": self.parameters, "notes": list(self.notes)})
 
 
 def _result(attack: str, n_main: int, s_main: float, n_base: int, s_base: float, n_ctrl: int | None,

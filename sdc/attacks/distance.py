@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame, summary_values
 from sdc._validation import check_columns, check_frame, check_number, check_option
 from sdc.attacks._common import check_seed, is_numeric_column, plain
 from sdc.attacks._mcd import mcd
@@ -114,12 +115,19 @@ class DistanceRiskResult:
     def to_frame(self) -> pd.DataFrame:
         return self.records
 
-    def summary(self) -> dict[str, Any]:
-        return {"attack": "distance_risk", "variables": list(self.variables), "k": self.k, "risk": self.risk,
-                "n_records": self.n_records, "n_at_risk": self.n_at_risk}
+    def summary(self) -> pd.DataFrame:
+        """The headline figures as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("attack", "distance_risk", "sdcMicro's dRisk (interval disclosure)"),
+            ("variables", list(self.variables), "the numeric key variables"),
+            ("k", self.k, "half-width of the intervals, in released standard deviations"),
+            ("risk", self.risk, "share of records whose original values all lie in the intervals around the released ones"),
+            ("n_records", self.n_records, "records compared"),
+            ("n_at_risk", self.n_at_risk, "records at risk"),
+        ])
 
     def to_dict(self) -> dict[str, Any]:
-        return plain({**self.summary(), "sd": self.sd})
+        return plain({**summary_values(self.summary()), "sd": self.sd})
 
 
 def distance_risk(
@@ -202,14 +210,26 @@ class RmdRiskResult:
     def to_frame(self) -> pd.DataFrame:
         return self.records
 
-    def summary(self) -> dict[str, Any]:
-        return {"attack": "distance_risk_rmd", "variables": list(self.variables), "k": self.k, "k2": self.k2,
-                "covariance": self.covariance_method, "seed": self.seed, "risk1": self.risk1, "risk2": self.risk2,
-                "wrisk1": self.wrisk1, "wrisk2": self.wrisk2, "n_records": self.n_records,
-                "n_unsafe": self.n_unsafe, "n_isolated": self.n_isolated}
+    def summary(self) -> pd.DataFrame:
+        """The headline figures as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("attack", "distance_risk_rmd", "sdcMicro's dRiskRMD (robust Mahalanobis distance)"),
+            ("variables", list(self.variables), "the numeric key variables"),
+            ("k", self.k, "half-width of the intervals, in robust distances"),
+            ("k2", self.k2, "distance within which another released record makes an unsafe record not isolated"),
+            ("covariance", self.covariance_method, "how the covariance is estimated"),
+            ("seed", self.seed, "seed of the robust covariance estimate"),
+            ("risk1", self.risk1, "share of unsafe records (a released value inside the interval of the original)"),
+            ("risk2", self.risk2, "share of isolated records (unsafe, no other released record within k2)"),
+            ("wrisk1", self.wrisk1, "risk1 weighted by the records' robust distances"),
+            ("wrisk2", self.wrisk2, "risk2 weighted by the records' robust distances"),
+            ("n_records", self.n_records, "records compared"),
+            ("n_unsafe", self.n_unsafe, "unsafe records (RMDID1)"),
+            ("n_isolated", self.n_isolated, "isolated records (RMDID2)"),
+        ])
 
     def to_dict(self) -> dict[str, Any]:
-        return plain(self.summary())
+        return plain(summary_values(self.summary()))
 
 
 def _scale(a: np.ndarray) -> np.ndarray:
@@ -327,15 +347,42 @@ class RecordLinkageResult:
     def to_frame(self) -> pd.DataFrame:
         return self.matches
 
-    def summary(self) -> dict[str, Any]:
-        return {"attack": "record_linkage", "variables": list(self.variables), "distance": self.distance,
-                "n_records": len(self.matches), "correct_matches": self.correct_matches,
-                "correct_match_rate": self.correct_match_rate, "mean_distance": self.mean_distance,
-                "total_distance": self.total_distance,
-                "n_ties": int((self.matches["n_best"] > 1).sum())}
+    def summary(self) -> pd.DataFrame:
+        """The headline figures as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("attack", "record_linkage", "sdcMicro's recordLinkage (one-to-one assignment)"),
+            ("variables", list(self.variables), "the linking variables"),
+            ("distance", self.distance, "the distance"),
+            ("n_records", len(self.matches), "records assigned"),
+            ("correct_matches", self.correct_matches, "records assigned to their own released record"),
+            ("correct_match_rate", self.correct_match_rate, "share of correct assignments"),
+            ("mean_distance", self.mean_distance, "mean distance of the assigned pairs"),
+            ("total_distance", self.total_distance, "total distance of the assignment"),
+            ("n_ties", int((self.matches["n_best"] > 1).sum()), "records with several released records at the best distance"),
+        ])
 
     def to_dict(self) -> dict[str, Any]:
-        return plain({**self.summary(), "weights": list(self.weights)})
+        return plain({**summary_values(self.summary()), "weights": list(self.weights)})
+
+
+def _variable_weights(weights: Iterable[float] | None, n_cols: int) -> np.ndarray:
+    """The variables' weights of the distance: one finite number >= 0 per variable, not all 0
+    (default: all 1)."""
+    if weights is None:
+        return np.ones(n_cols)
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
+        raise TypeError(f"`weights` must be a sequence of numbers, one per variable; got {weights!r}.")
+    items = list(weights)
+    if any(isinstance(v, bool) or not isinstance(v, numbers.Real) for v in items):
+        raise TypeError(f"`weights` must be a sequence of numbers, one per variable; got {items!r}.")
+    w = np.asarray(items, dtype=np.float64)
+    if w.shape != (n_cols,):
+        raise ValueError(f"`weights` must have one value per variable ({n_cols}); got {w.size}.")
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError("`weights` must be finite and >= 0.")
+    if w.sum() == 0:
+        raise ValueError("`weights` must have at least one positive value.")
+    return w
 
 
 def _kind(a: pd.Series, b: pd.Series, name: str) -> str:
@@ -487,21 +534,7 @@ def record_linkage(
     if n != len(released):
         raise ValueError("`original` and `released` must have the same number of records for a one-to-one "
                          f"assignment; got {n} and {len(released)}.")
-    if weights is None:
-        w = np.ones(len(cols))
-    else:
-        if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
-            raise TypeError(f"`weights` must be a sequence of numbers, one per variable; got {weights!r}.")
-        items = list(weights)
-        if any(isinstance(v, bool) or not isinstance(v, numbers.Real) for v in items):
-            raise TypeError(f"`weights` must be a sequence of numbers, one per variable; got {items!r}.")
-        w = np.asarray(items, dtype=np.float64)
-        if w.shape != (len(cols),):
-            raise ValueError(f"`weights` must have one value per variable ({len(cols)}); got {w.size}.")
-        if not np.isfinite(w).all() or (w < 0).any():
-            raise ValueError("`weights` must be finite and >= 0.")
-        if w.sum() == 0:
-            raise ValueError("`weights` must have at least one positive value.")
+    w = _variable_weights(weights, len(cols))
     if original_id is not None:
         check_columns(original, [original_id], role="original_id")
     if released_id is not None:

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame, summary_values
 from sdc._validation import check_columns, check_fraction, check_frame, check_number, check_option
 from sdc.attacks._common import check_seed, frame_rows, is_numeric_column, plain, rng_from, warn_disjoint
 from sdc.core.matching import encode_joint, match_counts, records_agree
@@ -194,34 +195,69 @@ class LinkageResult:
         """The per-record table (one row per external record)."""
         return self.records
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures (plain Python numbers; NaN where undefined)."""
-        return {
-            "attack": "linkage",
-            "method": self.method,
-            "on": list(self.on),
-            "numeric": list(self.numeric),
-            "missing": self.missing,
-            "truth": self.truth,
-            "n_external": self.n_external,
-            "n_released": self.n_released,
-            "n_matched": self.n_matched,
-            "n_unique": self.n_unique,
-            "n_targets": self.n_targets,
-            "n_correct": self.n_correct,
-            "n_unique_correct": self.n_unique_correct,
-            "expected_reidentified": self.expected_reidentified,
-            "precision_at_1": self.precision_at_1,
-            "recall": self.recall,
-            "unique_precision": self.unique_precision,
-            "unique_recall": self.unique_recall,
-            "mean_match_size": self.mean_match_size,
-        }
+    def summary(self) -> pd.DataFrame:
+        """Headline figures as rows of (statistic, value, description); NaN where undefined."""
+        return summary_frame([
+            ("attack", "linkage", "the attack"),
+            ("method", self.method, "how records are matched"),
+            ("on", list(self.on), "the variables the attacker links on"),
+            ("numeric", list(self.numeric), "of them, those matched as numbers"),
+            ("missing", self.missing, "how a missing value matches"),
+            ("truth", self.truth, "the column that tells which record is which (None: unknown)"),
+            ("n_external", self.n_external, "the attacker's records"),
+            ("n_released", self.n_released, "released records"),
+            ("n_matched", self.n_matched, "attacker's records with at least one match"),
+            ("n_unique", self.n_unique, "attacker's records with exactly one match"),
+            ("n_targets", self.n_targets, "attacker's records whose true record is released"),
+            ("n_correct", self.n_correct, "attacker's records whose match set holds the true record"),
+            ("n_unique_correct", self.n_unique_correct, "unique matches that are the true record"),
+            ("expected_reidentified", self.expected_reidentified,
+             "records re-identified by guessing one record of each match set (sum of p_i)"),
+            ("precision_at_1", self.precision_at_1, "expected re-identifications / matched records"),
+            ("recall", self.recall, "expected re-identifications / targets"),
+            ("unique_precision", self.unique_precision, "correct unique matches / unique matches"),
+            ("unique_recall", self.unique_recall, "correct unique matches / targets"),
+            ("mean_match_size", self.mean_match_size, "mean match-set size of the matched records"),
+        ])
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the summary, the match-size table and the parameters (no per-record rows)."""
-        return plain({**self.summary(), "match_sizes": frame_rows(self.match_size_table()),
+        return plain({**summary_values(self.summary()), "match_sizes": frame_rows(self.match_size_table()),
                       "parameters": self.parameters})
+
+
+def _arguments(released: Any, external: Any, on: Any, method: str, missing: Any, tol: float,
+               truth: str | None) -> tuple[pd.DataFrame, pd.DataFrame, str, MissingRule, float, tuple[str, ...],
+                                           str | None]:
+    """The linkage attack's arguments, checked (each refusal names the argument)."""
+    released = check_frame(released, "released")
+    external = check_frame(external, "external")
+    method = check_option(method, "method", LINKAGE_METHODS)
+    rule = missing_rule(missing)
+    tol = check_number(tol, "tol", low=0.0, high=np.inf)
+    check_columns(released, on, role="on", where="the released file")
+    on_cols = check_columns(external, on, role="on", where="the external file")
+    if truth is not None:
+        (truth,) = check_columns(external, [truth], role="truth")
+        if truth in on_cols:
+            raise ValueError(f"`truth` column {truth!r} is also a quasi-identifier in `on`; the attacker cannot know it.")
+    return released, external, method, rule, tol, on_cols, truth
+
+
+def _nearest_match(released: pd.DataFrame, external: pd.DataFrame, on_cols: tuple[str, ...], numeric: Any,
+                   scale: Any, tol: float) -> tuple[Any, ...]:
+    """The nearest-neighbour matching: the numeric keys, the joint coding of the others (None
+    without), the standardised values and blocks, and what :func:`_nearest` finds."""
+    num = _numeric_qis(released, external, on_cols, numeric)
+    cat = tuple(c for c in on_cols if c not in num)
+    xr, xe = _standardised(released, external, num, scale)
+    if cat:
+        joint = encode_joint(external, released, cat)
+        warn_disjoint(joint, "the external file")
+        eblock, rblock, _ = joint.patterns()
+    else:
+        joint, eblock, rblock = None, None, None
+    return num, joint, (xr, xe, eblock, rblock), _nearest(xr, xe, rblock, eblock, tol)
 
 
 # -------------------------------------------------------------------- helpers
@@ -360,17 +396,8 @@ def linkage_attack(
     >>> r.n_unique, r.precision_at_1
     (2, 1.0)
     """
-    released = check_frame(released, "released")
-    external = check_frame(external, "external")
-    method = check_option(method, "method", LINKAGE_METHODS)
-    rule = missing_rule(missing)
-    tol = check_number(tol, "tol", low=0.0, high=np.inf)
-    check_columns(released, on, role="on", where="the released file")
-    on_cols = check_columns(external, on, role="on", where="the external file")
-    if truth is not None:
-        (truth,) = check_columns(external, [truth], role="truth")
-        if truth in on_cols:
-            raise ValueError(f"`truth` column {truth!r} is also a quasi-identifier in `on`; the attacker cannot know it.")
+    released, external, method, rule, tol, on_cols, truth = _arguments(released, external, on, method, missing,
+                                                                       tol, truth)
     nr, ne = len(released), len(external)
 
     distance = None
@@ -381,16 +408,8 @@ def linkage_attack(
         mc = match_counts(joint, rule)
         size, single = mc.size, mc.single
     else:
-        num = _numeric_qis(released, external, on_cols, numeric)
-        cat = tuple(c for c in on_cols if c not in num)
-        xr, xe = _standardised(released, external, num, scale)
-        if cat:
-            joint = encode_joint(external, released, cat)
-            warn_disjoint(joint, "the external file")
-            eblock, rblock, _ = joint.patterns()
-        else:
-            joint, eblock, rblock = None, None, None
-        distance, size, nearest, radius, big = _nearest(xr, xe, rblock, eblock, tol)
+        num, joint, (xr, xe, eblock, rblock), (distance, size, nearest, radius, big) = _nearest_match(
+            released, external, on_cols, numeric, scale, tol)
         single = np.where(size == 1, nearest, -1)
 
     rel_ids = _released_ids(released, truth)

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame, summary_values
 from sdc._validation import check_columns, check_frame, check_int, check_keys, check_number
 from sdc.attacks._common import frame_rows, plain
 from sdc.core.classes import cells, encode_sensitive, equivalence_classes
@@ -106,30 +107,36 @@ class SkewnessResult:
         """The per-class table."""
         return self.classes
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> pd.DataFrame:
+        """Headline figures as rows of (statistic, value, description)."""
         r = self.records
-        out: dict[str, Any] = {
-            "attack": "skewness",
-            "keys": list(self.keys),
-            "sensitive": self.sensitive,
-            "n_records": self.n_records,
-            "n_classes": len(self.classes),
-            "lift_threshold": self.lift_threshold,
-            "max_lift": self.max_lift,
-            "mean_own_lift": float(r["own_lift"].mean()) if r["own_lift"].notna().any() else float("nan"),
-            "mean_max_lift": float(r["max_lift"].mean()) if r["max_lift"].notna().any() else float("nan"),
-            "n_classes_skewed": self.n_classes_skewed,
-            "n_records_skewed": self.n_records_skewed,
-            "pct_records_skewed": 100.0 * self.n_records_skewed / max(self.n_records, 1),
-        }
+        n = max(self.n_records, 1)
+
+        def mean(col: str) -> float:
+            return float(r[col].mean()) if r[col].notna().any() else float("nan")
+
+        rows: list[tuple[str, object, str]] = [
+            ("attack", "skewness", "the attack"),
+            ("keys", list(self.keys), "the quasi-identifiers defining the classes"),
+            ("sensitive", self.sensitive, "the sensitive variable"),
+            ("n_records", self.n_records, "records"),
+            ("n_classes", len(self.classes), "equivalence classes"),
+            ("lift_threshold", self.lift_threshold, "lift from which a class counts as skewed"),
+            ("max_lift", self.max_lift, "largest lift of a value in a class"),
+            ("mean_own_lift", mean("own_lift"), "mean lift of a record's own value"),
+            ("mean_max_lift", mean("max_lift"), "mean over records of their class's largest lift"),
+            ("n_classes_skewed", self.n_classes_skewed, "classes whose largest lift reaches the threshold"),
+            ("n_records_skewed", self.n_records_skewed, "records in those classes"),
+            ("pct_records_skewed", 100.0 * self.n_records_skewed / n, "% records in those classes"),
+        ]
         if self.has_categories:
-            out.update({
-                "n_classes_pure": self.n_classes_pure,
-                "n_records_pure": self.n_records_pure,
-                "pct_records_pure": 100.0 * self.n_records_pure / max(self.n_records, 1),
-                "mean_entropy": float(r["entropy"].mean()) if r["entropy"].notna().any() else float("nan"),
-            })
-        return out
+            rows += [
+                ("n_classes_pure", self.n_classes_pure, "classes whose observed values all fall in one category"),
+                ("n_records_pure", self.n_records_pure, "records in those classes"),
+                ("pct_records_pure", 100.0 * self.n_records_pure / n, "% records in those classes"),
+                ("mean_entropy", mean("entropy"), "mean entropy of the categories in a record's class"),
+            ]
+        return summary_frame(rows)
 
     def most_skewed(self, top: int = 10) -> pd.DataFrame:
         """The `top` classes of the largest lift (ties: the smaller class first).
@@ -143,7 +150,54 @@ class SkewnessResult:
 
     def to_dict(self, *, top: int = 10) -> dict[str, Any]:
         """JSON-ready: the summary and the `top` most skewed classes."""
-        return plain({**self.summary(), "top_classes": frame_rows(self.most_skewed(top))})
+        return plain({**summary_values(self.summary()), "top_classes": frame_rows(self.most_skewed(top))})
+
+
+def _add_categories(cls_tab: pd.DataFrame, rec: pd.DataFrame, s: Any, categories: Mapping[object, object] | pd.Series,
+                    cells_obs: tuple[np.ndarray, np.ndarray, np.ndarray], n_obs_class: np.ndarray, n_total: float,
+                    has: np.ndarray) -> None:
+    """The similarity attack's columns: per class the categories' entropy and purity, the
+    dominant category and its lift; per record its category (added to the two tables)."""
+    ccls, ccode, ccnt = cells_obs
+    G = len(cls_tab)
+    rec_cls = rec["class_id"].to_numpy()
+    cat_of_value, labels = _categories(s.values, categories)
+    C = labels.size
+    ccat = cat_of_value[ccode]
+    key = ccls.astype(np.int64) * C + ccat
+    ukey, inv = np.unique(key, return_inverse=True)
+    cnt = np.bincount(inv, weights=ccnt)
+    kcls, kcat = ukey // C, ukey % C
+    q = cnt / n_obs_class[kcls]
+    n_cat = np.bincount(ccat, weights=ccnt, minlength=C)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cat_lift = q / (n_cat[kcat] / n_total)
+    entropy = np.full(G, np.nan)
+    purity = np.full(G, np.nan)
+    dominant = np.full(G, None, dtype=object)
+    n_cats = np.zeros(G, dtype=np.int64)
+    max_cat_lift = np.full(G, np.nan)
+    if kcls.size:
+        st = np.flatnonzero(np.r_[True, kcls[1:] != kcls[:-1]])
+        g = kcls[st]
+        entropy[g] = -np.add.reduceat(q * np.log(q), st)
+        purity[g] = np.maximum.reduceat(q, st)
+        max_cat_lift[g] = np.maximum.reduceat(cat_lift, st)
+        n_cats[g] = np.diff(np.r_[st, kcls.size])
+        hit = np.flatnonzero(q == purity[kcls])
+        firsts = hit[np.r_[True, kcls[hit][1:] != kcls[hit][:-1]]]
+        dominant[kcls[firsts]] = labels[kcat[firsts]]
+    entropy = np.where(np.abs(entropy) < 1e-15, 0.0, entropy)  # -0.0 and rounding of a single category
+    cls_tab["n_categories"] = n_cats
+    cls_tab["entropy"] = entropy
+    cls_tab["purity"] = purity
+    cls_tab["dominant_category"] = dominant
+    cls_tab["max_category_lift"] = max_cat_lift
+    rec_cat = np.full(len(rec), None, dtype=object)
+    rec_cat[has] = labels[cat_of_value[s.codes[has]]]
+    rec["category"] = rec_cat
+    rec["purity"] = purity[rec_cls]
+    rec["entropy"] = entropy[rec_cls]
 
 
 def _categories(values: np.ndarray, categories: Mapping[object, object] | pd.Series) -> tuple[np.ndarray, np.ndarray]:
@@ -256,42 +310,6 @@ def skewness_attack(
                         "max_lift_value": max_value[rec_cls]}, index=data.index)
 
     if categories is not None:
-        cat_of_value, labels = _categories(s.values, categories)
-        C = labels.size
-        ccat = cat_of_value[ccode]
-        key = ccls.astype(np.int64) * C + ccat
-        ukey, inv = np.unique(key, return_inverse=True)
-        cnt = np.bincount(inv, weights=ccnt)
-        kcls, kcat = ukey // C, ukey % C
-        q = cnt / n_obs_class[kcls]
-        n_cat = np.bincount(ccat, weights=ccnt, minlength=C)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            cat_lift = q / (n_cat[kcat] / n_total)
-        entropy = np.full(G, np.nan)
-        purity = np.full(G, np.nan)
-        dominant = np.full(G, None, dtype=object)
-        n_cats = np.zeros(G, dtype=np.int64)
-        max_cat_lift = np.full(G, np.nan)
-        if kcls.size:
-            st = np.flatnonzero(np.r_[True, kcls[1:] != kcls[:-1]])
-            g = kcls[st]
-            entropy[g] = -np.add.reduceat(q * np.log(q), st)
-            purity[g] = np.maximum.reduceat(q, st)
-            max_cat_lift[g] = np.maximum.reduceat(cat_lift, st)
-            n_cats[g] = np.diff(np.r_[st, kcls.size])
-            hit = np.flatnonzero(q == purity[kcls])
-            firsts = hit[np.r_[True, kcls[hit][1:] != kcls[hit][:-1]]]
-            dominant[kcls[firsts]] = labels[kcat[firsts]]
-        entropy = np.where(np.abs(entropy) < 1e-15, 0.0, entropy)  # -0.0 and rounding of a single category
-        cls_tab["n_categories"] = n_cats
-        cls_tab["entropy"] = entropy
-        cls_tab["purity"] = purity
-        cls_tab["dominant_category"] = dominant
-        cls_tab["max_category_lift"] = max_cat_lift
-        rec_cat = np.full(len(data), None, dtype=object)
-        rec_cat[has] = labels[cat_of_value[s.codes[has]]]
-        rec["category"] = rec_cat
-        rec["purity"] = purity[rec_cls]
-        rec["entropy"] = entropy[rec_cls]
+        _add_categories(cls_tab, rec, s, categories, (ccls, ccode, ccnt), n_obs_class, n_total, has)
     return SkewnessResult(keys=key_cols, sensitive=sens, lift_threshold=lift_threshold, classes=cls_tab,
                           records=rec, has_categories=categories is not None)

@@ -80,6 +80,19 @@ class InferenceResult:
     def to_frame(self) -> pd.DataFrame:
         return self.findings
 
+    def summary(self) -> pd.DataFrame:
+        """The headline figures as rows of (statistic, value, description)."""
+        f = self.findings
+        return summary_frame([
+            ("sensitive", self.sensitive, "the sensitive variable"),
+            ("n_records", self.n_records, "records with the sensitive value observed"),
+            ("entropy", self.entropy, "entropy H(S), bits"),
+            ("n_deterministic", len(self.deterministic), "released variables or pairs that determine it exactly"),
+            ("max_posterior", float(f["max_posterior"].max()) if len(f) else float("nan"),
+             "highest posterior of a value given a variable or pair"),
+            ("n_findings", len(f), "variables and pairs tested"),
+        ])
+
 
 def inference_risk(
     data: pd.DataFrame,

@@ -39,6 +39,7 @@ def add_parsers(sub: Any) -> None:
 
 
 def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from sdc._stats import summary_values
     from sdc.cli.assess import _fixed_time
     from sdc.cli._args import read_files, read_options
     from sdc.cli.protect import assessment_overrides
@@ -61,7 +62,8 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
                    command="sdc " + shlex.join(argv), progress=progress, now=_fixed_time())
     folder = write_comparison(comp, args.out, inputs=[args.original, args.released])
     if args.json:
-        print(serialize.dumps({"out": str(folder.path), "files": list(folder.files), "summary": comp.summary()}))
+        print(serialize.dumps({"out": str(folder.path), "files": list(folder.files),
+                               "summary": summary_values(comp.summary())}))
         return 0
     print(f"Compared {comp.n_original:,} original and {comp.n_released:,} released records (matched by "
           f"{comp.matched_by}).")

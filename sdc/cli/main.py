@@ -24,6 +24,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from sdc._process import keep_freed_memory
 from sdc.cli._args import DATA_HELP, Parser, bins, csv_list, flag_names, one_line, read_args, read_options
@@ -67,11 +68,20 @@ def _chunked(args: argparse.Namespace) -> bool:
             and p.stat().st_size >= CHUNKED_FROM_BYTES)
 
 
+def _show(run: Any, as_json: bool) -> int:
+    """Print a one-measure assessment: its JSON document, or its report as text."""
+    from sdc._json import dumps
+    from sdc.report.content import measure_run_report
+    from sdc.report.text import console_text
+
+    print(dumps(run.document) if as_json else console_text(measure_run_report(run)))
+    return 0
+
+
 def _risk_in_chunks(args: argparse.Namespace) -> int:
     from sdc.io import CHUNK_ROWS
-    from sdc.report import serialize
-    from sdc.report.formatting import risk_text
     from sdc.risk.streamed import risk_from_file
+    from sdc.workflow.single import risk_of
 
     opts = read_options(args)
     opts.pop("sheet", None)
@@ -79,11 +89,7 @@ def _risk_in_chunks(args: argparse.Namespace) -> int:
         args.data, args.keys, weights=args.weights, k=3 if args.threshold is None else args.threshold, top=args.top,
         method=args.method, missing=args.missing, alpha=args.alpha, max_global_risk=args.max_global_risk,
         chunk_rows=args.chunks or CHUNK_ROWS, **opts)
-    if args.json:
-        print(serialize.dumps(serialize.risk_summary(prof, risk)))
-    else:
-        print(risk_text(prof, risk, source=str(args.data)))
-    return 0
+    return _show(risk_of(prof, risk, source=str(args.data)), args.json)
 
 
 def _risk_columns(args: argparse.Namespace) -> list[str]:
@@ -325,56 +331,45 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
         print(f"sdc: warning: {text}", file=sys.stderr)
 
 
-def _dispatch(args: argparse.Namespace) -> int:
-    from sdc.report import serialize
-    from sdc.report.formatting import household_text, risk_text, snapshots_text
-    from sdc.risk.household import household_risk
-    from sdc.risk.kanonymity import k_anonymity
-    from sdc.risk.individual import individual_risk
-    from sdc.risk.profile import profile_and_risk
-    from sdc.risk.snapshots import key_subset_snapshots
+def _example(args: argparse.Namespace) -> int:
+    """``sdc example``: the bundled data's risk and snapshots (and, asked for, the data and its
+    config written out)."""
+    from sdc._files import atomic_write, check_file_target
+    from sdc.datasets import example_config_path
+    from sdc.workflow.single import run_example
 
-    if args.command == "example":
-        from sdc._files import atomic_write, check_file_target
-        from sdc.datasets import example_config_path
+    bundled = [example_path(), example_config_path()]
+    # --save DIR writes the example's files (data, config, plan, sweep plan); --save FILE.csv the data alone.
+    for flag, target in (("--save", args.save if str(args.save).lower().endswith(".csv") else None),
+                         ("--save-config", args.save_config)):
+        if target:  # both checked before either is written
+            check_file_target(target, bundled, flag=flag, replace=False)
+    if args.save and args.save_config and Path(args.save).resolve() == Path(args.save_config).resolve():
+        raise ValueError(f"--save and --save-config name the same file '{args.save}'; give two files.")
+    data = read_data(example_path())
+    if args.save and not args.save.lower().endswith(".csv"):
+        from sdc.datasets import save_example
 
-        bundled = [example_path(), example_config_path()]
-        for flag, target in (("--save", args.save if str(args.save).lower().endswith(".csv") else None),
-                             ("--save-config", args.save_config)):
-            if target:  # both checked before either is written
-                check_file_target(target, bundled, flag=flag, replace=False)
-        if args.save and args.save_config and Path(args.save).resolve() == Path(args.save_config).resolve():
-            raise ValueError(f"--save and --save-config name the same file '{args.save}'; give two files.")
-        data = read_data(example_path())
-        saved = args.save and not args.save.lower().endswith(".csv")
-        if saved:
-            from sdc.datasets import save_example
+        files = save_example(args.save)
+        print(f"Example files written to {args.save}: {', '.join(f.name for f in files)}", file=sys.stderr)
+        args.save = str(files[0])
+    elif args.save:
+        atomic_write(args.save, data.to_csv(index=False), inputs=bundled, flag="--save", replace=False)
+    if args.save_config:
+        _save_example_config(args.save_config, args.save)
+    keys = list(EXAMPLE_ROLES["keys"])  # type: ignore[arg-type]
+    run = run_example(data, keys, k=args.threshold, source="bundled example (synthetic health survey; "
+                      "sdc.load_example())", weights=EXAMPLE_ROLES["weights"], missing="wildcard", alpha=1.0,
+                      method="approx")
+    _show(run, args.json)
+    if args.save and not args.json:
+        print(f"\nExample data written to {args.save}; try: sdc risk {args.save} --keys age,sex,region --weights weight")
+    return 0
 
-            files = save_example(args.save)
-            print(f"Example files written to {args.save}: {', '.join(f.name for f in files)}", file=sys.stderr)
-            args.save = str(files[0])
-        elif args.save:
-            atomic_write(args.save, data.to_csv(index=False), inputs=bundled, flag="--save", replace=False)
-        if args.save_config:
-            _save_example_config(args.save_config, args.save)
-        keys = list(EXAMPLE_ROLES["keys"])  # type: ignore[arg-type]
-        opts = dict(weights=EXAMPLE_ROLES["weights"], missing="wildcard", alpha=1.0, method="approx")
-        k = args.threshold
-        prof = k_anonymity(data, keys, k=k, **opts)
-        risk = individual_risk(data, keys, **opts)
-        snap = key_subset_snapshots(data, keys, threshold=k, **opts)
-        if args.json:
-            print(serialize.dumps({"risk": serialize.risk_summary(prof, risk),
-                                   "snapshots": serialize.snapshot_records(snap)}))
-        else:
-            src = "bundled example (synthetic health survey; sdc.load_example())"
-            print(risk_text(prof, risk, source=src))
-            print()
-            print(snapshots_text(snap, source="bundled example"))
-            if args.save:
-                print(f"\nExample data written to {args.save}; try: sdc risk {args.save} --keys age,sex,region --weights weight")
-        return 0
 
+def _read(args: argparse.Namespace) -> Any:
+    """The data of a single-measure command: a Dask DataFrame (--engine dask), only the columns
+    ``sdc risk`` needs, or the whole file."""
     if getattr(args, "engine", "pandas") == "dask":
         from sdc.workflow.engine import open_dask
 
@@ -385,14 +380,21 @@ def _dispatch(args: argparse.Namespace) -> int:
         if getattr(args, "household", None):
             raise ValueError("--household: household risk cannot run on a Dask DataFrame exactly (it needs each "
                              "household's records together); use --engine pandas.")
-        data = open_dask(args.data, scheduler=args.scheduler, **read_options(args))
-    elif args.command == "risk" and _chunked(args):
-        return _risk_in_chunks(args)
-    elif args.command == "risk":
+        return open_dask(args.data, scheduler=args.scheduler, **read_options(args))
+    if args.command == "risk":
         # Only the columns the command needs, typed, in compact integers (sdc.io.read_columns).
-        data = read_columns(args.data, _risk_columns(args), compact=True, **read_options(args))
-    else:
-        data = read_data(args.data, **read_options(args))
+        return read_columns(args.data, _risk_columns(args), compact=True, **read_options(args))
+    return read_data(args.data, **read_options(args))
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    from sdc.workflow import single
+
+    if args.command == "example":
+        return _example(args)
+    if args.command == "risk" and getattr(args, "engine", "pandas") != "dask" and _chunked(args):
+        return _risk_in_chunks(args)
+    data = _read(args)
     if args.command in ("ldiversity", "tcloseness", "inference"):
         return _attribute(args, data)
     if args.command in ("suda", "modrisk", "uniqueness"):
@@ -400,32 +402,17 @@ def _dispatch(args: argparse.Namespace) -> int:
     k = 3 if args.threshold is None else args.threshold
     opts = dict(weights=args.weights, missing=args.missing, alpha=args.alpha, method=args.method,
                 key_bins=dict(args.bins) or None)
+    src = str(args.data)
     if args.command == "risk":
-        # The keys encoded once and their frequencies counted once, for both measures.
-        prof, risk = profile_and_risk(data, args.keys, k=k, top=args.top, max_global_risk=args.max_global_risk,
-                                      **opts)
-        hh = household_risk(data, args.keys, args.household, **opts) if args.household else None
-        if args.json:
-            doc = serialize.risk_summary(prof, risk)
-            if hh is not None:
-                doc.update(serialize.household_fields(hh))
-            print(serialize.dumps(doc))
-        else:
-            print(risk_text(prof, risk, source=str(args.data)) + (household_text(hh) if hh is not None else ""))
-        return 0
+        return _show(single.run_risk(data, args.keys, k=k, top=args.top, max_global_risk=args.max_global_risk,
+                                     household=args.household, source=src, **opts), args.json)
     if args.command == "snapshots":
         subsets = None
         if args.subsets:
             subsets = [_names(part, "subsets") for part in args.subsets.split(";") if part.strip()]
-        snap = key_subset_snapshots(
-            data, args.keys, subsets=subsets, max_size=args.max_size, threshold=k,
-            progress=not args.json and sys.stderr.isatty(), **opts
-        )
-        if args.json:
-            print(serialize.dumps(serialize.snapshot_records(snap)))
-        else:
-            print(snapshots_text(snap, source=str(args.data)))
-        return 0
+        return _show(single.run_snapshots(data, args.keys, k=k, subsets=subsets, max_size=args.max_size,
+                                          progress=not args.json and sys.stderr.isatty(), source=src, **opts),
+                     args.json)
     raise AssertionError(args.command)  # argparse restricts the choices
 
 
@@ -439,62 +426,43 @@ def _names(text: str, option: str) -> list[str]:
 
 def _attribute(args: argparse.Namespace, data) -> int:  # noqa: ANN001
     """The attribute-disclosure commands."""
-    from sdc.report import serialize
-    from sdc.attribute.closeness import t_closeness
-    from sdc.report.formatting import inference_text, ldiversity_text, tcloseness_text
-    from sdc.attribute.inference import inference_risk
-    from sdc.attribute.ldiversity import l_diversity
+    from sdc.workflow import single
 
     src = str(args.data)
     if args.command == "ldiversity":
-        res = l_diversity(data, args.keys, args.sensitive, l=args.l, c=args.c, mode=args.mode,
-                          key_bins=dict(args.bins) or None, sensitive_bins=dict(args.sensitive_bins) or None)
-        print(serialize.dumps(serialize.ldiversity_summary(res)) if args.json else ldiversity_text(res, source=src))
+        run = single.run_ldiversity(data, args.keys, args.sensitive, l=args.l, c=args.c, mode=args.mode,
+                                    key_bins=dict(args.bins) or None,
+                                    sensitive_bins=dict(args.sensitive_bins) or None, source=src)
     elif args.command == "tcloseness":
-        res = t_closeness(data, args.keys, args.sensitive, distance=args.distance, t=args.t,
-                          key_bins=dict(args.bins) or None)
-        print(serialize.dumps(serialize.tcloseness_summary(res)) if args.json else tcloseness_text(res, source=src))
+        run = single.run_tcloseness(data, args.keys, args.sensitive, distance=args.distance, t=args.t,
+                                    key_bins=dict(args.bins) or None, source=src)
     else:
-        res = inference_risk(data, args.sensitive, candidates=args.candidates, min_posterior=args.min_posterior,
-                             min_count=args.min_count, pairs=not args.no_pairs, bins=dict(args.bins) or None)
-        print(serialize.dumps(serialize.inference_records(res)) if args.json else inference_text(res, source=src))
-    return 0
+        run = single.run_inference(data, args.sensitive, candidates=args.candidates, min_posterior=args.min_posterior,
+                                   min_count=args.min_count, pairs=not args.no_pairs, bins=dict(args.bins) or None,
+                                   source=src)
+    return _show(run, args.json)
 
 
 def _toolbox(args: argparse.Namespace, data) -> int:  # noqa: ANN001
     """suda, modrisk, uniqueness."""
-    from sdc.report import serialize
-    from sdc.report.formatting import modrisk_text, suda_text, uniqueness_text
+    from sdc.workflow import single
 
     src = str(args.data)
     show_progress = not args.json and sys.stderr.isatty()
+    kb = dict(args.bins) or None
     if args.command == "suda":
-        from sdc.risk.suda import suda
-
-        res = suda(data, args.keys, max_size=args.max_size, dis_fraction=args.dis_fraction,
-                   original_scores=not args.ihsn_scores, mode=args.mode, progress=show_progress,
-                   key_bins=dict(args.bins) or None)
-        print(serialize.dumps(serialize.suda_summary(res)) if args.json else suda_text(res, source=src))
+        run = single.run_suda(data, args.keys, max_size=args.max_size, dis_fraction=args.dis_fraction,
+                              original_scores=not args.ihsn_scores, mode=args.mode, progress=show_progress,
+                              key_bins=kb, source=src)
     elif args.command == "modrisk":
-        from sdc.risk.model import model_risk
-
-        res = model_risk(data, args.keys, weights=args.weights, method=args.method, formula=args.formula,
-                         bound=args.bound, key_bins=dict(args.bins) or None)
-        print(serialize.dumps(serialize.modrisk_summary(res)) if args.json else modrisk_text(res, source=src))
+        run = single.run_modrisk(data, args.keys, weights=args.weights, method=args.method, formula=args.formula,
+                                 bound=args.bound, key_bins=kb, source=src)
     else:
-        from sdc.risk.attacker import attacker_risk
-        from sdc.risk.uncertainty import jackknife_interval
-        from sdc.risk.uniqueness import population_uniqueness
-
-        kb = dict(args.bins) or None
-        res = population_uniqueness(data, args.keys, population_size=args.population_size,
-                                    sampling_fraction=args.sampling_fraction, variant=args.variant, key_bins=kb)
-        att = attacker_risk(data, args.keys, threshold=args.threshold, weights=args.weights, key_bins=kb)
-        iv = jackknife_interval(data, args.keys, statistic="population_uniques", population_size=res.population_size,
-                                progress=show_progress, key_bins=kb) if args.interval else None
-        print(serialize.dumps(serialize.uniqueness_summary(res, att, iv)) if args.json
-              else uniqueness_text(res, att, iv, source=src))
-    return 0
+        run = single.run_uniqueness(data, args.keys, population_size=args.population_size,
+                                    sampling_fraction=args.sampling_fraction, variant=args.variant,
+                                    threshold=args.threshold, weights=args.weights, interval=args.interval,
+                                    progress=show_progress, key_bins=kb, source=src)
+    return _show(run, args.json)
 
 
 if __name__ == "__main__":

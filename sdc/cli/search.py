@@ -69,6 +69,7 @@ def _check_keys(qis: Sequence[str], columns: Sequence[str], path: str) -> None:
 
 
 def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from sdc._stats import summary_values
     from sdc.cli._args import read_options
     from sdc.io import read_data, read_header
     from sdc.report.search_report import write_search
@@ -100,7 +101,7 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
     out = write_search(run, args.out, data=data, input_path=path, sep=sep, command=command)
     r = run.result
     if args.json:
-        print(dumps({**r.summary(), "out": str(out)}))
+        print(dumps({**summary_values(r.summary()), "out": str(out)}))
         return 0
     print(f"Searched {r.n_nodes:,} transformations of {len(r.quasi_identifiers)} quasi-identifiers in "
           f"{r.seconds:.2f} s ({r.n_evaluated:,} evaluated).")

@@ -35,11 +35,12 @@ def add_parsers(sub: Any) -> None:
 
 @plan_errors
 def run_sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from sdc._stats import summary_values
     from sdc.cli.assess import _fixed_time
     from sdc.io import read_data
     from sdc.report import serialize
     from sdc.report.formatting import render_table
-    from sdc.report.sweep import write_sweep
+    from sdc.report.sweep import column_label, write_sweep
     from sdc.workflow.plan import with_read_settings
     from sdc.workflow.protect import plan_read_settings
     from sdc.workflow.sweep import load_sweep, sweep
@@ -53,16 +54,17 @@ def run_sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
                 command="sdc " + shlex.join(argv))
     folder = write_sweep(res, args.out, inputs=[args.data], png=not args.no_png)
     if args.json:
-        print(serialize.dumps({"out": str(folder.path), "summary": res.summary(),
+        print(serialize.dumps({"out": str(folder.path), "summary": summary_values(res.summary()),
                                "settings": serialize.frame_records(res.table)}))
         return 0
     cols = ["setting", "label", "pct_unique", "pct_fk_le_k", "expected_reidentifications", "global_risk",
             "il1_overall", "eigen_similarity_pct", "nue_utility_retained", "pct_records_retained", "non_dominated"]
     t = res.table[[c for c in cols if c in res.table.columns]].copy()
     t["non_dominated"] = ["*" if x else "" for x in t["non_dominated"]]
+    t = t.rename(columns={c: column_label(c) for c in t.columns if c not in ("setting", "label", "non_dominated")})
     print(f"Sweep of {len(res.table) - 1} settings on {len(data):,} records ({res.seconds:.1f} s); risk over "
-          f"{', '.join(res.keys)}, k = {res.k}. *: no other setting beats it on both {res.risk_axis} and "
-          f"{res.utility_axis}.")
+          f"{', '.join(res.keys)}, k = {res.k}. *: no other setting beats it on both {column_label(res.risk_axis)} "
+          f"and {column_label(res.utility_axis)}.")
     print(render_table(t))
     print(f"Sweep: {folder.path / 'sweep.html'} ({len(folder.files)} files in {folder.path}/)")
     return 0

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_frame, check_keys
 from sdc.core.classes import Classes, equivalence_classes
 from sdc.core.frequencies import PatternFrequencies, pattern_frequencies
@@ -95,10 +96,12 @@ class KeyClasses:
         idx = self.encoded.index
         return len(data) == self.n_records and (data.index is idx or data.index.equals(idx))
 
-    def summary(self) -> dict[str, Any]:
-        """Records, keys, and the distinct key patterns (missing counted as a value)."""
-        return {"records": self.n_records, "keys": list(self.keys),
-                "patterns": int(np.count_nonzero(self.encoded.pattern_counts()))}
+    def summary(self) -> pd.DataFrame:
+        """Records, keys, and the distinct key patterns (missing counted as a value), as rows of
+        (statistic, value, description)."""
+        return summary_frame([("records", self.n_records, "records"), ("keys", list(self.keys), "the key variables"),
+                              ("patterns", int(np.count_nonzero(self.encoded.pattern_counts())),
+                               "distinct key patterns (a missing value counted as a value)")])
 
 
 def key_classes(data: pd.DataFrame, keys: str | Sequence[str]) -> KeyClasses:

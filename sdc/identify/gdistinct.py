@@ -40,11 +40,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_fraction, check_frame, check_option
 from sdc.identify._facts import ColumnFacts, column_facts
 
@@ -99,11 +99,18 @@ class GDistinctResult:
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
 
-    def summary(self) -> dict[str, Any]:
-        return {"n_records": self.n_records, "alpha": self.alpha, "beta": self.beta, "average": self.average,
-                "sensitive": list(self.of_class("sensitive")),
-                "quasi_identifiers": list(self.of_class("quasi-identifier")),
-                "non_sensitive": list(self.of_class("non-sensitive"))}
+    def summary(self) -> pd.DataFrame:
+        """The classification as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("n_records", self.n_records, "records"),
+            ("alpha", self.alpha, "rate above which an attribute is sensitive"),
+            ("beta", self.beta, "rate below which an attribute is non-sensitive"),
+            ("average", self.average, "how the rate is averaged"),
+            ("sensitive", list(self.of_class("sensitive")), "attributes classed sensitive (rate > alpha)"),
+            ("quasi_identifiers", list(self.of_class("quasi-identifier")),
+             "attributes classed quasi-identifiers (beta <= rate <= alpha)"),
+            ("non_sensitive", list(self.of_class("non-sensitive")), "attributes classed non-sensitive (rate < beta)"),
+        ])
 
 
 def classify_rate(rate: float, alpha: float, beta: float) -> str:

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_fraction, check_frame
 from sdc.identify._facts import ColumnFacts, column_facts
 
@@ -83,11 +83,19 @@ class ProfileResult:
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
 
-    def summary(self) -> dict[str, Any]:
-        return {"n_records": self.n_records, "n_columns": int(len(self.table)),
-                "one_per_record": list(self.one_per_record), "constant": list(self.constant),
-                "near_constant": list(self.near_constant_columns), "dropped": list(self.dropped),
-                "missing_threshold": self.missing_threshold, "near_constant_threshold": self.near_constant}
+    def summary(self) -> pd.DataFrame:
+        """The flagged columns as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("n_records", self.n_records, "records"),
+            ("n_columns", int(len(self.table)), "columns profiled"),
+            ("one_per_record", list(self.one_per_record), "columns with a different value in every record"),
+            ("constant", list(self.constant), "constant columns"),
+            ("near_constant", list(self.near_constant_columns),
+             "columns whose most frequent value covers at least the near-constant share"),
+            ("dropped", list(self.dropped), "columns missing in more than the missing threshold"),
+            ("missing_threshold", self.missing_threshold, "share of missing values above which a column is dropped"),
+            ("near_constant_threshold", self.near_constant, "share of the most frequent value for near-constant"),
+        ])
 
 
 def profile_columns(data: pd.DataFrame, variables: Sequence[str] | None = None, *,

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_fraction, check_int
 from sdc.identify.criteria import Models, achieved, class_checks
 from sdc.identify.lattice import Problem
@@ -86,9 +87,14 @@ class SubsetSearchResult:
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
 
-    def summary(self) -> dict[str, Any]:
-        return {"kind": self.kind, "best": self.best, "meets": self.meets, "evaluated": len(self.table),
-                "targets": self.targets, "seconds": self.seconds}
+    def summary(self) -> pd.DataFrame:
+        """The chosen release as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("kind", self.kind, "what was searched: dimension (subsets) or transformations"),
+            ("best", self.best, "the chosen row"), ("meets", self.meets, "whether it meets every target"),
+            ("evaluated", len(self.table), "subsets evaluated"), ("targets", self.targets, "the targets"),
+            ("seconds", self.seconds, "wall time of the search"),
+        ])
 
 
 class _Evaluator:

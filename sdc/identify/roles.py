@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, did_you_mean
 from sdc.identify._facts import ColumnFacts, column_facts, normalise_name
 from sdc.identify.gdistinct import (
@@ -197,13 +198,20 @@ class IdentificationResult:
                                            "gdistinct_class", "kind", "continuous", "missing_share", "n_distinct",
                                            "overridden", "dropped"])
 
-    def summary(self) -> dict[str, Any]:
-        return {"n_records": self.n_records, "n_columns": len(self.columns),
-                "direct_identifiers": list(self.direct_identifiers), "quasi_identifiers": list(self.quasi_identifiers),
-                "sensitive": list(self.sensitive), "other": list(self.with_role("other")),
-                "dropped": list(self.dropped), "id": self.used_as("id"), "weights": self.used_as("weights"),
-                "household": self.used_as("household"), "safe_harbor_found": list(self.safe_harbor.found),
-                **{k: v for k, v in self.parameters.items()}}
+    def summary(self) -> pd.DataFrame:
+        """The suggested roles as rows of (statistic, value, description), then the parameters."""
+        return summary_frame([
+            ("n_records", self.n_records, "records"), ("n_columns", len(self.columns), "columns"),
+            ("direct_identifiers", list(self.direct_identifiers), "suggested direct identifiers"),
+            ("quasi_identifiers", list(self.quasi_identifiers), "suggested quasi-identifiers"),
+            ("sensitive", list(self.sensitive), "suggested sensitive variables"),
+            ("other", list(self.with_role("other")), "the other columns"),
+            ("dropped", list(self.dropped), "columns left out"),
+            ("id", self.used_as("id"), "the record id column"), ("weights", self.used_as("weights"), "sampling weights"),
+            ("household", self.used_as("household"), "the household id column"),
+            ("safe_harbor_found", list(self.safe_harbor.found), "Safe Harbor categories found"),
+            *((k, v, "parameter") for k, v in self.parameters.items()),
+        ])
 
     def starter_config(self, data_path: str | None = None, *, sep: str | None = None,
                        source: str | None = None, **reading: Any) -> str:

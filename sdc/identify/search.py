@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
 from sdc.core.generalise import GroupTable
 from sdc.identify.criteria import (
@@ -141,16 +142,22 @@ class GeneralisationResult:
             "hierarchy": [h or "" for h in self.hierarchy_names],
         })
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: levels, loss, suppression, classes, search effort."""
-        return {
-            "levels": dict(self.levels), "metric": self.metric, "loss": self.loss,
-            "models": self.models.get("described", []), "suppression_limit": self.suppression_limit,
-            "suppressed": self.suppressed, "suppressed_share": self.suppressed_share,
-            "classes": self.classes, "achieved": self.achieved,
-            "nodes": self.n_nodes, "evaluated": self.n_evaluated, "exhaustive": self.exhaustive,
-            "seconds": self.seconds,
-        }
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (levels, loss, suppression, classes, search effort) as rows of
+        (statistic, value, description)."""
+        return summary_frame([
+            ("levels", dict(self.levels), "the chosen generalisation level per quasi-identifier"),
+            ("metric", self.metric, "the loss metric"), ("loss", self.loss, "the loss of the chosen release"),
+            ("models", self.models.get("described", []), "the privacy models"),
+            ("suppression_limit", self.suppression_limit, "largest share of records that may be suppressed"),
+            ("suppressed", self.suppressed, "records suppressed"),
+            ("suppressed_share", self.suppressed_share, "share of records suppressed"),
+            ("classes", self.classes, "equivalence classes of the release"),
+            ("achieved", self.achieved, "the privacy figures achieved"),
+            ("nodes", self.n_nodes, "nodes of the lattice"), ("evaluated", self.n_evaluated, "nodes evaluated"),
+            ("exhaustive", self.exhaustive, "whether every node was evaluated"),
+            ("seconds", self.seconds, "wall time of the search"),
+        ])
 
 
 # ----------------------------------------------------------------------------- arguments
@@ -457,6 +464,49 @@ def _release(data: pd.DataFrame, problem: Problem, levels: Sequence[int], models
     return out, table, kept, int(supp.sum()), tuple(after), changed
 
 
+def _result(data: pd.DataFrame, problem: Problem, s: _Search, models: Models, hs: Mapping[str, Hierarchy],
+            metric: str, limit: float, suppressed_as: str, full: bool, start: float) -> GeneralisationResult:
+    """The best transformation's release, lattice, runner-ups and figures."""
+    best_i = s.best[0][2]
+    levels = s.lat.node(best_i)
+    released, table, kept, n_supp, after, changed = _release(data, problem, levels, models, suppressed_as)
+    lattice = s.frame()
+    ranked = [i for _, _, i in s.best]
+    ups = lattice.iloc[ranked[1:]].reset_index(drop=True)
+    ups = ups[[*problem.names, "height", "loss", "classes", "classes_released", "suppressed", "max_risk", "avg_risk"]]
+    ach = achieved(table, kept, models, s.sidx, s.q)
+    mdict = models.to_dict()
+    mdict["described"] = models.describe()
+    return GeneralisationResult(
+        levels=dict(zip(problem.names, levels)), loss=float(s.loss[best_i]), metric=metric, data=released,
+        lattice=lattice, runner_ups=ups, suppressed=n_supp, classes=int(np.count_nonzero(kept)), achieved=ach,
+        models=mdict, suppression_limit=limit, suppressed_as=suppressed_as, quasi_identifiers=problem.names,
+        hierarchy_names=tuple(h.name for h in hs.values()), top_levels=tuple(q.top for q in problem.qis),
+        distinct_before=tuple(int(np.count_nonzero(q.count0)) for q in problem.qis), distinct_after=after,
+        changed=changed, n_records=problem.n, n_nodes=s.lat.size, n_evaluated=int(s.evaluated.sum()), exhaustive=bool(full),
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _searched(problem: Problem, models: Models, limit: float, metric: str, n_up: int,
+              exhaustive: bool | None) -> tuple[_Search, bool]:
+    """The search over the lattice (every node when `exhaustive`, or by default when the
+    lattice is small; else ARX's optimisation), and whether it was exhaustive; refused when no
+    node meets the models within the suppression limit."""
+    s = _Search(problem, models, limit, metric, n_up + 1)
+    full = exhaustive if exhaustive is not None else s.lat.size <= EXHAUSTIVE_NODES
+    if full:
+        s.exhaustive()
+    else:
+        s.optimise()
+    if not s.best:
+        raise ValueError(
+            f"no transformation meets {', '.join(models.describe())} with at most {limit:.4g} of the records "
+            f"suppressed; allow more suppression, add hierarchy levels or relax the models."
+        )
+    return s, bool(full)
+
+
 def generalisation_search(
     data: pd.DataFrame,
     hierarchies: Mapping[str, object],
@@ -544,33 +594,5 @@ def generalisation_search(
     if exhaustive is not None and not isinstance(exhaustive, bool):
         raise TypeError(f"`exhaustive` must be True, False or None; got {exhaustive!r}.")
     problem = Problem.encode(data, hs, sens)
-    s = _Search(problem, models, limit, metric, n_up + 1)
-    full = exhaustive if exhaustive is not None else s.lat.size <= EXHAUSTIVE_NODES
-    if full:
-        s.exhaustive()
-    else:
-        s.optimise()
-    if not s.best:
-        raise ValueError(
-            f"no transformation meets {', '.join(models.describe())} with at most {limit:.4g} of the records "
-            f"suppressed; allow more suppression, add hierarchy levels or relax the models."
-        )
-    best_i = s.best[0][2]
-    levels = s.lat.node(best_i)
-    released, table, kept, n_supp, after, changed = _release(data, problem, levels, models, suppressed_as)
-    lattice = s.frame()
-    ranked = [i for _, _, i in s.best]
-    ups = lattice.iloc[ranked[1:]].reset_index(drop=True)
-    ups = ups[[*problem.names, "height", "loss", "classes", "classes_released", "suppressed", "max_risk", "avg_risk"]]
-    ach = achieved(table, kept, models, s.sidx, s.q)
-    mdict = models.to_dict()
-    mdict["described"] = models.describe()
-    return GeneralisationResult(
-        levels=dict(zip(problem.names, levels)), loss=float(s.loss[best_i]), metric=metric, data=released,
-        lattice=lattice, runner_ups=ups, suppressed=n_supp, classes=int(np.count_nonzero(kept)), achieved=ach,
-        models=mdict, suppression_limit=limit, suppressed_as=suppressed_as, quasi_identifiers=problem.names,
-        hierarchy_names=tuple(h.name for h in hs.values()), top_levels=tuple(q.top for q in problem.qis),
-        distinct_before=tuple(int(np.count_nonzero(q.count0)) for q in problem.qis), distinct_after=after,
-        changed=changed, n_records=problem.n, n_nodes=s.lat.size, n_evaluated=int(s.evaluated.sum()), exhaustive=bool(full),
-        seconds=time.perf_counter() - start,
-    )
+    s, full = _searched(problem, models, limit, metric, n_up, exhaustive)
+    return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)

@@ -55,6 +55,26 @@ class IdentificationLike(Protocol):
     def used_as(self, use: str) -> str | None: ...
 
 
+def _data_section(data_path: str | None, sep: str | None, na_values: Sequence[str] | None,
+                  text_columns: Sequence[str] | bool | None, sheet: str | int | None, id_col: str | None) -> list[str]:
+    """The starter's ``[data]``: the file and how it was read, and the record id."""
+    lines = ["", "[data]", f"path = {toml_string(data_path or 'data.csv')}"
+             + ("" if data_path else "    # edit: the data file, relative to this file")]
+    if sep:
+        lines.append(f"sep = {toml_string(sep)}")
+    if na_values:
+        lines.append(f"na_values = [{', '.join(toml_string(v) for v in na_values)}]")
+    if text_columns is True:
+        lines.append("text_columns = true")
+    elif text_columns:
+        lines.append(f"text_columns = [{', '.join(toml_string(c) for c in text_columns)}]")
+    if sheet is not None:
+        lines.append(f"sheet = {int(sheet) if isinstance(sheet, int) else toml_string(sheet)}")
+    if id_col:
+        lines.append(f"id = {toml_string(id_col)}    # record id, shown in the per-record files of the report")
+    return lines
+
+
 def starter_config(result: IdentificationLike, data_path: str | None = None, *, sep: str | None = None,
                    source: str | None = None, na_values: Sequence[str] | None = None,
                    text_columns: Sequence[str] | bool | None = None, sheet: str | int | None = None) -> str:
@@ -113,20 +133,7 @@ def starter_config(result: IdentificationLike, data_path: str | None = None, *, 
     if rest:
         lines.append("# Other columns (not assessed unless used below):")
         lines += [f"#   {comment_text(c.column)}: {comment_text(c.reasons[0])}" for c in rest]
-    lines += ["", "[data]", f"path = {toml_string(data_path or 'data.csv')}"
-              + ("" if data_path else "    # edit: the data file, relative to this file")]
-    if sep:
-        lines.append(f"sep = {toml_string(sep)}")
-    if na_values:
-        lines.append(f"na_values = [{', '.join(toml_string(v) for v in na_values)}]")
-    if text_columns is True:
-        lines.append("text_columns = true")
-    elif text_columns:
-        lines.append(f"text_columns = [{', '.join(toml_string(c) for c in text_columns)}]")
-    if sheet is not None:
-        lines.append(f"sheet = {int(sheet) if isinstance(sheet, int) else toml_string(sheet)}")
-    if id_col:
-        lines.append(f"id = {toml_string(id_col)}    # record id, shown in the per-record files of the report")
+    lines += _data_section(data_path, sep, na_values, text_columns, sheet, id_col)
 
     cat = [c for c in qis if not c.continuous]
     cont = [c for c in qis if c.continuous]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from sdc._stats import summary_values
 from sdc.attacks.anonymeter import AnonymeterResult
 from sdc.attacks.distance import DistanceRiskResult, RecordLinkageResult, RmdRiskResult
 from sdc.attacks.linkage import LinkageResult
@@ -79,7 +80,7 @@ def anonymeter_text(res: AnonymeterResult, *, source: str) -> str:
 
 
 def skewness_text(res: SkewnessResult, *, source: str, top: int = 10) -> str:
-    s = res.summary()
+    s = summary_values(res.summary())
     rows = [("records", fmt_num(s["n_records"])), ("key variables", ", ".join(res.keys)),
             ("sensitive variable", res.sensitive), ("equivalence classes", fmt_num(s["n_classes"])),
             ("largest lift", fmt_num(s["max_lift"], 3)),
@@ -114,7 +115,7 @@ def distance_text(res: DistanceRiskResult, rmd: RmdRiskResult | None = None, *, 
 
 
 def record_linkage_text(res: RecordLinkageResult, *, source: str) -> str:
-    s = res.summary()
+    s = summary_values(res.summary())
     return "\n".join([f"Global distance-based record linkage: {source}", _rows([
         ("records", fmt_num(s["n_records"])), ("variables", ", ".join(res.variables)), ("distance", res.distance),
         ("correct matches", f"{fmt_num(res.correct_matches)} ({_pct(res.correct_match_rate)})"),

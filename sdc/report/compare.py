@@ -30,6 +30,7 @@ from typing import Any
 import pandas as pd
 
 from sdc._files import csv_text
+from sdc._stats import summary_values
 from sdc._version import __version__
 from sdc.report.compare_plots import COMPARE_FIGURES, comparison_figures
 from sdc.report.content import SAFETY_NOTE, Report, Section, Table
@@ -201,7 +202,7 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     vrows.append(("platform", prov.get("platform", "")))
     s.tables.append(Table("provenance", "Provenance", _kv(vrows)))
     sections.append(s)
-    return Report(title=title, generated=str(prov.get("generated_utc", "")), sections=sections, assessment=c.after)
+    return Report(title=title, generated=str(prov.get("generated_utc", "")), sections=sections)
 
 
 #: The attacks of :mod:`sdc.workflow.compare_attacks` in the report: table key, title, what it shows.
@@ -273,7 +274,7 @@ def comparison_document(report: Report, c: Comparison, files: Mapping[str, str])
         "config_released": c.after.config.to_dict(),
         "records": {"original": c.n_original, "released": c.n_released, "matched": len(c.original),
                     "dropped": c.records_dropped, "matched_by": c.matched_by},
-        "summary": c.summary(),
+        "summary": summary_values(c.summary()),
         "risk": frame_records(c.risk),
         "verdicts": frame_records(c.verdicts),
         "utility": frame_records(c.utility_table),

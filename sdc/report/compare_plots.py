@@ -15,6 +15,7 @@ from sdc._validation import is_numeric_column
 from sdc.report.content import FIGURES
 from sdc.report.plots import _figure, _png
 from sdc.workflow.compare import Comparison
+from sdc.workflow.registry import figure_named
 
 __all__ = ["comparison_figures", "COMPARE_FIGURES"]
 
@@ -39,8 +40,10 @@ _MAX_CORR = 20
 def _risk(c: Comparison) -> bytes:
     names = [r.scenario.name for r in c.before.scenarios][:6]
     k = c.config.thresholds.k
-    measures = [("sample uniques (%)", "uniques (%)"), (f"records with fk < {k} (%)", f"fk < {k} (%)"),
-                ("global risk (%)", "global risk (%)")]
+    # The rows of the risk table, by their figures' labels (sdc.workflow.registry), and a short name.
+    measures = [(figure_named(name).heading({"k": k}), short) for name, short in  # type: ignore[union-attr]
+                (("pct_unique", "uniques (%)"), ("pct_k_lt_threshold", f"fk < {k} (%)"),
+                 ("global_risk_pct", "global risk (%)"))]
     risk = c.risk
     ncol = min(len(names), 3) + 1
     nrow = -(-len(names) // 3)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -22,11 +23,14 @@ from sdc._schema import Maybe
 from sdc.workflow.assess import Assessment, ScenarioResult
 from sdc.workflow.config import ASSESS_OPTIONS, RunConfig, option_values
 from sdc.workflow.crosscheck import compared_as
-from sdc.workflow.registry import COLUMN_LABELS, SCENARIO_MEASURES
+from sdc.workflow.measure import Measure
+from sdc.workflow.registry import ALL_MEASURES, COLUMN_LABELS, FILE_MEASURES
+from sdc.workflow.single import MeasureRun
 from sdc.report.formatting import fmt_num, fmt_pct, passes_if
 
 __all__ = ["Table", "Section", "Report", "build_report", "headline", "SAFETY_NOTE", "FIGURES", "figure_id",
-           "figure_captions", "unique_keys"]
+           "figure_captions", "unique_keys", "measure_section", "scenario_sections", "measure_run_report",
+           "finish_sections"]
 
 SAFETY_NOTE = ("Spreadsheet safety: in the CSV files, a text cell that starts with =, +, -, @, a tab or a "
                "carriage return is prefixed with an apostrophe (') so that spreadsheet programs show it as text "
@@ -82,10 +86,14 @@ class Section:
 
 @dataclass
 class Report:
+    """A report's content: its title, the generation time and the sections every renderer
+    walks; `assessment` is the assessment it presents (None for the reports of the other runs:
+    a comparison, a sweep, a protection, a search), `captions` the figures' captions."""
+
     title: str
     generated: str
     sections: list[Section]
-    assessment: Assessment
+    assessment: Assessment | None = None
     captions: dict[str, str] = field(default_factory=dict)  # figure id -> caption (else FIGURES[id])
 
     def tables(self) -> list[Table]:
@@ -142,73 +150,50 @@ def _stats() -> dict:
     return {"show": ["description", "value"], "labels": {"description": "figure", "value": "value"}}
 
 
-def _risk_table(r: ScenarioResult, a: Assessment) -> pd.DataFrame:
-    thr = a.config.thresholds
-    risk = r.risk
-    rows = [
-        ("records", risk.n_records),
-        ("risk estimator", ("Benedetti-Franconi " + risk.method) if risk.weights else "1 / fk (no weights)"),
-        ("expected re-identifications", risk.expected_reidentifications),
-        ("global risk", risk.global_risk),
-        ("global risk (%)", risk.global_risk_pct),
-        ("highest individual risk", risk.max_risk),
-        (f"records with risk > {thr.risk:g}", int(risk.records_above(thr.risk).sum())),
-        (f"risk threshold for global risk {thr.max_global_risk:g}", risk.global_threshold),
-        ("records with risk > median + 3 MAD and > 0.1", risk.n_higher_risk()),
-    ]
-    for name, iv in r.intervals.items():
-        label = "re-identifications an intruder would achieve" if name == "reidentifications" else \
-            "expected re-identifications (sampling)"
-        rows.append((f"{iv.level:.0%} interval: {label}", f"{iv.lower:,.2f} to {iv.upper:,.2f} ({iv.method})"))
-    if r.household is not None:
-        h = r.household
-        rows += [("households", h.n_households), ("household expected re-identifications", h.expected_reidentifications),
-                 ("household global risk", h.global_risk), ("household global risk (%)", h.global_risk_pct)]
-    return _kv(rows)
+def _measure_tables(m: Measure, cfg: RunConfig, shown: Any, tag: str) -> list[Table]:
+    """A measure's tables in a scenario's section: its declared tables (a ``summary()`` frame
+    shown as figure and value), then those whose number depends on the run."""
+    out, prefix = [], f"{tag} " if tag else ""
+    for t in m.tables:
+        frame = t.frame(shown)
+        extra = _stats() if list(frame.columns) == ["statistic", "value", "description"] else {}
+        out.append(Table(f"{prefix}{t.key}", t.title, frame, note=t.note(shown) if t.note else "",
+                         labels={**m.labels, **extra.get("labels", {})}, show=extra.get("show")))
+    if m.more_tables is not None:
+        out.extend(Table(f"{prefix}{key}", title, frame, labels=dict(m.labels),
+                         show=[c for c in frame.columns if c not in m.hide] if m.hide else None)
+                   for key, title, frame in m.more_tables(cfg, shown))
+    return out
 
 
-def _scenario_sections(r: ScenarioResult, a: Assessment, index: int) -> list[Section]:
-    name = r.scenario.name
+def measure_section(m: Measure, cfg: RunConfig, shown: Any, *, tag: str, where: str,
+                    joined: Sequence[tuple[Measure, Any]] = ()) -> Section:
+    """The section of one measure, as its entry declares it: title (`where` added), the
+    paragraph, the tables (and those of the measures that join its section), the figures."""
+    paras = []
+    if m.paragraph is not None:
+        template, values = m.paragraph
+        paras.append(template.format(**values(cfg, shown)))
+    s = Section(f"{tag}-{m.key}" if tag else str(m.key), f"{m.title}{where}", paras)
+    s.tables.extend(_measure_tables(m, cfg, shown, tag))
+    for other, res in joined:
+        s.tables.extend(_measure_tables(other, cfg, res, tag))
+    s.figures.extend(figure_id(tag, f) for f in m.plots)
+    return s
+
+
+def scenario_sections(r: ScenarioResult, cfg: RunConfig, index: int) -> list[Section]:
+    """Every section of one scenario, one per measure that has a section of its own, in the
+    registry's order."""
     tag = f"s{index + 1}"
-    keys = ", ".join(r.scenario.keys)
+    where = f" — scenario '{r.scenario.name}'"
     out = []
-    p = r.profile
-    sec = Section(f"{tag}-kanon", f"k-anonymity — scenario '{name}'",
-                  [f"Key variables: {keys}. Missing key values: {a.config.missing}"
-                   + (f" (alpha = {a.config.alpha:g})" if a.config.missing == "wildcard" else "") + "."])
-    sec.tables.append(Table(f"{tag} profile", "k-anonymity profile", p.summary()[["statistic", "value", "description"]],
-                            **_stats()))
-    sec.tables.append(Table(f"{tag} class sizes", "Class-size distribution", p.class_sizes))
-    sec.tables.append(Table(f"{tag} riskiest", "The riskiest classes (top 10)", p.riskiest_classes))
-    sec.figures.append(figure_id(tag, "class_sizes"))
-    out.append(sec)
-    sec = Section(f"{tag}-risk", f"Re-identification risk — scenario '{name}'")
-    sec.tables.append(Table(f"{tag} risk", "Individual and global risk", _risk_table(r, a)))
-    if r.attacker is not None:
-        sec.tables.append(Table(f"{tag} attacker", "Prosecutor, journalist and marketer risk",
-                                r.attacker.summary()[["statistic", "value", "description"]],
-                                note=f"F_j from the {r.attacker.population_source}.", **_stats()))
-    sec.figures += [figure_id(tag, "risk_distribution"), figure_id(tag, "cumulative_risk")]
-    out.append(sec)
-    for m in SCENARIO_MEASURES:  # every registered measure with a section of its own
-        res = m.result(r)
-        if res is None or m.title is None:
+    for m in ALL_MEASURES:
+        shown = m.shown(r)
+        if shown is None or m.title is None:
             continue
-        paras = []
-        if m.paragraph is not None:
-            template, values = m.paragraph
-            paras.append(template.format(**values(a.config, res)))
-        s = Section(f"{tag}-{m.key}", f"{m.title} — scenario '{name}'", paras)
-        for t in m.tables:
-            frame = t.frame(res)
-            extra = _stats() if list(frame.columns) == ["statistic", "value", "description"] else {}
-            s.tables.append(Table(f"{tag} {t.key}", t.title, frame, note=t.note(res) if t.note else "",
-                                  labels={**m.labels, **extra.get("labels", {})}, show=extra.get("show")))
-        if m.more_tables is not None:
-            s.tables.extend(Table(f"{tag} {key}", title, frame, labels=dict(m.labels))
-                            for key, title, frame in m.more_tables(a.config, res))
-        s.figures.extend(figure_id(tag, f) for f in m.figures)
-        out.append(s)
+        joined = [(o, o.shown(r)) for o in ALL_MEASURES if o.in_section == m.key and o.shown(r) is not None]
+        out.append(measure_section(m, cfg, shown, tag=tag, where=where, joined=joined))
     return out
 
 
@@ -275,18 +260,10 @@ def _executive_summary(a: Assessment, inputs: list[str]) -> Section:
     return s
 
 
-def build_report(a: Assessment, *, files: Mapping[str, str] | None = None,
-                 title: str = "Disclosure risk assessment") -> Report:
-    """The report's sections from an assessment.
-
-    `files` lists the report folder's files (name -> what it holds) for the "Files" section.
-    """
-    cfg = a.config
-    thr = cfg.thresholds
-    prov = a.provenance
-    inputs = prov.get("input_files") or ["(a DataFrame)"]
-    sections: list[Section] = [_executive_summary(a, inputs)]
-
+def _input_section(a: Assessment, inputs: list[str]) -> Section:
+    """The data: files and their SHA-256, records, variables, what was read as missing, and the
+    variables' roles."""
+    cfg, prov = a.config, a.provenance
     s = Section("input", "Input")
     rows = [("file" if len(inputs) == 1 else f"file {i + 1}", f) for i, f in enumerate(inputs)]
     rows += [(f"SHA-256 of {Path(f).name}", h) for f, h in prov.get("input_sha256", {}).items()]
@@ -303,8 +280,13 @@ def build_report(a: Assessment, *, files: Mapping[str, str] | None = None,
                               note="read as missing: the values the file held as missing (see above); flags: a "
                                    "column with a different value in every record identifies the records; a "
                                    "constant one distinguishes none."))
-    sections.append(s)
+    return s
 
+
+def _setup_section(a: Assessment) -> Section:
+    """The scenarios, the thresholds and options, and the binning."""
+    cfg = a.config
+    thr = cfg.thresholds
     s = Section("setup", "Scenarios and thresholds")
     s.tables.append(Table("scenarios", "Key-variable scenarios",
                           pd.DataFrame([(sc.name, ", ".join(sc.keys)) for sc in cfg.all_scenarios],
@@ -324,113 +306,143 @@ def build_report(a: Assessment, *, files: Mapping[str, str] | None = None,
                 rows += [(b.column, "sensitive (l-diversity, inference)", b.method, ", ".join(b.labels))
                          for b in sc.ldiversity.binning if b.column in cfg.sensitive]
         s.tables.append(Table("binning", "Binning", pd.DataFrame(rows, columns=["variable", "as", "method", "bins"])))
-    sections.append(s)
+    return s
 
+
+def _verdicts_section(a: Assessment) -> Section:
     s = Section("verdicts", "Verdicts", ["Each measure against its threshold: pass, fail, or information only."]
                 + [headline(r, a) for r in a.scenarios])
     s.tables.append(Table("verdicts", "Verdict per measure", _verdict_frame(a),
                           show=["scenario", "measure", "statistic", "value", "passes if", "verdict"]))
-    sections.append(s)
+    return s
 
-    for i, r in enumerate(a.scenarios):
-        sections.extend(_scenario_sections(r, a, i))
 
-    if any(r.ldiversity is not None for r in a.scenarios):
-        s = Section("ldiv", "l-diversity across scenarios", [f"Mode {cfg.ldiversity_mode}; c = {thr.c:g}. The classes "
-                                                             "below l are listed in each scenario's section."])
+def _across_sections(a: Assessment) -> list[Section]:
+    """A section per measure that compares the scenarios (l-diversity, t-closeness), when it ran."""
+    out = []
+    for m in ALL_MEASURES:
+        x = m.across
+        per = [(r.scenario.name, m.result(r)) for r in a.scenarios]
+        per = [(name, res) for name, res in per if res is not None and (res or not isinstance(res, dict))]
+        if x is None or not per:
+            continue
         frames = []
-        for r in a.scenarios:
-            if r.ldiversity is not None:
-                f = r.ldiversity.by_sensitive.copy()
-                f.insert(0, "scenario", r.scenario.name)
-                frames.append(f)
-        s.tables.append(Table("ldiversity", "l-diversity by scenario and sensitive variable", pd.concat(frames),
-                              show=["scenario", "sensitive", "l", "n_values", "n_records_below_l",
-                                    "pct_records_below_l", "n_classes_below_l", "n_records_entropy_below_l",
-                                    "n_records_recursive_below_l", "min_distinct", "n_records_unobserved"]))
-        sections.append(s)
+        for name, res in per:
+            f = x.frame(res).copy()
+            f.insert(0, "scenario", name)
+            frames.append(f)
+        s = Section(x.key, x.title, [x.text(a.config)])
+        s.tables.append(Table(x.table, x.table_title, pd.concat(frames), show=list(x.show) if x.show else None))
+        out.append(s)
+    return out
 
-    if any(r.tcloseness for r in a.scenarios):
-        s = Section("tclose", "t-closeness across scenarios", ["The farthest classes are listed in each scenario's "
-                                                               "section. Unordered sensitive variables use the "
-                                                               "equal-distance EMD."])
-        rows = []
-        for r in a.scenarios:
-            for sens, tc in r.tcloseness.items():
-                rows.append((r.scenario.name, sens, tc.distance, tc.t, tc.max_t, tc.n_classes_above_t,
-                             tc.n_records_above_t, tc.pct_records_above_t))
-        s.tables.append(Table("tcloseness", "t-closeness by scenario and sensitive variable", pd.DataFrame(
-            rows, columns=["scenario", "sensitive", "distance", "t", "max_t", "n_classes_above_t", "n_records_above_t",
-                           "pct_records_above_t"])))
-        sections.append(s)
 
-    if a.inference:
-        s = Section("inference", "Inference of sensitive values",
-                    [f"Single variables and pairs Z that reveal S; a record is revealed when P(S = its value | Z) >= "
-                     f"{thr.min_posterior:g}. Levels of Z seen once are left out (sample uniques)."
-                     + (f" Banded sensitive variables ({', '.join(x for x in cfg.sensitive_bins if x in a.inference)}) "
-                        "are inferred as bands." if any(x in a.inference for x in cfg.sensitive_bins) else "")])
-        for sens, inf in a.inference.items():
-            f = inf.findings.head(15).copy()
-            f["variables"] = [" + ".join(v) for v in f["variables"]]
-            s.tables.append(Table(f"inference {sens}", f"Most revealing for {sens}", f,
-                                  show=[c for c in f.columns if c != "sensitive"]))
-        sections.append(s)
+def _file_sections(a: Assessment) -> list[Section]:
+    """The sections of the file-wide measures (inference of the sensitive values)."""
+    out = []
+    for m in FILE_MEASURES:
+        res = getattr(a, m.field, None)
+        if res and m.title is not None:
+            out.append(measure_section(m, a.config, res, tag="", where=""))
+    return out
 
+
+def _small_counts_section(a: Assessment) -> Section:
+    thr = a.config.thresholds
     s = Section("small", "Small-count levels",
                 [f"Levels of the key variables held by fewer than {thr.small_count or thr.k} records."])
     s.tables.append(Table("small counts", "Small-count levels", a.small_counts))
-    sections.append(s)
+    return s
 
-    if a.cross_check is not None:
-        rv = prov.get("r_versions", {})
-        s = Section("crosscheck", "Cross-check with sdcMicro",
-                    [f"Every scenario's measures computed again with R's sdcMicro {rv.get('sdcMicro', '?')} "
-                     f"({rv.get('R', '?')}) through r_bridge, on the same binned data; 'agree' means within the "
-                     "tolerance shown (exact for counts). "
-                     + ("All agree." if bool(a.cross_check["agree"].all()) else
-                        f"{int((~a.cross_check['agree']).sum())} measure(s) DISAGREE.")
-                     + "".join(f" Note: {n}." for n in compared_as(a.config))])
-        s.tables.append(Table("cross-check", "Agreement with sdcMicro", a.cross_check))
-        sections.append(s)
 
-    if files:
-        s = Section("files", "Files in this folder",
-                    ["The per-record files list the records at risk under each model (input_row = the record's row "
-                     "in the input, 1-based), with the values that put them at risk; records.csv joins every "
-                     "per-record measure with an at_risk_... column per model."])
-        s.tables.append(Table("files", "Files", pd.DataFrame(list(files.items()), columns=["file", "contents"])))
-        sections.append(s)
+def _crosscheck_section(a: Assessment) -> Section | None:
+    if a.cross_check is None:
+        return None
+    rv = a.provenance.get("r_versions", {})
+    s = Section("crosscheck", "Cross-check with sdcMicro",
+                [f"Every scenario's measures computed again with R's sdcMicro {rv.get('sdcMicro', '?')} "
+                 f"({rv.get('R', '?')}) through r_bridge, on the same binned data; 'agree' means within the "
+                 "tolerance shown (exact for counts). "
+                 + ("All agree." if bool(a.cross_check["agree"].all()) else
+                    f"{int((~a.cross_check['agree']).sum())} measure(s) DISAGREE.")
+                 + "".join(f" Note: {n}." for n in compared_as(a.config))])
+    s.tables.append(Table("cross-check", "Agreement with sdcMicro", a.cross_check))
+    return s
 
+
+def _files_section(files: Mapping[str, str] | None) -> Section | None:
+    if not files:
+        return None
+    s = Section("files", "Files in this folder",
+                ["The per-record files list the records at risk under each model (input_row = the record's row "
+                 "in the input, 1-based), with the values that put them at risk; records.csv joins every "
+                 "per-record measure with an at_risk_... column per model."])
+    s.tables.append(Table("files", "Files", pd.DataFrame(list(files.items()), columns=["file", "contents"])))
+    return s
+
+
+def _notes_section(a: Assessment) -> Section:
     notes = list(a.notes)
     notes += [f"Not computed: {m}, because {why}." for m, why in a.skipped]
     notes.append(SAFETY_NOTE)
-    sections.append(Section("notes", "Notes", notes))
+    return Section("notes", "Notes", notes)
 
+
+def _reproduce_section(a: Assessment) -> Section:
+    prov = a.provenance
     cmd = prov.get("command") or "sdc assess ..."
     repro = [f"Command: {cmd}",
              "The resolved configuration is in report.json (\"config\"); the same input and configuration give the "
              "same report, byte for byte, except the line with the generation time."]
     s = Section("reproduce", "How to reproduce", repro)
-    vers = prov.get("versions", {})
     rows = [("config", prov.get("config_source", ""))]
-    rows += [(f"{k} version", v) for k, v in vers.items()]
+    rows += [(f"{k} version", v) for k, v in prov.get("versions", {}).items()]
     rows += [(f"{k} version (cross-check)", v) for k, v in prov.get("r_versions", {}).items()]
     rows.append(("platform", prov.get("platform", "")))
     s.tables.append(Table("provenance", "Provenance", _kv(rows)))
-    sections.append(s)
+    return s
 
-    # Data variables keep their names in every table; keys of tables and sections are unique.
-    data_cols = frozenset(str(c) for c in a.data.columns)
-    for t in (t for sec in sections for t in sec.tables):
-        t.keep = data_cols
-    for t, key in zip([t for sec in sections for t in sec.tables], unique_keys([t.key for sec in sections
-                                                                                 for t in sec.tables])):
-        t.key = key
+
+def finish_sections(sections: list[Section], data_columns: Sequence[object]) -> list[Section]:
+    """Data variables keep their names in every table; the keys of tables and sections are made
+    unique (a repeat gets ``(2)``)."""
+    keep = frozenset(str(c) for c in data_columns)
+    tables = [t for sec in sections for t in sec.tables]
+    for t, key in zip(tables, unique_keys([t.key for t in tables])):
+        t.keep, t.key = keep, key
     for sec, key in zip(sections, unique_keys([sec.key for sec in sections], sep="-")):
         sec.key = key
-    return Report(title=title, generated=a.provenance["generated_utc"], sections=sections, assessment=a,
+    return sections
+
+
+def build_report(a: Assessment, *, files: Mapping[str, str] | None = None,
+                 title: str = "Disclosure risk assessment") -> Report:
+    """The report's sections from an assessment: the executive summary, the input, the setup,
+    the verdicts, every scenario's measures (as the registry declares them), the comparisons
+    across scenarios, the file-wide measures, the small counts, the cross-check, the files,
+    the notes and how to reproduce.
+
+    `files` lists the report folder's files (name -> what it holds) for the "Files" section.
+    """
+    inputs = a.provenance.get("input_files") or ["(a DataFrame)"]
+    sections: list[Section | None] = [_executive_summary(a, inputs), _input_section(a, inputs), _setup_section(a),
+                                      _verdicts_section(a)]
+    for i, r in enumerate(a.scenarios):
+        sections.extend(scenario_sections(r, a.config, i))
+    sections += [*_across_sections(a), *_file_sections(a), _small_counts_section(a), _crosscheck_section(a),
+                 _files_section(files), _notes_section(a), _reproduce_section(a)]
+    done = finish_sections([s for s in sections if s is not None], a.data.columns)
+    return Report(title=title, generated=a.provenance["generated_utc"], sections=done, assessment=a,
                   captions=figure_captions(a))
+
+
+def measure_run_report(run: MeasureRun) -> Report:
+    """The report of a one-measure assessment (a single-measure command): its setup, then each
+    measure's section as an assessment's report presents it (:func:`measure_section`)."""
+    setup = Section("setup", "Setup", tables=[Table("setup", "The data and the options", _kv(list(run.setup)))])
+    sections = [setup] + [measure_section(p.measure, run.config, p.shown, tag="", where="", joined=p.joined)
+                          for p in run.parts]
+    return Report(title=run.title, generated="", sections=finish_sections(sections, ()))
 
 
 def figure_captions(a: Assessment) -> dict[str, str]:

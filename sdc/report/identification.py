@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from sdc._stats import summary_values
 from sdc.identify.hipaa import CATEGORY, EXPERT_DETERMINATION, ZIP3_SOURCE
 from sdc.identify.roles import ROLES, IdentificationResult
 from sdc.report.formatting import render_table
@@ -117,7 +118,7 @@ def identification_document(result: IdentificationResult, *, source: str) -> dic
                                      for f in sh.findings],
                         "restricted_zip3": list(sh.restricted_zip3), "restricted_zip3_source": ZIP3_SOURCE,
                         "reference_year": sh.reference_year, "expert_determination": EXPERT_DETERMINATION},
-        "summary": result.summary(),
+        "summary": summary_values(result.summary()),
     }
 
 

@@ -26,10 +26,9 @@ import json
 from typing import Any
 
 from sdc._version import __version__
+from sdc._json import frame_records, jsonable
 from sdc.report.content import Report
-from sdc.report import serialize
-from sdc.report.serialize import frame_records, inference_records, jsonable, risk_summary
-from sdc.workflow.registry import SCENARIO_MEASURES, ScenarioMeasure
+from sdc.workflow.registry import ALL_MEASURES, FILE_MEASURES
 
 __all__ = ["SCHEMA_VERSION", "report_document", "render_json"]
 
@@ -39,14 +38,14 @@ SCHEMA_VERSION = 1
 def report_document(report: Report, files: dict[str, str]) -> dict[str, Any]:
     """The report as one JSON-ready object."""
     a = report.assessment
+    if a is None:
+        raise ValueError("report.json is the JSON of an assessment's report; this report has none.")
     prov = {k: v for k, v in a.provenance.items() if k != "generated_utc"}
     scenarios = []
     for r in a.scenarios:
-        doc: dict[str, Any] = {"name": r.scenario.name, "keys": list(r.scenario.keys),
-                               "risk": risk_summary(r.profile, r.risk),
-                               "intervals": {k: iv.to_dict() for k, iv in r.intervals.items()}}
-        for m in SCENARIO_MEASURES:
-            value = _measure_json(m, r)
+        doc: dict[str, Any] = {"name": r.scenario.name, "keys": list(r.scenario.keys)}
+        for m in ALL_MEASURES:  # each measure's JSON, as its entry declares it
+            value = m.json_value(r)
             if value is not None:
                 doc[m.field] = value
         scenarios.append(doc)
@@ -64,26 +63,11 @@ def report_document(report: Report, files: dict[str, str]) -> dict[str, Any]:
         "config": a.config.to_dict(),
         "verdicts": [v.__dict__ for v in a.verdicts],
         "scenarios": scenarios,
-        "inference": {s: inference_records(inf) for s, inf in a.inference.items()},
+        **{m.field: m.json(getattr(a, m.field)) for m in FILE_MEASURES if m.json is not None},
         "tables": tables,
         "files": files,
         "notes": [p for s in report.sections if s.key == "notes" for p in s.paragraphs],
     })
-
-
-def _measure_json(m: ScenarioMeasure, r: Any) -> Any:
-    """A registered measure's JSON object in a scenario (None: it has none there)."""
-    if m.json is None:
-        return None
-    args = m.json_of(r) if m.json_of is not None else (m.result(r),)
-    if all(x is None for x in args):
-        return None
-    if m.json == "summary":
-        s = args[0].summary()
-        if hasattr(s, "columns") and {"statistic", "value"} <= set(s.columns):
-            return jsonable(dict(zip(s["statistic"], s["value"])))
-        return jsonable(s)
-    return getattr(serialize, m.json)(*args)
 
 
 def render_json(report: Report, files: dict[str, str]) -> str:

@@ -54,13 +54,7 @@ def n_records(a: Any) -> int:
 
 
 def _json_of(m: Any, res: Any) -> Any:
-    from sdc.report import serialize
-
-    if m.json is None:
-        return None
-    if m.json == "summary":
-        return res.summary()
-    return getattr(serialize, m.json)(res)
+    return None if m.json is None else m.json(res)
 
 
 def assessment_document(a: Any) -> dict[str, Any]:

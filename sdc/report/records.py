@@ -160,7 +160,7 @@ def record_tables(a: Assessment) -> RecordTables:
         value = {s: a.data[s].to_numpy()}
         lres = {r.scenario.name: r.ldiversity for r in a.scenarios if r.ldiversity is not None}
         if s in cfg.sensitive_bins and lres:
-            band = _band(a, s)
+            band = a.sensitive_band(s)
             if band is not None:
                 value[n(f"{s}_band")] = band
         lvals = {sc: ld.records[f"{s}_Distinct_Ldiversity"].to_numpy() for sc, ld in lres.items()}
@@ -187,22 +187,6 @@ def record_tables(a: Assessment) -> RecordTables:
     files["records.csv"] = _unique_columns(_joined(base, a, classes, n))
     desc["records.csv"] = "every record with every per-record measure and an at_risk_... column per model"
     return RecordTables(files=files, descriptions=desc)
-
-
-def _band(a: Assessment, s: str) -> np.ndarray | None:
-    """The band of each record's sensitive value (the binning l-diversity used), as text."""
-    for r in a.scenarios:
-        if r.ldiversity is not None:
-            for b in r.ldiversity.binning:
-                if b.column == s:
-                    edges = np.asarray(b.edges, dtype=float)
-                    v = pd.to_numeric(a.data[s], errors="coerce").to_numpy(dtype=float)
-                    codes = np.searchsorted(edges, v, side="right") - 1
-                    codes = np.where(v == edges[-1], len(b.labels) - 1, codes)
-                    ok = ~np.isnan(v) & (codes >= 0) & (codes < len(b.labels))
-                    labels = np.asarray(b.labels, dtype=object)
-                    return np.where(ok, labels[np.clip(codes, 0, len(b.labels) - 1)], None)
-    return None
 
 
 def _stack(parts: list[pd.DataFrame]) -> pd.DataFrame:

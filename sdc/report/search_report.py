@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from sdc._provenance import sha256_bytes
+from sdc._provenance import sha256_bytes, sha256_file
 from sdc._version import __version__
 from sdc.identify.qi_search import SubsetSearchResult
 from sdc.identify.search import GeneralisationResult
@@ -47,9 +47,6 @@ _METRIC_TEXT = {
     "loss": "ARX's Loss (0 = untouched, 1 = everything suppressed), geometric mean over quasi-identifiers",
     "avg_class_size": "average equivalence-class size (suppressed records count as one class)",
 }
-
-
-_sha256 = sha256_bytes  # the one digest (sdc._provenance)
 
 
 def _status_counts(lat: pd.DataFrame) -> dict[str, int]:
@@ -193,9 +190,9 @@ def search_files(run: SearchRun, *, data: pd.DataFrame | None = None, input_path
     in_name = in_sha = None
     if input_path is not None:
         p = Path(input_path)
-        in_name, in_sha = p.name, _sha256(p.read_bytes())
+        in_name, in_sha = p.name, sha256_file(p)
     doc = search_document(run, input_name=in_name, input_sha256=in_sha, released_name=rel.name,
-                          released_sha256=_sha256(rel.data), command=command)
+                          released_sha256=sha256_bytes(rel.data), command=command)
     files: dict[str, str | bytes] = {
         rel.name: rel.data,
         "search.json": json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n",

@@ -26,12 +26,15 @@ import numpy as np
 import pandas as pd
 
 from sdc._files import csv_text
+from sdc._stats import summary_values
 from sdc._version import __version__
 from sdc.report.content import FIGURES, SAFETY_NOTE, Report, Section, Table
 from sdc.report.formatting import fmt_num
 from sdc.report.safety import safe_frame
 from sdc.report.serialize import frame_records, jsonable
+from sdc.workflow.registry import figure_named
 from sdc.workflow.sweep import SweepResult, sweep_plan_toml
+from sdc.workflow.utility_registry import utility_figure
 
 __all__ = ["write_sweep", "sweep_files", "sweep_figures", "build_sweep_report", "SweepFolder", "SWEEP_FIGURES"]
 
@@ -46,15 +49,27 @@ for _name, _caption in SWEEP_FIGURES.items():  # the renderers look captions up 
     FIGURES.setdefault(_name, _caption)
 
 _COLORS = ("#3b6ea5", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a589", "#7f8c8d", "#a04000")
-_AXIS_LABELS = {
-    "global_risk": "global risk (expected re-identifications / n)", "global_risk_pct": "global risk (%)",
-    "expected_reidentifications": "expected re-identifications", "pct_unique": "sample uniques (%)",
-    "pct_fk_le_k": "records with fk <= k (%)", "il1_overall": "IL1 overall (share of range; lower is better)",
-    "eigen_similarity_pct": "eigenvalue similarity (%)", "nue_utility_retained": "utility retained (1 - NUE norm.)",
-    "nue_normalised": "normalised non-uniform entropy (lower is better)",
-    "pct_records_retained": "records retained (%)",
-    "cells_suppressed": "cells suppressed",
-}
+
+
+def column_label(column: str, k: object = None) -> str:
+    """The label of a sweep column, as its measure declares it (``il1[age]``: "IL1 [age]"), its
+    thresholds filled with `k`, or as a table column heading without `k`; a column that is not
+    a measure's figure keeps its name."""
+    f = figure_named(column) or utility_figure(column)
+    if f is None:
+        return column
+    text = f.heading({"k": k}) if k is not None else f.column_heading()
+    return text + " " + column[len(str(f.sweep)):] if column.startswith(f"{f.sweep}[") else text
+
+
+def axis_label(column: str, k: object = None) -> str:
+    """The label of an axis (or a plotted series): the figure's label, its threshold filled with
+    `k`, and "(lower is better)" for a utility figure that is a loss."""
+    f = figure_named(column) or utility_figure(column)
+    if f is None:
+        return column
+    loss = utility_figure(column) is not None and f.better == "lower"
+    return f.heading({"k": k} if k is not None else None) + (" (lower is better)" if loss else "")
 
 
 @dataclass(frozen=True)
@@ -125,8 +140,8 @@ def _plane(r: SweepResult) -> bytes:
     for row in nd.itertuples(index=False):
         ax.annotate(str(row.setting), (getattr(row, r.risk_axis), getattr(row, r.utility_axis)),
                     textcoords="offset points", xytext=(6, 4), fontsize=7)
-    ax.set_xlabel(_AXIS_LABELS.get(r.risk_axis, r.risk_axis) + " (lower is safer)")
-    ax.set_ylabel(_AXIS_LABELS.get(r.utility_axis, r.utility_axis))
+    ax.set_xlabel(axis_label(r.risk_axis) + " (lower is safer)")
+    ax.set_ylabel(axis_label(r.utility_axis))
     ax.legend(fontsize=7, frameon=False, loc="best")
     ax.set_title("Risk against utility; numbers: the settings' rows")
     return _png(fig)
@@ -140,8 +155,7 @@ def sweep_figures(r: SweepResult) -> dict[str, bytes]:
     with matplotlib.style.context("default"), matplotlib.rc_context({"svg.hashsalt": "sdc", "font.size": 9}):
         return {
             "risk_by_parameter": _by_parameter(
-                r, [("global_risk_pct", "global risk (%)", 1.0), ("pct_unique", "sample uniques (%)", 1.0),
-                    ("pct_fk_le_k", f"records with fk <= {r.k} (%)", 1.0)],
+                r, [(c, axis_label(c, r.k), 1.0) for c in ("global_risk_pct", "pct_unique", "pct_fk_le_k")],
                 f"Risk by parameter (keys: {', '.join(r.keys)})", "% of records"),
             "utility_by_parameter": _by_parameter(
                 r, [("il1_overall", "IL1 overall (loss)", 1.0),
@@ -170,12 +184,13 @@ def build_sweep_report(r: SweepResult, *, files: dict[str, str] | None = None) -
     s.tables.append(Table("setup", "Data and plan", pd.DataFrame(rows, columns=["item", "value"])))
     sections.append(s)
     s = Section("front", "Settings no other setting beats on both axes", [
-        f"Axes: {_AXIS_LABELS.get(r.risk_axis, r.risk_axis)} (lower is better) and "
-        f"{_AXIS_LABELS.get(r.utility_axis, r.utility_axis)}. {len(nd)} setting(s) are non-dominated: "
+        f"Axes: {axis_label(r.risk_axis)} (lower is better) and "
+        f"{axis_label(r.utility_axis)}. {len(nd)} setting(s) are non-dominated: "
         + "; ".join(f"{int(x.setting)}: {x.label} ({fmt_num(float(getattr(x, r.risk_axis)))}, "
                     f"{fmt_num(float(getattr(x, r.utility_axis)))})" for x in nd.itertuples(index=False)) + "."])
     cols = ["setting", "label", r.risk_axis, r.utility_axis]
-    s.tables.append(Table("non-dominated", "Non-dominated settings", nd[list(dict.fromkeys(cols))]))
+    s.tables.append(Table("non-dominated", "Non-dominated settings", nd[list(dict.fromkeys(cols))],
+                          labels={c: column_label(c) for c in cols}))
     s.figures.append("risk_utility")
     sections.append(s)
     s = Section("table", "Every setting", ["One row per setting; row 0 is the original data. Risk: pct_unique "
@@ -183,7 +198,8 @@ def build_sweep_report(r: SweepResult, *, files: dict[str, str] | None = None) -
                                            "risk. Utility: IL1 (share of the range; categorical: share changed) "
                                            "per variable and overall, eigenvalue similarity (%), non-uniform "
                                            "entropy (nue, bits; normalised; utility retained), records retained."])
-    s.tables.append(Table("settings", "Risk and utility by setting", t))
+    s.tables.append(Table("settings", "Risk and utility by setting", t,
+                          labels={c: column_label(c) for c in t.columns}))
     s.figures += ["risk_by_parameter", "utility_by_parameter"]
     sections.append(s)
     if files:
@@ -195,8 +211,7 @@ def build_sweep_report(r: SweepResult, *, files: dict[str, str] | None = None) -
         f"Command: {prov.get('command') or 'sdc sweep ...'}",
         "plan.toml holds the resolved plan with its seed: the same data and plan give the same table."])
     sections.append(s)
-    return Report(title="Risk-utility sweep", generated=str(prov.get("generated_utc", "")), sections=sections,
-                  assessment=None)  # type: ignore[arg-type]
+    return Report(title="Risk-utility sweep", generated=str(prov.get("generated_utc", "")), sections=sections)
 
 
 def _file_list(png: bool) -> dict[str, str]:
@@ -217,7 +232,7 @@ def sweep_document(report: Report, r: SweepResult, files: dict[str, str]) -> dic
         "plan": {"source": r.plan.source, "seed": r.plan.seed, "mode": r.mode},
         "keys": list(r.keys), "k": r.k, "weights": r.weights, "missing": r.missing, "variables": list(r.variables),
         "risk_axis": r.risk_axis, "utility_axis": r.utility_axis,
-        "settings": frame_records(r.table), "summary": r.summary(), "files": files,
+        "settings": frame_records(r.table), "summary": summary_values(r.summary()), "files": files,
     })
 
 

@@ -14,7 +14,7 @@ import pandas as pd
 from sdc.report.formatting import format_cell, md_text, one_line_text, render_table
 from sdc.report.content import Report, Table
 
-__all__ = ["render_markdown", "render_text"]
+__all__ = ["render_markdown", "render_text", "console_text"]
 
 
 def _md_cell(v: object) -> str:
@@ -66,7 +66,7 @@ def render_markdown(report: Report, figures: dict[str, bytes], *, png_files: boo
 def render_text(report: Report, figures: dict[str, bytes], *, png_files: bool, html: bool = True) -> str:
     """Plain text with aligned tables; figures are named, not drawn."""
     title = one_line_text(report.title)
-    out = [title, "=" * len(title), f"Generated {one_line_text(report.generated)}", ""]
+    out = [title, "=" * len(title)] + ([f"Generated {one_line_text(report.generated)}"] if report.generated else []) + [""]
     for s in report.sections:
         heading = one_line_text(s.title)
         out += [heading, "-" * len(heading)]
@@ -84,3 +84,8 @@ def render_text(report: Report, figures: dict[str, bytes], *, png_files: bool, h
                         + (f"; see {' and '.join(where)}]" if where else "; not written]"), ""]
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def console_text(report: Report) -> str:
+    """A report for the terminal (the single-measure commands): the plain text, no figures."""
+    return render_text(report, {}, png_files=False, html=False).rstrip("\n")

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from sdc._stats import summary_frame
 from sdc._validation import check_fraction, check_int, check_option, check_weights
 from sdc.core.scenario import KeyClasses, resolve_keys
 from sdc.risk.household import check_household
@@ -80,6 +81,15 @@ class Interval:
         return {"statistic": self.statistic, "estimate": self.estimate, "lower": self.lower, "upper": self.upper,
                 "level": self.level, "method": self.method, "standard_error": self.standard_error}
 
+    def summary(self) -> pd.DataFrame:
+        """The estimate and its interval as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("estimate", self.estimate, f"the estimate of {self.statistic}"),
+            ("lower", self.lower, f"lower end of the {self.level:.0%} interval"),
+            ("upper", self.upper, f"upper end of the {self.level:.0%} interval"),
+            ("standard_error", self.standard_error, "standard error"), ("method", self.method, "how it was computed"),
+        ])
+
 
 def reidentification_interval(risk: IndividualRiskResult, *, level: float = 0.95) -> Interval:
     """Interval for the number of records an intruder would correctly re-identify.
@@ -119,6 +129,18 @@ def reidentification_interval(risk: IndividualRiskResult, *, level: float = 0.95
         method = "normal approximation with continuity correction"
     return Interval(statistic="reidentifications", estimate=er, lower=lo, upper=hi, level=level, method=method,
                     standard_error=sd)
+
+
+def _random_groups(data: pd.DataFrame, household: str | None, G: int, rng: int | np.random.Generator | None
+                   ) -> np.ndarray:
+    """Each record's jackknife group: the sampling units (records, or households) dealt at random
+    into `G` groups of (nearly) equal size, with the seed `rng`."""
+    units = check_household(data, household) if household is not None else np.arange(len(data))
+    n_units = int(units.max()) + 1
+    if n_units < G:
+        raise ValueError(f"`groups` ({G}) must not exceed the number of sampling units ({n_units}).")
+    group_of_unit = np.random.default_rng(rng).permutation(np.arange(n_units) % G)
+    return group_of_unit[units]
 
 
 def jackknife_interval(
@@ -168,13 +190,7 @@ def jackknife_interval(
     w = check_weights(data, weights)
     if statistic == "population_uniques" and population_size is None:
         raise ValueError("statistic='population_uniques' needs `population_size` (N).")
-    units = check_household(data, household) if household is not None else np.arange(len(data))
-    n_units = int(units.max()) + 1
-    if n_units < G:
-        raise ValueError(f"`groups` ({G}) must not exceed the number of sampling units ({n_units}).")
-    gen = np.random.default_rng(rng)
-    group_of_unit = gen.permutation(np.arange(n_units) % G)
-    group = group_of_unit[units]
+    group = _random_groups(data, household, G, rng)
 
     n = len(data)
 

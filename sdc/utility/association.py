@@ -12,11 +12,11 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_option
 from sdc.core.values import encode_values, pair_counts
 from sdc.utility._common import align, check_categorical, is_numeric, numeric_values, resolve_variables
@@ -102,11 +102,17 @@ class AssociationResult:
         cols = ["measure", "variable_1", "variable_2", "before", "after", "change"]
         return pd.concat([cv[cols], co[cols]], ignore_index=True)
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: the largest change of each kind."""
-        return {"max_cramers_v_change": float(self.max_cramers_v_change),
-                "max_correlation_change": float(self.max_correlation_change),
-                "categorical": list(self.categorical), "numeric": list(self.numeric), "method": self.method}
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (the largest change of each kind) as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("max_cramers_v_change", float(self.max_cramers_v_change),
+             "largest absolute change of Cramér's V over the categorical pairs"),
+            ("max_correlation_change", float(self.max_correlation_change),
+             "largest absolute change of a correlation over the numeric pairs"),
+            ("categorical", list(self.categorical), "the categorical variables"),
+            ("numeric", list(self.numeric), "the numeric variables"),
+            ("method", self.method, "the correlation coefficient"),
+        ])
 
 
 def _max_abs(x: np.ndarray) -> float:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc.core.classes import equivalence_classes
 from sdc.core.frequencies import pattern_frequencies
 from sdc.core.missing import MissingKind, MissingRule, missing_rule
@@ -83,14 +83,21 @@ class DiscernibilityResult:
         rows = [(s, getattr(self, f"{s}_before"), getattr(self, f"{s}_after"), d) for s, d in self._ROWS]
         return pd.DataFrame(rows, columns=["statistic", "before", "after", "description"])
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: discernibility and AECS after with their utility retained, privacy gain."""
-        return {"discernibility": float(self.discernibility_after),
-                "discernibility_utility_retained": float(self.discernibility_utility_retained),
-                "average_class_size": float(self.average_class_size_after),
-                "aecs_utility_retained": float(self.aecs_utility_retained),
-                "k_before": float(self.k_before), "k_after": float(self.k_after),
-                "privacy_gain": float(self.privacy_gain), "n_records": self.n_records}
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (discernibility and AECS after, with their utility retained; the
+        privacy gain) as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("discernibility", float(self.discernibility_after), "discernibility of the release (sum of |E|^2 + n |S|)"),
+            ("discernibility_utility_retained", float(self.discernibility_utility_retained),
+             "1 - (DM' - DM) / (n^2 - DM), clipped to [0, 1] (ARX)"),
+            ("average_class_size", float(self.average_class_size_after), "records kept per class in the release (AECS)"),
+            ("aecs_utility_retained", float(self.aecs_utility_retained),
+             "1 - (AECS' - AECS) / (n - AECS), clipped to [0, 1] (ARX)"),
+            ("k_before", float(self.k_before), "smallest fk of the original"),
+            ("k_after", float(self.k_after), "smallest fk of the release"),
+            ("privacy_gain", float(self.privacy_gain), "k after - k before"),
+            ("n_records", self.n_records, "records"),
+        ])
 
 
 def _retained(before: float, after: float, maximum: float) -> float:

@@ -13,11 +13,11 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc.exceptions import DegenerateDataWarning
 from sdc.utility._common import align, is_numeric, numeric_values, resolve_variables
 
@@ -66,10 +66,16 @@ class EigenSimilarityResult:
         """The eigenvalues, one row per component."""
         return self.eigenvalues.reset_index()
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: the similarity in percent and sdcMicro's eigen figure."""
-        return {"eigen_similarity_pct": float(self.percent), "sdcmicro_eigen": float(self.sdcmicro_eigen),
-                "variables": list(self.variables), "n_records": self.n_records}
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (the similarity in percent and sdcMicro's eigen figure) as rows of
+        (statistic, value, description)."""
+        return summary_frame([
+            ("eigen_similarity_pct", float(self.percent),
+             "similarity of the correlation matrices' eigenvalues (%; 100: the same)"),
+            ("sdcmicro_eigen", float(self.sdcmicro_eigen), "sdcMicro's dUtility eigen figure"),
+            ("variables", list(self.variables), "the numeric variables"),
+            ("n_records", self.n_records, "records"),
+        ])
 
 
 def sorted_eigenvalues(matrix: np.ndarray) -> np.ndarray:

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc.core.values import encode_values, pair_counts
 from sdc.utility._common import align, resolve_variables
 
@@ -56,10 +56,16 @@ class NonUniformEntropyResult:
         """One row per variable."""
         return self.per_variable.reset_index()
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: entropy, its normalised form and the utility retained."""
-        return {"nue": float(self.entropy), "nue_max": float(self.maximum), "nue_normalised": float(self.normalised),
-                "nue_utility_retained": float(self.utility_retained), "n_records": self.n_records}
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (entropy, its normalised form and the utility retained) as rows of
+        (statistic, value, description)."""
+        return summary_frame([
+            ("nue", float(self.entropy), "non-uniform entropy of the release (bits)"),
+            ("nue_max", float(self.maximum), "its maximum: every value lost (bits)"),
+            ("nue_normalised", float(self.normalised), "nue / nue_max"),
+            ("nue_utility_retained", float(self.utility_retained), "1 - nue_normalised"),
+            ("n_records", self.n_records, "records"),
+        ])
 
 
 def _ratio(a: float, b: float) -> float:

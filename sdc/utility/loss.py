@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_option
 from sdc.core.values import encode_pair
 from sdc.exceptions import DegenerateDataWarning
@@ -71,11 +72,14 @@ class InformationLossResult:
         """One row per variable (the ``per_variable`` table with ``variable`` as a column)."""
         return self.per_variable.reset_index()
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: overall IL1 and IL1 per variable."""
-        return {"il1_overall": float(self.overall),
-                "il1": {v: float(x) for v, x in self.il1.items()},
-                "n_records": self.n_records, "suppressed": self.suppressed}
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (overall IL1 and IL1 per variable) as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("il1_overall", float(self.overall), "mean IL1 over the variables (share of the range)"),
+            ("il1", {v: float(x) for v, x in self.il1.items()}, "IL1 per variable"),
+            ("n_records", self.n_records, "records"),
+            ("suppressed", self.suppressed, "how a suppressed cell counts"),
+        ])
 
 
 def _scale_loss(dist: np.ndarray, rng: float, name: str) -> np.ndarray:
@@ -239,10 +243,15 @@ class IL1sResult:
         """One row per variable."""
         return self.per_variable.reset_index()
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures under sdcMicro's names."""
-        return {"il1s": float(self.total), "il1s_mean": float(self.mean), "il1": float(self.relative_total),
-                "n_records": self.n_records, "variables": list(self.variables)}
+    def summary(self) -> pd.DataFrame:
+        """Headline figures under sdcMicro's names, as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("il1s", float(self.total), "sdcMicro's IL1s: sum of |x' - x| / (sqrt(2) s_j)"),
+            ("il1s_mean", float(self.mean), "sdcMicro's IL1old: IL1s / (n p)"),
+            ("il1", float(self.relative_total), "sdcMicro's IL1: sum of 100 |x' - x| / |x|"),
+            ("n_records", self.n_records, "records"),
+            ("variables", list(self.variables), "the numeric variables"),
+        ])
 
 
 def il1s(

@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc.core.values import encode_pair
 from sdc.utility._common import align, check_categorical, is_numeric, numeric_values, resolve_variables
 
@@ -66,11 +66,15 @@ class MarginalResult:
         cols = ["variable", "kind", "max_deviation_pp", "mean_before", "mean_after", "sd_before", "sd_after"]
         return pd.DataFrame(rows, columns=cols)
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: the largest deviation per categorical variable and overall."""
-        return {"max_deviation_pp": self.max_deviation,
-                "max_deviation_pp_per_variable": {k: float(v) for k, v in self.max_deviation_pp.items()},
-                "n_records": self.n_records}
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (the largest deviation overall and per categorical variable) as rows
+        of (statistic, value, description)."""
+        return summary_frame([
+            ("max_deviation_pp", self.max_deviation, "largest change of a category's share (percentage points)"),
+            ("max_deviation_pp_per_variable", {k: float(v) for k, v in self.max_deviation_pp.items()},
+             "the same per categorical variable"),
+            ("n_records", self.n_records, "records"),
+        ])
 
 
 def _stats(x: np.ndarray, quantiles: tuple[float, ...]) -> list[float]:

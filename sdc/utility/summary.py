@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc.utility._common import align, check_categorical, is_numeric, resolve_variables
 from sdc.utility.eigen import EigenSimilarityResult, eigen_similarity
 from sdc.utility.entropy import NonUniformEntropyResult, non_uniform_entropy
@@ -61,18 +61,21 @@ class UtilitySummary:
     entropy: NonUniformEntropyResult = field(repr=False)
     suppression: SuppressionResult = field(repr=False)
 
-    def summary(self) -> dict[str, Any]:
-        """Flat dict of the headline figures, one key per column of a sweep row
-        (``il1[<variable>]`` per variable)."""
-        out: dict[str, Any] = {"il1_overall": float(self.il1_overall)}
-        out.update({f"il1[{v}]": float(x) for v, x in self.il1.items()})
-        out.update({
-            "eigen_similarity_pct": float(self.eigen_similarity_pct), "nue": float(self.nue),
-            "nue_normalised": float(self.nue_normalised), "nue_utility_retained": float(self.nue_utility_retained),
-            "records_retained": int(self.records_retained), "pct_records_retained": float(self.pct_records_retained),
-            "cells_suppressed": int(self.cells_suppressed),
-        })
-        return out
+    def summary(self) -> pd.DataFrame:
+        """The headline figures as rows of (statistic, value, description), one statistic per
+        column of a sweep row (``il1[<variable>]`` per variable)."""
+        rows: list[tuple[str, object, str]] = [("il1_overall", float(self.il1_overall), "mean IL1 over the variables")]
+        rows += [(f"il1[{v}]", float(x), f"IL1 of {v}") for v, x in self.il1.items()]
+        rows += [
+            ("eigen_similarity_pct", float(self.eigen_similarity_pct), "eigenvalue similarity of the numeric variables (%)"),
+            ("nue", float(self.nue), "non-uniform entropy of the keys (bits)"),
+            ("nue_normalised", float(self.nue_normalised), "non-uniform entropy / its maximum"),
+            ("nue_utility_retained", float(self.nue_utility_retained), "1 - nue_normalised"),
+            ("records_retained", int(self.records_retained), "records not withheld"),
+            ("pct_records_retained", float(self.pct_records_retained), "% records retained"),
+            ("cells_suppressed", int(self.cells_suppressed), "cells of the keys suppressed"),
+        ]
+        return summary_frame(rows)
 
     def to_frame(self) -> pd.DataFrame:
         """The headline figures, long: ``statistic``, ``variable`` (for IL1 per variable), ``value``."""
@@ -117,8 +120,8 @@ def utility_summary(
     Returns
     -------
     UtilitySummary
-        ``summary()`` gives one flat row of figures (what ``sdc sweep`` and ``sdc compare``
-        tabulate).
+        ``summary()`` gives the figures as rows, one per column of a sweep row (what
+        ``sdc sweep`` and ``sdc compare`` tabulate).
 
     Notes
     -----
@@ -133,7 +136,7 @@ def utility_summary(
     >>> orig = pd.DataFrame({"age": [21, 22, 31, 32], "sex": list("mfmf")})
     >>> rel = pd.DataFrame({"age": ["20--30", "20--30", "30--40", "30--40"], "sex": list("mfmf")})
     >>> s = sdc.utility_summary(orig, rel, ["age", "sex"], keys=["age", "sex"])
-    >>> s.summary()["il1[age]"], s.records_retained
+    >>> s.il1["age"], s.records_retained
     (0.9090909090909091, 4)
     """
     orig, rel = align(original, released)

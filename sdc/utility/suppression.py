@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc.utility._common import align, resolve_variables
 
 __all__ = ["SuppressionResult", "suppression", "missing_masks"]
@@ -57,12 +57,17 @@ class SuppressionResult:
         out.index.name = "variable"
         return out.reset_index()
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: records retained and cells suppressed."""
-        return {"records_retained": self.records_retained, "pct_records_retained": self.pct_records_retained,
-                "records_suppressed": self.records_suppressed, "records_with_suppression": self.records_with_suppression,
-                "cells_suppressed": self.total_cells_suppressed,
-                "cells_suppressed_per_variable": {k: int(v) for k, v in self.cells_suppressed.items()}}
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (records retained, cells suppressed) as rows of (statistic, value, description)."""
+        return summary_frame([
+            ("records_retained", self.records_retained, "records not withheld (n - records suppressed)"),
+            ("pct_records_retained", self.pct_records_retained, "% records retained"),
+            ("records_suppressed", self.records_suppressed, "records withheld: every variable missing in the release"),
+            ("records_with_suppression", self.records_with_suppression, "records with at least one cell suppressed"),
+            ("cells_suppressed", self.total_cells_suppressed, "cells suppressed"),
+            ("cells_suppressed_per_variable", {k: int(v) for k, v in self.cells_suppressed.items()},
+             "cells suppressed per variable"),
+        ])
 
 
 def missing_masks(original: pd.DataFrame, released: pd.DataFrame, cols: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._validation import check_fraction, check_frame, check_option
 
 __all__ = ["ValidityResult", "analysis_validity", "ci_overlap", "MODELS"]
@@ -74,13 +75,20 @@ class ValidityResult:
         """One row per term."""
         return self.coefficients.reset_index()
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: mean and smallest interval overlap, sign changes."""
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (mean and smallest interval overlap, sign changes) as rows of
+        (statistic, value, description)."""
         both = self.coefficients["ci_overlap"].notna()
-        return {"formula": self.formula, "model": self.model, "level": self.level,
-                "mean_ci_overlap": float(self.mean_overlap), "min_ci_overlap": float(self.min_overlap),
-                "sign_changes": int((~self.coefficients.loc[both, "sign_agrees"].astype(bool)).sum()),
-                "n_before": self.n_before, "n_after": self.n_after}
+        return summary_frame([
+            ("formula", self.formula, "the model"), ("model", self.model, "ols or logit"),
+            ("level", self.level, "confidence level of the intervals"),
+            ("mean_ci_overlap", float(self.mean_overlap), "mean overlap of the coefficients' intervals (Karr et al.)"),
+            ("min_ci_overlap", float(self.min_overlap), "smallest overlap"),
+            ("sign_changes", int((~self.coefficients.loc[both, "sign_agrees"].astype(bool)).sum()),
+             "coefficients whose sign changed"),
+            ("n_before", self.n_before, "records of the fit on the original"),
+            ("n_after", self.n_after, "records of the fit on the release"),
+        ])
 
 
 def _fit(frame: pd.DataFrame, formula: str, model: str, which: str) -> Any:

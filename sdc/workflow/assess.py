@@ -16,22 +16,23 @@ In a notebook the data come first and the configuration is a dict or keyword arg
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from sdc._provenance import platform_text, provenance, sha256_files, versions
+from sdc._stats import summary_frame
 from sdc._validation import check_columns
 from sdc.attribute.closeness import TClosenessResult
-from sdc.attribute.inference import InferenceResult, inference_risk
+from sdc.attribute.inference import InferenceResult
 from sdc.attribute.ldiversity import LDiversityResult
 from sdc.core.binning import Binning, apply_binning
 from sdc.core.engine import engine_of
-from sdc.core.missing import missing_rule
 from sdc.core.scenario import KeyClasses, key_classes
 from sdc.core.shared import shared_codes
 from sdc.exceptions import SdcWarning
@@ -39,17 +40,18 @@ from sdc.core.prepare import attach_weights
 from sdc.io import ReadDetails, read_data_details
 from sdc.risk.attacker import AttackerRiskResult
 from sdc.risk.household import HouseholdRiskResult
-from sdc.risk.individual import IndividualRiskResult, individual_risk
-from sdc.risk.kanonymity import KAnonymityResult, k_anonymity
+from sdc.risk.individual import IndividualRiskResult
+from sdc.risk.kanonymity import KAnonymityResult
 from sdc.risk.snapshots import SnapshotResult
 from sdc.risk.suda import SudaResult
-from sdc.risk.uncertainty import Interval, jackknife_interval, reidentification_interval
+from sdc.risk.uncertainty import Interval
 from sdc.risk.uniqueness import PopulationUniquenessResult
 from sdc.workflow.config import FILE_WIDE, RunConfig, Scenario, from_mapping, from_options, load_config
 from sdc.workflow.engine import back_end, not_run
-from sdc.workflow.registry import SCENARIO_MEASURES, Context
+from sdc.workflow.measure import Check, Context
+from sdc.workflow.registry import ALL_MEASURES, FILE_MEASURES, JACKKNIFE_GROUPS
 
-__all__ = ["Assessment", "ScenarioResult", "assess", "Verdict"]
+__all__ = ["Assessment", "ScenarioResult", "assess", "Verdict", "measure_scenario", "JACKKNIFE_GROUPS"]
 
 
 @dataclass(frozen=True)
@@ -74,9 +76,9 @@ class ScenarioResult:
     """The measures of one key scenario."""
 
     scenario: Scenario
-    key_classes: KeyClasses = field(repr=False)
     profile: KAnonymityResult
     risk: IndividualRiskResult
+    key_classes: KeyClasses | None = field(default=None, repr=False)  # None: not kept (a one-measure run)
     household: HouseholdRiskResult | None = None
     snapshots: SnapshotResult | None = None
     ldiversity: LDiversityResult | None = None
@@ -113,24 +115,44 @@ class Assessment:
     def primary(self) -> ScenarioResult:
         return self.scenarios[0]
 
+    def sensitive_band(self, sensitive: str) -> np.ndarray | None:
+        """The band of each record's value of `sensitive` (the bins l-diversity counted), as
+        text (None where missing); None when the variable was not banded."""
+        for r in self.scenarios:
+            for b in r.ldiversity.binning if r.ldiversity is not None else ():
+                if b.column == sensitive:  # [a, b) but the last bin, which takes its right edge
+                    edges = np.asarray(b.edges, dtype=float)
+                    v = pd.to_numeric(self.data[sensitive], errors="coerce").to_numpy(dtype=float)
+                    codes = np.searchsorted(edges, v, side="right") - 1
+                    codes = np.where(v == edges[-1], len(b.labels) - 1, codes)
+                    ok = ~np.isnan(v) & (codes >= 0) & (codes < len(b.labels))
+                    labels = np.asarray(b.labels, dtype=object)
+                    return np.where(ok, labels[np.clip(codes, 0, len(b.labels) - 1)], None)
+        return None
+
     def to_frame(self) -> pd.DataFrame:
         """The verdicts, one row per measure and scenario: ``scenario``, ``measure``,
         ``statistic``, ``value``, ``threshold``, ``verdict`` (pass, fail, info), ``share``."""
         return pd.DataFrame([v.__dict__ for v in self.verdicts],
                             columns=["scenario", "measure", "statistic", "value", "threshold", "verdict", "share"])
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: records, and per scenario its verdict counts, records below k and
+    def summary(self) -> pd.DataFrame:
+        """Headline figures as rows of (statistic, value, description): records, the failing
+        verdicts, and per scenario (``<scenario>: ...``) its verdict counts, records below k and
         expected re-identifications."""
-        out: dict[str, Any] = {"records": len(self.data), "scenarios": {}}
+        rows: list[tuple[str, object, str]] = [("records", len(self.data), "records assessed")]
         for r in self.scenarios:
-            v = [x.verdict for x in self.verdicts if x.scenario == r.scenario.name]
-            out["scenarios"][r.scenario.name] = {
-                "keys": list(r.scenario.keys), "fail": v.count("fail"), "pass": v.count("pass"),
-                "info": v.count("info"), "records_below_k": int(r.profile.n_k_lt_threshold),
-                "expected_reidentifications": float(r.risk.expected_reidentifications)}
-        out["fail"] = sum(1 for x in self.verdicts if x.verdict == "fail")
-        return out
+            name = r.scenario.name
+            v = [x.verdict for x in self.verdicts if x.scenario == name]
+            rows += [(f"{name}: keys", list(r.scenario.keys), "the scenario's key variables"),
+                     (f"{name}: fail", v.count("fail"), "measures failing their threshold"),
+                     (f"{name}: pass", v.count("pass"), "measures passing their threshold"),
+                     (f"{name}: info", v.count("info"), "measures for information"),
+                     (f"{name}: records_below_k", int(r.profile.n_k_lt_threshold), "records with fk < k"),
+                     (f"{name}: expected_reidentifications", float(r.risk.expected_reidentifications),
+                      "expected re-identifications")]
+        rows.append(("fail", sum(1 for x in self.verdicts if x.verdict == "fail"), "failing verdicts, every scenario"))
+        return summary_frame(rows)
 
 
 def load_input(cfg: RunConfig) -> tuple[pd.DataFrame, list[str], ReadDetails | None]:
@@ -262,31 +284,15 @@ def assess(
     back.check_roles(cfg, data)
     work, binning = back.binned(cfg, data)
     thr = cfg.thresholds
-    measures = set(cfg.measures)
-    notes: list[str] = list(details.notes()) if details is not None else []
-    # Numbers without bins: each raw value is a class. (A text column, such as the bands of a
-    # released file's recoded key, is counted by its values, which is no news.)
-    unbinned = [k for k in cfg.continuous_keys if k not in cfg.bins and k in data.columns
-                and pd.api.types.is_numeric_dtype(data[k].dtype) and not pd.api.types.is_bool_dtype(data[k].dtype)]
-    if unbinned:
-        notes.append(f"continuous key(s) {', '.join(unbinned)} assessed on their raw values (no bins configured).")
     columns = back.columns(cfg, data, details)
-    notes += _column_notes(cfg, columns) if columns is not None else []
-    opts = {"weights": cfg.weights, "missing": missing_rule(cfg.missing, cfg.alpha)}
+    notes = _input_notes(cfg, data, details, columns)
     results = []
     # The measures only read `work`: each column is encoded once for all of them (sdc.core.shared).
     with warnings.catch_warnings(record=True) as caught, shared_codes():
         warnings.simplefilter("always", SdcWarning)
         for sc in cfg.all_scenarios:
-            results.append(_scenario(cfg, work, sc, opts, measures, progress, notes, back))
-        inference = {}
-        if "inference" in measures and back.runs(inference_risk) is None:
-            exclude = {c for c in (cfg.id, cfg.weights, cfg.household) if c}
-            few = _few_levels(work, [c for c in work.columns if c not in exclude])  # counted once for all
-            for s in cfg.sensitive:
-                bins = {s: cfg.sensitive_bins[s]} if s in cfg.sensitive_bins else None
-                inference[s] = inference_risk(work, s, candidates=[c for c in few if c != s],
-                                              min_posterior=thr.min_posterior, bins=bins)
+            results.append(measure_scenario(work, cfg, sc, progress=progress, notes=notes, back=back))
+        inference = _file_measures(cfg, work, progress, back).get("inference", {})
     for w in caught:
         msg = " ".join(str(w.message).split())
         if msg not in notes:
@@ -306,6 +312,19 @@ def assess(
         table, r_versions = run_cross_check(result, progress)
         result = replace(result, cross_check=table, provenance={**result.provenance, "r_versions": r_versions})
     return result
+
+
+def _input_notes(cfg: RunConfig, data: pd.DataFrame, details: ReadDetails | None,
+                 columns: pd.DataFrame | None) -> list[str]:
+    """What the reading and the input's columns tell the reader before any measure."""
+    notes: list[str] = list(details.notes()) if details is not None else []
+    # Numbers without bins: each raw value is a class. (A text column, such as the bands of a
+    # released file's recoded key, is counted by its values, which is no news.)
+    unbinned = [k for k in cfg.continuous_keys if k not in cfg.bins and k in data.columns
+                and pd.api.types.is_numeric_dtype(data[k].dtype) and not pd.api.types.is_bool_dtype(data[k].dtype)]
+    if unbinned:
+        notes.append(f"continuous key(s) {', '.join(unbinned)} assessed on their raw values (no bins configured).")
+    return notes + (_column_notes(cfg, columns) if columns is not None else [])  # None: out of memory
 
 
 def _check_roles(cfg: RunConfig, data: pd.DataFrame) -> None:
@@ -412,63 +431,51 @@ def _column_notes(cfg: RunConfig, columns: pd.DataFrame) -> list[str]:
 def _skipped(cfg: RunConfig) -> tuple[tuple[str, str], ...]:
     """Measures asked for by name that could not run, with the reason."""
     out: dict[str, str] = {}
-    for m in SCENARIO_MEASURES:
+    for m in (*ALL_MEASURES, *FILE_MEASURES):
         if m.name in cfg.measures:
             why = m.skip_reason(cfg)
             if why and m.label not in out:
                 out[m.label] = why
-    if "inference" in cfg.measures and not cfg.sensitive:
-        out["inference of sensitive values"] = "no sensitive variable is configured ([variables].sensitive)"
     return tuple(out.items())
 
 
-def _few_levels(data: pd.DataFrame, cols: list[str], max_levels: int = 100) -> list[str]:
-    return [c for c in cols if data[c].nunique(dropna=False) <= max_levels]
+def measure_scenario(work: pd.DataFrame, cfg: RunConfig, sc: Scenario, *, names: Collection[str] | None = None,
+                     progress: bool = False, tables: bool = True, notes: list[str] | None = None,
+                     back: Any = None) -> ScenarioResult:
+    """The measures of one scenario on `work`: those of the registry the configuration asks for
+    (and the core ones), or with `names` just those (``("k_anonymity", "risk")``: a sweep's).
 
-
-#: Random groups of the delete-a-group jackknife (fewer when there are fewer sampling units).
-JACKKNIFE_GROUPS = 30
-
-
-def _scenario(cfg: RunConfig, work: pd.DataFrame, sc: Scenario, opts: dict[str, Any], measures: set[str],
-              progress: bool, notes: list[str] | None = None, engine: Any = None) -> ScenarioResult:
-    engine = engine or IN_MEMORY
-    thr = cfg.thresholds
-    keys = list(sc.keys)
-    kc = engine.key_classes(work, keys)  # encoded once; every measure below reads it
-    prof = k_anonymity(work, kc, k=thr.k, top=10, **opts)
-    risk = individual_risk(work, kc, max_global_risk=thr.max_global_risk, **opts)
-    intervals = _intervals(cfg, work, kc, risk, progress, notes) if engine.in_memory else {}
-    ctx = Context(cfg=cfg, work=work, scenario=sc, key_classes=kc, opts=opts, progress=progress)
-    kw: dict[str, Any] = {}
-    extra: dict[str, Any] = {}
-    for m in SCENARIO_MEASURES:
-        if m.name in measures and m.wanted(cfg) and engine.runs(m) is None:
+    The keys are encoded once (:func:`sdc.core.scenario.key_classes`) and every measure reads
+    them; what a measure has to tell the reader is added to `notes`.
+    """
+    back = back or IN_MEMORY
+    kc = back.key_classes(work, list(sc.keys))  # encoded once; every measure below reads it
+    opts = {"weights": cfg.weights, "missing": cfg.missing, "alpha": cfg.alpha}
+    ctx = Context(cfg=cfg, work=work, scenario=sc, key_classes=kc, opts=opts, progress=progress, tables=tables)
+    asked = set(cfg.measures) if names is None else set(names)
+    for m in ALL_MEASURES:
+        if (m.name in asked or (m.always and names is None)) and m.wanted(cfg) and back.runs(m) is None:
             res = m.run(ctx)
             if res is not None:
-                (extra if m.extra else kw)[m.field] = res
-    engine.release(kc)
-    return ScenarioResult(scenario=sc, key_classes=kc, profile=prof, risk=risk, intervals=intervals, extra=extra, **kw)
+                ctx.done[m.field] = res
+    back.release(kc)
+    if notes is not None:
+        notes.extend(n for n in ctx.notes if n not in notes)
+    done = ctx.done
+    extra = {m.field: done.pop(m.field) for m in ALL_MEASURES if m.extra and m.field in done}
+    return ScenarioResult(scenario=sc, key_classes=kc, extra=extra, **done)
 
 
-def _intervals(cfg: RunConfig, work: pd.DataFrame, kc: KeyClasses, risk: IndividualRiskResult, progress: bool,
-               notes: list[str] | None) -> dict[str, Interval]:
-    """The sampling intervals of a scenario's re-identifications (in memory)."""
-    intervals = {"reidentifications": reidentification_interval(risk)}
-    if cfg.weights:
-        units = int(work[cfg.household].nunique()) if cfg.household else len(work)
-        groups = min(JACKKNIFE_GROUPS, units)
-        if groups >= 2:
-            intervals["expected_reidentifications"] = jackknife_interval(
-                work, kc, weights=cfg.weights, household=cfg.household, groups=groups, rng=0, progress=progress)
-        if groups < JACKKNIFE_GROUPS and notes is not None:
-            what = "households" if cfg.household else "records"
-            msg = (f"The sampling interval of the expected re-identifications uses {groups} jackknife groups "
-                   f"(the data hold only {units} {what})." if groups >= 2 else
-                   f"No sampling interval for the expected re-identifications: the data hold only {units} {what}.")
-            if msg not in notes:
-                notes.append(msg)
-    return intervals
+def _file_measures(cfg: RunConfig, work: pd.DataFrame, progress: bool, back: Any = None) -> dict[str, Any]:
+    """The results of the file-wide measures the configuration asks for, by field."""
+    ctx = Context(cfg=cfg, work=work, scenario=None, key_classes=None, opts={}, progress=progress)
+    out = {}
+    for m in FILE_MEASURES:
+        if m.name in cfg.measures and m.wanted(cfg) and (back or IN_MEMORY).runs(m) is None:
+            res = m.run(ctx)
+            if res is not None:
+                out[m.field] = res
+    return out
 
 
 class _InMemory:
@@ -520,34 +527,25 @@ def _small_counts(work: pd.DataFrame, keys: tuple[str, ...], below: int) -> pd.D
 
 
 def _verdicts(cfg: RunConfig, results: list[ScenarioResult], inference: dict[str, InferenceResult]) -> list[Verdict]:
-    thr = cfg.thresholds
+    """Every measure's verdicts, scenario by scenario, then the file-wide ones."""
     out = []
 
-    def add(sc: str, measure: str, stat: str, value: float, threshold: str, ok: bool | None,
-            share: float | None = None) -> None:
-        out.append(Verdict(sc, measure, stat, float(value) + 0.0, threshold,
-                           "info" if ok is None else ("pass" if ok else "fail"),
-                           None if share is None else float(share)))
+    def add(sc: str, c: Check) -> None:
+        out.append(Verdict(sc, c.measure, c.statistic, float(c.value) + 0.0, c.threshold,
+                           "info" if c.ok is None else ("pass" if c.ok else "fail"),
+                           None if c.share is None else float(c.share)))
 
     for r in results:
-        n = r.scenario.name
-        size = max(r.profile.n_records, 1)
-        add(n, f"{thr.k}-anonymity", f"records in classes of fewer than {thr.k} records (fk < {thr.k})",
-            r.profile.n_k_lt_threshold, "0", r.profile.n_k_lt_threshold == 0, r.profile.n_k_lt_threshold / size)
-        above = r.risk.n_records_above(thr.risk)
-        add(n, "individual risk", f"records with a re-identification risk above {thr.risk:g}", above, "0",
-            above == 0, above / size)
-        add(n, "global risk", "expected re-identifications as a share of the records", r.risk.global_risk,
-            f"<= {thr.max_global_risk:g}", r.risk.global_risk <= thr.max_global_risk, r.risk.global_risk)
-        for m in SCENARIO_MEASURES:
+        for m in ALL_MEASURES:
             res = m.result(r)
             if res is not None:
                 for c in m.checks(cfg, res):
-                    add(n, c.measure, c.statistic, c.value, c.threshold, c.ok, c.share)
-    for s, inf in inference.items():
-        det = inf.deterministic
-        add(FILE_WIDE, f"inference ({s})", f"released variables or pairs of them that determine {s} exactly", len(det),
-            "0", len(det) == 0)
+                    add(r.scenario.name, c)
+    file_wide = {"inference": inference}
+    for m in FILE_MEASURES:
+        if file_wide.get(m.field):
+            for c in m.checks(cfg, file_wide[m.field]):
+                add(FILE_WIDE, c)
     return out
 
 

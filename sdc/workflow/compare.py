@@ -19,23 +19,23 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from sdc._provenance import sha256_file
-from sdc._validation import is_numeric_column
+from sdc._provenance import sha256_file, sha256_files
+from sdc._stats import summary_frame, summary_values
 from sdc.exceptions import CodingWarning, SdcWarning
-from sdc.protect._result import changed_cells
 from sdc.workflow.assess import Assessment, ScenarioResult, assess
 from sdc.workflow.compare_attacks import ATTACK_N, AttackComparison, attacks_before_after
-from sdc.workflow.config import RunConfig, Scenario, as_config
+from sdc.workflow.compare_records import (
+    MATCH_MODES, cell_changes, class_sizes, key_frequencies, match_records, released_config,
+)
+from sdc.workflow.config import RunConfig, as_config
+from sdc.workflow.measure import UtilityContext
+from sdc.workflow.registry import ALL_MEASURES
+from sdc.workflow import utility_registry
 
 __all__ = ["Comparison", "compare", "MATCH_MODES", "risk_figures", "match_records", "released_config",
            "load_protection_log", "utility_measures"]
-
-#: How the records of the two files are paired.
-MATCH_MODES = ("auto", "id", "rows", "index")
-
 
 @dataclass(frozen=True)
 class Comparison:
@@ -124,192 +124,42 @@ class Comparison:
         """The risk figures before and after (one row per scenario and measure)."""
         return self.risk.copy()
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures of the primary scenario before and after, and the cells changed."""
+    def summary(self) -> pd.DataFrame:
+        """Headline figures of the primary scenario (before, after), the cells changed and the
+        utility figures, as rows of (statistic, value, description)."""
         b, a = self.before.primary, self.after.primary
-        out = {
-            "records_original": self.n_original, "records_released": self.n_released,
-            "records_dropped": self.records_dropped, "matched_by": self.matched_by,
-            "scenario": b.scenario.name,
-            "pct_unique": (b.profile.pct_unique, a.profile.pct_unique),
-            "records_fk_below_k": (b.profile.n_k_lt_threshold, a.profile.n_k_lt_threshold),
-            "expected_reidentifications": (b.risk.expected_reidentifications, a.risk.expected_reidentifications),
-            "global_risk": (b.risk.global_risk, a.risk.global_risk),
-            "cells_changed": int(self.changes["cells_changed"].sum()),
-            "variables_changed": list(self.changed_variables),
-        }
+        rows: list[tuple[str, object, str]] = [
+            ("records_original", self.n_original, "records in the original"),
+            ("records_released", self.n_released, "records in the released file"),
+            ("records_dropped", self.records_dropped, "original records with no released counterpart"),
+            ("matched_by", self.matched_by, "how the records were paired"),
+            ("scenario", b.scenario.name, "the primary scenario"),
+            ("pct_unique", (b.profile.pct_unique, a.profile.pct_unique), "sample uniques (%), before and after"),
+            ("records_fk_below_k", (b.profile.n_k_lt_threshold, a.profile.n_k_lt_threshold),
+             "records with fk < k, before and after"),
+            ("expected_reidentifications", (b.risk.expected_reidentifications, a.risk.expected_reidentifications),
+             "expected re-identifications, before and after"),
+            ("global_risk", (b.risk.global_risk, a.risk.global_risk), "global risk, before and after"),
+            ("cells_changed", int(self.changes["cells_changed"].sum()), "cells changed"),
+            ("variables_changed", list(self.changed_variables), "variables with a changed cell"),
+        ]
         if self.utility is not None:
-            out.update(self.utility.summary())
-        return out
-
-
-# ---------------------------------------------------------------------------------------------
-# Matching the records
-
-def match_records(original: pd.DataFrame, released: pd.DataFrame, *, match: str = "auto",
-                  id: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    """Pair the records of two files: (original rows, released rows, how), row i with row i.
-
-    ``match="id"`` pairs by the id column (unique in each file; every released id must be in
-    the original; original records without a released one were dropped by the protection);
-    ``"rows"`` by row order (the files must have as many records); ``"index"`` by the
-    DataFrames' index (a protection run keeps it); ``"auto"`` uses the id column when there is
-    one in both files, else row order.
-    """
-    if match not in MATCH_MODES:
-        raise ValueError(f"`match` must be one of {', '.join(map(repr, MATCH_MODES))}; got {match!r}.")
-    if match == "auto":
-        match = "id" if id and id in original.columns and id in released.columns else "rows"
-    if match == "index":
-        if released.index.equals(original.index):
-            # Nothing dropped or reordered: the original itself, not a copy of every column
-            # (as for row order; at 10^7 records a copy held for the whole comparison is GBs).
-            return original, released, "the protection run (record by record)"
-        extra = released.index.difference(original.index)
-        if len(extra) or not released.index.is_unique:
-            raise ValueError("the released records do not match the original's (index): "
-                             f"{len(extra)} released record(s) have no original.")
-        return original.loc[released.index], released, "the protection run (record by record)"
-    if match == "rows":
-        if len(original) != len(released):
-            raise ValueError(
-                f"the files do not match: the original has {len(original):,} records and the released file "
-                f"{len(released):,}; matching by row order needs as many (give the id column to match by id).")
-        return original, released.set_axis(original.index), "row order"
-    if not id:
-        raise ValueError("matching by id needs the id column (--id, or [data].id in the config).")
-    for name, df in (("original", original), ("released", released)):
-        if id not in df.columns:
-            raise ValueError(f"the id column {id!r} is not in the {name} file (match by row order: --match rows).")
-        dup = df[id].duplicated(keep=False) | df[id].isna()
-        if dup.any():
-            first = df.loc[dup, id].iloc[0]
-            raise ValueError(f"the id column {id!r} of the {name} file is not a unique id: value {_show(first)} "
-                             f"is missing or repeats ({int(dup.sum()):,} records).")
-    orig_ids = pd.Index(original[id].astype(str))
-    rel_ids = pd.Index(released[id].astype(str))
-    unknown = rel_ids.difference(orig_ids)
-    if len(unknown):
-        hint = (" None of the released ids is in the original (pseudonymised?): match by row order (--match rows)."
-                if len(unknown) == len(rel_ids) else "")
-        raise ValueError(f"the files do not match by {id!r}: {len(unknown):,} released record(s) have an id the "
-                         f"original lacks, e.g. {_show(unknown[0])}.{hint}")
-    pos = orig_ids.get_indexer(rel_ids)
-    order = np.sort(pos)  # keep the original's order
-    back = pd.Index(pos).get_indexer(order)
-    return original.iloc[order], released.iloc[back].set_axis(original.index[order]), f"id column {id!r}"
-
-
-def _show(v: Any) -> str:
-    s = str(v)
-    return repr(s if len(s) <= 40 else s[:37] + "...")
-
-
-# ---------------------------------------------------------------------------------------------
-# The released file's configuration
-
-_numeric = is_numeric_column  # the one numeric predicate (sdc._validation)
-
-
-def released_config(cfg: RunConfig, released: pd.DataFrame, recoded: Sequence[str] = ()) -> tuple[RunConfig, list[str]]:
-    """The configuration to assess the released file with, and a note per change.
-
-    A continuous key the protection recoded (`recoded`), or that is no longer numeric, is
-    counted by its released values (its bins would band the bands again); a role whose column
-    the protection dropped is removed; a key it dropped leaves the scenarios (an intruder
-    cannot match on a column that is not released).
-    """
-    notes: list[str] = []
-    cols = set(released.columns)
-    bins = dict(cfg.bins)
-    cont = list(cfg.continuous_keys)
-    cat = list(cfg.categorical_keys)
-    for k in list(cont):
-        if k in cols and (k in recoded or not _numeric(released[k])) and k in bins:
-            del bins[k]
-            notes.append(f"released file: {k} is counted by its released values (the protection recoded it), "
-                         "not binned again.")
-    sbins = {s: b for s, b in cfg.sensitive_bins.items() if s in cols and _numeric(released[s])}
-    for s in set(cfg.sensitive_bins) - set(sbins):
-        if s in cols:
-            notes.append(f"released file: sensitive variable {s} is counted by its released values (no longer "
-                         "numeric).")
-    kw: dict[str, Any] = {"bins": bins, "sensitive_bins": sbins}
-    for role in ("id", "weights", "household"):
-        col = getattr(cfg, role)
-        if col and col not in cols:
-            kw[role] = None
-            notes.append(f"released file: the {role} column {col} is not released; that role is left out.")
-    gone = [k for k in cfg.keys if k not in cols]
-    if gone:
-        notes.append(f"released file: key(s) {', '.join(gone)} are not released; scenarios go without them.")
-    kw["categorical_keys"] = tuple(k for k in cat if k in cols)
-    kw["continuous_keys"] = tuple(k for k in cont if k in cols)
-    sens = tuple(s for s in cfg.sensitive if s in cols)
-    if len(sens) < len(cfg.sensitive):
-        notes.append("released file: sensitive variable(s) "
-                     + ", ".join(s for s in cfg.sensitive if s not in cols) + " are not released.")
-    kw["sensitive"] = sens
-    scen = []
-    for sc in cfg.scenarios:
-        keys = tuple(k for k in sc.keys if k in cols)
-        if keys:
-            scen.append(Scenario(sc.name, keys))
-        else:
-            notes.append(f"released file: scenario {sc.name!r} has no released key; it is left out.")
-    kw["scenarios"] = tuple(scen)
-    if not kw["categorical_keys"] and not kw["continuous_keys"] and not scen:
-        raise ValueError("the released file holds none of the key variables: there is nothing to assess.")
-    return replace(cfg, **kw), notes
+            u = self.utility.summary()
+            rows += list(zip(u["statistic"], u["value"], u["description"]))
+        return summary_frame(rows)
 
 
 # ---------------------------------------------------------------------------------------------
 # The risk figures
 
 def _risk_rows(r: ScenarioResult, cfg: Any) -> list[tuple[str, float]]:
-    p, risk = r.profile, r.risk
-    thr = cfg.thresholds
-    k = thr.k
-    rows: list[tuple[str, float]] = [
-        ("records", p.n_records), ("equivalence classes", p.n_classes), ("sample uniques", p.n_unique),
-        ("sample uniques (%)", p.pct_unique), (f"records with fk < {k}", p.n_k_lt_threshold),
-        (f"records with fk < {k} (%)", p.pct_k_lt_threshold), (f"records with fk <= {k}", p.n_k_le_threshold),
-        (f"records with fk <= {k} (%)", p.pct_k_le_threshold), ("smallest fk", p.min_k), ("median fk", p.median_k),
-        ("expected re-identifications", risk.expected_reidentifications), ("global risk", risk.global_risk),
-        ("global risk (%)", risk.global_risk_pct), ("highest individual risk", risk.max_risk),
-        (f"records with risk > {thr.risk:g}", int(risk.records_above(thr.risk).sum())),
-    ]
-    if r.household is not None:
-        rows += [("household expected re-identifications", r.household.expected_reidentifications),
-                 ("household global risk (%)", r.household.global_risk_pct)]
-    if r.ldiversity is not None:
-        for row in r.ldiversity.by_sensitive.itertuples(index=False):
-            # each sensitive variable's own l and t ([sensitive_thresholds]), as the measures used
-            rows.append((f"records in classes with distinct l < {cfg.l_for(row.sensitive)} ({row.sensitive})",
-                         row.n_records_below_l))
-    for s, tc in r.tcloseness.items():
-        rows.append((f"records in classes with t > {cfg.t_for(s):g} ({s})", tc.n_records_above_t))
-        rows.append((f"largest t ({s})", tc.max_t))
-    if r.suda is not None:
-        rows.append(("records with a SUDA2 minimal sample unique", r.suda.n_records_with_msu))
-    if r.attacker is not None:
-        a = r.attacker
-        rows += [("prosecutor: highest risk", a.prosecutor_highest_risk),
-                 ("prosecutor: average risk", a.prosecutor_average_risk),
-                 (f"prosecutor: share of records with risk > {a.threshold:g}", a.prosecutor_records_at_risk),
-                 ("journalist: average risk", a.journalist_average_risk), ("marketer risk", a.marketer_risk)]
-    if r.uniqueness is not None:
-        rows.append(("estimated population uniques / N", r.uniqueness.fraction_chosen))
-    for name, res in (getattr(r, "extra", None) or {}).items():  # measures registered later (e.g. modrisk)
-        summ = res.summary() if hasattr(res, "summary") else None
-        if isinstance(summ, pd.DataFrame) and {"statistic", "value"} <= set(summ.columns):
-            pairs = zip(summ["statistic"], summ["value"])
-        elif isinstance(summ, dict):
-            pairs = summ.items()
-        else:
-            continue
-        rows += [(f"{name}: {k}", v) for k, v in pairs
-                 if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)]
+    """Every figure of every measure of the scenario, as its entry labels it (a measure that
+    declares none: the numeric rows of its ``summary()``)."""
+    rows = []
+    for m in ALL_MEASURES:
+        res = m.result(r)
+        if res is not None:
+            rows += [(label, value) for _, label, value in m.figure_values(cfg, res)]
     return [(m, float(v)) for m, v in rows]
 
 
@@ -342,18 +192,19 @@ def with_withheld(original: pd.DataFrame, released: pd.DataFrame) -> pd.DataFram
 def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str],
                      keys: Sequence[str], related: Sequence[str] = (), *,
                      original_all: pd.DataFrame | None = None) -> dict[str, Any]:
-    """The utility measures of :mod:`sdc.utility` on matched records (same index).
+    """The utility measures of the registry (:mod:`sdc.workflow.utility_registry`) on matched
+    records (same index).
 
     Returns a dict: ``summary`` (:func:`sdc.utility_summary` over `variables`, with `keys`; a
     suppressed cell counts as a loss of 1 in IL1, as in ``sdc sweep``; with `original_all`,
     the whole original, whose records missing from `original` the protection dropped, over
-    every record, a dropped one as withheld: :func:`with_withheld`),
-    ``table`` (its figures as rows: ``measure``, ``variable`` (``"overall"`` for file-level
+    every record, a dropped one as withheld: :func:`with_withheld`), ``table`` (every
+    measure's figures as rows: ``measure``, ``variable`` (``"overall"`` for file-level
     figures), ``value``), ``marginals`` (:func:`sdc.marginal_change` of `variables`, one row
     per variable), ``associations`` (:func:`sdc.association_change` over `variables` and
     `related`, every pair with a change), and ``notes``.
     """
-    from sdc.utility import association_change, marginal_change, utility_summary
+    from sdc.utility import association_change, marginal_change
 
     out: dict[str, Any] = {"summary": None, "table": pd.DataFrame(columns=["measure", "variable", "value"]),
                            "marginals": pd.DataFrame(), "associations": pd.DataFrame(), "notes": []}
@@ -363,9 +214,10 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SdcWarning)
         base = original if original_all is None else original_all
-        res = utility_summary(base, with_withheld(base, released), variables=list(variables),
-                              keys=list(keys) or None, suppressed="max")
-        out["summary"] = res
+        ctx = UtilityContext(base, with_withheld(base, released), list(variables), list(keys), suppressed="max")
+        rows = [(f.name, var or "overall", float(v)) for m in utility_registry.UTILITY_MEASURES
+                for f, var, v in m.rows(m.run(ctx))]
+        out["summary"] = utility_registry.headline(ctx)
         out["marginals"] = marginal_change(original, released, list(variables)).to_frame()
         rel = list(dict.fromkeys([*variables, *related]))
         if len(rel) >= 2:
@@ -374,95 +226,8 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
             order = assoc["change"].abs().sort_values(ascending=False, kind="stable").index
             out["associations"] = assoc.loc[order].reset_index(drop=True)
     out["notes"] += [" ".join(str(w.message).split()) for w in caught]
-    t = res.to_frame().rename(columns={"statistic": "measure"})
-    t["variable"] = t["variable"].fillna("overall")
-    out["table"] = t[["measure", "variable", "value"]].reset_index(drop=True)
+    out["table"] = pd.DataFrame(rows, columns=["measure", "variable", "value"])
     return out
-
-
-# ---------------------------------------------------------------------------------------------
-# Changes and frequencies
-
-def _changes(original: pd.DataFrame, released: pd.DataFrame, skip: Sequence[str]) -> pd.DataFrame:
-    common = [c for c in original.columns if c in released.columns and c not in skip]
-    changed = changed_cells(original, released, common)
-    n = len(original)
-    newly_missing = [int((released[c].isna().to_numpy() & ~original[c].isna().to_numpy()).sum()) for c in common]
-    out = pd.DataFrame({"variable": common, "cells_changed": changed.reindex(common).to_numpy(dtype=np.int64),
-                        "cells_suppressed": np.asarray(newly_missing, dtype=np.int64)})
-    out["share_changed"] = out["cells_changed"] / n if n else np.nan
-    dropped = [c for c in original.columns if c not in released.columns]
-    added = [c for c in released.columns if c not in original.columns]
-    extra = [(c, n, 0, 1.0) for c in dropped]
-    if extra:
-        out = pd.concat([out, pd.DataFrame(extra, columns=out.columns)], ignore_index=True)
-    if added:
-        out = pd.concat([out, pd.DataFrame([(c, 0, 0, 0.0) for c in added], columns=out.columns)], ignore_index=True)
-    status = ["dropped" if c in dropped else "added" if c in added else "kept" for c in out["variable"]]
-    out.insert(1, "status", status)
-    return out
-
-
-def _level_counts(s: pd.Series) -> pd.Series:
-    vc = s.astype(object).where(s.notna(), "(missing)").astype(str).value_counts(sort=False)
-    return vc
-
-
-def _key_frequencies(before: Assessment, after: Assessment, keys: Sequence[str]) -> pd.DataFrame:
-    frames = []
-    for k in keys:
-        b = _level_counts(before.assessed[k]) if k in before.assessed else pd.Series(dtype=np.int64)
-        a = _level_counts(after.assessed[k]) if k in after.assessed else pd.Series(dtype=np.int64)
-        levels = list(dict.fromkeys([*_sorted_levels(before.assessed[k]), *_sorted_levels(after.assessed[k])])) \
-            if k in after.assessed else _sorted_levels(before.assessed[k])
-        f = pd.DataFrame({"variable": k, "level": levels,
-                          "before": b.reindex(levels).fillna(0).to_numpy(dtype=np.int64),
-                          "after": a.reindex(levels).fillna(0).to_numpy(dtype=np.int64)})
-        f["change"] = f["after"] - f["before"]
-        frames.append(f)
-    if not frames:
-        return pd.DataFrame(columns=["variable", "level", "before", "after", "change"])
-    return pd.concat(frames, ignore_index=True)
-
-
-def _sorted_levels(s: pd.Series) -> list[str]:
-    """Levels in their natural order (numbers numerically, categories in category order), missing last."""
-    present = s.dropna()
-    if isinstance(s.dtype, pd.CategoricalDtype):
-        used = set(present.astype(str))
-        levels = [str(c) for c in s.cat.categories if str(c) in used]
-    else:
-        vals = pd.unique(present)
-        try:
-            levels = [str(v) for v in sorted(vals)]
-        except TypeError:
-            levels = sorted(str(v) for v in vals)
-    if s.isna().any():
-        levels.append("(missing)")
-    return levels
-
-
-def _size_counts(res: ScenarioResult | None, cap: int) -> np.ndarray:
-    """Records by class size fk = 1, ..., cap - 1 and >= cap (index 0 unused)."""
-    if res is None:
-        return np.zeros(cap + 1)
-    cs = res.profile.class_sizes
-    fk = np.minimum(np.floor(cs["fk"].to_numpy(dtype=float)), cap).astype(np.int64)
-    return np.bincount(fk, weights=cs["n_records"].to_numpy(dtype=float), minlength=cap + 1)
-
-
-def _class_sizes(before: Assessment, after: Assessment, cap: int = 10) -> pd.DataFrame:
-    """Per scenario, records by class size before and after."""
-    after_by_name = {r.scenario.name: r for r in after.scenarios}
-    frames = []
-    for rb in before.scenarios:
-        b = _size_counts(rb, cap)
-        a = _size_counts(after_by_name.get(rb.scenario.name), cap)
-        frames.append(pd.DataFrame({
-            "scenario": rb.scenario.name,
-            "fk (class size)": [str(i) for i in range(1, cap)] + [f">= {cap}"],
-            "before": b[1:].astype(np.int64), "after": a[1:].astype(np.int64)}))
-    return pd.concat(frames, ignore_index=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -507,7 +272,7 @@ def linkage_before_after(original: pd.DataFrame, released: pd.DataFrame, config:
             continue
         before = simulate_linkage_attack(original, original, keys, share=ATTACK_SHARE, seed=ATTACK_SEED)
         after = simulate_linkage_attack(attacker, released, keys, share=ATTACK_SHARE, seed=ATTACK_SEED)
-        sb, sa = before.summary(), after.summary()
+        sb, sa = summary_values(before.summary()), summary_values(after.summary())
         for stat, label in (("n_external", "attacker's records"), ("n_unique_correct", "re-identified (unique and correct match)"),
                             ("precision_at_1", "precision at 1"), ("recall", "recall"),
                             ("mean_match_size", "mean match-set size")):
@@ -532,7 +297,9 @@ def load_protection_log(path: str | Path) -> dict[str, Any]:
     return doc
 
 
-_sha256 = sha256_file  # the one file digest (sdc._provenance)
+#: The earlier name of the file digest (:func:`sdc._provenance.sha256_file`), which
+#: ``sdc.workflow.protect`` still imports from here.
+_sha256 = sha256_file
 
 
 def compare(
@@ -583,15 +350,54 @@ def compare(
     config = as_config(config)
     n_attacks = check_int(n_attacks, "n_attacks", min_value=1)
     orig_m, rel_m, how = match_records(original, released, match=match, id=config.id)
-    recoded = set(recoded)
-    recoded |= _treated_by(protection, "changes_categories")
+    recoded = _recoded(protection, recoded)
+    before, after, notes = _assessments(config, original, released, recoded, files, command=command,
+                                        progress=progress, now=now)
+    risk, verdicts = _risk_and_verdicts(before, after)
+    changes = cell_changes(orig_m, rel_m, [c for c in (config.id,) if c])
+    util = utility_measures(orig_m, rel_m, _changed_variables(orig_m, original, changes, config, protection),
+                            [k for k in config.keys if k in rel_m.columns],
+                            [c for c in (*config.keys, *config.sensitive) if c in rel_m.columns and c in orig_m.columns],
+                            original_all=original)
+    notes += util["notes"]
+    repeatable = sorted(_repeatable(protection, recoded))
+    with warnings.catch_warnings():
+        # The attacker's file is coded here as the release is (recodings repeated); a column
+        # still without a common value was replaced whole (a constant), which is protection.
+        # (attacks_before_after says the same to its own warnings.)
+        warnings.simplefilter("ignore", CodingWarning)
+        attacks = linkage_before_after(orig_m, rel_m, config, repeatable)
+    more = attacks_before_after(orig_m, rel_m, config, before=before, after=after, repeatable=repeatable,
+                                n_attacks=n_attacks, seed=ATTACK_SEED)
+    notes += more.notes
+    keyvars = list(dict.fromkeys(k for s in config.all_scenarios for k in s.keys))
+    return Comparison(
+        config=config, before=before, after=after, original=orig_m, released=rel_m, matched_by=how,
+        n_original=len(original), n_released=len(released), risk=risk, verdicts=verdicts, changes=changes,
+        key_frequencies=key_frequencies(before, after, keyvars), class_sizes=class_sizes(before, after),
+        utility=util["summary"], utility_table=util["table"], marginals=util["marginals"],
+        associations=util["associations"], protection=dict(protection) if protection else None, attacks=attacks,
+        attack_figures=more, notes=tuple(dict.fromkeys(notes)),
+        provenance=_provenance(before, files, command, config))
+
+
+def _recoded(protection: Mapping[str, Any] | None, recoded: Sequence[str]) -> set[str]:
+    """The variables a recoding changed: those given, and those the log's recoding steps name
+    (counted by their released values)."""
+    return set(recoded) | _treated_by(protection, "changes_categories")
+
+
+def _assessments(config: RunConfig, original: pd.DataFrame, released: pd.DataFrame, recoded: set[str],
+                 files: Sequence[str | Path], **kw: Any) -> tuple[Assessment, Assessment, list[str]]:
+    """Both files assessed alike (the released file's configuration adapted), each with its own
+    file's provenance, and the notes of the adaptation."""
     # The original first: a key, weight or sensitive column that is in neither file is then
     # reported as not in the data, not as a key "the protection dropped".
-    before = assess(config, original, command=command, progress=progress, now=now)
+    before = assess(config, original, **kw)
     cfg_after, notes = released_config(config, released, sorted(recoded))
-    after = assess(cfg_after, released, command=command, progress=progress, now=now)
+    after = assess(cfg_after, released, **kw)
     if files:
-        sha = {str(p): _sha256(p) for p in files}
+        sha = sha256_files(files)
         before = replace(before, provenance={**before.provenance, "input_files": [str(files[0])],
                                              "input_sha256": {str(files[0]): sha[str(files[0])]}})
         if len(files) > 1:
@@ -602,8 +408,12 @@ def compare(
         notes.append("prosecutor, journalist and marketer risk count a missing key value (a suppressed cell) as "
                      "a value of its own, as ARX does, not as the wildcard of sdcMicro's rule that fk uses: after "
                      "local suppression they can stay high while every fk is at least k.")
-    rb, ra = risk_figures(before), risk_figures(after)
-    risk = _side_by_side(rb, ra, ["scenario", "measure"], "value")
+    return before, after, notes
+
+
+def _risk_and_verdicts(before: Assessment, after: Assessment) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every risk figure and every verdict, before and after."""
+    risk = _side_by_side(risk_figures(before), risk_figures(after), ["scenario", "measure"], "value")
     risk["change"] = risk["after"] - risk["before"]
     vb = pd.DataFrame([v.__dict__ for v in before.verdicts])
     va = pd.DataFrame([v.__dict__ for v in after.verdicts])
@@ -612,55 +422,44 @@ def compare(
                              va[["scenario", "measure", "value", "verdict"]]
                              .rename(columns={"verdict": "verdict after"}),
                              ["scenario", "measure"], "value")
-    verdicts = verdicts[["scenario", "measure", "statistic", "threshold", "before", "verdict before", "after",
-                         "verdict after"]]
-    skip = [c for c in (config.id,) if c]
-    changes = _changes(orig_m, rel_m, skip)
+    return risk, verdicts[["scenario", "measure", "statistic", "threshold", "before", "verdict before", "after",
+                           "verdict after"]]
+
+
+def _changed_variables(orig_m: pd.DataFrame, original: pd.DataFrame, changes: pd.DataFrame, config: RunConfig,
+                       protection: Mapping[str, Any] | None) -> list[str]:
+    """The utility measures' variables: those whose values changed, whether or not a step named
+    them (the same two files give the same utility figures with the protection log, sdc
+    protect, and without it, sdc compare; a step that changed nothing in a variable would
+    otherwise dilute the averages with its zeros); pseudonymised identifiers left out."""
     kept = changes[changes["status"] == "kept"]
-    # The variables whose values changed, whether or not a step named them: the same two files
-    # give the same utility figures with the protection log (sdc protect) and without it
-    # (sdc compare); a step that changed nothing in a variable (no cell suppressed in it) would
-    # otherwise dilute the averages with its zeros.
     treated = set(kept.loc[kept["cells_changed"] > 0, "variable"])
     # Pseudonyms replace identifiers one for one: no analytic information is lost with them.
     pseudonymised = _treated_by(protection, "replaces_identifiers")
-    treated -= set(skip) | pseudonymised
+    treated -= {c for c in (config.id,) if c} | pseudonymised
     variables = [c for c in orig_m.columns if c in treated]
-    keys = [k for k in config.keys if k in rel_m.columns]
     if not variables and len(orig_m) < len(original):
         # Records dropped, no value changed: the loss is the withheld records, over the keys.
-        variables = [k for k in keys if k in orig_m.columns]
-    related = [c for c in (*config.keys, *config.sensitive) if c in rel_m.columns and c in orig_m.columns]
-    util = utility_measures(orig_m, rel_m, variables, keys, related, original_all=original)
-    notes += util["notes"]
-    repeatable = _treated_by(protection, "repeatable") | (set(recoded) - {v for st in (protection or {}).get("steps", [])
-                                                                            for v in (st.get("variables") or [])})
-    with warnings.catch_warnings():
-        # The attacker's file is coded here as the release is (recodings repeated); a column
-        # still without a common value was replaced whole (a constant), which is protection.
-        # (attacks_before_after says the same to its own warnings.)
-        warnings.simplefilter("ignore", CodingWarning)
-        attacks = linkage_before_after(orig_m, rel_m, config, sorted(repeatable))
-    more = attacks_before_after(orig_m, rel_m, config, before=before, after=after, repeatable=sorted(repeatable),
-                                n_attacks=n_attacks, seed=ATTACK_SEED)
-    notes += more.notes
-    keyvars = list(dict.fromkeys(k for s in config.all_scenarios for k in s.keys))
-    key_freq = _key_frequencies(before, after, keyvars)
-    prov = {
+        variables = [k for k in config.keys if k in orig_m.columns]
+    return variables
+
+
+def _repeatable(protection: Mapping[str, Any] | None, recoded: set[str]) -> set[str]:
+    """The variables an attacker codes the released way: those of the repeatable steps, and
+    those recoded outside the log."""
+    steps = (protection or {}).get("steps", [])
+    return _treated_by(protection, "repeatable") | (set(recoded) - {v for st in steps
+                                                                    for v in (st.get("variables") or [])})
+
+
+def _provenance(before: Assessment, files: Sequence[str | Path], command: str, config: RunConfig) -> dict[str, Any]:
+    return {
         "generated_utc": before.provenance["generated_utc"],
         "original": str(files[0]) if files else "(a DataFrame)",
         "released": str(files[1]) if len(files) > 1 else "(a DataFrame)",
-        "sha256": {str(p): _sha256(p) for p in files},
+        "sha256": sha256_files(files),
         "command": command,
         "config_source": config.source,
         "versions": before.provenance.get("versions", {}),
         "platform": before.provenance.get("platform", ""),
     }
-    return Comparison(
-        config=config, before=before, after=after, original=orig_m, released=rel_m, matched_by=how,
-        n_original=len(original), n_released=len(released), risk=risk, verdicts=verdicts, changes=changes,
-        key_frequencies=key_freq, class_sizes=_class_sizes(before, after), utility=util["summary"],
-        utility_table=util["table"], marginals=util["marginals"], associations=util["associations"],
-        protection=dict(protection) if protection else None, attacks=attacks, attack_figures=more,
-        notes=tuple(dict.fromkeys(notes)),
-        provenance=prov)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from sdc._stats import summary_frame, summary_values
 from sdc.attacks.anonymeter import (
     AnonymeterResult, inference_attack, linkability_attack, singling_out_attack, split_control,
 )
@@ -93,11 +94,13 @@ class AttackComparison:
         t = self.table[self.table["attack"] == attack]
         return t.drop(columns="attack").reset_index(drop=True)
 
-    def summary(self) -> dict[str, Any]:
-        """The headline figure of each scenario, attack and variant: (before, after) of the
-        risk (anonymeter attacks) or of the largest lift (skewness)."""
+    def summary(self) -> pd.DataFrame:
+        """The headline figure of each scenario, attack and variant (``"scenario / attack /
+        variant"``): (before, after) of the risk (anonymeter attacks) or of the largest lift
+        (skewness)."""
         head = self.table[self.table["figure"].isin(["risk", "largest lift"])]
-        return {f"{r.scenario} / {r.attack} / {r.variant}": (r.before, r.after) for r in head.itertuples(index=False)}
+        return summary_frame([(f"{r.scenario} / {r.attack} / {r.variant}", (r.before, r.after),
+                               f"{r.figure} before and after") for r in head.itertuples(index=False)])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -155,7 +158,7 @@ def _anon_rows(scenario: str, attack: str, variant: str, b: AnonymeterResult,
 
 def _skew_rows(scenario: str, variant: str, b: SkewnessResult, a: SkewnessResult) -> list[tuple[Any, ...]]:
     def figs(r: SkewnessResult) -> list[tuple[str, float]]:
-        s = r.summary()
+        s = summary_values(r.summary())
         return [("largest lift", s["max_lift"]),
                 (f"records in classes with lift >= {r.lift_threshold:g}", float(s["n_records_skewed"])),
                 (f"records in classes with lift >= {r.lift_threshold:g} (%)", s["pct_records_skewed"]),
@@ -218,11 +221,35 @@ def attacks_before_after(original: pd.DataFrame, released: pd.DataFrame, config:
     common = [c for c in original.columns if c in released.columns and c in wanted]
     orig = original[common].reset_index(drop=True)
     rel = released[common].reset_index(drop=True)
-    n = len(orig)
     sensitive = [s for s in config.sensitive if s in common]
     settings = {"seed": seed, "n_attacks": n_attacks, "max_tries": TRIES_PER_QUERY * n_attacks,
                 "control_share": CONTROL_SHARE, "n_cols": N_COLS, "n_neighbors": 1, "tolerance": 0.05,
                 "confidence": 0.95, "lift_threshold": LIFT_THRESHOLD, "recoded_as_released": sorted(v for v in repeatable if v not in config.sensitive)}
+    notes += _left_out(config, sensitive, common, len(orig))
+    sides = None
+    if len(orig) >= MIN_RECORDS:
+        train, ctrl = split_control(orig, share=CONTROL_SHARE, seed=seed)
+        train_i, ctrl_i = train.index, ctrl.index
+        # The attacker codes what he knows (the keys) the published way; the secret he tries
+        # to infer is judged against its true value, recoded or not.
+        view = attacker_view(orig, rel, [v for v in repeatable if v in common and v not in sensitive])
+        sides = {"before": (train, train, ctrl),  # the attacks only read their frames
+                 "after": (view.loc[train_i], rel.loc[train_i], view.loc[ctrl_i])}
+        settings.update(n_training=len(train_i), n_control=len(ctrl_i))
+    run = _runner(notes)
+    for sc in config.all_scenarios:
+        keys = [k for k in sc.keys if k in common]
+        if keys:
+            rows += _scenario_attacks(sc.name, keys, sensitive, sides, run, notes, n_attacks, seed, before, after)
+    table = pd.DataFrame(rows, columns=_COLUMNS)
+    for c in ("before", "after", "change"):
+        table[c] = pd.to_numeric(table[c], errors="coerce").astype(np.float64)
+    return AttackComparison(table=table, notes=tuple(dict.fromkeys(notes)), settings=settings)
+
+
+def _left_out(config: RunConfig, sensitive: list[str], common: list[str], n: int) -> list[str]:
+    """The notes on the attacks left out, and on how the continuous keys are matched."""
+    notes = []
     if not config.sensitive:
         notes.append("attacks: the configuration names no sensitive variable; the inference and skewness attacks "
                      "are left out.")
@@ -233,22 +260,16 @@ def attacks_before_after(original: pd.DataFrame, released: pd.DataFrame, config:
         notes.append(f"attacks: continuous key(s) {', '.join(unbanded)} are matched on the values the files hold, not "
                      "on the bins the risk measures use: the attacks before describe releasing the original as it is, "
                      "and can find more than its binned classes show.")
-    split = n >= MIN_RECORDS
-    if not split:
+    if n < MIN_RECORDS:
         notes.append(f"attacks: {n} matched record(s), too few for a control split (at least {MIN_RECORDS}); the "
                      "singling-out, linkability and inference attacks are left out.")
-    else:
-        train, ctrl = split_control(orig, share=CONTROL_SHARE, seed=seed)
-        train_i, ctrl_i = train.index, ctrl.index
-        # The attacker codes what he knows (the keys) the published way; the secret he tries
-        # to infer is judged against its true value, recoded or not.
-        view = attacker_view(orig, rel, [v for v in repeatable if v in common and v not in sensitive])
-        sides = {"before": (train, train, ctrl),  # the attacks only read their frames
-                 "after": (view.loc[train_i], rel.loc[train_i], view.loc[ctrl_i])}
-        settings.update(n_training=len(train_i), n_control=len(ctrl_i))
+    return notes
 
+
+def _runner(notes: list[str]) -> Any:
+    """``run(label, attack)``: ``attack(side)`` before and after; a failure becomes a note, not an
+    error of the comparison."""
     def run(label: str, attack: Any) -> tuple[Any, Any] | None:
-        """``attack(side)`` before and after; a failure becomes a note, not an error of the comparison."""
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", SdcWarning)
@@ -262,46 +283,47 @@ def attacks_before_after(original: pd.DataFrame, released: pd.DataFrame, config:
         notes.extend(f"attacks: {label}: {' '.join(str(w.message).split())}" for w in caught)
         return pair
 
-    for sc in config.all_scenarios:
-        keys = [k for k in sc.keys if k in common]
-        if not keys:
+    return run
+
+
+def _scenario_attacks(name: str, keys: list[str], sensitive: list[str], sides: dict[str, Any] | None, run: Any,
+                      notes: list[str], n_attacks: int, seed: int, before: Assessment,
+                      after: Assessment) -> list[tuple[Any, ...]]:
+    """The rows of one scenario's attacks (`sides` None: no control split, no anonymeter attack)."""
+    rows: list[tuple[Any, ...]] = []
+    if sides is not None:
+        for mode in ("univariate", "multivariate"):
+            res = run(f"singling out ({mode}, {name})", lambda side, m=mode: singling_out_attack(
+                sides[side][0], sides[side][1], control=sides[side][2], columns=keys, mode=m,
+                n_attacks=n_attacks, n_cols=min(N_COLS, len(keys)), max_attempts=TRIES_PER_QUERY * n_attacks,
+                seed=seed))
+            if res:
+                rows += _anon_rows(name, "singling_out", mode, *res)
+        if len(keys) >= 2:
+            half = (len(keys) + 1) // 2
+            a, b = keys[:half], keys[half:]
+            res = run(f"linkability ({name})", lambda side: linkability_attack(
+                sides[side][0], sides[side][1], (a, b), control=sides[side][2], n_attacks=n_attacks, seed=seed))
+            if res:
+                rows += _anon_rows(name, "linkability", f"A: {', '.join(a)}; B: {', '.join(b)}", *res)
+        else:
+            notes.append(f"attacks: scenario {name!r} has one key; the linkability attack needs two (one per "
+                         "attacker's file) and is left out.")
+    for s in sensitive:
+        if s in keys:
             continue
-        if split:
-            for mode in ("univariate", "multivariate"):
-                res = run(f"singling out ({mode}, {sc.name})", lambda side, m=mode: singling_out_attack(
-                    sides[side][0], sides[side][1], control=sides[side][2], columns=keys, mode=m,
-                    n_attacks=n_attacks, n_cols=min(N_COLS, len(keys)), max_attempts=TRIES_PER_QUERY * n_attacks,
-                    seed=seed))
-                if res:
-                    rows += _anon_rows(sc.name, "singling_out", mode, *res)
-            if len(keys) >= 2:
-                half = (len(keys) + 1) // 2
-                a, b = keys[:half], keys[half:]
-                res = run(f"linkability ({sc.name})", lambda side: linkability_attack(
-                    sides[side][0], sides[side][1], (a, b), control=sides[side][2], n_attacks=n_attacks, seed=seed))
-                if res:
-                    rows += _anon_rows(sc.name, "linkability", f"A: {', '.join(a)}; B: {', '.join(b)}", *res)
-            else:
-                notes.append(f"attacks: scenario {sc.name!r} has one key; the linkability attack needs two (one per "
-                             "attacker's file) and is left out.")
-        for s in sensitive:
-            if s in keys:
-                continue
-            if split:
-                res = run(f"inference of {s} ({sc.name})", lambda side: inference_attack(
-                    sides[side][0], sides[side][1], keys, s, control=sides[side][2], n_attacks=n_attacks, seed=seed))
-                if res:
-                    rows += _anon_rows(sc.name, "inference", s, *res)
-            kb = [k for k in keys if k in before.assessed.columns]
-            ka = [k for k in keys if k in after.assessed.columns]
-            if s in before.assessed.columns and s in after.assessed.columns and kb and ka:
-                on = {"before": (before, kb), "after": (after, ka)}
-                res = run(f"skewness of {s} ({sc.name})", lambda side: skewness_attack(
-                    _banded(on[side][0].assessed, on[side][1], s, on[side][0].config.sensitive_bins), on[side][1], s,
-                    lift_threshold=LIFT_THRESHOLD))
-                if res:
-                    rows += _skew_rows(sc.name, s, *res)
-    table = pd.DataFrame(rows, columns=_COLUMNS)
-    for c in ("before", "after", "change"):
-        table[c] = pd.to_numeric(table[c], errors="coerce").astype(np.float64)
-    return AttackComparison(table=table, notes=tuple(dict.fromkeys(notes)), settings=settings)
+        if sides is not None:
+            res = run(f"inference of {s} ({name})", lambda side: inference_attack(
+                sides[side][0], sides[side][1], keys, s, control=sides[side][2], n_attacks=n_attacks, seed=seed))
+            if res:
+                rows += _anon_rows(name, "inference", s, *res)
+        kb = [k for k in keys if k in before.assessed.columns]
+        ka = [k for k in keys if k in after.assessed.columns]
+        if s in before.assessed.columns and s in after.assessed.columns and kb and ka:
+            on = {"before": (before, kb), "after": (after, ka)}
+            res = run(f"skewness of {s} ({name})", lambda side: skewness_attack(
+                _banded(on[side][0].assessed, on[side][1], s, on[side][0].config.sensitive_bins), on[side][1], s,
+                lift_threshold=LIFT_THRESHOLD))
+            if res:
+                rows += _skew_rows(name, s, *res)
+    return rows

@@ -23,17 +23,20 @@ is listed, with its declaration's reason, in ``Assessment.not_run`` (:func:`not_
 from __future__ import annotations
 
 import atexit
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from sdc._provenance import platform_text, provenance
 from sdc._version import __version__
 from sdc.core.engine import ENGINE_NAMES, EngineError, engine_of, engines_of
 
-__all__ = ["ENGINES", "open_dask", "read_dask", "dask_session", "back_end", "not_run", "OnDask", "InChunks"]
+__all__ = ["ENGINES", "open_dask", "read_dask", "dask_session", "back_end", "not_run", "OnDask", "InChunks",
+           "read_dask_partitions", "finish_dask_run", "dask_assessment", "DASK_MEASURES"]
 
 ENGINES = ENGINE_NAMES
 
@@ -241,3 +244,99 @@ def not_run(cfg: Any, engine: Any) -> tuple[tuple[str, str], ...]:
     if "inference" in cfg.measures and cfg.sensitive and why:
         out["inference of sensitive values"] = f"not run {_WHERE[engine.name]}: {why}"
     return tuple(out.items())
+
+
+# --- the back end of the protection run on Dask ----------------------------------------------
+# Reading the partitions, computing a lazy run (sdc.workflow.protect.protect_data on a Dask
+# DataFrame), and the measures of both files.
+
+#: The measures the Dask re-assessment runs (the rest of the configuration's are listed as not run).
+DASK_MEASURES = ("k_anonymity", "risk")
+
+
+def read_dask_partitions(pattern: str, *, sep: str | None = None, na_values: Sequence[str] | None = None,
+                         text_columns: bool | Sequence[str] | None = None, sheet: str | int | None = None
+                         ) -> tuple[Any, list[str]]:
+    """A path or glob as a Dask DataFrame of one partition per file, each read as in memory
+    (:func:`sdc.io.read_data` with `sep`, `na_values` and `text_columns`); and the files.
+    Delimited text only: a `sheet` is refused."""
+    from sdc.core._dask_protect import read_partitions
+
+    if sheet is not None:
+        raise ValueError("--engine dask reads CSV files (a path or a glob); `sheet` is for Excel input.")
+    options = {"sep": sep, "na_values": na_values, "text_columns": text_columns}
+    return read_partitions(pattern, **{k: v for k, v in options.items() if v is not None})
+
+
+def finish_dask_run(run: Any, directory: str | None = None,
+                    writer: Callable[[pd.DataFrame, int], tuple[str, bytes]] | None = None, *, mode: int = 0o644
+                    ) -> tuple[Any, list[tuple[str, str, int]]]:
+    """Compute a Dask run in one pass over the data: every step's cells changed and lazy
+    details, the records, and, with `directory`, the released partitions written there (each
+    by ``writer(partition, number) -> (file name, bytes)`` on its worker; see
+    :func:`sdc.core._dask_protect.write_partitions`); then the Dask-capable measures
+    (:data:`DASK_MEASURES`) of the original and the released file.
+
+    Returns the run with concrete step results and record counts, and the files written as
+    (name, SHA-256, records; none without `directory`).
+    """
+    from sdc.core import _dask_protect
+
+    if directory is not None:
+        writes = _dask_protect.write_partitions(run.released, directory, writer, mode=mode)
+    else:
+        writes = _dask_protect.partition_delayed(_records_only, run.released)
+    lazy = [{"c": r.result.changed, "d": dict(r.result.details)} for r in run.steps]
+    done, values = _dask_protect.compute_nested(list(writes), lazy)
+    written = [w for w in done if w[0] is not None]
+    n = int(sum(w[2] for w in done))
+    steps = []
+    for r, v in zip(run.steps, values):
+        ch = pd.Series({str(k): int(x) for k, x in pd.Series(v["c"]).items()}, dtype=np.int64, name="cells_changed")
+        res = replace(r.result, changed=ch, details=v["d"])
+        steps.append(replace(r, result=res, records_before=n, records_after=n))
+    prov = {**dict(run.provenance), "records_in": n, "records_out": n}
+    out = replace(run, steps=tuple(steps), provenance=prov)
+    if run.config is not None:
+        out = replace(out, dask_assessment=dask_assessment(run.original, run.released, run.config))
+    return out, written
+
+
+def _records_only(part: pd.DataFrame) -> tuple[None, None, int]:
+    return None, None, len(part)
+
+
+def dask_assessment(original: Any, released: Any, cfg: Any) -> dict[str, Any]:
+    """k-anonymity and the re-identification risks of both files on Dask (the primary keys,
+    weights, missing-value rule and k of the configuration); the configuration's other
+    measures are listed as not run."""
+    from sdc.risk.individual import individual_risk
+    from sdc.risk.kanonymity import k_anonymity
+
+    keys = list(cfg.categorical_keys)
+    k = cfg.thresholds.k
+    not_run = [m for m in cfg.measures if m not in DASK_MEASURES]
+    exact = {"suda": "SUDA2 needs every record's key combinations at once",
+             "modrisk": "a log-linear model fitted over all cells together",
+             "household": "each household's records together"}
+    why = {m: (f"cannot run on Dask exactly ({exact[m]})" if m in exact
+               else "not run in the Dask re-assessment of sdc protect (sdc assess --engine dask on the released files)")
+           for m in not_run}
+    if cfg.continuous_keys:
+        why["continuous keys"] = ("binned keys are not assessed on Dask: "
+                                  + ", ".join(cfg.continuous_keys) + " left out of the keys")
+    out: dict[str, Any] = {"keys": keys, "weights": cfg.weights, "k": k, "missing": cfg.missing,
+                           "measures": list(DASK_MEASURES), "not_run": why, "files": {}}
+    if not keys:
+        out["not_run"]["k_anonymity"] = out["not_run"]["risk"] = "no categorical keys"
+        out["measures"] = []
+        return out
+    for name, frame in (("original", original), ("released", released)):
+        prof = k_anonymity(frame, keys, k=k, weights=cfg.weights, missing=cfg.missing, alpha=cfg.alpha)
+        risk = individual_risk(frame, keys, weights=cfg.weights, missing=cfg.missing, alpha=cfg.alpha)
+        out["files"][name] = {
+            "records": int(prof.n_records), "classes": int(prof.n_classes), "sample_uniques": int(prof.n_unique),
+            "records_fk_below_k": int(prof.n_k_lt_threshold),
+            "expected_reidentifications": float(risk.expected_reidentifications),
+            "global_risk": float(risk.global_risk)}
+    return out

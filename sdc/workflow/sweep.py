@@ -49,7 +49,7 @@ import itertools
 import time
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -57,26 +57,43 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._provenance import provenance, sha256_file
+from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_frame
 from sdc._version import __version__
-from sdc.core.missing import ALPHA, MISSING, MissingRule, missing_rule
+from sdc.core.missing import ALPHA, MISSING
 from sdc.exceptions import SdcWarning
-from sdc.risk.individual import individual_risk
-from sdc.risk.kanonymity import k_anonymity
+from sdc.workflow.assess import measure_scenario
+from sdc.workflow.config import RunConfig, Scenario, Thresholds
+from sdc.workflow.measure import UtilityContext
 from sdc.workflow.plan import Plan, PlanError, check_plan, grid_points, method_table, plan_to_toml
 from sdc.workflow.protect import run_steps
+from sdc.workflow.registry import ALL_MEASURES
+from sdc.workflow import utility_registry
+from sdc.workflow.utility_registry import UTILITY_AXES
 
 __all__ = ["SweepResult", "Setting", "sweep", "load_sweep", "SWEEP_MODES", "RISK_AXES", "UTILITY_AXES",
            "non_dominated"]
 
 SWEEP_MODES = ("separate", "product")
-#: Risk figures of a row (lower is better).
-RISK_AXES = ("global_risk", "global_risk_pct", "expected_reidentifications", "pct_unique", "pct_fk_le_k")
-#: Utility figures of a row and whether higher is better.
-UTILITY_AXES = {"il1_overall": False, "eigen_similarity_pct": True, "nue_utility_retained": True,
-                "nue_normalised": False, "pct_records_retained": True, "cells_suppressed": False}
+#: The risk measures of a sweep's row by default (entries of :mod:`sdc.workflow.registry`;
+#: ``[sweep].measures`` adds others).
+RISK_MEASURES = ("k_anonymity", "risk")
+
+
+def risk_axes(measures: Sequence[str] = RISK_MEASURES) -> tuple[str, ...]:
+    """The sweep columns that can be the risk axis (lower is better) of these measures: their
+    figures with a sweep column (a per-variable one as ``"<column>[<variable>]"``)."""
+    return tuple(f.sweep + ("[<variable>]" if m.by_variable is not None else "") for m in ALL_MEASURES
+                 if m.name in measures for f in m.figures or () if f.sweep and f.better == "lower")
+
+
+#: Risk figures of a row that can be the risk axis by default.
+RISK_AXES = risk_axes()
+#: The measures ``[sweep].measures`` may name: those with sweep columns.
+SWEEP_MEASURES = tuple(dict.fromkeys(m.name for m in ALL_MEASURES if any(f.sweep for f in m.figures or ())))
 _SWEEP_KEYS = {"keys", "k", "weights", "missing", "alpha", "mode", "variables", "risk_axis", "utility_axis",
-               "suppressed"}
+               "suppressed", "measures", "sensitive"}
 
 
 @dataclass(frozen=True)
@@ -134,6 +151,8 @@ class SweepResult:
     suppressed: str = "max"
     seconds: float = field(default=0.0, compare=False)
     provenance: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    measures: tuple[str, ...] = RISK_MEASURES
+    sensitive: tuple[str, ...] = ()
 
     @property
     def higher_is_better(self) -> bool:
@@ -147,13 +166,18 @@ class SweepResult:
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
 
-    def summary(self) -> dict[str, Any]:
-        """Headline figures: settings, the baseline's risk, and the non-dominated settings."""
+    def summary(self) -> pd.DataFrame:
+        """Headline figures (settings, the baseline's risk, the non-dominated settings) as rows
+        of (statistic, value, description)."""
         nd = self.table[self.table["non_dominated"]]
-        return {"settings": len(self.table) - 1, "mode": self.mode, "keys": list(self.keys), "k": self.k,
-                "risk_axis": self.risk_axis, "utility_axis": self.utility_axis,
-                "baseline_" + self.risk_axis: float(self.baseline[self.risk_axis]),
-                "non_dominated": [str(x) for x in nd["label"]]}
+        return summary_frame([
+            ("settings", len(self.table) - 1, "settings swept (besides the baseline)"),
+            ("mode", self.mode, "how the grids combine"), ("keys", list(self.keys), "the key variables of the risk"),
+            ("k", self.k, "k of the records with fk <= k"),
+            ("risk_axis", self.risk_axis, "the risk axis"), ("utility_axis", self.utility_axis, "the utility axis"),
+            ("baseline_" + self.risk_axis, float(self.baseline[self.risk_axis]), "the original data's risk"),
+            ("non_dominated", [str(x) for x in nd["label"]], "settings no other setting beats on both axes"),
+        ])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -179,14 +203,13 @@ def _check_sweep_section(plan: Plan) -> None:
         raise PlanError(f"plan [sweep].mode: must be one of {', '.join(map(repr, SWEEP_MODES))}; got {sw['mode']!r}.")
     if "suppressed" in sw and sw["suppressed"] not in ("max", "ignore"):
         raise PlanError(f"plan [sweep].suppressed: must be 'max' or 'ignore'; got {sw['suppressed']!r}.")
-    if "risk_axis" in sw and sw["risk_axis"] not in RISK_AXES:
-        raise PlanError(f"plan [sweep].risk_axis: must be one of {', '.join(RISK_AXES)}; got {sw['risk_axis']!r}.")
+    _check_measures(sw)
     if "utility_axis" in sw and sw["utility_axis"] not in UTILITY_AXES:
         raise PlanError(f"plan [sweep].utility_axis: must be one of {', '.join(UTILITY_AXES)}; "
                         f"got {sw['utility_axis']!r}.")
     MISSING.check(sw.get("missing", MISSING.default), "plan [sweep].missing:", PlanError)
     ALPHA.check(sw.get("alpha", ALPHA.default), "plan [sweep].alpha:", PlanError)
-    for name in ("keys", "variables"):
+    for name in ("keys", "variables", "sensitive"):
         v = sw.get(name)
         if v is not None and (isinstance(v, str) or not isinstance(v, Sequence) or not v
                               or not all(isinstance(x, str) for x in v)):
@@ -197,6 +220,22 @@ def _check_sweep_section(plan: Plan) -> None:
     if not any(s.grid for s in plan.steps):
         raise PlanError("plan [[steps]]: no step has a `grid`; a sweep varies at least one parameter, e.g. "
                         "grid = { k = [2, 3, 4, 5] }.")
+
+
+def _check_measures(sw: Mapping[str, Any]) -> None:
+    """``[sweep].measures`` names measures with sweep columns; ``risk_axis`` is a column of them."""
+    m = sw.get("measures", RISK_MEASURES)
+    if isinstance(m, str) or not isinstance(m, Sequence) or not all(isinstance(x, str) for x in m):
+        raise PlanError(f"plan [sweep].measures: must be a list of measure names; got {m!r}.")
+    bad = [x for x in m if x not in SWEEP_MEASURES]
+    if bad:
+        raise PlanError(f"plan [sweep].measures: {bad[0]!r} is not a measure with sweep figures; allowed: "
+                        f"{', '.join(SWEEP_MEASURES)}.")
+    axes = risk_axes(tuple(dict.fromkeys([*RISK_MEASURES, *m])))
+    axis = sw.get("risk_axis")
+    if axis is not None and axis not in axes and not (
+            isinstance(axis, str) and any(a.endswith("[<variable>]") and axis.startswith(a[:-11]) for a in axes)):
+        raise PlanError(f"plan [sweep].risk_axis: must be one of {', '.join(axes)}; got {axis!r}.")
 
 
 def _fmt(v: Any) -> str:
@@ -255,26 +294,38 @@ def non_dominated(risk: Sequence[float], loss: Sequence[float]) -> np.ndarray:
     return out
 
 
-def _risk_row(data: pd.DataFrame, keys: Sequence[str], k: int, weights: str | None, rule: MissingRule
-              ) -> dict[str, float]:
-    prof = k_anonymity(data, list(keys), k=k, weights=weights, missing=rule, top=0)
-    risk = individual_risk(data, list(keys), weights=weights, missing=rule)
-    return {"n_records": int(prof.n_records), "pct_unique": float(prof.pct_unique),
-            "pct_fk_le_k": float(prof.pct_k_le_threshold),
-            "expected_reidentifications": float(risk.expected_reidentifications),
-            "global_risk": float(risk.global_risk), "global_risk_pct": float(risk.global_risk_pct)}
+def sweep_config(keys: Sequence[str], k: int, weights: str | None, missing: str, alpha: float, *,
+                 measures: Sequence[str] = RISK_MEASURES, sensitive: Sequence[str] = ()) -> RunConfig:
+    """The assessment configuration of a sweep's risk figures: its keys as one scenario, its k
+    and missing-value rule, its measures and sensitive variables."""
+    return RunConfig(categorical_keys=tuple(keys), weights=weights, missing=missing, alpha=alpha,
+                     sensitive=tuple(sensitive), thresholds=Thresholds(k=k), measures=tuple(measures),
+                     source="[sweep]")
+
+
+def _risk_row(data: pd.DataFrame, cfg: RunConfig) -> dict[str, Any]:
+    """The sweep columns of the risk measures' figures on one setting's data (the keys and
+    sensitive variables it still holds)."""
+    keys = tuple(c for c in cfg.categorical_keys if c in data.columns)
+    cfg = replace(cfg, categorical_keys=keys, sensitive=tuple(s for s in cfg.sensitive if s in data.columns))
+    r = measure_scenario(data, cfg, Scenario("sweep", keys), names=cfg.measures, tables=False)
+    row: dict[str, Any] = {}
+    for m in ALL_MEASURES:
+        res = m.result(r) if m.name in cfg.measures else None
+        if res is not None:
+            row.update(m.sweep_values(cfg, res))
+    return row
 
 
 def _utility_row(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str],
-                 keys: Sequence[str], suppressed: str = "max") -> dict[str, float]:
-    from sdc.utility import utility_summary
-
+                 keys: Sequence[str], suppressed: str = "max") -> dict[str, Any]:
+    """The sweep columns of the utility measures' figures (:mod:`sdc.workflow.utility_registry`);
+    every original record counts, a dropped one as withheld (every cell suppressed)."""
     from sdc.workflow.compare import with_withheld
 
-    # Every original record, a dropped one as withheld (every cell suppressed).
-    res = utility_summary(original, with_withheld(original, released), variables=list(variables), keys=list(keys),
-                          suppressed=suppressed)
-    row = res.summary()
+    ctx = UtilityContext(original, with_withheld(original, released), list(variables), list(keys), suppressed)
+    row = {f.sweep if var is None else f"{f.sweep}[{var}]": v for m in utility_registry.UTILITY_MEASURES
+           for f, var, v in m.rows(m.run(ctx)) if f.sweep}
     row["records_dropped"] = len(original) - len(released)
     return row
 
@@ -308,29 +359,11 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     plan = plan.with_seed()
     table = method_table()
     check_plan(plan, data, table)
-    sw = plan.sweep
-    mode = sw.get("mode", "separate")
-    keys = sw.get("keys")
-    if keys is None:
-        keys = list(dict.fromkeys(v for s in plan.steps if table[s.method].variables_param == "keys"
-                                  for v in s.variables()))
-        if not keys:
-            raise PlanError("plan [sweep].keys: the risk is measured on key variables; name them, e.g. "
-                            "keys = [\"age\", \"sex\", \"region\"].")
-    keys = check_columns(data, keys, role="[sweep].keys")
-    weights = sw.get("weights")
-    if weights is not None:
-        check_columns(data, [weights], role="[sweep].weights")
-    k = int(sw.get("k", 3))
-    rule = missing_rule(sw.get("missing", MISSING.default), sw.get("alpha", ALPHA.default))
-    variables = sw.get("variables")
-    if variables is None:
-        variables = list(dict.fromkeys(v for s in plan.steps if not table[s.method].replaces_identifiers
-                                       for v in s.variables(table[s.method])))
-    variables = check_columns(data, variables, role="[sweep].variables")
-    suppressed = sw.get("suppressed", "max")
-    risk_axis = sw.get("risk_axis", "global_risk")
-    utility_axis = sw.get("utility_axis", "il1_overall")
+    o = _options(plan, data, table)
+    mode, keys, variables, risk_axis, utility_axis = o["mode"], o["keys"], o["variables"], o["risk_axis"], \
+        o["utility_axis"]
+    cfg = sweep_config(keys, o["k"], o["weights"], o["missing"], o["alpha"], measures=o["measures"],
+                       sensitive=o["sensitive"])
     settings = _settings(plan, mode)
 
     t0 = time.perf_counter()
@@ -352,9 +385,9 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
                 row: dict[str, Any] = {"setting": st.number, "label": st.label, "group": st.group,
                                        "parameter": st.parameter, "value": _fmt(st.value) if st.value is not None
                                        else ""}
-                row.update(_risk_row(released, [c for c in keys if c in released.columns], k, weights, rule))
+                row.update(_risk_row(released, cfg))
                 row.update(_utility_row(data, released, present, [c for c in keys if c in released.columns],
-                                        suppressed))
+                                        o["suppressed"]))
                 rows.append(row)
                 if bar is not None:
                     bar.update(1)
@@ -366,16 +399,43 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     higher = UTILITY_AXES[utility_axis]
     loss = -frame[utility_axis].to_numpy(dtype=float) if higher else frame[utility_axis].to_numpy(dtype=float)
     frame["non_dominated"] = non_dominated(frame[risk_axis].to_numpy(dtype=float), loss)
-    from sdc._provenance import provenance, sha256_file
-
     prov = provenance(now, command=command, plan_source=plan.source, sdc=__version__, notes=notes)
     if input_file is not None:
         prov["input_file"] = str(input_file)
         prov["input_sha256"] = sha256_file(input_file)
-    return SweepResult(plan=plan, table=frame, settings=tuple(settings), keys=tuple(keys), k=k, weights=weights,
-                       missing=rule.kind, mode=mode, variables=tuple(variables), risk_axis=risk_axis,
-                       utility_axis=utility_axis, suppressed=suppressed, seconds=time.perf_counter() - t0,
-                       provenance=prov)
+    return SweepResult(plan=plan, table=frame, settings=tuple(settings), keys=tuple(keys), k=o["k"],
+                       weights=o["weights"], missing=o["missing"], mode=mode, variables=tuple(variables),
+                       risk_axis=risk_axis, utility_axis=utility_axis, suppressed=o["suppressed"],
+                       seconds=time.perf_counter() - t0, provenance=prov, measures=tuple(o["measures"]),
+                       sensitive=tuple(o["sensitive"]))
+
+
+def _options(plan: Plan, data: pd.DataFrame, table: Mapping[str, Any]) -> dict[str, Any]:
+    """The sweep's options, resolved against the plan's steps and checked against the data."""
+    sw = plan.sweep
+    keys = sw.get("keys")
+    if keys is None:
+        keys = list(dict.fromkeys(v for s in plan.steps if table[s.method].variables_param == "keys"
+                                  for v in s.variables()))
+        if not keys:
+            raise PlanError("plan [sweep].keys: the risk is measured on key variables; name them, e.g. "
+                            "keys = [\"age\", \"sex\", \"region\"].")
+    keys = check_columns(data, keys, role="[sweep].keys")
+    weights = sw.get("weights")
+    if weights is not None:
+        check_columns(data, [weights], role="[sweep].weights")
+    variables = sw.get("variables")
+    if variables is None:
+        variables = list(dict.fromkeys(v for s in plan.steps if not table[s.method].replaces_identifiers
+                                       for v in s.variables(table[s.method])))
+    sensitive = sw.get("sensitive") or []
+    return {"mode": sw.get("mode", "separate"), "keys": keys,
+            "weights": weights, "k": int(sw.get("k", 3)), "missing": sw.get("missing", "wildcard"),
+            "alpha": float(sw.get("alpha", 1.0)), "variables": check_columns(data, variables, role="[sweep].variables"),
+            "suppressed": sw.get("suppressed", "max"), "risk_axis": sw.get("risk_axis", "global_risk"),
+            "utility_axis": sw.get("utility_axis", "il1_overall"),
+            "measures": list(dict.fromkeys([*RISK_MEASURES, *sw.get("measures", ())])),
+            "sensitive": check_columns(data, sensitive, role="[sweep].sensitive") if sensitive else []}
 
 
 def _apply(data: pd.DataFrame, plan: Plan, st: Setting, fixed: set[int], cache: dict[tuple[int, ...], pd.DataFrame],
@@ -400,13 +460,15 @@ def _apply(data: pd.DataFrame, plan: Plan, st: Setting, fixed: set[int], cache: 
 
 def sweep_plan_toml(result: SweepResult) -> str:
     """The resolved sweep plan (with its seed and the resolved [sweep] section)."""
-    from dataclasses import replace
-
     sw = {"keys": list(result.keys), "k": result.k, "mode": result.mode, "variables": list(result.variables),
           "risk_axis": result.risk_axis, "utility_axis": result.utility_axis, "missing": result.missing,
           "suppressed": result.suppressed}
     if result.weights:
         sw["weights"] = result.weights
+    if result.measures != RISK_MEASURES:
+        sw["measures"] = [m for m in result.measures if m not in RISK_MEASURES]
+    if result.sensitive:
+        sw["sensitive"] = list(result.sensitive)
     plan = replace(result.plan, sweep=sw)
     from sdc.workflow.plan import read_settings_toml
 

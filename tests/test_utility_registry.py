@@ -1,0 +1,63 @@
+"""The registry of utility measures: what one entry gives compare and sweep.
+
+The 2-file recipe of a utility measure, shown by doing it (commit e380de5, removed again in the
+next: it would change every comparison's and sweep's outputs): ARX's discernibility and average
+class size (already in sdc/utility/discernibility.py) entered the comparison's utility table and
+the sweep's columns and utility axes through one entry in sdc/workflow/utility_registry.py. The
+test below registers the same entry for its duration and shows each place it reaches.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sdc
+from sdc.workflow import utility_registry
+from sdc.workflow.measure import SHARE, Figure, UtilityMeasure
+from sdc.workflow.plan import plan_from_mapping
+from sdc.workflow.sweep import sweep
+
+DISCERNIBILITY = UtilityMeasure(
+    "discernibility", "discernibility and average class size (ARX)",
+    lambda ctx: sdc.discernibility(ctx.original, ctx.released, list(ctx.keys)), function=sdc.discernibility,
+    figures=(Figure("discernibility_utility_retained", "discernibility: utility retained", SHARE, better="higher",
+                    sweep="dm_utility_retained", value=lambda d, cfg: float(d.discernibility_utility_retained)),
+             Figure("aecs_utility_retained", "average class size: utility retained", SHARE, better="higher",
+                    sweep="aecs_utility_retained", value=lambda d, cfg: float(d.aecs_utility_retained))))
+
+
+def _data(n: int = 300, seed: int = 4) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"sex": rng.choice(["f", "m"], n), "region": rng.choice(list("abcd"), n),
+                         "age": rng.integers(20, 80, n)})
+
+
+def test_a_registered_utility_measure_is_in_compare_and_sweep(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(utility_registry, "UTILITY_MEASURES", (*utility_registry.UTILITY_MEASURES, DISCERNIBILITY))
+    assert utility_registry.UTILITY_AXES["dm_utility_retained"] is True  # higher is better: a utility axis
+    original = _data()
+    released = original.assign(age=(original["age"] // 20) * 20)
+    c = sdc.compare(original, released, {"variables": {"categorical_keys": ["sex", "region", "age"]}})
+    rows = c.utility_table.set_index("measure")["value"]
+    direct = sdc.discernibility(original, released, ["sex", "region", "age"])
+    assert rows["discernibility_utility_retained"] == pytest.approx(direct.discernibility_utility_retained)
+    assert rows["aecs_utility_retained"] == pytest.approx(direct.aecs_utility_retained)
+    plan = plan_from_mapping({"sweep": {"keys": ["sex", "region", "age"], "utility_axis": "dm_utility_retained"},
+                              "plan": {"seed": 1},
+                              "steps": [{"method": "global_recode", "variables": ["age"], "grid": {"width": [10, 30]}}]},
+                             source="test", sweep=True)
+    res = sweep(original, plan)
+    assert {"dm_utility_retained", "aecs_utility_retained"} <= set(res.table.columns)
+    assert res.table.loc[0, "dm_utility_retained"] == pytest.approx(1.0)  # the original keeps all its utility
+    assert res.higher_is_better and res.table["non_dominated"].any()
+
+
+def test_the_built_in_figures_are_the_sweep_row_and_the_comparison_rows() -> None:
+    names = [f.name for m in utility_registry.UTILITY_MEASURES for f in m.figures]
+    assert names == ["il1_overall", "eigen_similarity_pct", "nue", "nue_normalised", "nue_utility_retained",
+                     "records_retained", "pct_records_retained", "cells_suppressed"]
+    assert dict(utility_registry.UTILITY_AXES) == {
+        "il1_overall": False, "eigen_similarity_pct": True, "nue_normalised": False, "nue_utility_retained": True,
+        "pct_records_retained": True, "cells_suppressed": False}
