@@ -186,7 +186,7 @@ if [ "$suite" = sid ]; then
   in_chroot PYTHONPATH=/tmp/no-r HYPOTHESIS_PROFILE=ci /bin/bash -c \
     'set -o pipefail; cd /root/sdc && .venv/bin/python -m pytest -q -p no:cacheprovider -m sdcmicro -rs "$@" | tail -n 3' \
     pytest "$@" || no_r=$?
-  in_chroot PYTHONPATH=/tmp/no-r /root/sdc/.venv/bin/python -c 'import r_bridge, sys; sys.exit(r_bridge.is_available())' || no_r=1
+  in_chroot PYTHONPATH=/tmp/no-r /root/sdc/.venv/bin/python -c 'import sys; from sdc._rbridge import bridge; sys.exit(bridge().is_available())' || no_r=1
   log "without R (rpy2 not importable): sdcMicro tests $([ $no_r = 0 ] || [ $no_r = 5 ] && echo skipped || echo "FAILED (exit $no_r)") in $((SECONDS - t0)) s"
   [ $no_r = 0 ] || [ $no_r = 5 ] || [ $status != 0 ] || status=1
 fi

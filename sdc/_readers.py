@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from sdc._excel import check_sheet
 from sdc._structure import WHITESPACE, check_structure, first_undecodable_line, not_utf8, open_binary
 from sdc.exceptions import DataFileError, SdcWarning
 
@@ -265,6 +266,7 @@ def _read_excel(p: Path, sheet: str | int | None, text_columns: bool | Sequence[
     # into the number 2134); a column of number cells becomes numbers, one with text cells stays text.
     df = pd.read_excel(p, sheet_name=which, engine="openpyxl", keep_default_na=False, na_values=list(na),
                        dtype=str if all_text else object)
+    check_sheet(p, which, df)  # title rows refused; merged cells and formulas without values said
     if not all_text:
         df = df.infer_objects()
         for c in named:
@@ -316,6 +318,26 @@ _FLOATS = "round_trip"
 _DECOMPRESSION_ERRORS = (EOFError, lzma.LZMAError, zlib.error)
 
 
+_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32LE"), (b"\x00\x00\xfe\xff", "UTF-32BE"), (b"\xff\xfe", "UTF-16LE"),
+         (b"\xfe\xff", "UTF-16BE"))
+
+
+def _utf16_or_32(head: bytes) -> str | None:
+    """The UTF-16/32 encoding of text that starts with its byte-order mark, or whose zero bytes
+    all fall on the high bytes of ASCII characters (UTF-16 without a mark); else None."""
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return name
+    even, odd = head[0::2], head[1::2]
+    n = min(len(even), len(odd))
+    if n >= 2:
+        if odd[:n].count(0) >= 0.9 * n and even[:n].count(0) == 0:
+            return "UTF-16LE"
+        if even[:n].count(0) >= 0.9 * n and odd[:n].count(0) == 0:
+            return "UTF-16BE"
+    return None
+
+
 def _sample(p: Path) -> str:
     """The first bytes of a text file, decompressed if needed, as text."""
     try:
@@ -330,6 +352,11 @@ def _sample(p: Path) -> str:
         raise DataFileError(f"cannot read data file '{p}': not a valid {suffix} file, or a truncated one "
                             f"({exc}).") from None
     if b"\x00" in raw[:4096]:
+        utf = _utf16_or_32(raw[:4096])
+        if utf is not None:
+            raise DataFileError(f"cannot read data file '{p}': it is {utf} text; sdc reads UTF-8: convert it "
+                                f"(e.g. iconv -f {utf} -t UTF-8 '{p.name}' > {p.stem}-utf8{p.suffix}, or save it "
+                                "as 'CSV UTF-8').")
         raise DataFileError(f"cannot read data file '{p}': it looks binary, not delimited text.")
     text = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="replace", newline="").read()
     return text[1:] if text.startswith("\ufeff") else text

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
+import re
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -20,6 +21,8 @@ __all__ = [
     "check_frame",
     "check_columns",
     "check_weights",
+    "check_weights_not_key",
+    "is_big_integer",
     "check_int",
     "check_fraction",
     "check_option",
@@ -132,8 +135,20 @@ def check_columns(
     unknown = [c for c in cols if c not in data.columns]
     if unknown:
         parts = [f"{c!r}{did_you_mean(c, data.columns)}" for c in unknown]
-        raise ValueError(f"`{role}` names columns not in {where}: {', '.join(parts)}.{_one_column_hint(data, unknown)}")
+        raise ValueError(f"`{role}` names columns not in {where}: {', '.join(parts)}.{_one_column_hint(data, unknown)}"
+                         f"{_columns_read(data, cols, unknown)}")
     return tuple(cols)
+
+
+def _columns_read(data: pd.DataFrame, cols: list[str], unknown: list[str]) -> str:
+    """When none of several names is in the data (a header on another row, another sheet), the
+    columns that were read."""
+    if len(cols) < 2 or len(unknown) != len(cols) or data.shape[1] <= 1 \
+            or any(did_you_mean(c, data.columns) for c in unknown):
+        return ""
+    names = [repr(str(c)) for c in data.columns[:8]]
+    more = f" and {data.shape[1] - 8} more" if data.shape[1] > 8 else ""
+    return f" The columns read are {', '.join(names)}{more}."
 
 
 def _one_column_hint(data: pd.DataFrame, unknown: list[str]) -> str:
@@ -172,6 +187,14 @@ def check_key_values(data: pd.DataFrame, cols: Sequence[str], *, at_index: bool 
                                  "recode it or set it to missing.")
 
 
+def check_weights_not_key(weights: object, keys: Iterable[object]) -> None:
+    """A sampling-weight column may not also be a key (each record's weight would split its
+    class, and the weight would count as something an intruder knows)."""
+    if isinstance(weights, str) and weights in set(keys):
+        raise ValueError(f"`weights` column {weights!r} is also one of the `keys`: a sampling weight is not a key "
+                         "variable (every record's weight would split its class); leave it out of the keys.")
+
+
 def check_weights(data: pd.DataFrame, weights: str | None, *, min_value: float = 1.0) -> np.ndarray | None:
     """Return the weight column as float64, or None when `weights` is None.
 
@@ -187,6 +210,9 @@ def check_weights(data: pd.DataFrame, weights: str | None, *, min_value: float =
     s = data[col]
     if not is_real_numeric(s.dtype):
         bad = _first_non_numeric(s)
+        if is_big_integer(bad):
+            raise ValueError(f"weight column {col!r} holds whole numbers beyond the 64-bit range, read as text "
+                             f"(e.g. {plain(bad)!r}): no sampling weight is that large.")
         raise ValueError(
             f"weight column {col!r} must be numeric; got {dtype_name(s.dtype)}"
             + (f" with value {plain(bad)!r}" if bad is not None else "")
@@ -195,6 +221,18 @@ def check_weights(data: pd.DataFrame, weights: str | None, *, min_value: float =
     w = s.to_numpy(dtype="float64", na_value=np.nan)
     _check_finite_positive(w, s, col, min_value)
     return w
+
+
+_INTEGER_TEXT = re.compile(r"\s*[+-]?\d+\s*")
+
+
+def is_big_integer(value: object) -> bool:
+    """Whether `value` is text of a whole number outside the 64-bit integer types' range
+    (below -2^63 or from 2^64 on), which readers keep as text."""
+    if not isinstance(value, str) or _INTEGER_TEXT.fullmatch(value) is None:
+        return False
+    v = int(value)
+    return v < -(2**63) or v >= 2**64
 
 
 def _first_non_numeric(s: pd.Series) -> object:

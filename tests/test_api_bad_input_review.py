@@ -142,3 +142,77 @@ def test_global_recode_too_many_bins(df):
     # Was "Maximum allowed size exceeded" (or a MemoryError for 2**40).
     with pytest.raises(ValueError, match=r"`bins` must be a whole number from 1 to 1000000; got 1099511627776"):
         sdc.global_recode(df, "income", bins=2**40)
+
+
+# ---------------------------------------------------------------- issue 27: silent acceptances
+@pytest.mark.parametrize("fn", [sdc.individual_risk, sdc.k_anonymity, sdc.frequencies, sdc.key_subset_snapshots])
+def test_a_weight_column_may_not_be_a_key(df, fn):
+    before = df.copy(deep=True)
+    with pytest.raises(ValueError, match=r"`weights` column 'w' is also one of the `keys`"):
+        fn(df, ["sex", "w"], weights="w")
+    _unchanged(before, df)
+
+
+@pytest.mark.parametrize("values, expected", [
+    (["01/02/2020", "13/01/2020"], ["2020-02", "2020-01"]),        # day first for both (was month first for one)
+    (["2020-01-02", None, "2020-12-31"], ["2020-01", None, "2020-12"]),
+    (["2020-01-02T10:00:00Z", "2020-03-02T23:30:00+01:00"], ["2020-01", "2020-03"]),
+])
+def test_text_dates_are_read_one_way_per_column(values, expected):
+    d = pd.DataFrame({"dt": values})
+    got = sdc.global_recode(d, "dt", date="month").data["dt"].tolist()
+    assert [None if pd.isna(v) else v for v in got] == expected
+
+
+@pytest.mark.parametrize("values, message", [
+    (["01/02/2020", "02/03/2020"], r"reads? in two formats, %d/%m/%Y and %m/%d/%Y \('01/02/2020' is 2020-02-01 or "
+                                   r"2020-01-02\)"),
+    (["2020-01-02", "13/01/2020"], r"'13/01/2020' at index 1, which is not a date in the format of the column's other"),
+    (["2020-01-02", "soon"], r"'soon' at index 1, which is not a date"),
+])
+def test_ambiguous_or_mixed_dates_are_refused(values, message):
+    d = pd.DataFrame({"dt": values})
+    before = d.copy()
+    with pytest.raises(ValueError, match=message):
+        sdc.global_recode(d, "dt", date="month")
+    _unchanged(before, d)
+
+
+@pytest.mark.skipif(__import__("os").name != "posix", reason="file modes and /dev/zero are POSIX")
+@pytest.mark.parametrize("what", ["world-readable", "group-readable", "folder", "device", "missing"])
+def test_a_key_file_must_be_a_private_regular_file(tmp_path, what):
+    """An 0644 key was accepted without a word (ssh-style tools refuse); a folder or /dev/zero was
+    'does not exist or is not a file'."""
+    import os
+
+    key = tmp_path / "study.key"
+    key.write_text("0123456789abcdef" * 2 + "\n", encoding="utf-8")
+    target, message = {
+        "world-readable": (key, r"can be read or written by other users \(mode 0644\)"),
+        "group-readable": (key, r"mode 0640"),
+        "folder": (tmp_path, r"is a folder, not a key file"),
+        "device": ("/dev/zero", r"'/dev/zero' is a device, not a key file"),
+        "missing": (tmp_path / "nokey", r"does not exist\."),
+    }[what]
+    os.chmod(key, 0o640 if what == "group-readable" else 0o644)
+    with pytest.raises(ValueError, match=message):
+        sdc.pseudonymise(pd.DataFrame({"id": ["a", "b"]}), "id", key_file=target)
+    os.chmod(key, 0o600)
+    assert sdc.pseudonymise(pd.DataFrame({"id": ["a", "b"]}), "id", key_file=key).data["id"].nunique() == 2
+
+
+def test_skewness_bins_band_a_numeric_sensitive_variable():
+    from sdc.exceptions import DegenerateDataWarning
+
+    rng = np.random.default_rng(1)
+    d = pd.DataFrame({"k": rng.integers(0, 8, 500), "inc": rng.normal(50, 10, 500).round(3)})
+    with pytest.warns(DegenerateDataWarning, match=r"numeric with \d+ distinct values in 500 records and no bands"):
+        raw = sdc.skewness_attack(d, ["k"], "inc")
+    assert (raw.records["max_lift"] >= 2).mean() == 1.0          # values nearly unique: the lift of rarity
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        banded = sdc.skewness_attack(d, ["k"], "inc", bins={"quantiles": 4})
+    assert banded.records["max_lift_value"].nunique() <= 4  # the four bands (sdc.core.binning labels)
+    assert banded.max_lift < 2
+    with pytest.raises(ValueError, match="`bins` and `categories` group the sensitive values two ways"):
+        sdc.skewness_attack(d, ["k"], "inc", bins=[0, 50, 100], categories={1: "a"})

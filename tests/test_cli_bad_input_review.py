@@ -416,3 +416,278 @@ def test_dask_engine_refuses_household_and_chunks_before_reading(tmp_path: Path,
                         (("--chunks", "5"), "--chunks reads the file in memory")):
         status, _, err = run_cli(capsys, "risk", str(data), "--keys", "a", "--engine", "dask", *extra)
         assert status == 2 and said in _one_error(err), err
+
+
+# --- issues 27 and 35: silent acceptances, misleading lines, output folders, Excel, hierarchies ---
+
+@pytest.mark.parametrize("argv", [
+    ["risk", "{data}", "--keys", "sex,w", "--weights", "w"],
+    ["risk", "{data}", "--keys", "sex,w", "--weights", "w", "--chunks", "5"],  # was an AttributeError traceback
+    ["snapshots", "{data}", "--keys", "sex,w", "--weights", "w"],
+    ["assess", "{data}", "--keys", "sex,w", "--weights", "w", "--out", "{out}"],
+])
+def test_a_weight_column_that_is_also_a_key_is_refused(argv: list[str], data: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture) -> None:
+    """Issue 27 item 4: --keys sex,w --weights w used w as both."""
+    out = tmp_path / "out"
+    status, _, err = run_cli(capsys, *[a.replace("{data}", str(data)).replace("{out}", str(out)) for a in argv])
+    line = _one_error(err)
+    assert status == 2 and "--weights column 'w' is also one of the --keys" in line, line
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("keys, id_, said", [
+    ("sex,region", "sex", "--id column 'sex' is also a key variable"),
+    ("region", "sex", "--id column 'sex' is not a record id: 12 records share a value or lack one (first: 'f', held "
+                      "by 6 records)"),
+])
+def test_an_id_that_is_a_key_or_repeats_is_refused(keys: str, id_: str, said: str, data: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture) -> None:
+    """Issue 27 item 5: a non-unique --id (and a key) drove the per-record files."""
+    out = tmp_path / "out"
+    status, _, err = run_cli(capsys, "assess", str(data), "--keys", keys, "--id", id_, "--out", str(out))
+    assert status == 2 and said in _one_error(err) and not out.exists()
+    status, _, err = run_cli(capsys, "assess", str(data), "--keys", keys, "--id", "id", "--out", str(out))
+    assert status == 0, err  # S0..S11: a record id
+
+
+def test_a_continuous_key_that_holds_text_is_refused_and_bands_are_counted(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture) -> None:
+    """Issue 27 item 6: --continuous-keys diag (text) was used unbinned as a categorical key."""
+    p = tmp_path / "d.csv"
+    pd.DataFrame({"sex": ["f", "m"] * 4, "diag": ["flu", "x1"] * 4,
+                  "age": ["(30,40]", "(40,50]", "90+", "<18"] * 2}).to_csv(p, index=False)
+    out = tmp_path / "out"
+    status, _, err = run_cli(capsys, "assess", str(p), "--keys", "sex", "--continuous-keys", "diag", "--out", str(out))
+    line = _one_error(err)
+    assert status == 2 and "continuous key 'diag' holds text, not numbers or bands of them (e.g. 'flu')" in line
+    assert "--keys" in line and not out.exists()
+    # the bands a protection made of a continuous key are counted by band (a released file)
+    status, _, err = run_cli(capsys, "assess", str(p), "--keys", "sex", "--continuous-keys", "age", "--out", str(out))
+    assert status == 0, err
+
+
+def test_skewness_on_an_unbanded_measurement_warns_and_takes_bins(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture) -> None:
+    """Issue 27 item 9: 100 % of records at lift >= 2 (every value unique), with no word and no bins option."""
+    rng = np.random.default_rng(0)
+    p = tmp_path / "s.csv"
+    pd.DataFrame({"sex": rng.choice(["f", "m"], 400), "grp": rng.integers(0, 4, 400),
+                  "inc": rng.lognormal(10, 1, 400).round(2)}).to_csv(p, index=False)
+    status, out, err = run_cli(capsys, "attack", "skewness", str(p), "--keys", "sex,grp", "--sensitive", "inc")
+    assert status == 0 and "sdc: warning: sensitive variable 'inc' is numeric with 400 distinct values" in err
+    assert "band it (--bins" in err and "records in classes with lift >= 2  400 (100.00%)" in out
+    status, out, err = run_cli(capsys, "attack", "skewness", str(p), "--keys", "sex,grp", "--sensitive", "inc",
+                               "--bins", "quantiles:4")
+    assert status == 0 and "warning" not in err and "(0.00%)" in out
+    status, _, err = run_cli(capsys, "attack", "skewness", str(p), "--keys", "sex", "--sensitive", "inc",
+                             "--bins", "quantiles:x")
+    assert status == 2 and "--bins" in err
+
+
+def test_suda_over_many_keys_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Issue 27 item 10: numpy's _ArrayMemoryError traceback under an 8 GB limit (core/msu.py)."""
+    rng = np.random.default_rng(0)
+    keys = [f"k{i}" for i in range(30)]
+    p = tmp_path / "wide.csv"
+    pd.DataFrame({k: rng.integers(1, 4, 5000) for k in keys}).to_csv(p, index=False)
+    status, out, err = run_cli(capsys, "suda", str(p), "--keys", ",".join(keys))
+    line = _one_error(err)
+    assert status == 2 and out == "" and "SUDA2 not computed" in line and "over 30 keys" in line
+    assert "--max-size" in line and "--max-work" in line
+
+
+def test_a_utf16_file_is_named_as_such(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Issue 27 item 12: a UTF-16 file was 'binary, not delimited text'."""
+    for encoding, name in (("utf-16", "UTF-16LE"), ("utf-16-be", "UTF-16BE"), ("utf-32", "UTF-32LE")):
+        p = tmp_path / f"{encoding}.csv"
+        p.write_bytes("sex,age\nf,1\nm,2\n".encode(encoding))
+        for extra in ((), ("--chunks", "1")):
+            status, _, err = run_cli(capsys, "risk", str(p), "--keys", "sex", *extra)
+            line = _one_error(err)
+            assert status == 2 and f"it is {name} text; sdc reads UTF-8" in line and "iconv" in line, line
+
+
+def test_na_values_empty_is_the_empty_field(data: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Issue 27 item 12: --na-values '' said "expected comma-separated column names" (they are markers)."""
+    status, plain, _ = run_cli(capsys, "risk", str(data), "--keys", "sex")
+    for value in ("", "NA,,"):
+        status, out, err = run_cli(capsys, "risk", str(data), "--keys", "sex", f"--na-values={value}")
+        assert status == 0 and out == plain and "column names" not in err, err
+
+
+def test_whole_numbers_beyond_64_bits_are_not_called_text(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Issue 27 item 12: integers >= 2^64 were 'text'."""
+    p = tmp_path / "big.csv"
+    p.write_text("sex,big\nf,18446744073709551616\nm,-9223372036854775809\nf,1\n", encoding="utf-8")
+    status, _, err = run_cli(capsys, "risk", str(p), "--keys", "sex", "--weights", "big")
+    line = _one_error(err)
+    assert status == 2 and "holds whole numbers beyond the 64-bit range, read as text" in line and "got text" not in line
+    out = tmp_path / "rep"
+    status, _, err = run_cli(capsys, "assess", str(p), "--keys", "sex,big", "--out", str(out))
+    assert status == 0, err
+    assert "| big | categorical key | whole numbers beyond the 64-bit range (kept as text) |" in (
+        out / "report.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("flag, value, said", [
+    ("--t", "5", "--t: t = 5 for 'region' can never fail"),
+    ("--l", "0", "--l must be a whole number >= 1; got 0"),
+    ("--t", "region=5", "--t region=5.0: t = 5 for 'region' can never fail"),
+    ("--l", "region=0", "--l region=0 must be a whole number >= 1; got 0"),
+])
+def test_threshold_flags_are_named_not_their_config_keys(flag: str, value: str, said: str, data: Path,
+                                                         tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Issue 27 item 12: named as config [thresholds].t / .l."""
+    status, _, err = run_cli(capsys, "assess", str(data), "--keys", "sex", "--sensitive", "region", flag, value,
+                             "--out", str(tmp_path / "out"))
+    line = _one_error(err)
+    assert status == 2 and said in line and "config [" not in line, line
+
+
+def test_attack_controls_name_what_the_user_gave(data: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Issue 27 item 12: --columns named when it was not given (singling-out with a control lacking
+    columns), `aux_cols` for --aux-a/--aux-b."""
+    control = tmp_path / "control.csv"
+    pd.read_csv(data)[["id", "sex"]].to_csv(control, index=False)
+    status, _, err = run_cli(capsys, "attack", "singling-out", str(data), "--original", str(data), "--control",
+                             str(control), "--n-attacks", "5")
+    line = _one_error(err)
+    assert status == 2 and "the control file lacks columns the attack uses by default" in line
+    assert "'region'" in line and "give --columns to choose the columns" in line
+    status, _, err = run_cli(capsys, "attack", "linkability", str(data), "--original", str(data), "--control",
+                             str(control), "--aux-a", "sex", "--aux-b", "age", "--n-attacks", "5")
+    assert status == 2 and "--aux-b names columns not in the control file: 'age'" in _one_error(err)
+
+
+@pytest.mark.parametrize("mode", [0o700, 0o750, 0o555])
+def test_an_existing_out_folder_keeps_its_mode(mode: int, data: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture) -> None:
+    """Issue 35 item 1: an empty --out folder of mode 0700 (or 0555) was replaced by a 0755 one."""
+    out = tmp_path / "out"
+    out.mkdir()
+    os.chmod(out, mode)
+    old = os.umask(0o022)
+    try:
+        os.chmod(data, 0o644)
+        for _ in range(2):  # the empty folder, then the folder sdc wrote
+            status, _, err = run_cli(capsys, "assess", str(data), "--keys", "sex", "--out", str(out))
+            assert status == 0, err
+            assert (os.stat(out).st_mode & 0o777) == mode & 0o755
+    finally:
+        os.umask(old)
+        os.chmod(out, 0o700)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # nothing left aside
+
+
+def test_an_out_link_is_followed_said_and_nothing_is_left(data: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture) -> None:
+    """Issue 35 item 2: a symlink --out was replaced by a real folder and '.out.old-XXXX -> real' left."""
+    real = tmp_path / "real"
+    status, _, err = run_cli(capsys, "assess", str(data), "--keys", "sex", "--out", str(real))
+    assert status == 0, err
+    link = tmp_path / "latest"
+    link.symlink_to(real)
+    before = (real / "report.md").stat().st_mtime_ns
+    status, _, err = run_cli(capsys, "assess", str(data), "--keys", "sex,region", "--out", str(link))
+    assert status == 0 and f"sdc: warning: --out '{link}' is a symbolic link: sdc writes the folder it points to" in err
+    assert link.is_symlink() and link.resolve() == real.resolve() and "sex, region" in (real / "report.md").read_text()
+    assert (real / "report.md").stat().st_mtime_ns != before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "latest", "real"]
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "nowhere")
+    status, _, err = run_cli(capsys, "assess", str(data), "--keys", "sex", "--out", str(dangling))
+    assert status == 2 and "is a symbolic link to" in _one_error(err) and "which does not exist" in err
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_full_disk_names_the_output(data: Path, tmp_path: Path, capsys: pytest.CaptureFixture,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35 item 3: 'sdc: error: [Errno 28] No space left on device' named nothing."""
+    import errno
+
+    import sdc.report.folder as folder
+
+    real = folder._write_one
+
+    def full(tmp, name, *a, **kw):  # noqa: ANN001, ANN002, ANN003
+        if name == "report.html":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(tmp, name, *a, **kw)
+
+    monkeypatch.setattr(folder, "_write_one", full)
+    out = tmp_path / "out"
+    status, _, err = run_cli(capsys, "assess", str(data), "--keys", "sex", "--out", str(out))
+    line = _one_error(err)
+    assert status == 2 and f"cannot write --out '{out}': No space left on device (while writing report.html)" in line
+    assert "Errno" not in line and not out.exists() and [p.name for p in tmp_path.iterdir()] == ["in"]
+
+
+def _workbook(path: Path, rows: list[list[object]], merge: str | None = None) -> Path:
+    openpyxl = pytest.importorskip("openpyxl")
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "survey"
+    for r in rows:
+        ws.append(r)
+    if merge:
+        ws.merge_cells(merge)
+    wb.save(path)
+    return path
+
+
+def test_excel_merged_cells_are_warned_about(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Issue 35 item 4: merged cells in a key column read as 4 missing values of 5, without a word."""
+    p = _workbook(tmp_path / "m.xlsx", [["sex", "region"], ["f", "north"], ["m", None], ["f", None], ["m", None],
+                                       ["f", "south"]], merge="B2:B5")
+    status, _, err = run_cli(capsys, "risk", str(p), "--keys", "sex,region")
+    assert status == 0
+    assert ("sdc: warning: data file '" in err and "sheet 'survey': cells B2:B5 are merged (column 'region')" in err
+            and "3 record(s) read as missing" in err), err
+
+
+def test_excel_formulas_without_values_say_why_the_column_is_missing(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture) -> None:
+    """Issue 35 item 4: a key column of formulas with no cached values was 'missing in every record'."""
+    p = _workbook(tmp_path / "f.xlsx", [["sex", "band"]] + [["f" if i % 2 else "m", f'=IF(A{i + 2}="f","a","b")']
+                                                             for i in range(5)])
+    status, _, err = run_cli(capsys, "risk", str(p), "--keys", "sex,band")
+    assert status == 2 and "key variable 'band' is missing in every record" in _one_error(err)
+    assert "column 'band' holds formulas with no saved values (5 of its cells, B2:B6)" in err
+
+
+def test_excel_title_rows_are_refused_naming_the_header_row(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """Issue 35 item 4: a header on row 3 under title rows gave '--keys names columns not in the data'."""
+    p = _workbook(tmp_path / "t.xlsx", [["Survey 2024"], [], ["sex", "region", "age"], ["f", "a", 30], ["m", "b", 31]])
+    status, _, err = run_cli(capsys, "risk", str(p), "--keys", "sex,region")
+    line = _one_error(err)
+    assert status == 2 and "sheet 'survey': row 1 holds a title ('Survey 2024'), not column names" in line
+    assert "looks to be row 3 (sex, region, age)" in line
+    # two title cells: the columns read are listed (as the CSV path does)
+    p = _workbook(tmp_path / "t2.xlsx", [["Survey 2024", "county"], [], ["sex", "region"], ["f", "a"], ["m", "b"]])
+    status, _, err = run_cli(capsys, "risk", str(p), "--keys", "sex,region")
+    line = _one_error(err)
+    assert status == 2 and "The columns read are 'Survey 2024', 'county'" in line
+
+
+@pytest.mark.parametrize("hierarchy, said", [
+    ({"file": "comma.csv"}, "has one field per line, and every line holds ','"),
+    ({"file": "folder"}, "it is a folder, not a file"),
+    ({"intervals": [5, 10]}, "interval_hierarchy needs numeric values; column 'region' holds text such as 'a'"),
+    ({"dates": ["month", "year"]}, "column 'region' has the value 'a' at index 0, which is not a date"),
+])
+def test_hierarchy_problems_are_named(hierarchy: dict, said: str, data: Path, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture) -> None:
+    """Issue 35 item 5: ',' for ';' gave 'values missing from its hierarchy'; a folder was 'no such file';
+    the intervals and dates builders raised pandas' parse errors."""
+    (data.parent / "comma.csv").write_text("a,north,*\nb,north,*\nc,south,*\n", encoding="utf-8")
+    (data.parent / "folder").mkdir()
+    spec = ", ".join(f"{k} = {v!r}".replace("'", '"') for k, v in hierarchy.items())
+    cfg = data.parent / "search.toml"
+    cfg.write_text(f'[data]\npath = "data.csv"\n[quasi_identifiers]\nregion = {{ {spec} }}\n[models]\nk = 2\n',
+                   encoding="utf-8")
+    out = tmp_path / "out"
+    status, _, err = run_cli(capsys, "search", "--config", str(cfg), "--out", str(out))
+    line = _one_error(err)
+    assert status == 2 and "[keys].region" in line and said in line, line
+    assert not out.exists()

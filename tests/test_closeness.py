@@ -117,9 +117,21 @@ def closeness_case(draw):
 
 
 @settings(max_examples=120)
-@given(closeness_case())
-def test_measures_match_brute_force(case):
-    df, keys = case
+@given(closeness_case(), st.booleans())
+def test_measures_match_brute_force(case, sparse):
+    """Both ways of working: dense blocks of classes x values, and the occurring cells only
+    (`sparse`, used when classes x values is large)."""
+    import sdc.attribute.closeness as cl
+
+    old = cl._DENSE_CELLS
+    cl._DENSE_CELLS = -1 if sparse else old
+    try:
+        _match_brute_force(*case)
+    finally:
+        cl._DENSE_CELLS = old
+
+
+def _match_brute_force(df, keys):
     ref = brute.closeness(df, keys, "s")
     got = {d: sdc.t_closeness(df, keys, "s", distance=d).classes["distance"].to_numpy()
            for d in ("ordered", "equal", "wasserstein")}
@@ -166,3 +178,43 @@ def test_many_classes_in_blocks():
     finally:
         cl._BLOCK_CELLS = old
     assert_allclose(small, sdc.t_closeness(df, ["k"], "s").records, rtol=1e-12)
+
+
+def test_many_classes_and_values_cost_the_records_not_their_product():
+    """A key with a different value in every record and a numeric sensitive variable with
+    nearly as many values: the dense way built classes x values (and values x values for the
+    one-record classes): 3.2 GB for 20,000 records, and `sdc assess` on 10^5 such records
+    did not finish. The cells' way holds a few arrays of the records' length."""
+    import tracemalloc
+
+    n = 20_000
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"key": rng.permutation(n), "inc": rng.integers(0, n, n).astype(float)})
+    tracemalloc.start()
+    try:
+        res = {d: sdc.t_closeness(df, ["key"], "inc", distance=d) for d in ("ordered", "equal", "wasserstein")}
+        beta = sdc.beta_likeness(df, ["key"], "inc")
+        delta = sdc.delta_disclosure(df, ["key"], "inc")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2**20, peak
+    # every class is one record: its distance is that of the one value's point mass
+    q = df["inc"].value_counts(normalize=True).sort_index()
+    cq = q.cumsum().to_numpy()[:-1]
+    m = q.size
+    v = np.searchsorted(q.index.to_numpy(), df["inc"].to_numpy())  # each record's value rank
+    gaps = np.diff(q.index.to_numpy())
+    # e_v against Q: sum over the gaps i < v of w_i F_Q(i), plus over i >= v of w_i (1 - F_Q(i))
+    fq = np.concatenate([[0.0], np.cumsum(cq)])                # prefix sums over the gaps
+    wfq = np.concatenate([[0.0], np.cumsum(gaps * cq)])
+    w = np.concatenate([[0.0], np.cumsum(gaps)])
+    ordered = (fq[v] + (m - 1 - v) - (fq[-1] - fq[v])) / (m - 1)
+    wasser = wfq[v] + (w[-1] - w[v]) - (wfq[-1] - wfq[v])
+    assert_allclose(res["ordered"].records.to_numpy(), ordered, rtol=1e-9)
+    assert_allclose(res["wasserstein"].records.to_numpy(), wasser, rtol=1e-9)
+    assert_allclose(res["equal"].records.to_numpy(), 1 - q.to_numpy()[v], rtol=1e-12)
+    qv = q.to_numpy()[v]
+    # a one-record class holds its one value: |ln(1 / q_v)| over the values present (pyCANON's delta)
+    assert_allclose(delta.records.to_numpy(), np.abs(np.log(1 / qv)), rtol=1e-12)
+    assert_allclose(beta.records["inc_beta"].to_numpy(), (1 - qv) / qv, rtol=1e-12)

@@ -205,6 +205,7 @@ def test_pseudonymise_equal_in_memory(frames, tmp_path) -> None:
     df, ddf = frames
     key = tmp_path / "key.txt"
     key.write_text("k" * 64)
+    key.chmod(0o600)
     df = df.assign(id=[f"P{i}" for i in df.index])
     ddf = dd.from_pandas(df, npartitions=4)
     m = sdc.pseudonymise(df, "id", key_file=str(key))

@@ -128,6 +128,7 @@ def files(tmp_path):
     df.to_csv(src / "all.csv", index=False, sep=";")
     key = tmp_path / "key.txt"
     key.write_text("k" * 64)
+    key.chmod(0o600)
     plan = tmp_path / "plan.toml"
     plan.write_text(PLAN.format(key=key))
     return tmp_path, df, plan

@@ -52,7 +52,7 @@ def test_example_roles_agree_with_the_stewards(example) -> None:
 
 
 def test_mixed_frame_roles_and_reasons() -> None:
-    r = sdc.identify(mixed())
+    r = sdc.identify(mixed(), average="records")  # colour: 4 values / 40 records, on alpha
     assert r.roles == {
         "patient_id": "direct identifier", "full_name": "direct identifier", "zip": "quasi-identifier",
         "age": "quasi-identifier", "sex": "quasi-identifier", "diagnosis": "sensitive", "lab_value": "sensitive",
@@ -243,3 +243,55 @@ def test_adult_extract_roles_match_arx_convention() -> None:
     assert r.sensitive == ("salary-class",) and r.direct_identifiers == ()
     age = next(f for f in r.safe_harbor.findings if f.column == "age")
     assert age.allowed and age.records == 35  # top-coded at 90: one '90 or older' category
+
+
+# --- record numbers are direct identifiers (issue 27 item 1) ---------------------------------------
+
+def test_a_record_number_beside_names_and_ssns_is_a_direct_identifier() -> None:
+    """A unique permuted integer was 'sensitive' (g-distinct 100 % > alpha)."""
+    rng = np.random.default_rng(0)
+    n = 300
+    df = pd.DataFrame({
+        "name": [f"Person {i}" for i in range(n)],
+        "ssn": [f"{rng.integers(100, 999)}-{rng.integers(10, 99)}-{rng.integers(1000, 9999)}" for _ in range(n)],
+        "rec_no": rng.choice(np.arange(10**5, 10**6), n, replace=False),
+        "bmi": rng.normal(27, 4, n).round(1),
+        "weight_kg": rng.normal(75, 12, n).round(1),
+    })
+    r = sdc.identify(df)
+    assert r.roles["rec_no"] == "direct identifier" and r.used_as("id") == "rec_no"
+    assert r.role_of("rec_no").hipaa == ("R",) and "record number" in r.role_of("rec_no").reasons[0]
+    assert r.roles["weight_kg"] != "direct identifier"  # a measurement, many distinct values
+
+
+def _actg175(tmp_path: Path) -> Path:
+    """ACTG 175 (R package speff2trial's ACTG175), written to CSV through R."""
+    import shutil
+    import subprocess
+
+    if shutil.which("Rscript") is None:
+        pytest.skip("R is not installed: ACTG 175 comes from R's speff2trial package")
+    out = tmp_path / "actg175.csv"
+    code = ("if (!requireNamespace('speff2trial', quietly = TRUE)) quit(status = 3); "
+            f"data(ACTG175, package = 'speff2trial'); write.csv(ACTG175, '{out}', row.names = FALSE)")
+    proc = subprocess.run(["Rscript", "-e", code], capture_output=True, text=True, timeout=300)
+    if proc.returncode == 3:
+        pytest.skip("R package speff2trial is not installed (install.packages('speff2trial'))")
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def test_actg175_patient_number_is_a_direct_identifier(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """ACTG 175's pidnum (one integer per record, 10056 to 990077) was classed sensitive and
+    0 of 18 HIPAA categories found."""
+    from tests.helpers import run_cli
+
+    path = _actg175(tmp_path)
+    r = sdc.identify(read_data(path, text_columns=True, na_values=["NA"]))
+    assert r.roles["pidnum"] == "direct identifier" and r.used_as("id") == "pidnum"
+    assert r.safe_harbor.found == ("R",) and r.safe_harbor.columns_of("R") == ("pidnum",)
+    for measured in ("wtkg", "cd80", "days", "preanti"):  # measurements with many distinct values
+        assert r.roles[measured] != "direct identifier", measured
+    status, out, _ = run_cli(capsys, "identify", str(path), "--na-values", "NA")
+    assert status == 0 and "1 of 18 categories found" in out
+    assert [ln for ln in out.splitlines() if ln.strip().startswith("pidnum")][0].split()[1:3] == ["direct", "identifier"]

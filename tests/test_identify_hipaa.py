@@ -247,3 +247,29 @@ def test_any_text_column_is_checked_without_error(values: list[str]) -> None:
     sh = safe_harbor(pd.DataFrame({"c": values}))
     assert set(sh.found) <= set("ABCDEFGHIJKLMNOPQR")
     assert len(sh.to_frame()) == 18
+
+
+# --- record numbers of any order and range (issue 27 item 1) -------------------------------------
+
+def test_record_numbers_of_any_order_and_range_are_category_r() -> None:
+    """A whole number or code with a different value in (nearly) every record is a record
+    number (R) whatever its order or range; measurements with decimals are not."""
+    import numpy as np
+
+    rng = np.random.default_rng(4)
+    n = 500
+    near = rng.choice(10**6, n, replace=False)
+    near[:3] = near[3:6]  # 497 distinct of 500: 99.4 %
+    df = pd.DataFrame({
+        "rec_no": rng.choice(np.arange(10**5, 10**6), n, replace=False),   # 6 digits, permuted
+        "near": near,
+        "ref": [f"AB-{v:05d}" for v in rng.choice(10**5, n, replace=False)],
+        "bmi": (rng.choice(np.arange(150, 700), n, replace=False) / 10).round(1),  # one decimal, all distinct
+        "lab": rng.integers(0, 800, n),                                    # about 47 % distinct
+        "remarks": [f"seen on day {v}" for v in rng.integers(0, 460, n)],  # text with spaces, not all distinct
+    })
+    found = codes(df)
+    assert found == {"rec_no": {"R"}, "near": {"R"}, "ref": {"R"}}, safe_harbor(df).findings
+    assert "99.4% of records" in finding(df, "near", "R").detail
+    # few records: unique numbers may be chance (as `counts` among the negative cases)
+    assert codes(df.head(40)[["rec_no"]]) == {}

@@ -52,6 +52,7 @@ def data() -> pd.DataFrame:
 def key_file(tmp_path_factory: pytest.TempPathFactory) -> str:
     p = tmp_path_factory.mktemp("key") / "key.txt"
     p.write_text("0123456789abcdef-a-key-for-the-checks\n", encoding="utf-8")
+    p.chmod(0o600)  # a pseudonymisation key must be private (sdc refuses one others can read)
     return str(p)
 
 

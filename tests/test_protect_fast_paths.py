@@ -28,6 +28,7 @@ KEY = b"k3y-for-tests-0123456789abcdef"
 def key_file(tmp_path):
     p = tmp_path / "key"
     p.write_bytes(KEY)
+    p.chmod(0o600)
     return str(p)
 
 

@@ -21,6 +21,7 @@ KEY = b"k3y-for-tests-0123456789abcdef"
 def key_file(tmp_path):
     p = tmp_path / "pseudonym.key"
     p.write_bytes(KEY + b"\n")           # a line ending, as an editor or `echo` writes it
+    p.chmod(0o600)                        # private, as a key must be
     return p
 
 
@@ -31,6 +32,7 @@ def _hmac(key: bytes, text: str, n: int = 16) -> str:
 def test_rfc4231_test_case_1(tmp_path):
     p = tmp_path / "k"
     p.write_bytes(b"\x0b" * 20)
+    p.chmod(0o600)
     r = sdc.pseudonymise(pd.DataFrame({"id": ["Hi There"]}), "id", key_file=p, length=64)
     assert r.data["id"][0] == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
 
@@ -90,11 +92,13 @@ def test_key_errors_do_not_show_the_key(tmp_path, monkeypatch):
     empty.write_bytes(b"\n")
     short = tmp_path / "short.key"
     short.write_bytes(b"secret-123\n")
+    empty.chmod(0o600)
+    short.chmod(0o600)
     cases = [
-        ({"key_file": tmp_path / "missing.key"}, r"`key_file` '.*missing.key' does not exist or is not a file"),
+        ({"key_file": tmp_path / "missing.key"}, r"`key_file` '.*missing.key' does not exist\."),
         ({"key_file": empty}, r"`key_file` '.*empty.key' is empty: the key must not be empty"),
         ({"key_file": short}, r"holds a key shorter than 16 bytes"),
-        ({"key_file": tmp_path}, r"does not exist or is not a file"),
+        ({"key_file": tmp_path}, r"is a folder, not a key file"),  # was "does not exist or is not a file"
         ({"key_env": "SDC_NOT_SET_ANYWHERE"}, r"the environment variable 'SDC_NOT_SET_ANYWHERE' is not set"),
         ({}, r"needs exactly one of `key_file`, `key_env` or `random_key=True`"),
         ({"key_file": short, "random_key": True}, r"needs exactly one of"),
@@ -110,6 +114,7 @@ def test_key_errors_do_not_show_the_key(tmp_path, monkeypatch):
 def test_collision_check(tmp_path):
     p = tmp_path / "k"
     p.write_bytes(KEY)
+    p.chmod(0o600)
     df = pd.DataFrame({"id": np.arange(300_000)})
     # 300,000 values in 8 hex digits (32 bits): about 10 collisions are expected.
     with pytest.raises(ValueError, match=r"pseudonyms of column 'id' collide at `length` 8 \(\d+ distinct value"):

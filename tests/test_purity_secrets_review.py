@@ -89,6 +89,7 @@ def test_the_written_plan_reruns_from_the_output_folder_with_a_relative_key_file
     # plan.toml kept key_file = "key.txt", which `--plan OUT/plan.toml` reads as OUT/key.txt.
     monkeypatch.chdir(tmp_path)
     Path("key.txt").write_text(KEY + "\n")
+    Path("key.txt").chmod(0o600)
     Path("plan.toml").write_text('[plan]\nseed = 5\n[[steps]]\nmethod = "pram"\nvariables = ["sex"]\n'
                                  '[[steps]]\nmethod = "pseudonymise"\nvariables = ["subject_id"]\nkey_file = "key.txt"\n')
     frame.to_csv("data.csv", index=False)

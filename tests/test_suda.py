@@ -163,3 +163,104 @@ def test_errors():
         sdc.suda(BOOK, ["age"], dis_fraction=1)
     with pytest.raises(TypeError, match="`original_scores` must be True or False"):
         sdc.suda(BOOK, ["age"], original_scores="yes")
+
+
+# --- bounded search (issue 27 item 10) ---------------------------------------------------------
+
+def _three_valued(n_keys: int, n: int, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({f"k{i}": rng.integers(1, 4, n) for i in range(n_keys)})
+
+
+def test_many_keys_are_refused_at_once_in_one_line():
+    """60 keys of 3 values over 5,000 records: the MSUs cannot be listed (numpy's
+    _ArrayMemoryError under 8 GB before); the estimate refuses before any work."""
+    import time
+
+    from sdc.exceptions import SearchTooLargeError
+
+    df = _three_valued(60, 5000)
+    t0 = time.perf_counter()
+    with pytest.raises(SearchTooLargeError) as info:
+        sdc.suda(df, list(df.columns))
+    assert time.perf_counter() - t0 < 60  # a bound for a loaded machine: it takes about a second
+    msg = str(info.value)
+    assert "\n" not in msg and "over 60 keys" in msg and "nothing was searched" in msg
+    assert f"`max_size` {info.value.searched}" in msg and info.value.searched >= 3
+    # the suggestion fits: MSUs of up to that many keys are computed
+    r = sdc.suda(df, list(df.columns), max_size=info.value.searched)
+    assert r.max_size == info.value.searched  # (no record is unique on 3 keys of 3 values: 27 patterns)
+
+
+def test_the_work_limit_stops_before_a_size_and_keeps_the_sizes_before():
+    from sdc.core.msu import SUBSET_COST, SearchLimits, estimate_work, minimal_uniques
+    from sdc.exceptions import SearchTooLargeError
+
+    df = _three_valued(5, 60)
+    cols = [df[c].to_numpy() - 1 for c in df.columns]
+    full = list(minimal_uniques(cols, [3] * 5, 5, limits=SearchLimits(max_work=None)))
+    per_size = estimate_work(cols, [3] * 5, 5, float("inf"))  # exact: C(5, s) <= 16 subsets are all counted
+    assert len(per_size) >= 3 and all(w >= SUBSET_COST for w in per_size)
+    # a limit between the work of two sizes: the first sizes are yielded, then the refusal
+    limit = int(sum(per_size[:2]))
+    got = []
+    with pytest.raises(SearchTooLargeError) as info:
+        for S, rows in minimal_uniques(cols, [3] * 5, 5, limits=SearchLimits(max_work=limit)):
+            got.append((S, rows.tolist()))
+    assert info.value.searched == 2 and info.value.size == 3 and "subsets of 3 keys" in str(info.value)
+    assert got == [(S, rows.tolist()) for S, rows in full if len(S) <= 2]
+    # exactly at the limit it passes
+    n_msus = len(list(minimal_uniques(cols, [3] * 5, 5, limits=SearchLimits(max_work=int(sum(per_size))))))
+    assert n_msus == len(full)
+
+
+def test_the_memory_limit_bounds_a_level_of_record_sets():
+    from sdc.core.msu import SearchLimits, minimal_uniques
+    from sdc.exceptions import SearchTooLargeError
+
+    df = _three_valued(8, 4000)
+    cols = [df[c].to_numpy() - 1 for c in df.columns]
+    nb = (4000 + 7) // 8
+    with pytest.raises(SearchTooLargeError, match="memory limit") as info:
+        # 8 singletons fit; the 28 pairs' sets (28 x 500 bytes) do not
+        list(minimal_uniques(cols, [3] * 8, 8, limits=SearchLimits(max_work=None, max_bytes=10 * nb)))
+    assert info.value.searched == 1 and info.value.size == 2
+
+
+def test_many_key_search_matches_the_definition_beyond_64_keys():
+    """Subsets are bit masks of several 64-bit words from 65 keys on."""
+    from sdc.core.msu import minimal_uniques
+    from tests.test_fast_paths import _brute_msus
+
+    rng = np.random.default_rng(7)
+    cols = [rng.integers(-1, 4, 12) for _ in range(70)]
+    cards = [int(max(c.max(), 0)) + 1 for c in cols]
+    got = {S: rows.tolist() for S, rows in minimal_uniques(cols, cards, 2)}
+    assert got == _brute_msus(cols, 2) and any(len(S) == 2 and S[1] >= 64 for S in got)
+
+
+def test_assess_with_60_keys_writes_its_report_under_8_gb(tmp_path):
+    """`sdc assess` with 60 keys of 3 values on 5,000 records under `ulimit -v 8000000`: the
+    report is written, SUDA2 listed as not computed with the reason (a MemoryError and no
+    report before)."""
+    import json
+    import resource
+    import subprocess
+    import sys
+
+    df = _three_valued(60, 5000)
+    data = tmp_path / "wide.csv"
+    df.to_csv(data, index=False)
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (8_000_000 * 1024, 8_000_000 * 1024))
+
+    out = tmp_path / "report"
+    proc = subprocess.run([sys.executable, "-m", "sdc", "assess", str(data), "--keys", ",".join(df.columns),
+                           "--out", str(out)], capture_output=True, text=True, preexec_fn=limit, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    text = json.dumps(doc)
+    assert "SUDA2" in text and "minimal sample uniques over 60 keys" in text
+    assert "SUDA2 (the search of minimal sample uniques over 60 keys" in proc.stdout
+    assert (out / "report.html").is_file()

@@ -36,7 +36,8 @@ def test_the_wheel_holds_every_subpackage_the_bridge_under_its_own_name_and_no_h
     bridge = {Path(n).name for n in names if n.startswith("sdc_r_bridge/")}
     assert bridge >= {p.name for p in (ROOT / "r_bridge").iterdir() if p.suffix in (".py", ".R")}
     assert not any(n.startswith(("validation/", "tests/", "r_bridge/")) for n in names)
-    assert any(n.endswith(".dist-info/LICENSE") for n in names)
+    # .dist-info/LICENSE, or .dist-info/licenses/LICENSE (PEP 639: setuptools >= 77, Debian 13 and sid)
+    assert any(n.endswith(("/LICENSE")) and ".dist-info/" in n for n in names)
 
 
 def test_the_wheel_is_named_sdc_microdata_with_its_licence_and_every_tested_python(installed: Installed) -> None:

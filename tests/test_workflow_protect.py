@@ -85,6 +85,7 @@ def work(tmp_path: Path) -> Path:
     data.to_csv(tmp_path / "survey.csv", index=False)
     (tmp_path / "run.toml").write_text(FAST_CONFIG, encoding="utf-8")
     (tmp_path / "key.txt").write_text(KEY + "\n", encoding="utf-8")
+    (tmp_path / "key.txt").chmod(0o600)
     (tmp_path / "plan.toml").write_text(PLAN, encoding="utf-8")
     return tmp_path
 
@@ -155,7 +156,7 @@ BAD_PLANS = {
     "missing key file": ('method = "pseudonymise"\nvariables = ["subject_id"]\nkey_file = "nokey.txt"',
                          ["step 1 (pseudonymise)", "`key_file`", "nokey.txt"]),
     "empty key file": ('method = "pseudonymise"\nvariables = ["subject_id"]\nkey_file = "empty.txt"',
-                       ["step 1 (pseudonymise)", "`key_file`", "empty.txt", "empty"]),
+                       ["step 1 (pseudonymise)", "`key_file`", "empty.txt", "is empty"]),
     "unset key variable": ('method = "pseudonymise"\nvariables = ["subject_id"]\nkey_env = "SDC_TEST_NO_SUCH_KEY"',
                            ["step 1 (pseudonymise)", "`key_env`", "SDC_TEST_NO_SUCH_KEY"]),
     "secret in the plan": ('method = "pseudonymise"\nvariables = ["subject_id"]\nkey = "abc"',
@@ -173,6 +174,7 @@ def test_a_bad_plan_is_one_line_and_writes_nothing(case: str, work: Path, capsys
     plan = '[[steps]]\nmethod = "top_bottom_code"\nvariables = ["bmi"]\ntop = 60\n\n[[steps]]\n' + body + "\n"
     (work / "bad.toml").write_text(plan, encoding="utf-8")
     (work / "empty.txt").write_bytes(b"")
+    (work / "empty.txt").chmod(0o600)
     before = _sha(work / "survey.csv")
     code, out, err = _protect(capsys, work, "out", plan="bad.toml")
     assert code == 2, err

@@ -135,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         key_file = os.path.join(tmp, "key")
         Path(key_file).write_bytes(KEY)
+        os.chmod(key_file, 0o600)  # a key file must be private
         for n in sizes:
             df = make_data(n)
             mine = {k: timed(f, args.repeat) for k, f in native_calls(df, key_file).items()}

@@ -630,6 +630,7 @@ def pseudonym_diffs(n_random: int = 100, seed: int = 9500) -> list[Diff]:
             path = os.path.join(tmp, f"k{i}")
             with open(path, "wb") as fh:
                 fh.write(key)
+            os.chmod(path, 0o600)  # a key file must be private
             key_used = key.rstrip(b"\r\n")  # the key file's line ending is not part of the key
             if len(key_used) < 16:
                 continue

@@ -260,10 +260,12 @@ def split_control(original: pd.DataFrame, *, share: float = 0.2, seed: int = 0) 
 
 
 def _frames(original: object, released: object, control: object, columns: tuple[str, ...] | None,
-            role: str, *, secret: str | None = None
+            role: str | Sequence[tuple[str, Sequence[str]]], *, secret: str | None = None
             ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None, tuple[str, ...]]:
     """The three files checked; a column missing from one is named with its role (`role`, or
-    ``secret`` for `secret`) and the file that lacks it."""
+    for each (role, columns) of a sequence, or ``secret`` for `secret`) and the file that lacks
+    it. Columns left to the default (shared by the released file and the original) are named
+    as such: no argument gave them."""
     original = check_frame(original, "original")
     released = check_frame(released, "released")
     if control is not None:
@@ -277,12 +279,18 @@ def _frames(original: object, released: object, control: object, columns: tuple[
         cols = tuple(c for c in released.columns if c in original.columns)
         if not cols:
             raise ValueError("`original` and `released` share no column.")
+        lacking = [c for c in cols if control is not None and c not in control.columns]
+        if lacking:
+            raise ValueError(f"the control file lacks columns the attack uses by default (those the released file "
+                             f"and the original share): {', '.join(map(repr, lacking))}; give `{role}` to choose "
+                             "the columns, or a control file with them.")
     else:
         cols = tuple(columns)
-    others = [c for c in cols if c != secret]
+    groups = [(role, [c for c in cols if c != secret])] if isinstance(role, str) else role
     for frame, where in files:
         if frame is not None:
-            check_columns(frame, others, role=role, where=where)
+            for name, group in groups:
+                check_columns(frame, [c for c in group if c != secret], role=name, where=where)
     return original, released, control, cols
 
 
@@ -700,7 +708,8 @@ def linkability_attack(
     both = sorted(set(a) & set(b))
     if both:
         raise ValueError(f"`aux_cols[0]` and `aux_cols[1]` must be disjoint; {', '.join(map(repr, both))} is in both.")
-    original, released, control, _ = _frames(original, released, control, a + b, "aux_cols")
+    original, released, control, _ = _frames(original, released, control, a + b,
+                                             [("aux_cols[0]", a), ("aux_cols[1]", b)])
     n_attacks = check_int(n_attacks, "n_attacks", min_value=1)
     k = check_int(n_neighbors, "n_neighbors", min_value=1, max_value=len(released))
     confidence = check_number(confidence, "confidence", low=0.0, high=1.0, low_open=True, high_open=True)

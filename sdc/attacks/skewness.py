@@ -26,6 +26,7 @@ the category for sure), and the category lift as above.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,9 +37,37 @@ import pandas as pd
 from sdc._stats import summary_frame, summary_values
 from sdc._validation import check_columns, check_frame, check_int, check_keys, check_number
 from sdc.attacks._common import frame_rows, plain
+from sdc.core.binning import BinSpec, apply_binning
 from sdc.core.classes import cells, encode_sensitive, equivalence_classes
+from sdc.exceptions import DegenerateDataWarning
 
 __all__ = ["SkewnessResult", "skewness_attack"]
+
+#: A numeric sensitive variable without bands is warned about from this many distinct values
+#: (and a tenth of the observed records).
+UNBANDED_VALUES = 20
+
+
+def _banded(data: pd.DataFrame, sens: str, bins: BinSpec | None, categories: object) -> pd.DataFrame:
+    """The data with the sensitive variable banded by `bins` (a new frame; none: as given)."""
+    if bins is None:
+        return data
+    if categories is not None:
+        raise ValueError("`bins` and `categories` group the sensitive values two ways; give one of them.")
+    return apply_binning(data, {sens: bins})[0]
+
+
+def _warn_if_unbanded(s: pd.Series, n_values: int) -> None:
+    """Warn when a numeric sensitive variable has so many distinct values that lifts measure
+    how rare each value is, not what the class reveals."""
+    if not (pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)):
+        return
+    n_obs = int(s.notna().sum())
+    if n_values > max(UNBANDED_VALUES, n_obs // 10):
+        warnings.warn(f"sensitive variable {s.name!r} is numeric with {n_values:,} distinct values in {n_obs:,} "
+                      "records and no bands: each value is rare in the file, so most records' lift is large (lift "
+                      "= share in the class / share in the file); band it (`bins`, e.g. quantiles:5) to "
+                      "measure what a class reveals.", DegenerateDataWarning, stacklevel=3)
 
 
 @dataclass(frozen=True)
@@ -220,6 +249,7 @@ def skewness_attack(
     *,
     categories: Mapping[object, object] | pd.Series | None = None,
     lift_threshold: float = 2.0,
+    bins: BinSpec | None = None,
 ) -> SkewnessResult:
     """Skewness (lift) and similarity (category entropy and purity) attacks per class.
 
@@ -236,6 +266,12 @@ def skewness_attack(
         "gastric ulcer": "stomach", "flu": "respiratory"}``).
     lift_threshold : float
         A class is *skewed* when its largest lift is at least this (default 2).
+    bins : bin spec, optional
+        Bands of a numeric sensitive variable (:mod:`sdc.core.binning`: edges such as
+        ``[0, 20000, 50000, inf]``, ``{"quantiles": 5}`` or ``{"width": 10}``): the lifts are
+        those of the bands. Without them each distinct value is its own: with a measurement
+        that is nearly unique per record, every class's value is rare in the file and almost
+        every record's lift is large (a DegenerateDataWarning says so).
 
     Returns
     -------
@@ -256,8 +292,11 @@ def skewness_attack(
     if sens in key_cols:
         raise ValueError(f"`sensitive` {sens!r} is also a key variable.")
     lift_threshold = check_number(lift_threshold, "lift_threshold", low=0.0, high=np.inf, low_open=True)
+    data = _banded(data, sens, bins, categories)
     classes = equivalence_classes(data, key_cols)
     s = encode_sensitive(data, sens)
+    if bins is None:
+        _warn_if_unbanded(data[sens], s.n_values)
     cl = cells(classes, s)
     G = classes.n_classes
     obs = cl.code >= 0

@@ -21,8 +21,18 @@ file-wide distribution Q (missing sensitive values left out of both):
 
 Classes are the distinct key patterns (a missing key is a value of its own). A class with
 no observed sensitive value has no distance (NaN) and is never counted as above a bound.
-Work proceeds on dense blocks of classes x values, so memory stays bounded for any number
-of classes.
+Work proceeds on dense blocks of classes x values while classes x values is small (memory
+stays bounded for any number of classes); beyond that, on the occurring (class, value)
+cells only, so that time grows with the records, not with classes x values (a key of
+10^5 distinct values and a sensitive variable of 10^5 values would otherwise cost 10^10):
+
+* equal/TVD: ½ sum_i |p_i - q_i| = ½ (1 + sum over the class's values of (|p_i - q_i| - q_i));
+* ordered/Wasserstein: the class's cumulative share F_P is a step function, constant
+  (= s) between the class's consecutive values a < b; F_Q is non-decreasing, so
+  sum_{a <= i < b} w_i |s - F_Q(i)| splits at the first i with F_Q(i) >= s and each part is a
+  difference of prefix sums of w and w F_Q (one binary search per cell);
+* beta-likeness and delta-disclosure: maxima over the class's values (a value missing from
+  the class has p = 0: gain 0, and |ln(p / q)| infinite).
 """
 
 from __future__ import annotations
@@ -54,6 +64,9 @@ _DELTA_TEXT = {"present": "max |ln(p / q)| over the values in the class",
 
 DISTANCES = ("ordered", "equal", "tvd", "wasserstein")
 _BLOCK_CELLS = 1 << 22  # classes x values per dense block
+#: Classes x values (plus values x values for the one-record classes) up to which the dense
+#: blocks are used; above it, the sparse cells.
+_DENSE_CELLS = 1 << 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +157,49 @@ def _blocks(prep: _Prepared, skip: np.ndarray | None = None) -> Iterator[tuple[n
         with np.errstate(invalid="ignore", divide="ignore"):
             P /= n_obs[g0:g1, None]
         yield (np.arange(g0, g1) if ids_of is None else ids_of[g0:g1]), P
+
+
+def _dense(prep: _Prepared) -> bool:
+    """Whether the dense blocks are cheap: classes x values (and values x values) small."""
+    m = prep.sens.n_values
+    return (prep.classes.n_classes + m) * m <= _DENSE_CELLS
+
+
+def _observed_cells(prep: _Prepared) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The occurring (class, value) cells with an observed value, sorted by class then value:
+    class, code, the class's share p, and the records of the class up to and including the
+    cell (exact integers, for the class's cumulative share)."""
+    cl = cells(prep.classes, prep.sens, prep.counts)
+    obs = cl.code >= 0
+    cls, code, cnt = cl.cls[obs], cl.code[obs], cl.count[obs]
+    total = np.cumsum(cnt)
+    start = np.searchsorted(cls, cls, side="left")  # first cell of each cell's class
+    before = np.where(start > 0, total[np.maximum(start - 1, 0)], 0)
+    n_obs = prep.n_obs[cls]
+    return cls, code, cnt / n_obs, (total - before) / n_obs
+
+
+def _sparse_distances(prep: _Prepared, distance: str, w: np.ndarray | None) -> np.ndarray:
+    """Each class's distance from its cells only (see the module notes); NaN without values."""
+    G, q = prep.classes.n_classes, prep.q
+    cls, code, p, cum = _observed_cells(prep)
+    if distance in ("equal", "tvd"):
+        out = 0.5 * (1.0 + np.bincount(cls, weights=np.abs(p - q[code]) - q[code], minlength=G))
+    else:
+        m = q.size
+        fq = np.cumsum(q)[: m - 1]                      # F_Q at the gaps 0..m-2
+        W = np.concatenate([[0.0], np.cumsum(w)])        # prefix sums over the gaps
+        WQ = np.concatenate([[0.0], np.cumsum(w * fq)])
+        last = np.r_[cls[1:] != cls[:-1], True]
+        a = code
+        b = np.where(last, m - 1, np.r_[code[1:], 0])  # the class's next value (or the end)
+        t = np.clip(np.searchsorted(fq, cum, side="left"), a, b)
+        seg = cum * (W[t] - W[a]) - (WQ[t] - WQ[a]) + (WQ[b] - WQ[t]) - cum * (W[b] - W[t])
+        first = np.r_[True, cls[1:] != cls[:-1]]
+        head = WQ[code[first]]                           # before the class's first value: F_P = 0
+        out = np.bincount(cls, weights=seg, minlength=G) + np.bincount(cls[first], weights=head, minlength=G)
+    out[prep.n_obs == 0] = np.nan
+    return out
 
 
 def _per_class(prep: _Prepared, fn) -> np.ndarray:  # noqa: ANN001
@@ -296,15 +352,17 @@ def class_distances(prep: _Prepared, distance: str) -> np.ndarray:
         raise ValueError(f"distance='wasserstein' needs a numeric sensitive variable; {s.name!r} is not numeric.")
     q = prep.q
     m = s.n_values
-    if distance in ("equal", "tvd"):
+    w = None
+    if distance == "ordered":
+        w = np.full(max(m - 1, 0), 1.0 / (m - 1)) if m > 1 else np.zeros(0)
+    elif distance == "wasserstein":
+        w = np.diff(s.values.astype("float64"))
+    if not _dense(prep):
+        return _sparse_distances(prep, distance, w)
+    if w is None:
         def fn(P: np.ndarray) -> np.ndarray:
             return 0.5 * np.abs(P - q).sum(axis=1)
     else:
-        if distance == "ordered":
-            w = np.full(max(m - 1, 0), 1.0 / (m - 1)) if m > 1 else np.zeros(0)
-        else:
-            w = np.diff(s.values.astype("float64"))
-
         def fn(P: np.ndarray) -> np.ndarray:
             cum = np.cumsum(P - q, axis=1)[:, :-1]
             return np.abs(cum) @ w
@@ -411,8 +469,11 @@ def beta_likeness(
         out = gain.max(axis=1) if P.shape[1] else np.zeros(P.shape[0])
         return np.where((gain > bound).any(axis=1), np.inf, out)
 
-    b = _per_class(prep, basic)
-    e = _per_class(prep, enhanced)
+    if _dense(prep):
+        b = _per_class(prep, basic)
+        e = _per_class(prep, enhanced)
+    else:
+        b, e = _sparse_beta(prep, bound)
     size = prep.classes.sizes
     above = b > beta
     frame = prep.class_frame
@@ -510,7 +571,7 @@ def delta_disclosure(
         d = np.where(q > 0, d, -np.inf)
         return d.max(axis=1) if P.shape[1] else np.zeros(P.shape[0])
 
-    d = _per_class(prep, fn)
+    d = _per_class(prep, fn) if _dense(prep) else _sparse_delta(prep, variant)
     size = prep.classes.sizes
     above = d >= delta
     frame = prep.class_frame
@@ -522,6 +583,45 @@ def delta_disclosure(
         n_classes_above_delta=int(above.sum()), n_records_above_delta=int(size[above].sum()),
         records=pd.Series(d[prep.classes.ids], index=data.index, name=f"{name}_delta"), classes=frame,
     )
+
+
+def _class_max(cls: np.ndarray, values: np.ndarray, G: int, empty: float) -> np.ndarray:
+    """Per class the largest of its cells' `values` (cells sorted by class); `empty` for a
+    class without cells."""
+    out = np.full(G, empty)
+    if cls.size:
+        first = np.flatnonzero(np.r_[True, cls[1:] != cls[:-1]])
+        out[cls[first]] = np.maximum.reduceat(values, first)
+    return out
+
+
+def _sparse_beta(prep: _Prepared, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Basic and enhanced beta of each class from its cells (values absent from a class have
+    p = 0: no gain)."""
+    G, q = prep.classes.n_classes, prep.q
+    cls, code, p, _ = _observed_cells(prep)
+    gain = np.where(p > q[code], (p - q[code]) / q[code], 0.0)
+    b = np.maximum(_class_max(cls, gain, G, 0.0), 0.0)
+    over = _class_max(cls, (gain > bound[code]).astype(np.float64), G, 0.0) > 0
+    e = np.where(over, np.inf, b)
+    b[prep.n_obs == 0] = np.nan
+    e[prep.n_obs == 0] = np.nan
+    return b, e
+
+
+def _sparse_delta(prep: _Prepared, variant: str) -> np.ndarray:
+    """max |log(p / q)| of each class from its cells, as the dense blocks compute it: over the
+    values present in the class (natural log; log2 for ``"arx"``), or with ``"all"`` infinite
+    when the class lacks a value of the file."""
+    G, q = prep.classes.n_classes, prep.q
+    cls, code, p, _ = _observed_cells(prep)
+    log = np.log2 if variant == "arx" else np.log
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = _class_max(cls, np.abs(log(p / q[code])), G, -np.inf)  # the ratio first, as in the dense path
+    if variant == "all":
+        d[np.bincount(cls, minlength=G) < int((q > 0).sum())] = np.inf
+    d[prep.n_obs == 0] = np.nan
+    return d
 
 
 def _t_closeness_tables(data: Any, keys: str | Sequence[str], sensitive: str, *, distance: str = "ordered",

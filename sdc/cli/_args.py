@@ -92,7 +92,9 @@ def _argparse(opt: Option, per_variable: bool) -> dict[str, Any]:
         kw["choices"] = rule.values
     elif isinstance(rule, Sheet):
         kw["type"] = _sheet
-    elif isinstance(rule, (Names, Subset, Either, Markers)):
+    elif isinstance(rule, Markers):
+        kw["type"] = markers  # '' (the empty field) is a marker, not a missing column name
+    elif isinstance(rule, (Names, Subset, Either)):
         kw["type"] = csv_list
     return kw
 
@@ -115,6 +117,7 @@ def config_overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     variable (``--t chol=0.3``) goes to ``[sensitive_thresholds]``."""
     o: dict[str, dict[str, Any]] = {"data": {}, "variables": {}, "thresholds": {}, "options": {}, "output": {}}
     per: dict[str, dict[str, Any]] = {}
+    flags: dict[str, str] = {}
     sent = []
     for dest, sec, key in CONFIG_OPTIONS:
         v = getattr(args, dest, None)
@@ -126,6 +129,8 @@ def config_overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
                     o[sec][key] = value
                 else:
                     per.setdefault(var, {})[key] = value
+                    # An error about this value names the flag as given (flag_names).
+                    flags[f"[sensitive_thresholds].{var}.{key}"] = f"--{dest.replace('_', '-')} {var}={value}"
             if key not in o[sec]:
                 continue
         else:
@@ -135,6 +140,7 @@ def config_overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
         o["sensitive_thresholds"] = per  # type: ignore[assignment]
     # What the command line set, for flag_names: only these keys' errors are the options'.
     args.config_sent = frozenset(sent)
+    args.config_flags = flags
     return o
 
 
@@ -160,6 +166,13 @@ def csv_list(text: str) -> list[str]:
     if not all(items):
         raise argparse.ArgumentTypeError(f"expected comma-separated column names, got {text!r}")
     return items
+
+
+def markers(text: str) -> list[str]:
+    """Missing-value markers, comma-separated, as written (``NA,.,-99``). An empty marker is
+    the empty field, which is always missing: ``--na-values ''`` is the default, and an empty
+    item among others adds nothing."""
+    return [t for t in text.split(",") if t.strip()]
 
 
 def read_args(p: Any) -> None:
@@ -310,4 +323,7 @@ def flag_names(parser: argparse.ArgumentParser, args: argparse.Namespace, text: 
              if f"[{sec}].{key}" in sent and dest in options}
     text = re.sub(r"config (\[\w+\]\.\w+)", lambda m: options[given[m.group(1)]] if m.group(1) in given
                   else m.group(0), text)
+    # Keys set by repeatable options (--t, --l, --distance; NAME= for one sensitive variable).
+    for key, flag in sorted((getattr(args, "config_flags", None) or {}).items(), key=lambda kv: -len(kv[0])):
+        text = re.sub(rf"config {re.escape(key)}(?=[: ])", lambda _m, f=flag: f, text)
     return re.sub(r"`([^`\s]+)`", lambda m: options.get(m.group(1), m.group(0)), text)

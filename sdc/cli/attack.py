@@ -22,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from sdc.cli._args import DATA_HELP, Parser, csv_list, read_args, read_options
+from sdc.cli._args import DATA_HELP, Parser, bins, csv_list, read_args, read_options
 
 __all__ = ["add_parsers", "run_attack"]
 
@@ -32,6 +32,12 @@ def _floats(text: str) -> list[float]:
         return [float(t) for t in csv_list(text)]
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+
+
+def _sensitive_bins(text: str) -> object:
+    """Bands of the sensitive variable, written as --bins' value in the other commands without
+    the column: ``0,20000,inf``, ``quantiles:5`` or ``width:10``."""
+    return bins(f"sensitive={text}")[1]
 
 
 def _common(p: argparse.ArgumentParser, *, original: bool = True, required: bool = True) -> None:
@@ -111,6 +117,8 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--categories", metavar="FILE",
                    help="CSV with two columns, value and category: the semantic category of each sensitive value")
     p.add_argument("--lift-threshold", type=float, default=2.0, help="lift from which a class is skewed (default 2)")
+    p.add_argument("--bins", type=_sensitive_bins, metavar="EDGES",
+                   help="bands of a numeric sensitive variable: 0,20000,50000,inf, quantiles:5 or width:10")
     p.add_argument("--top", type=int, default=10, help="classes to list (default 10)")
     p.set_defaults(run=run_attack)
 
@@ -196,7 +204,7 @@ def run_attack(args: argparse.Namespace, argv: Sequence[str]) -> int:
                 raise ValueError(f"--sensitive {args.sensitive!r} is not a column of RELEASED.")
             cats = _category_map(args.categories, args.sep, released[args.sensitive].dropna().unique())
         res = skewness_attack(released, args.keys, args.sensitive, categories=cats,
-                                      lift_threshold=args.lift_threshold)
+                                      lift_threshold=args.lift_threshold, bins=args.bins)
     elif kind == "distance":
         res = distance_risk(original, released, args.variables, k=args.k)
         if args.rmd:

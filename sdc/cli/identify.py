@@ -54,8 +54,9 @@ def add_parsers(sub: Any) -> None:
                    help=f"g-distinct: sensitive above this rate (default {ALPHA:g})")
     p.add_argument("--beta", type=float, default=BETA, metavar="RATE",
                    help=f"g-distinct: quasi-identifier from this rate up to alpha (default {BETA:g})")
-    p.add_argument("--average", choices=GDISTINCT_AVERAGES, default="records",
-                   help="g-distinct rate: mean over records (distinct values / records; default) or over values")
+    p.add_argument("--average", choices=GDISTINCT_AVERAGES, default="values",
+                   help="g-distinct rate: mean of 1/frequency over the distinct values (default; Khan et al.'s "
+                        "published rates) or over the records (distinct values / records)")
     read_args(p.add_argument_group("reading the data (override the config's [data])"))
     p.add_argument("--fail-on-identifiers", action="store_true",
                    help=f"exit with status {EXIT_FOUND} when a Safe Harbor category is found")

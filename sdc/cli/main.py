@@ -16,6 +16,7 @@ escape code cannot recolour, clear or rewrite the terminal.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import os
@@ -36,7 +37,7 @@ from sdc.io import read_columns, read_data
 from sdc.attribute.ldiversity import LDIVERSITY_MODES
 from sdc.risk.model import MODRISK_METHODS
 from sdc.risk.individual import RISK_METHODS
-from sdc.risk.suda import SUDA_MODES
+from sdc.risk.suda import MAX_WORK, SUDA_MODES
 
 __all__ = ["main", "COMMAND_MODULES"]
 
@@ -194,6 +195,9 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("suda", help="SUDA2 scores, DIS-SUDA and key-variable contributions")
     _data_args(p)
     p.add_argument("--max-size", type=int, help="largest MSU size (default: all keys)")
+    p.add_argument("--max-work", type=int, default=MAX_WORK,
+                   help=f"bound on the MSU search, in records counted (default {MAX_WORK:,}, a minute or two); "
+                        "refused in one line, before the work, when the search would pass it")
     p.add_argument("--dis-fraction", type=float, default=0.01, help="sampling fraction for DIS-SUDA (default 0.01)")
     p.add_argument("--ihsn-scores", action="store_true", help="IHSN weights instead of Elliot's (M-k)!")
     p.add_argument("--mode", choices=SUDA_MODES, default="sdcmicro", help="reproduce sdcMicro (default) or 'correct'")
@@ -289,7 +293,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # third-party notices (FutureWarning, ...) are not the user's
             warnings.simplefilter("always", SdcWarning)
-            warnings.showwarning = _show_warning  # type: ignore[assignment]
+            # warnings in the command line's words too (`bins` -> --bins, as errors)
+            warnings.showwarning = functools.partial(_show_warning, names=lambda t: flag_names(parser, args, t))
             try:
                 run = getattr(args, "run", None)
                 if run is not None:
@@ -324,8 +329,10 @@ def _save_example_config(path: str, data_path: str | None) -> None:
 _SHOWN: set[str] = set()  # each warning once per command, though several measures raise it
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
+def _show_warning(message, category, filename, lineno, file=None, line=None, names=None) -> None:  # noqa: ANN001
     text = one_line(Warning(str(message)))
+    if names is not None:
+        text = names(text)
     if text not in _SHOWN:
         _SHOWN.add(text)
         print(f"sdc: warning: {text}", file=sys.stderr)
@@ -453,7 +460,7 @@ def _toolbox(args: argparse.Namespace, data) -> int:  # noqa: ANN001
     if args.command == "suda":
         run = single.run_suda(data, args.keys, max_size=args.max_size, dis_fraction=args.dis_fraction,
                               original_scores=not args.ihsn_scores, mode=args.mode, progress=show_progress,
-                              key_bins=kb, source=src)
+                              key_bins=kb, source=src, max_work=args.max_work)
     elif args.command == "modrisk":
         run = single.run_modrisk(data, args.keys, weights=args.weights, method=args.method, formula=args.formula,
                                  bound=args.bound, key_bins=kb, source=src)

@@ -36,7 +36,7 @@ import pandas as pd
 
 from sdc._stats import summary_frame
 from sdc.exceptions import DegenerateDataWarning
-from sdc._validation import check_keys, check_weights
+from sdc._validation import check_keys, check_weights, check_weights_not_key
 from sdc.core.binning import BinSpec
 from sdc.core.engine import dispatch, tables_of
 from sdc.core.keys import EncodedKeys, encode_keys
@@ -337,6 +337,7 @@ def table_arguments(data: Any, keys: Any, weights: Any, missing: Any, alpha: Any
     tables = tables_of(data)
     if weights is not None and not isinstance(weights, str):
         raise TypeError(f"`weights` on {_where(tables)} must be a column name.")
+    check_weights_not_key(weights, [keys] if isinstance(keys, str) else keys)
     keys = key_names(keys, _where(tables))
     rule = missing_rule(missing, alpha)
     if key_bins:

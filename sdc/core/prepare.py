@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from sdc._validation import check_columns, check_frame
+from sdc._validation import check_columns, check_frame, check_weights_not_key
 from sdc.core.binning import BinSpec, apply_binning
 
 __all__ = ["prepare", "attach_weights"]
@@ -49,6 +49,9 @@ def prepare(data: pd.DataFrame, keys: Any, *, key_bins: Mapping[str, BinSpec] | 
     """
     check_frame(data)
     data, wname = attach_weights(data, weights)
+    if wname is not None:
+        names = [keys] if isinstance(keys, str) else keys if isinstance(keys, Sequence) else getattr(keys, "keys", ())
+        check_weights_not_key(wname, names)
     if key_bins:
         if not isinstance(key_bins, Mapping):
             raise TypeError(f"`key_bins` must map key columns to bins; got {type(key_bins).__name__}.")

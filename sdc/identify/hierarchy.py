@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sdc._dates import parse_text_dates
 from sdc._files import atomic_write
 from sdc.core.keys import factorize_column, first_occurrence
 
@@ -181,8 +182,12 @@ def read_hierarchy(path: str | os.PathLike[str], *, sep: str = ";", encoding: st
     fields are allowed (RFC 4180 quoting).
     """
     p = Path(path)
-    if not p.is_file():
+    if p.is_dir():
+        raise ValueError(f"cannot read hierarchy file '{p}': it is a folder, not a file.")
+    if not p.exists():
         raise ValueError(f"cannot read hierarchy file '{p}': no such file.")
+    if not p.is_file():
+        raise ValueError(f"cannot read hierarchy file '{p}': it is not a regular file.")
     try:
         text = p.read_text(encoding=encoding)
     except (OSError, UnicodeDecodeError) as exc:
@@ -206,6 +211,12 @@ def _parse(text: str, *, sep: str, name: str) -> Hierarchy:
         rows.append(row)
     if not rows:
         raise ValueError(f"hierarchy file '{name}' has no rows.")
+    if width == 1:
+        other = next((d for d in (",", "\t", "|", ";") if d != sep and all(d in r[0] for r in rows)), None)
+        if other is not None:
+            raise ValueError(f"hierarchy file '{name}' has one field per line, and every line holds {other!r}: its "
+                             f"levels look separated by {other!r}, but ARX's layout (which sdc reads) separates them "
+                             f"by {sep!r}; write the file with {sep!r} between the levels.")
     return Hierarchy(np.array(rows, dtype=object), name=name)
 
 
@@ -249,6 +260,20 @@ def _with_top(columns: list[list[str]], top: bool | str, name: str) -> Hierarchy
     return Hierarchy(np.array(columns, dtype=object).T, name=name)
 
 
+def _is_number(v: object) -> bool:
+    try:
+        float(v)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _of(values: object) -> str:
+    """'column 'x' ' for a named Series, else ''."""
+    name = getattr(values, "name", None)
+    return f"column {str(name)!r} " if name is not None else ""
+
+
 def _num(v: float) -> str:
     return f"{v:g}" if abs(v) < 1e15 else repr(float(v))
 
@@ -278,7 +303,10 @@ def interval_hierarchy(
     try:
         nums = np.array([float(v) for v in vals])
     except (TypeError, ValueError):
-        raise ValueError("interval_hierarchy needs numeric values.") from None
+        bad = next(v for v in vals if not _is_number(v))
+        who = f"{_of(values)}holds" if _of(values) else "the values hold"
+        raise ValueError(f"interval_hierarchy needs numeric values; {who} text such as {bad!r} (intervals are for "
+                         "numbers: give such a column a prefix, mapping or file hierarchy).") from None
     if not np.isfinite(nums).all():
         raise ValueError("interval_hierarchy needs finite values.")
     ws = [float(w) for w in widths]
@@ -332,12 +360,20 @@ def date_hierarchy(
     if [DATE_LEVELS.index(x) for x in lv] != sorted({DATE_LEVELS.index(x) for x in lv}) or len(set(lv)) != len(lv):
         raise ValueError(f"`levels` must go from fine to coarse without repeats ({', '.join(DATE_LEVELS)}); got {lv!r}.")
     vals = _distinct(values)
-    try:
-        d = pd.to_datetime(pd.Series(vals, dtype=object), format=format)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"date_hierarchy could not parse the dates: {str(exc).splitlines()[0]}") from None
+    series = pd.Series(vals, dtype=object)
+    name = str(getattr(values, "name", None) or "values")
+    if format is None and not all(isinstance(v, (pd.Timestamp, np.datetime64)) or hasattr(v, "isoformat")
+                                  for v in vals):
+        try:
+            d = parse_text_dates(series.map(str), name)  # one reading for every value (or a clear refusal)
+        except ValueError as exc:
+            raise ValueError(f"date_hierarchy could not parse the dates: {exc}") from None
+    else:
+        d = pd.to_datetime(series, format=format, errors="coerce")
     if d.isna().any():
-        raise ValueError(f"date_hierarchy could not parse {vals[int(np.argmax(d.isna().to_numpy()))]!r} as a date.")
+        bad = vals[int(np.argmax(d.isna().to_numpy()))]
+        raise ValueError(f"date_hierarchy could not read {bad!r} as a date{'' if format is None else f' in {format}'}; "
+                         f"{_of(values) or 'the values '}need dates (give their format, or another builder for text).")
     year = d.dt.year.to_numpy()
     label = {
         "month": [f"{y:04d}-{m:02d}" for y, m in zip(year, d.dt.month.to_numpy())],

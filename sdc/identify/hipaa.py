@@ -50,6 +50,10 @@ VALUE_SHARE = 0.8
 SAMPLE_VALUES = 5000
 #: A text column with one value per record counts as an identifying code only from this many records.
 MIN_RECORDS_UNIQUE = 10
+#: Whole numbers or codes with a different value in at least this share of the records (of at
+#: least RECORD_NUMBER_MIN_RECORDS) are record numbers (a patient, case or record number).
+RECORD_NUMBER_SHARE = 0.99
+RECORD_NUMBER_MIN_RECORDS = 50
 
 #: Three-digit ZIP prefixes whose areas held 20,000 or fewer people (2000 Census), as published by HHS.
 RESTRICTED_ZIP3: tuple[str, ...] = ("036", "059", "063", "102", "203", "556", "692", "790", "821", "823", "830",
@@ -428,16 +432,34 @@ def _years_only(f: ColumnFacts) -> np.ndarray | None:
     return x
 
 
+_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-./:#]{0,39}")
+
+
 def _unique_code(f: ColumnFacts, name: str) -> Finding | None:
-    """Category R from values: one text value per record, or a running record number (1..n or 0..n-1)."""
-    if f.n_present < MIN_RECORDS_UNIQUE or f.n_distinct != f.n_present:
+    """Category R from values: one text value per record, a running record number (1..n or
+    0..n-1), or whole numbers or codes (letters and digits without spaces, with a digit)
+    with a different value in nearly every record (at least RECORD_NUMBER_SHARE of at least
+    RECORD_NUMBER_MIN_RECORDS records): a record number, whatever its order or range. Numbers
+    with decimals (measurements such as a BMI) are never one."""
+    if f.n_present < MIN_RECORDS_UNIQUE:
         return None
-    if f.kind == "text":
+    share = f.n_distinct / f.n_present
+    if f.n_distinct == f.n_present and f.kind == "text":
         return Finding(column=f.name, code="R", evidence="values",
                        detail="one text value per record (an identifying code or free text)")
-    if f.kind == "integer" and f.numbers is not None:
+    if f.n_distinct == f.n_present and f.kind == "integer" and f.numbers is not None:
         x = f.numbers
         if float(x.min()) in (0.0, 1.0) and float(x.max() - x.min()) == f.n_distinct - 1:
             return Finding(column=f.name, code="R", evidence="values",
                            detail="a running record number: whole numbers 0 or 1 to n, one per record")
-    return None
+    if f.n_present < RECORD_NUMBER_MIN_RECORDS or share < RECORD_NUMBER_SHARE:
+        return None
+    if f.kind == "integer":
+        what = "whole numbers"
+    elif f.kind == "text" and bool(f.text.str.fullmatch(_CODE).all()) and bool(f.text.str.contains(r"\d").all()):
+        what = "codes"
+    else:
+        return None
+    return Finding(column=f.name, code="R", evidence="values",
+                   detail=f"{what} with a different value in {100 * share:.1f}% of records: a record number "
+                          "(a patient, case or record number)", share=share)

@@ -226,7 +226,7 @@ class IdentificationResult:
 def identify(data: pd.DataFrame, variables: Sequence[str] | None = None, *,
              roles: Mapping[str, str] | None = None, missing_threshold: float = MISSING_THRESHOLD,
              near_constant: float = NEAR_CONSTANT, alpha: float = ALPHA, beta: float = BETA,
-             average: str = "records", restricted_zip3: Sequence[str] = RESTRICTED_ZIP3,
+             average: str = "values", restricted_zip3: Sequence[str] = RESTRICTED_ZIP3,
              reference_year: int | None = None) -> IdentificationResult:
     """Suggest each column's role, with reasons, and check HIPAA Safe Harbor.
 
@@ -247,8 +247,9 @@ def identify(data: pd.DataFrame, variables: Sequence[str] | None = None, *,
         Share of the most frequent value above which a column is noted as near-constant.
     alpha, beta : float, default 0.10 and 0.01
         g-distinct thresholds (:func:`sdc.identify.gdistinct.g_distinct`).
-    average : {"records", "values"}
-        How the g-distinct rate averages (see :func:`~sdc.identify.gdistinct.g_distinct`).
+    average : {"values", "records"}
+        How the g-distinct rate averages: over the distinct values (default, Khan et al.'s
+        published rates) or over the records (see :func:`~sdc.identify.gdistinct.g_distinct`).
     restricted_zip3 : sequence of str
         Restricted three-digit ZIP prefixes (default: HHS's list from the 2000 Census).
     reference_year : int, optional

@@ -23,6 +23,7 @@ import math
 import os
 import re
 import secrets
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,27 @@ class _Key:
     __str__ = __repr__
 
 
+def _check_key_path(path: Path, shown: str) -> None:
+    """The key file is a regular file that only its owner may read or write (as ssh asks of
+    a private key): a folder, a device (/dev/zero), a pipe, or a key others can read, is refused."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise ValueError(f"`key_file` {shown} does not exist.") from None
+    except OSError as exc:
+        raise ValueError(f"`key_file` {shown} cannot be read ({exc.strerror}).") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ValueError(f"`key_file` {shown} is a folder, not a key file.")
+    if not stat.S_ISREG(st.st_mode):
+        what = "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else (
+            "a pipe" if stat.S_ISFIFO(st.st_mode) else "not a regular file")
+        raise ValueError(f"`key_file` {shown} is {what}, not a key file.")
+    if os.name == "posix" and st.st_mode & 0o077:
+        raise ValueError(f"`key_file` {shown} can be read or written by other users (mode "
+                         f"{stat.S_IMODE(st.st_mode):04o}): a pseudonymisation key must be private; restrict it "
+                         f"(chmod 600 {shown}) and replace the key if others may have read it.")
+
+
 def _read_key(key_file: object, key_env: object, random_key: bool) -> tuple[_Key, str, str | None]:
     """(key, source, where) from exactly one of the three sources."""
     n = sum(x is not None and x is not False for x in (key_file, key_env, random_key or None))
@@ -97,8 +119,7 @@ def _read_key(key_file: object, key_env: object, random_key: bool) -> tuple[_Key
         if not isinstance(key_file, (str, os.PathLike)):
             raise TypeError(f"`key_file` must be a path; got {type(key_file).__name__}.")
         path = Path(key_file)
-        if not path.is_file():
-            raise ValueError(f"`key_file` {key_source_text(key_file, 'file')} does not exist or is not a file.")
+        _check_key_path(path, key_source_text(key_file, "file"))
         try:
             raw = path.read_bytes()
         except OSError as exc:

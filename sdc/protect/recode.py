@@ -21,7 +21,7 @@ from sdc.protect._bands import BIN_METHODS, LABELS, MAX_BINS, cut_labels, sdcmic
 from sdc.protect._common import (
     check_number_or_none, check_variables, integer_like, numeric_values, output_frame, restore_numeric,
 )
-from sdc.protect._rcode import RStep, StepRun, r_names, r_seed, r_value
+from sdc.protect._rcode import RStep, StepRun, r_value
 from sdc.protect._declare import ROW_WISE, Listed, Table, param, protection_method
 from sdc.protect._result import ProtectionResult
 from sdc.protect.recode_categories import CategoryRecode, category_recode

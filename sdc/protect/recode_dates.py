@@ -12,6 +12,7 @@ from datetime import date, datetime
 import numpy as np
 import pandas as pd
 
+from sdc._dates import parse_text_dates
 from sdc._validation import check_option, plain
 
 __all__ = ["DateRecode", "date_recode"]
@@ -24,17 +25,7 @@ def _to_datetime(s: pd.Series) -> pd.Series:
     elif pd.api.types.is_numeric_dtype(s.dtype) or pd.api.types.is_bool_dtype(s.dtype):
         raise TypeError(f"`date`/`age_at` need a date column; column {name!r} has dtype {s.dtype}.")
     else:
-        out = pd.to_datetime(s, errors="coerce", format="%Y-%m-%d")
-        if (out.isna() & s.notna()).any():
-            import warnings
-
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                out = pd.to_datetime(s, errors="coerce")
-        bad = out.isna() & s.notna()
-        if bad.any():
-            i = int(np.argmax(bad.to_numpy()))
-            raise ValueError(f"column {name!r} has the value {plain(s.iloc[i])!r} at index {plain(s.index[i])!r}, which is not a date.")
+        out = parse_text_dates(s, name)  # one format per column (sdc._dates)
     if getattr(out.dt, "tz", None) is not None:
         out = out.dt.tz_localize(None)
     return out

@@ -67,7 +67,7 @@ from sdc._validation import check_columns, check_frame, check_int, check_keys, c
 from sdc.core.missing import ALPHA, MissingRule
 from sdc.core.patterns import code_matrix, group_positions, pattern_table
 from sdc.core.strata import strata_ids
-from sdc.protect._rcode import RStep, StepRun, r_names, r_seed, r_value
+from sdc.protect._rcode import RStep, StepRun, r_names, r_value
 from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult
 from sdc.protect.suppression_algorithms import minimal_stratum as _minimal_stratum

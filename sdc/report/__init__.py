@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sdc._files import csv_chunks, csv_text
+from sdc._files import csv_chunks
 from sdc.workflow.assess import Assessment
 from sdc.workflow.config import FORMATS, to_toml
 from sdc.report.content import FIGURES, Report, build_report, figure_captions

@@ -286,7 +286,6 @@ def _input_section(a: Assessment, inputs: list[str]) -> Section:
 def _setup_section(a: Assessment) -> Section:
     """The scenarios, the thresholds and options, and the binning."""
     cfg = a.config
-    thr = cfg.thresholds
     s = Section("setup", "Scenarios and thresholds")
     s.tables.append(Table("scenarios", "Key-variable scenarios",
                           pd.DataFrame([(sc.name, ", ".join(sc.keys)) for sc in cfg.all_scenarios],

@@ -15,20 +15,30 @@ never deletes a file it did not write:
 
 A SIGTERM while writing raises instead of ending the process at once
 (:func:`sdc._files.terminate_cleanly`), so the temporary folder is removed then too.
+
+An existing target folder's permissions are kept: the new folder gets no permission the old
+one lacked (a 0700 or 0555 folder stays so). A target that is a symbolic link is followed,
+with a warning saying so: the folder it points to is written, the link is left as it is. A
+write that fails (a full disk) names the output and the file it was writing; nothing of the
+run is left, and a previous folder is as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import shutil
+import stat
 import tempfile
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from sdc._files import check_parent, make_parents, output_modes, remove_made, terminate_cleanly
+from sdc.exceptions import SdcWarning
 
-__all__ = ["write_folder", "output_modes", "check_target", "source_files", "MARKER"]
+__all__ = ["write_folder", "output_modes", "check_target", "prepare_target", "source_files", "MARKER"]
 
 #: The marker of a folder written by sdc (the same as ``sdc assess``'s report folders).
 MARKER = ".sdc-report"
@@ -110,10 +120,8 @@ def write_folder(out: str | Path, files: Mapping[str, str | bytes | Iterable[byt
     made from (a configuration, a plan: copied into the folder, so they restrict its modes too),
     which the folder may replace (``--plan OUT/plan.toml --out OUT`` reruns in place).
     """
-    out = Path(out)
     inputs = [p for p in inputs if p is not None]
-    check_target(out, flag, inputs=inputs)
-    fmode, dmode = output_modes([*inputs, *(p for p in read_from if p is not None)])
+    out, fmode, dmode = prepare_target(Path(out), flag, inputs, read_from)
     names = sorted(str(Path(n).as_posix()) for n in files)
     marker_text = marker.rstrip("\n") + "\n" + _MANIFEST + "\n" + "".join(f"{n}\n" for n in names)
     with terminate_cleanly():
@@ -125,7 +133,7 @@ def write_folder(out: str | Path, files: Mapping[str, str | bytes | Iterable[byt
             remove_made(made)
             raise OSError(f"cannot write {flag} '{out}': {exc.strerror or exc}.") from None
         try:
-            _fill(tmp, {**files, MARKER: marker_text}, fmode, dmode)
+            _fill(tmp, {**files, MARKER: marker_text}, fmode, dmode | 0o700, flag, out)
             os.chmod(tmp, dmode)
             _move_into_place(tmp, out, flag, inputs)
         except BaseException:
@@ -135,24 +143,65 @@ def write_folder(out: str | Path, files: Mapping[str, str | bytes | Iterable[byt
     return out
 
 
-def _fill(tmp: Path, files: Mapping[str, str | bytes | Iterable[bytes | memoryview]], fmode: int, dmode: int) -> None:
+def prepare_target(out: Path, flag: str, inputs: list[str | Path], read_from: Iterable[str | Path | None] = ()
+                   ) -> tuple[Path, int, int]:
+    """(the folder to write, file mode, folder mode): a symbolic link followed, the target
+    checked (:func:`check_target`), the modes of :func:`output_modes`, and a folder replaced
+    keeping its permissions (the new one is never wider than it was)."""
+    out = _followed(out, flag)
+    check_target(out, flag, inputs=inputs)
+    fmode, dmode = output_modes([*inputs, *(p for p in read_from if p is not None)])
+    if out.is_dir():
+        dmode &= stat.S_IMODE(out.stat().st_mode)
+    return out, fmode, dmode
+
+
+def _followed(out: Path, flag: str) -> Path:
+    """The folder a symbolic link `out` points to (said in a warning); a link to nothing is refused."""
+    if not out.is_symlink():
+        return out
+    target = Path(os.path.realpath(out))
+    if not target.is_dir():
+        what = "does not exist" if not target.exists() else "is not a folder"
+        raise FileExistsError(f"{flag} '{out}' is a symbolic link to '{target}', which {what}: give a folder, or "
+                              "point the link at one.")
+    warnings.warn(f"{flag} '{out}' is a symbolic link: sdc writes the folder it points to, '{target}' (the link is "
+                  "left as it is).", SdcWarning, stacklevel=3)
+    return target
+
+
+def _fill(tmp: Path, files: Mapping[str, str | bytes | Iterable[bytes | memoryview]], fmode: int, dmode: int,
+          flag: str = "--out", out: Path | None = None) -> None:
     for name, data in files.items():
-        p = tmp / name
-        if tmp.resolve() not in p.resolve().parents:
-            raise ValueError(f"output file name {name!r} leaves the folder.")
-        for parent in reversed(p.relative_to(tmp).parents[:-1]):
-            d = tmp / parent
-            if not d.exists():
-                d.mkdir()
-                os.chmod(d, dmode)
-        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, fmode)
-        with os.fdopen(fd, "wb") as fh:
-            if isinstance(data, (str, bytes, bytearray, memoryview)):
-                fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-            else:  # pieces made as they are written (a large CSV is never whole in memory)
-                for piece in data:
-                    fh.write(piece)
-        os.chmod(p, fmode)  # the umask may have taken bits away; never adds any beyond fmode
+        try:
+            _write_one(tmp, name, data, fmode, dmode)
+        except OSError as exc:
+            if exc.errno is None:
+                raise
+            err = OSError(f"cannot write {flag} '{out if out is not None else tmp}': {exc.strerror or exc} (while "
+                          f"writing {name}); nothing was written, and a previous folder there is as it was.")
+            err.errno = exc.errno
+            raise err from None
+
+
+def _write_one(tmp: Path, name: str, data: str | bytes | Iterable[bytes | memoryview], fmode: int,
+               dmode: int) -> None:
+    p = tmp / name
+    if tmp.resolve() not in p.resolve().parents:
+        raise ValueError(f"output file name {name!r} leaves the folder.")
+    for parent in reversed(p.relative_to(tmp).parents[:-1]):
+        d = tmp / parent
+        if not d.exists():
+            d.mkdir()
+            os.chmod(d, dmode)
+    fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, fmode)
+    with os.fdopen(fd, "wb") as fh:
+        if isinstance(data, (str, bytes, bytearray, memoryview)):
+            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+        else:  # pieces made as they are written (a large CSV is never whole in memory)
+            for piece in data:
+                fh.write(piece)
+    os.chmod(p, fmode)  # the umask may have taken bits away; never adds any beyond fmode
 
 
 def _move_into_place(tmp: Path, out: Path, flag: str, inputs: list[str | Path]) -> None:
@@ -184,4 +233,6 @@ def _move_into_place(tmp: Path, out: Path, flag: str, inputs: list[str | Path]) 
     except BaseException:
         os.rename(old, out)  # put the previous folder back
         raise
+    with contextlib.suppress(OSError):
+        os.chmod(old, stat.S_IMODE(old.stat().st_mode) | 0o700)  # a read-only (0555) folder's files can go
     shutil.rmtree(old, ignore_errors=True)

@@ -66,8 +66,8 @@ def identification_text(result: IdentificationResult, *, source: str) -> str:
     out += ["", "Roles: " + ", ".join(_plural(counts[r], r) for r in ROLES)
             + (f" ({len(result.dropped)} dropped: missing in more than {100 * p['missing_threshold']:g}% of records)"
                if result.dropped else "") + "."]
-    avg = ("distinct values / records" if p["average"] == "records"
-           else "mean of 1/frequency over the distinct values")
+    avg = ("distinct values / records (--average records)" if p["average"] == "records"
+           else "mean of 1/frequency over the distinct values, as Khan et al. published their rates")
     out.append(f"g-distinct (Mansour et al. 2021, as in Khan et al. 2025): rate = {avg}; sensitive above "
                f"alpha = {100 * p['alpha']:g}%, quasi-identifier from beta = {100 * p['beta']:g}% to alpha, "
                "non-sensitive below beta.")

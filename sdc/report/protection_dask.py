@@ -34,7 +34,7 @@ import pandas as pd
 
 from sdc._provenance import sha256_bytes
 from sdc.report.content import Report, Section, Table
-from sdc.report.folder import MARKER, _MANIFEST, _fill, _move_into_place, check_target, source_files
+from sdc.report.folder import MARKER, _MANIFEST, _fill, _move_into_place, prepare_target, source_files
 from sdc.report.protection import ProtectionFolder, protection_document
 from sdc.report.protection_log import protection_sections
 from sdc.report.serialize import jsonable
@@ -140,18 +140,17 @@ def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], se
     (ProtectionRun, ProtectionFolder)
         The computed run and the folder written.
     """
-    from sdc._files import make_parents, output_modes, remove_made, terminate_cleanly
+    from sdc._files import make_parents, remove_made, terminate_cleanly
 
-    out = Path(out)
     inputs = list(files)
     stems = [_stem(f) for f in inputs]
     if len(set(stems)) != len(stems):
         twice = next(s for s in stems if stems.count(s) > 1)
         raise ValueError(f"two input files would give the same released file name ({twice!r}); give files with "
                          "distinct names.")
-    check_target(out, "--out", inputs=inputs)
     plan = getattr(run, "plan", None)  # the plan is copied in (plan.toml): it restricts the modes too
-    fmode, dmode = output_modes([*inputs, *source_files(getattr(plan, "source", None), getattr(plan, "config_path", None))])
+    out, fmode, dmode = prepare_target(Path(out), "--out", inputs,
+                                       source_files(getattr(plan, "source", None), getattr(plan, "config_path", None)))
     with terminate_cleanly():
         made: list[Path] = []
         try:
@@ -164,7 +163,7 @@ def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], se
         try:
             rel_dir = tmp / "released"
             rel_dir.mkdir()
-            os.chmod(rel_dir, dmode)
+            os.chmod(rel_dir, dmode | 0o700)
             writer = functools.partial(_partition_file, files=list(files), sep=sep)
             run, written = run.write_released(str(rel_dir), writer, mode=fmode)
             names = [f"released/{w[0]}" for w in written]
@@ -187,7 +186,7 @@ def write_protection_dask(run: Any, out: str | Path, *, files: Sequence[str], se
                                                              str(doc.get("generated_utc", "")))
             all_names = sorted(names + list(texts))
             marker = _MARKER_TEXT.rstrip("\n") + "\n" + _MANIFEST + "\n" + "".join(f"{n}\n" for n in all_names)
-            _fill(tmp, {**texts, MARKER: marker}, fmode, dmode)
+            _fill(tmp, {**texts, MARKER: marker}, fmode, dmode | 0o700, "--out", out)
             os.chmod(tmp, dmode)
             _move_into_place(tmp, out, "--out", inputs)
         except BaseException:

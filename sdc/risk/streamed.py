@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from sdc._validation import check_weights_not_key
 from sdc.core.stream import READ_ROWS, ChunkedFile, NoRecords
 from sdc.io import CHUNK_ROWS
 from sdc.risk.individual import IndividualRiskResult
@@ -60,6 +61,7 @@ def risk_from_file(path: str | Path, keys: Sequence[str], *, weights: str | None
     keys = tuple(keys)
     if not keys:
         raise ValueError("`keys` must name at least one column.")
+    check_weights_not_key(weights, keys)
     source = read_chunks(path, chunk_rows=chunk_rows, sep=sep, text_columns=text_columns, na_values=na_values)
     return profile_and_risk(source, keys, k=k, top=top, weights=weights, missing=missing, alpha=alpha, method=method,
                             max_global_risk=max_global_risk)

@@ -41,25 +41,24 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import combinations
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame
-from sdc._validation import check_fraction, check_int, check_keys, check_number, check_option
+from sdc._validation import check_int, check_keys, check_number, check_option
 from sdc.core.engine import dispatch
 from sdc.core.scenario import KeyClasses, resolve_keys
-from sdc.exceptions import SdcWarning
+from sdc.exceptions import SdcWarning, SearchTooLargeError
 from sdc.core.keys import (
     column_levels, combine_codes, dense_ids, levels_from_codes, r_integer_codes, truncated_codes,
 )
-from sdc.core.msu import minimal_uniques
+from sdc.core.msu import MAX_WORK, SearchLimits, minimal_uniques
 from sdc.core.binning import BinSpec
 from sdc.core.prepare import prepare
 
-__all__ = ["SudaResult", "suda", "SUDA_MODES", "DIS_INTERVALS"]
+__all__ = ["SudaResult", "suda", "SUDA_MODES", "DIS_INTERVALS", "MAX_WORK"]
 
 SUDA_MODES = ("sdcmicro", "correct")
 DIS_INTERVALS = ("== 0", "(0.0, 0.1]", "(0.1, 0.2]", "(0.2, 0.3]", "(0.3, 0.4]", "(0.4, 0.5]", "(0.5, 0.6]",
@@ -175,6 +174,7 @@ def suda(
     missing_value: float | None = -999,
     progress: bool = False,
     key_bins: Mapping[str, BinSpec] | None = None,
+    max_work: int | None = MAX_WORK,
 ) -> SudaResult:
     """SUDA2 scores, DIS-SUDA scores and contributions of every record.
 
@@ -199,6 +199,19 @@ def suda(
     key_bins : mapping, optional
         Bins for continuous keys before counting (:mod:`sdc.core.binning`), e.g.
         ``{"age": [0, 18, 65, inf]}`` or ``{"age": {"width": 10}}``.
+    max_work : int or None, default 2e9
+        Bound on the search of minimal sample uniques: records counted over all key subsets
+        searched, each subset counting 2,000 more (2e9 is about two minutes); None: no
+        bound. The memory a size's record sets take is bounded too (512 MiB). The search
+        estimates each size's work and memory exactly before counting it.
+
+    Raises
+    ------
+    sdc.exceptions.SearchTooLargeError
+        A ValueError, raised before the size that would pass `max_work` (or the memory
+        bound) is searched; it says how far the search got. With many keys of few values
+        (60 keys of 3 values over 5,000 records) the MSUs cannot all be listed: give
+        `max_size` (MSUs of up to that many keys) or fewer keys.
 
     References
     ----------
@@ -236,9 +249,7 @@ def suda(
     max_size = len(keys) if max_size is None else check_int(max_size, "max_size", min_value=1, max_value=len(keys))
     weights = _weights(M, original_scores)
 
-    cards = [int(c.max()) + 1 if c.size and c.max() >= 0 else 1 for c in cols]
-    counts, contrib = _tally(minimal_uniques(cols, cards, max_size, progress=progress), n, len(keys), max_size,
-                             weights)
+    counts, contrib = _search(cols, max_size, n, weights, max_work, progress)
     # Score: sum over sizes of (number of MSUs of that size) * w(size), in size order as sdcMicro adds.
     score = np.zeros(n)
     for k in range(max_size):
@@ -266,6 +277,23 @@ def suda(
         attribute_level_contributions=_level_contributions(data, keys, contribs, known),
         n_uniques=U, n_pair_records=P,
     )
+
+
+def _search(cols: list[np.ndarray], max_size: int, n: int, weights: list[float], max_work: int | None,
+            progress: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The MSU counts and contributions (:func:`_tally`) of the bounded search; past its limits
+    a one-line SearchTooLargeError with the advice a SUDA2 user can follow."""
+    if max_work is not None:
+        max_work = check_int(max_work, "max_work", min_value=1)
+    cards = [int(c.max()) + 1 if c.size and c.max() >= 0 else 1 for c in cols]
+    msus = minimal_uniques(cols, cards, max_size, progress=progress, limits=SearchLimits(max_work=max_work))
+    try:
+        return _tally(msus, n, len(cols), max_size, weights)
+    except SearchTooLargeError as exc:
+        advice = (f"give fewer keys, `max_size` {exc.searched} (MSUs of up to {exc.searched} keys) or a larger "
+                  "`max_work`" if exc.searched else "give fewer keys or a larger `max_work`")
+        raise SearchTooLargeError(f"SUDA2 not computed: {exc}; {advice}.", searched=exc.searched, size=exc.size,
+                                  n_subsets=exc.n_subsets, work=exc.work, reason=str(exc)) from None
 
 
 #: Record positions gathered before they are counted into the per-record tables.

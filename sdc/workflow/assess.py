@@ -15,6 +15,7 @@ In a notebook the data come first and the configuration is a dict or keyword arg
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
@@ -27,7 +28,7 @@ import pandas as pd
 
 from sdc._provenance import platform_text, provenance, sha256_files, versions
 from sdc._stats import summary_frame
-from sdc._validation import check_columns
+from sdc._validation import check_columns, is_big_integer
 from sdc.attribute.closeness import TClosenessResult
 from sdc.attribute.inference import InferenceResult
 from sdc.attribute.ldiversity import LDiversityResult
@@ -35,7 +36,7 @@ from sdc.core.binning import Binning, apply_binning
 from sdc.core.engine import engine_of
 from sdc.core.scenario import KeyClasses, key_classes
 from sdc.core.shared import shared_codes
-from sdc.exceptions import SdcWarning
+from sdc.exceptions import SdcWarning, SearchTooLargeError
 from sdc.core.prepare import attach_weights
 from sdc.io import ReadDetails, read_data_details
 from sdc.risk.attacker import AttackerRiskResult
@@ -287,11 +288,13 @@ def assess(
     columns = back.columns(cfg, data, details)
     notes = _input_notes(cfg, data, details, columns)
     results = []
+    not_computed: dict[str, str] = {}  # measures that could not run on these data, with the reason
     # The measures only read `work`: each column is encoded once for all of them (sdc.core.shared).
     with warnings.catch_warnings(record=True) as caught, shared_codes():
         warnings.simplefilter("always", SdcWarning)
         for sc in cfg.all_scenarios:
-            results.append(measure_scenario(work, cfg, sc, progress=progress, notes=notes, back=back))
+            results.append(measure_scenario(work, cfg, sc, progress=progress, notes=notes, back=back,
+                                            not_computed=not_computed))
         inference = _file_measures(cfg, work, progress, back).get("inference", {})
     for w in caught:
         msg = " ".join(str(w.message).split())
@@ -303,8 +306,8 @@ def assess(
                                        thr.small_count or thr.k),
         verdicts=tuple(_verdicts(cfg, results, inference)),
         provenance=back.provenance(cfg, data, files, command, now),
-        notes=tuple(notes), columns=columns, read=details, skipped=_skipped(cfg), engine=back.name,
-        not_run=not_run(cfg, back),
+        notes=tuple(notes), columns=columns, read=details, skipped=_skipped(cfg) + tuple(not_computed.items()),
+        engine=back.name, not_run=not_run(cfg, back),
     )
     if cross_check:
         from sdc.workflow.crosscheck import cross_check as run_cross_check
@@ -331,6 +334,8 @@ def _check_roles(cfg: RunConfig, data: pd.DataFrame) -> None:
     """Every column the config names must exist (one error naming the role and the column),
     and no sensitive variable be missing in every record."""
     check_columns_of(cfg, data)
+    _check_id(cfg, data)
+    _check_continuous(cfg, data)
     refuse_empty_sensitive(data[list(cfg.sensitive)].notna().any())
 
 
@@ -355,6 +360,56 @@ def refuse_empty_sensitive(observed: pd.Series) -> None:
         if not seen:
             raise ValueError(f"sensitive variable {s!r} is missing in every record: there is nothing to assess; "
                              "drop it from `sensitive` (or check the column and the missing-value markers).")
+
+
+def _check_id(cfg: RunConfig, data: pd.DataFrame) -> None:
+    """The record id names each record in the per-record files: one value per record, and not
+    a key (a key repeats within its classes, and the id would be assessed as known)."""
+    if not cfg.id:
+        return
+    keys = set(cfg.keys) | {k for s in cfg.scenarios for k in s.keys}
+    if cfg.id in keys:
+        raise ValueError(f"`id` column {cfg.id!r} is also a key variable: the record id names the records of the "
+                         "per-record files; give a column with a different value in every record, or leave `id` out.")
+    s = data[cfg.id]
+    dup = s.duplicated(keep=False) | s.isna()
+    if dup.any():
+        first = s[dup].iloc[0]
+        what = "missing" if pd.isna(first) else f"{first!r}, held by {int((s == first).sum()):,} records"
+        raise ValueError(f"`id` column {cfg.id!r} is not a record id: {int(dup.sum()):,} records share a value or "
+                         f"lack one (first: {what}); give a column with a different value in every record, or leave "
+                         "`id` out (the per-record files then number the records).")
+
+
+_NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?inf"
+#: A released band of a continuous key: an interval ("(30,40]", "[0, 18)"), a range ("30-39",
+#: "30 to 39"), a bound ("<18", ">= 90", "90+"), or a number (a top or bottom code).
+_BAND = re.compile(rf"\s*(?:[\[(]\s*(?:{_NUM})\s*[,;]\s*(?:{_NUM})\s*[\])]|(?:{_NUM})\s*(?:-|\u2013|to)\s*(?:{_NUM})"
+                   rf"|(?:[<>]=?|\u2264|\u2265)\s*(?:{_NUM})|(?:{_NUM})\s*\+?)\s*", re.IGNORECASE)
+
+
+def not_a_band(s: pd.Series) -> str | None:
+    """The first value of a continuous key that is neither a number (or date) nor a band of
+    numbers (:data:`_BAND`); None when there is none."""
+    if (pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)) \
+            or pd.api.types.is_datetime64_any_dtype(s.dtype):
+        return None
+    present = pd.Series(pd.unique(s.dropna().astype(str)), dtype=object)
+    banded = present.str.fullmatch(_BAND).to_numpy(dtype=bool)
+    return None if banded.all() else str(present[~banded].iloc[0])
+
+
+def _check_continuous(cfg: RunConfig, data: pd.DataFrame) -> None:
+    """A continuous key holds numbers (or dates), or the bands a protection made of them
+    (``(30,40]``, ``30-39``, ``90+``: counted by band); other text would be counted value by
+    value, as a categorical key, whatever the user meant."""
+    for k in cfg.continuous_keys:
+        bad = not_a_band(data[k])
+        if bad is None:
+            continue
+        raise ValueError(f"continuous key {k!r} holds text, not numbers or bands of them (e.g. {bad!r}): give it "
+                         "as a categorical key (`categorical_keys`), or make its values numbers (a marker of missing "
+                         "values: `na_values`).")
 
 
 def _columns(cfg: RunConfig, data: pd.DataFrame, details: ReadDetails | None) -> pd.DataFrame:
@@ -407,6 +462,10 @@ def _kind(s: pd.Series) -> str:
         return "numbers"
     if pd.api.types.is_datetime64_any_dtype(s.dtype):
         return "dates"
+    present = s.dropna()
+    if len(present) and all(isinstance(v, str) and (v.strip().lstrip("+-").isdigit()) for v in present.head(1000)) \
+            and any(is_big_integer(v) for v in present.head(1000)):
+        return "whole numbers beyond the 64-bit range (kept as text)"
     return "text"
 
 
@@ -441,12 +500,14 @@ def _skipped(cfg: RunConfig) -> tuple[tuple[str, str], ...]:
 
 def measure_scenario(work: pd.DataFrame, cfg: RunConfig, sc: Scenario, *, names: Collection[str] | None = None,
                      progress: bool = False, tables: bool = True, notes: list[str] | None = None,
-                     back: Any = None) -> ScenarioResult:
+                     back: Any = None, not_computed: dict[str, str] | None = None) -> ScenarioResult:
     """The measures of one scenario on `work`: those of the registry the configuration asks for
     (and the core ones), or with `names` just those (``("k_anonymity", "risk")``: a sweep's).
 
     The keys are encoded once (:func:`sdc.core.scenario.key_classes`) and every measure reads
-    them; what a measure has to tell the reader is added to `notes`.
+    them; what a measure has to tell the reader is added to `notes`, and a measure intractable
+    on these data (:class:`~sdc.exceptions.SearchTooLargeError`) to `not_computed` with the reason
+    (without `not_computed` it raises).
     """
     back = back or IN_MEMORY
     kc = back.key_classes(work, list(sc.keys))  # encoded once; every measure below reads it
@@ -455,7 +516,16 @@ def measure_scenario(work: pd.DataFrame, cfg: RunConfig, sc: Scenario, *, names:
     asked = set(cfg.measures) if names is None else set(names)
     for m in ALL_MEASURES:
         if (m.name in asked or (m.always and names is None)) and m.wanted(cfg) and back.runs(m) is None:
-            res = m.run(ctx)
+            try:
+                res = m.run(ctx)
+            except SearchTooLargeError as exc:  # intractable on these data: said, the other measures still run
+                if not_computed is None:
+                    raise
+                label = m.label if len(cfg.all_scenarios) == 1 else f"{m.label} (scenario {sc.name})"
+                not_computed[label] = (f"{exc.reason}; assess fewer keys (a scenario of fewer keys), or search "
+                                       f"MSUs of up to {max(exc.searched, 1)} keys with sdc suda --max-size "
+                                       f"{max(exc.searched, 1)}")
+                continue
             if res is not None:
                 ctx.done[m.field] = res
     back.release(kc)

@@ -15,7 +15,7 @@ import pandas as pd
 
 from sdc._validation import is_numeric_column
 from sdc.protect._result import changed_cells
-from sdc.workflow.assess import Assessment, ScenarioResult
+from sdc.workflow.assess import Assessment, ScenarioResult, not_a_band
 from sdc.workflow.config import RunConfig, Scenario
 
 __all__ = ["MATCH_MODES", "match_records", "released_config", "cell_changes", "key_frequencies", "class_sizes"]
@@ -124,8 +124,14 @@ def released_config(cfg: RunConfig, released: pd.DataFrame, recoded: Sequence[st
     gone = [k for k in cfg.keys if k not in cols]
     if gone:
         notes.append(f"released file: key(s) {', '.join(gone)} are not released; scenarios go without them.")
-    kw["categorical_keys"] = tuple(k for k in cat if k in cols)
-    kw["continuous_keys"] = tuple(k for k in cont if k in cols)
+    # A continuous key the protection recoded to labels ("young", "old") is counted as the
+    # categorical key it has become (assess refuses text that is not a band of numbers).
+    labelled = [k for k in cont if k in cols and not_a_band(released[k]) is not None]
+    for k in labelled:
+        notes.append(f"released file: {k} holds labels, not numbers or bands of them; it is assessed as a "
+                     "categorical key.")
+    kw["categorical_keys"] = tuple(k for k in cat if k in cols) + tuple(labelled)
+    kw["continuous_keys"] = tuple(k for k in cont if k in cols and k not in labelled)
     sens = tuple(s for s in cfg.sensitive if s in cols)
     if len(sens) < len(cfg.sensitive):
         notes.append("released file: sensitive variable(s) "

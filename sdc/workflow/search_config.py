@@ -283,8 +283,7 @@ def build_hierarchies(cfg: SearchConfig, data: pd.DataFrame) -> dict[str, Hierar
             if "file" in spec:
                 out[name] = as_hierarchy(str(spec["file"]), name=name, base=cfg.base)
             elif "intervals" in spec:
-                vals = pd.to_numeric(col, errors="raise")
-                out[name] = interval_hierarchy(vals, spec["intervals"], start=spec.get("start"), top=top)
+                out[name] = interval_hierarchy(col, spec["intervals"], start=spec.get("start"), top=top)
             elif "prefix" in spec:
                 keep = spec["prefix"]
                 out[name] = prefix_hierarchy(col, keep=None if keep is True else keep, mask=spec.get("mask", "*"),
