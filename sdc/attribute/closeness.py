@@ -46,6 +46,7 @@ import pandas as pd
 
 from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_frame, check_keys, check_number, check_option
+from sdc.attribute._closeness_cells import _Prepared, _sparse_beta, _sparse_delta, _sparse_distances
 from sdc.core.binning import Binning, BinSpec, apply_binning
 from sdc.core.engine import dispatch, tables_of
 from sdc.core.scenario import KeyClasses, resolve_keys
@@ -67,17 +68,6 @@ _BLOCK_CELLS = 1 << 22  # classes x values per dense block
 #: Classes x values (plus values x values for the one-record classes) up to which the dense
 #: blocks are used; above it, the sparse cells.
 _DENSE_CELLS = 1 << 24
-
-
-@dataclass(frozen=True, slots=True)
-class _Prepared:
-    classes: Classes
-    sens: Sensitive
-    q: np.ndarray              # file-wide distribution over the observed values
-    n_obs: np.ndarray          # observed sensitive values per class
-    binning: tuple[Binning, ...]
-    class_frame: pd.DataFrame
-    counts: np.ndarray | None = None  # records per row, when the rows are (class, value) cells
 
 
 def _check_arguments(data: pd.DataFrame, keys, sensitive: str, key_bins):  # noqa: ANN001, ANN202
@@ -163,43 +153,6 @@ def _dense(prep: _Prepared) -> bool:
     """Whether the dense blocks are cheap: classes x values (and values x values) small."""
     m = prep.sens.n_values
     return (prep.classes.n_classes + m) * m <= _DENSE_CELLS
-
-
-def _observed_cells(prep: _Prepared) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The occurring (class, value) cells with an observed value, sorted by class then value:
-    class, code, the class's share p, and the records of the class up to and including the
-    cell (exact integers, for the class's cumulative share)."""
-    cl = cells(prep.classes, prep.sens, prep.counts)
-    obs = cl.code >= 0
-    cls, code, cnt = cl.cls[obs], cl.code[obs], cl.count[obs]
-    total = np.cumsum(cnt)
-    start = np.searchsorted(cls, cls, side="left")  # first cell of each cell's class
-    before = np.where(start > 0, total[np.maximum(start - 1, 0)], 0)
-    n_obs = prep.n_obs[cls]
-    return cls, code, cnt / n_obs, (total - before) / n_obs
-
-
-def _sparse_distances(prep: _Prepared, distance: str, w: np.ndarray | None) -> np.ndarray:
-    """Each class's distance from its cells only (see the module notes); NaN without values."""
-    G, q = prep.classes.n_classes, prep.q
-    cls, code, p, cum = _observed_cells(prep)
-    if distance in ("equal", "tvd"):
-        out = 0.5 * (1.0 + np.bincount(cls, weights=np.abs(p - q[code]) - q[code], minlength=G))
-    else:
-        m = q.size
-        fq = np.cumsum(q)[: m - 1]                      # F_Q at the gaps 0..m-2
-        W = np.concatenate([[0.0], np.cumsum(w)])        # prefix sums over the gaps
-        WQ = np.concatenate([[0.0], np.cumsum(w * fq)])
-        last = np.r_[cls[1:] != cls[:-1], True]
-        a = code
-        b = np.where(last, m - 1, np.r_[code[1:], 0])  # the class's next value (or the end)
-        t = np.clip(np.searchsorted(fq, cum, side="left"), a, b)
-        seg = cum * (W[t] - W[a]) - (WQ[t] - WQ[a]) + (WQ[b] - WQ[t]) - cum * (W[b] - W[t])
-        first = np.r_[True, cls[1:] != cls[:-1]]
-        head = WQ[code[first]]                           # before the class's first value: F_P = 0
-        out = np.bincount(cls, weights=seg, minlength=G) + np.bincount(cls[first], weights=head, minlength=G)
-    out[prep.n_obs == 0] = np.nan
-    return out
 
 
 def _per_class(prep: _Prepared, fn) -> np.ndarray:  # noqa: ANN001
@@ -583,45 +536,6 @@ def delta_disclosure(
         n_classes_above_delta=int(above.sum()), n_records_above_delta=int(size[above].sum()),
         records=pd.Series(d[prep.classes.ids], index=data.index, name=f"{name}_delta"), classes=frame,
     )
-
-
-def _class_max(cls: np.ndarray, values: np.ndarray, G: int, empty: float) -> np.ndarray:
-    """Per class the largest of its cells' `values` (cells sorted by class); `empty` for a
-    class without cells."""
-    out = np.full(G, empty)
-    if cls.size:
-        first = np.flatnonzero(np.r_[True, cls[1:] != cls[:-1]])
-        out[cls[first]] = np.maximum.reduceat(values, first)
-    return out
-
-
-def _sparse_beta(prep: _Prepared, bound: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Basic and enhanced beta of each class from its cells (values absent from a class have
-    p = 0: no gain)."""
-    G, q = prep.classes.n_classes, prep.q
-    cls, code, p, _ = _observed_cells(prep)
-    gain = np.where(p > q[code], (p - q[code]) / q[code], 0.0)
-    b = np.maximum(_class_max(cls, gain, G, 0.0), 0.0)
-    over = _class_max(cls, (gain > bound[code]).astype(np.float64), G, 0.0) > 0
-    e = np.where(over, np.inf, b)
-    b[prep.n_obs == 0] = np.nan
-    e[prep.n_obs == 0] = np.nan
-    return b, e
-
-
-def _sparse_delta(prep: _Prepared, variant: str) -> np.ndarray:
-    """max |log(p / q)| of each class from its cells, as the dense blocks compute it: over the
-    values present in the class (natural log; log2 for ``"arx"``), or with ``"all"`` infinite
-    when the class lacks a value of the file."""
-    G, q = prep.classes.n_classes, prep.q
-    cls, code, p, _ = _observed_cells(prep)
-    log = np.log2 if variant == "arx" else np.log
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = _class_max(cls, np.abs(log(p / q[code])), G, -np.inf)  # the ratio first, as in the dense path
-    if variant == "all":
-        d[np.bincount(cls, minlength=G) < int((q > 0).sum())] = np.inf
-    d[prep.n_obs == 0] = np.nan
-    return d
 
 
 def _t_closeness_tables(data: Any, keys: str | Sequence[str], sensitive: str, *, distance: str = "ordered",

@@ -163,6 +163,24 @@ class SudaResult:
 
 
 @dispatch(dask=None, why="it searches the minimal sample uniques of every record over all key combinations at once")
+def _check_arguments(mode: str, dis_fraction: float, original_scores: bool,
+                     missing_value: float | None) -> tuple[str, float, float | None]:
+    """suda's checked mode, DIS fraction and missing-value code (one error naming the argument)."""
+    mode = check_option(mode, "mode", SUDA_MODES)
+    f = check_number(dis_fraction, "dis_fraction", low=0.0, high=1.0, high_open=True)
+    if not isinstance(original_scores, bool):
+        raise TypeError(f"`original_scores` must be True or False; got {original_scores!r}.")
+    if missing_value is not None:
+        missing_value = check_number(missing_value, "missing_value", low=-math.inf, high=math.inf)
+    return mode, f, missing_value
+
+
+def _attribute_contributions(keys: Sequence[str], contribs: np.ndarray, total: float) -> pd.DataFrame:
+    """Each key's share (percent) of the file's total SUDA score (sdcMicro's attribute_contributions)."""
+    share = 100.0 * contribs.sum(axis=0) / total if total > 0 else np.full(len(keys), np.nan)
+    return pd.DataFrame({"variable": list(keys), "contribution": share})
+
+
 def suda(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -232,12 +250,7 @@ def suda(
     data, keys, _ = prepare(data, keys, key_bins=key_bins)
     kc = keys if isinstance(keys, KeyClasses) else None
     keys = resolve_keys(data, keys).keys if kc is not None else check_keys(data, keys)
-    mode = check_option(mode, "mode", SUDA_MODES)
-    f = check_number(dis_fraction, "dis_fraction", low=0.0, high=1.0, high_open=True)
-    if not isinstance(original_scores, bool):
-        raise TypeError(f"`original_scores` must be True or False; got {original_scores!r}.")
-    if missing_value is not None:
-        missing_value = check_number(missing_value, "missing_value", low=-math.inf, high=math.inf)
+    mode, f, missing_value = _check_arguments(mode, dis_fraction, original_scores, missing_value)
     n = len(data)
     # The scenario's codes serve wherever suda2 reads a key as categories: always for text,
     # and for numbers unless sdcMicro's truncation or a missing-value code applies.
@@ -264,16 +277,13 @@ def suda(
 
     contributions = pd.DataFrame(share, index=data.index, columns=[f"{k}_contribution" for k in keys])
     contribs = share * score[:, None]
-    total = score.sum()
-    attr = pd.DataFrame({"variable": list(keys),
-                         "contribution": 100.0 * contribs.sum(axis=0) / total if total > 0 else np.full(len(keys), np.nan)})
     return SudaResult(
         keys=keys, mode=mode, max_size=max_size, n_variables=M, dis_fraction=f, original_scores=original_scores,
         score=pd.Series(score, index=data.index, name="suda_score"),
         dis_score=pd.Series(dis, index=data.index, name="dis_suda_score"),
         msu_counts=pd.DataFrame(counts, index=data.index, columns=[f"msu_{k + 1}" for k in range(max_size)]),
         contributions=contributions,
-        attribute_contributions=attr,
+        attribute_contributions=_attribute_contributions(keys, contribs, score.sum()),
         attribute_level_contributions=_level_contributions(data, keys, contribs, known),
         n_uniques=U, n_pair_records=P,
     )
