@@ -66,3 +66,12 @@ time_microaggregation <- function(df, variables, aggr, method, reps) capture({
   for (i in seq_len(reps)) secs[i] <- system.time(r <- f())[["elapsed"]]
   list(seconds = secs, mx = lapply(variables, function(v) as.numeric(r$mx[[v]])))
 })
+
+local_supp_obj <- function(df, keys, key_var, threshold, alpha, w) capture({
+  args <- list(dat = df, keyVars = keys, alpha = alpha)
+  if (!is.null(w)) args$weightVar <- w
+  sdc <- do.call(sdcMicro::createSdcObj, args)
+  sdc <- sdcMicro::localSupp(sdc, threshold = threshold, keyVar = key_var)
+  x <- sdcMicro::get.sdcMicroObj(sdc, type = "manipKeyVars")
+  list(na = as.integer(is.na(x[[key_var]])))
+})

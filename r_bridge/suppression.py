@@ -18,7 +18,7 @@ import pandas as pd
 from ._session import call, session
 from .convert import from_r_frame, py_vector, r_null, r_str, r_vector, to_r_frame
 
-__all__ = ["LocalSuppression", "local_suppression", "local_suppression_sdcobj", "microaggregation",
+__all__ = ["LocalSuppression", "local_suppression", "local_suppression_sdcobj", "local_supp", "microaggregation",
            "time_local_suppression", "time_microaggregation"]
 
 
@@ -108,6 +108,17 @@ def local_suppression_sdcobj(
     out = _call("local_suppression_obj", rdf, r_str(list(keys)), _opt_num(k), _opt_num(importance), _opt_num(combs),
                 _opt_str(strata), float(alpha), _opt_str(weightVar))
     return _ls_result(out, data, keys)
+
+
+def local_supp(data: pd.DataFrame, keys: Sequence[str], key_var: str, *, threshold: float = 0.15,
+               alpha: float = 1.0, weightVar: str | None = None) -> pd.Series:
+    """``localSupp(createSdcObj(data, keyVars = keys, weightVar, alpha), threshold, keyVar)``:
+    whether each record's `key_var` is missing afterwards (bool, indexed like the input)."""
+    cols = list(keys) + ([weightVar] if weightVar else [])
+    rdf = to_r_frame(data, cols)
+    v = _call("local_supp_obj", rdf, r_str(list(keys)), str(key_var), float(threshold), float(alpha),
+              _opt_str(weightVar)).rx2("value")
+    return pd.Series(py_vector(v.rx2("na")).astype(bool), index=data.index, name=key_var)
 
 
 def microaggregation(

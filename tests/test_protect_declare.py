@@ -31,7 +31,7 @@ import pandas as pd
 import pytest
 
 import sdc
-from sdc._schema import Choice, Each, Edges, Either, Flag, Name, Names, Real, Rule, Text, Whole
+from sdc._schema import REQUIRED, Choice, Each, Edges, Either, Flag, Name, Names, Real, Rule, Text, Whole
 from sdc.protect import MethodInfo, method_infos
 from sdc.protect._declare import Listed, PathLike, Table, dask_markdown, methods_markdown
 
@@ -77,8 +77,8 @@ def _run(info: MethodInfo, frame: Any, key: str, **extra: Any) -> Any:
 def test_the_registry_is_the_exported_declared_functions() -> None:
     import sdc.protect as pkg
 
-    assert IDS[:8] == ["global_recode", "top_bottom_code", "local_suppression", "microaggregation", "pram",
-                       "add_noise", "rank_swap", "pseudonymise"]
+    assert IDS[:9] == ["global_recode", "top_bottom_code", "local_suppression", "local_suppression_by_risk",
+                       "microaggregation", "pram", "add_noise", "rank_swap", "pseudonymise"]
     for info in METHODS:
         assert getattr(sdc, info.name, info.function) is info.function, info.name   # the flat API: the declared one
         assert info.function.__sdc_method__ is info
@@ -93,7 +93,7 @@ def test_the_declaration_is_the_signature(info: MethodInfo) -> None:
     assert list(info.parameters) == [p.name for p in rest]
     assert info.seeded == any(p.name == "seed" for p in params)
     for p in rest:
-        assert info.options[p.name].default == p.default, p.name
+        assert info.options[p.name].default == (REQUIRED if p.default is p.empty else p.default), p.name
     assert info.summary and info.example, info.name
     assert (info.dask is None) == bool(info.dask_rows), info.name
 

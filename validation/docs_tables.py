@@ -1,12 +1,15 @@
-"""Write the docs' option tables from the options' declarations (sdc/workflow/options.py and
-sdc/workflow/search_config.py): ``python -m validation.docs_tables``. tests/test_options.py
-checks that the docs hold these tables."""
+"""Write the docs' generated tables: the option tables from the options' declarations
+(sdc/workflow/options.py and sdc/workflow/search_config.py) and the protection methods' tables
+from their declarations (sdc/protect/_declare.py): ``python -m validation.docs_tables``.
+tests/test_options.py and tests/test_protect_declare.py check that the docs hold these tables."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from sdc.protect import method_infos
+from sdc.protect._declare import dask_markdown, methods_markdown
 from sdc.workflow.options import flags_table, options_table
 from sdc.workflow.search_config import MODEL_OPTIONS, SEARCH_OPTIONS
 
@@ -15,6 +18,8 @@ TABLES = {
     ("report.md", "assess options"): options_table,
     ("cli.md", "assess flags"): flags_table,
     ("search.md", "search options"): lambda: options_table(MODEL_OPTIONS + SEARCH_OPTIONS),
+    ("protect-run.md", "protection methods"): lambda: methods_markdown(method_infos()),
+    ("dask.md", "steps refused on Dask"): lambda: dask_markdown(method_infos()),
 }
 
 
