@@ -72,13 +72,12 @@ class ReadDetails:
     text_columns: tuple[str, ...] = ()
     marker_values: dict[str, dict[str, int]] = field(default_factory=dict)
     labels: Any = None  # sdc._labelled.Labels of SPSS, SAS transport, R files (None: none)
+    markers_read: bool = False  # the reader applied na_values (text and Excel: the formats that take them)
 
     def notes(self) -> list[str]:
         """Sentences for the report: the missing-value rule, codes read as text, markers kept."""
         out = []
-        from sdc._formats import format_named
-
-        if format_named(self.format).takes("na_values"):
+        if self.markers_read:
             shown = [repr(v) for v in self.na_values if v != ""]
             out.append("Missing values: empty fields" + (f" and {', '.join(shown)}" if shown else " only")
                        + " were read as missing" + ("" if shown else " (the default; other markers are given with "
@@ -242,7 +241,7 @@ def _read_text(p: Path, sep: str | None, text_columns: bool | Sequence[str] | No
                 if len(values) and is_code(values).all():
                     df[c] = raw[c].to_numpy(dtype=object)
                     codes.append(c)
-    return df, ReadDetails(str(p), "text", na, text_codes=tuple(codes),
+    return df, ReadDetails(str(p), "text", na, markers_read=True, text_codes=tuple(codes),
                            text_columns=tuple(map(str, df.columns)) if all_text else named)
 
 
@@ -271,7 +270,7 @@ def _read_excel(p: Path, sheet: str | int | None, text_columns: bool | Sequence[
         df = df.infer_objects()
         for c in named:
             df[c] = df[c].map(lambda v: v if v is None or (isinstance(v, float) and v != v) else str(v))
-    return df, ReadDetails(str(p), "excel", na, text_columns=tuple(map(str, df.columns)) if all_text else named)
+    return df, ReadDetails(str(p), "excel", na, markers_read=True, text_columns=tuple(map(str, df.columns)) if all_text else named)
 
 
 def _marker_values(df: pd.DataFrame, na: tuple[str, ...]) -> dict[str, dict[str, int]]:

@@ -32,7 +32,7 @@ import struct
 import warnings
 import zipfile
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -123,9 +123,8 @@ def read_data_details(path: str | Path, *, sep: str | None = None, text_columns:
     if df.shape[1] == 0 or len(df) == 0:
         raise DataFileError(f"data file '{p}' has no records.")
     missing = {str(c): int(n) for c, n in df.isna().sum().items()}
-    details = ReadDetails(details.path, details.format, details.na_values, missing, details.text_codes,
-                          details.text_columns, _marker_values(df, na) if fmt.takes("na_values") else {},
-                          details.labels)
+    details = replace(details, missing=missing,
+                      marker_values=_marker_values(df, na) if details.markers_read else {})
     _warn_numbers_with_markers(df, details)
     return df, details
 
@@ -369,7 +368,7 @@ def read_columns(path: str | Path, columns: Sequence[str], *, sep: str | None = 
     df = pd.DataFrame(out)
     df.index = pd.RangeIndex(len(df))
     _keep_codes(plan, df)
-    details = ReadDetails(str(plan.path), "text", tuple(plan.kw["na_values"]),
+    details = ReadDetails(str(plan.path), "text", tuple(plan.kw["na_values"]), markers_read=True,
                           marker_values=_marker_values(df, tuple(plan.kw["na_values"])))
     _warn_numbers_with_markers(df, details)
     return df

@@ -95,3 +95,23 @@ def test_the_reading_options_are_declared_with_their_rules(value: object, said: 
     with pytest.raises((TypeError, ValueError)) as info:
         READ_OPTIONS[name].check(value)
     assert str(info.value) == said
+
+
+def test_the_readers_that_apply_missing_value_markers_are_the_formats_that_take_them(tmp_path) -> None:
+    """The report's note on missing-value markers follows the reader (no circle back to the
+    format table): text and Excel apply na_values; JSON Lines does not take them."""
+    import pandas as pd
+
+    from sdc._formats import format_named
+    from sdc.io import read_data_details
+
+    df = pd.DataFrame({"a": ["x", "NA"], "b": [1, 2]})
+    files = {"text": tmp_path / "d.csv", "excel": tmp_path / "d.xlsx", "jsonl": tmp_path / "d.jsonl"}
+    df.to_csv(files["text"], index=False)
+    df.to_excel(files["excel"], index=False)
+    df.to_json(files["jsonl"], orient="records", lines=True)
+    for name, path in files.items():
+        _, details = read_data_details(path)
+        assert details.format == name
+        assert details.markers_read == format_named(name).takes("na_values"), name
+        assert any(n.startswith("Missing values:") for n in details.notes()) == details.markers_read, name

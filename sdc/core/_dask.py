@@ -34,7 +34,7 @@ import pandas as pd
 
 from sdc._validation import check_columns, check_key_values, check_weights
 from sdc.core.binning import Binning, apply_binning
-from sdc.core.engine import EngineError, is_dask, not_on_engine
+from sdc.core.engine_base import EngineError, is_dask, not_on_engine
 
 __all__ = [
     "is_dask", "require_dask", "pattern_table", "DaskPerRecord", "DaskTables", "binned",

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,31 +25,12 @@ import pandas as pd
 
 from sdc._provenance import sha256_bytes
 from sdc.report.content import Report, Section, Table
-from sdc.report.protection_log import protection_sections, step_tables, steps_table  # step_tables, steps_table: re-exported
-from sdc.report.serialize import jsonable
+from sdc.report.protection_log import (  # ProtectionFolder, protection_document, step_tables, steps_table: re-exported
+    ProtectionFolder, protection_document, protection_sections, step_tables, steps_table)
 from sdc.workflow.protect import ProtectionRun
 
 __all__ = ["write_protection", "ProtectionFolder", "protection_document", "protection_markdown", "step_tables",
            "steps_table", "protection_sections"]
-
-
-@dataclass(frozen=True)
-class ProtectionFolder:
-    """Where the run's outputs went."""
-
-    path: Path
-    files: tuple[str, ...]
-    released: str
-    released_sha256: str
-
-
-def protection_document(run: ProtectionRun, released_name: str, released_sha256: str, note: str = "") -> dict[str, Any]:
-    """``protection.json``: the run's log with the released file's name and SHA-256."""
-    doc = run.log()
-    doc["released"] = {"file": released_name, "sha256": released_sha256, **doc["released"]}
-    if note:
-        doc["released"]["note"] = note
-    return jsonable(doc)
 
 
 def protection_markdown(log: Mapping[str, Any], files: Sequence[str] = ()) -> str:

@@ -35,7 +35,7 @@ import pandas as pd
 from sdc._provenance import sha256_bytes
 from sdc.report.content import Report, Section, Table
 from sdc.report.folder import MARKER, _MANIFEST, _fill, _move_into_place, prepare_target, source_files
-from sdc.report.protection import ProtectionFolder, protection_document
+from sdc.report.protection_log import ProtectionFolder, protection_document
 from sdc.report.protection_log import protection_sections
 from sdc.report.serialize import jsonable
 

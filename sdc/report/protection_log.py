@@ -7,15 +7,18 @@ release, the steps in order, each step's parameters, changes and details. Shown 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from sdc.report.content import Section, Table
 from sdc.report.formatting import fmt_num
+from sdc.report.serialize import jsonable
+from sdc.workflow.protect import ProtectionRun
 
-__all__ = ["protection_sections", "step_tables", "steps_table"]
+__all__ = ["protection_sections", "step_tables", "steps_table", "ProtectionFolder", "protection_document"]
 
 
 def _frame(obj: Any) -> pd.DataFrame | None:
@@ -135,3 +138,22 @@ def protection_sections(log: Mapping[str, Any], *, prefix: str = "") -> list[Sec
             Table(f"{prefix}cells changed", "Cells changed per variable, summed over the steps",
                   pd.DataFrame(list(tot.items()), columns=["variable", "cells changed"]))]))
     return out
+
+
+@dataclass(frozen=True)
+class ProtectionFolder:
+    """Where the run's outputs went."""
+
+    path: Path
+    files: tuple[str, ...]
+    released: str
+    released_sha256: str
+
+
+def protection_document(run: ProtectionRun, released_name: str, released_sha256: str, note: str = "") -> dict[str, Any]:
+    """``protection.json``: the run's log with the released file's name and SHA-256."""
+    doc = run.log()
+    doc["released"] = {"file": released_name, "sha256": released_sha256, **doc["released"]}
+    if note:
+        doc["released"]["note"] = note
+    return jsonable(doc)

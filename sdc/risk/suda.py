@@ -162,7 +162,6 @@ class SudaResult:
         return summary_frame(rows)
 
 
-@dispatch(dask=None, why="it searches the minimal sample uniques of every record over all key combinations at once")
 def _check_arguments(mode: str, dis_fraction: float, original_scores: bool,
                      missing_value: float | None) -> tuple[str, float, float | None]:
     """suda's checked mode, DIS fraction and missing-value code (one error naming the argument)."""
@@ -181,6 +180,7 @@ def _attribute_contributions(keys: Sequence[str], contribs: np.ndarray, total: f
     return pd.DataFrame({"variable": list(keys), "contribution": share})
 
 
+@dispatch(dask=None, why="it searches the minimal sample uniques of every record over all key combinations at once")
 def suda(
     data: pd.DataFrame,
     keys: str | Sequence[str],

@@ -15,7 +15,8 @@ import pandas as pd
 
 from sdc._validation import is_numeric_column
 from sdc.protect._result import changed_cells
-from sdc.workflow.assess import Assessment, ScenarioResult, not_a_band
+from sdc.workflow.assess import Assessment, ScenarioResult
+from sdc.workflow.assess_input import not_a_band
 from sdc.workflow.config import RunConfig, Scenario
 
 __all__ = ["MATCH_MODES", "match_records", "released_config", "cell_changes", "key_frequencies", "class_sizes"]

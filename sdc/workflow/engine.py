@@ -97,7 +97,7 @@ def open_dask(path: str, *, scheduler: str | None = None, sep: str | None = None
 
 def back_end(engine: str | None, data: Any, *, cross_check: bool = False) -> Any:
     """The back end of `engine` (``None``: the engine of `data`, pandas without data)."""
-    from sdc.workflow.assess import IN_MEMORY
+    from sdc.workflow.assess_input import IN_MEMORY
 
     name = engine if engine is not None else (engine_of(data) if data is not None else "pandas")
     if name not in ENGINE_NAMES:
@@ -142,7 +142,7 @@ class _OutOfMemory:
         return pd.DataFrame(columns=["variable", "level", "n_records"])
 
     def check_roles(self, cfg: Any, data: Any) -> None:
-        from sdc.workflow.assess import check_columns_of
+        from sdc.workflow.assess_input import check_columns_of
 
         check_columns_of(cfg, self.meta(data))
 
@@ -174,7 +174,7 @@ class OnDask(_OutOfMemory):
     def check_roles(self, cfg: Any, data: Any) -> None:
         super().check_roles(cfg, data)
         if cfg.sensitive:  # one pass for every sensitive variable
-            from sdc.workflow.assess import refuse_empty_sensitive
+            from sdc.workflow.assess_input import refuse_empty_sensitive
 
             refuse_empty_sensitive(data[list(cfg.sensitive)].count().compute() > 0)
 
