@@ -21,7 +21,7 @@ from .protection import (
 from .utility import DUTILITY_METHODS, SdcObjUtility, d_utility, d_utility_all, sdc_obj_utility
 from .attacks import d_risk, d_risk_rmd, record_linkage
 from .suppression import (
-    LocalSuppression, local_suppression, local_suppression_sdcobj, local_supp, microaggregation, time_local_suppression,
+    LocalSuppression, local_suppression, local_suppression_sdcobj, local_supp, risky_cells, microaggregation, time_local_suppression,
     time_microaggregation,
 )
 
@@ -36,6 +36,6 @@ __all__ = [
     "rank_swap", "hmac_sha256", "Pram", "PramDraws", "PramStrata", "AddNoise",
     "d_utility", "d_utility_all", "sdc_obj_utility", "SdcObjUtility", "DUTILITY_METHODS",
     "d_risk", "d_risk_rmd", "record_linkage",
-    "local_suppression", "local_suppression_sdcobj", "local_supp", "microaggregation", "LocalSuppression",
+    "local_suppression", "local_suppression_sdcobj", "local_supp", "risky_cells", "microaggregation", "LocalSuppression",
     "time_local_suppression", "time_microaggregation",
 ]

@@ -75,3 +75,17 @@ local_supp_obj <- function(df, keys, key_var, threshold, alpha, w) capture({
   x <- sdcMicro::get.sdcMicroObj(sdc, type = "manipKeyVars")
   list(na = as.integer(is.na(x[[key_var]])))
 })
+
+risky_cells_df <- function(df, keys, threshold, max_dim, level) capture({
+  args <- list(obj = df, keyVars = keys, threshold = threshold)
+  if (is.null(level)) {
+    args$useIdentificationLevel <- FALSE
+    args$maxDim <- max_dim
+  } else {
+    args$useIdentificationLevel <- TRUE
+    args$level <- level
+  }
+  r <- as.data.frame(do.call(sdcMicro::riskyCells, args))
+  list(unsafe = as.integer(r$unsafe_cells), threshold = as.integer(r$threshold),
+       dims = lapply(grep("^dim", names(r), value = TRUE), function(v) as.character(r[[v]])))
+})

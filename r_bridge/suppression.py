@@ -18,7 +18,7 @@ import pandas as pd
 from ._session import call, session
 from .convert import from_r_frame, py_vector, r_null, r_str, r_vector, to_r_frame
 
-__all__ = ["LocalSuppression", "local_suppression", "local_suppression_sdcobj", "local_supp", "microaggregation",
+__all__ = ["LocalSuppression", "local_suppression", "local_suppression_sdcobj", "local_supp", "risky_cells", "microaggregation",
            "time_local_suppression", "time_microaggregation"]
 
 
@@ -119,6 +119,21 @@ def local_supp(data: pd.DataFrame, keys: Sequence[str], key_var: str, *, thresho
     v = _call("local_supp_obj", rdf, r_str(list(keys)), str(key_var), float(threshold), float(alpha),
               _opt_str(weightVar)).rx2("value")
     return pd.Series(py_vector(v.rx2("na")).astype(bool), index=data.index, name=key_var)
+
+
+def risky_cells(data: pd.DataFrame, keys: Sequence[str], *, threshold: int | Sequence[int],
+                max_dim: int | None = None, level: Sequence[int] | None = None) -> pd.DataFrame:
+    """``riskyCells(data, keyVars = keys, threshold, useIdentificationLevel, maxDim | level)``:
+    one row per combination, ``dim1`` .. (None where R has NA), ``threshold``, ``unsafe_cells``."""
+    rdf = to_r_frame(data, list(keys))
+    v = _call("risky_cells_df", rdf, r_str(list(keys)), _opt_num(threshold),
+              r_null() if max_dim is None else int(max_dim), _opt_num(level)).rx2("value")
+    dims = v.rx2("dims")
+    out = pd.DataFrame({f"dim{i + 1}": [None if str(x) in ("NA", "NA_character_") else str(x) for x in dims[i]]
+                        for i in range(len(dims))})
+    out["threshold"] = py_vector(v.rx2("threshold")).astype(np.int64)
+    out["unsafe_cells"] = py_vector(v.rx2("unsafe")).astype(np.int64)
+    return out
 
 
 def microaggregation(

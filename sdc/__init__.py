@@ -34,6 +34,7 @@ from sdc.risk.individual import IndividualRiskResult, individual_risk
 from sdc.risk.snapshots import SnapshotResult, key_subset_snapshots
 from sdc.risk.streamed import read_chunks
 from sdc.core.missing import MissingRule
+from sdc.risk.risky_cells import RiskyCellsResult, risky_cells
 from sdc.risk.suda import SudaResult, suda
 from sdc.risk.uncertainty import Interval, jackknife_interval, reidentification_interval
 from sdc.core.scenario import KeyClasses, key_classes
@@ -84,7 +85,7 @@ __all__ = [
     "delta_disclosure", "DeltaDisclosureResult",
     "inference_risk", "InferenceResult", "homogeneity", "HomogeneityResult",
     "bin_column", "Binning",
-    "household_risk", "HouseholdRiskResult", "suda", "SudaResult", "model_risk", "ModelRiskResult",
+    "household_risk", "HouseholdRiskResult", "suda", "SudaResult", "risky_cells", "RiskyCellsResult", "model_risk", "ModelRiskResult",
     "attacker_risk", "AttackerRiskResult", "population_uniqueness", "PopulationUniquenessResult",
     "reidentification_interval", "jackknife_interval", "Interval",
     "assess", "Assessment", "load_config", "RunConfig", "ConfigError", "write_report", "combine_domains",
