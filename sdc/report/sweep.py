@@ -54,13 +54,17 @@ for _name, _caption in SWEEP_FIGURES.items():  # the renderers look captions up 
 _COLORS = ("#3b6ea5", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a589", "#7f8c8d", "#a04000")
 
 
+#: The sweep's columns that are not a measure's figure, as a page heads them.
+_OTHER_LABELS = {"non_dominated": "non-dominated", "records_dropped": "records dropped"}
+
+
 def column_label(column: str, k: object = None) -> str:
     """The label of a sweep column, as its measure declares it (``il1[age]``: "IL1 [age]"), its
     thresholds filled with `k`, or as a table column heading without `k`; a column that is not
     a measure's figure keeps its name."""
     f = figure_named(column) or utility_figure(column)
     if f is None:
-        return column
+        return _OTHER_LABELS.get(column, column)
     text = f.heading({"k": k}) if k is not None else f.column_heading()
     text += " (0 to 1)" if f.unit == SHARE and "0 to 1" not in text else ""  # a column says its unit: a share is never read as a %
     return text + " " + column[len(str(f.sweep)):] if column.startswith(f"{f.sweep}[") else text
