@@ -144,3 +144,12 @@ def test_recoded_key_compared_band_to_band() -> None:
     # the same levels on both sides, nothing moved between bands
     assert (kf["change"] == 0).all() and (kf["before"] == 4).all(), kf
     assert any("band to band" in n for n in c.notes)
+
+
+def test_xlsx_bools_read_as_words(swept) -> None:
+    import io
+
+    openpyxl = pytest.importorskip("openpyxl")
+    wb = openpyxl.load_workbook(io.BytesIO(sweep_files(swept, png=False)["sweep.xlsx"]))
+    values = [c.value for ws in wb.worksheets for row in ws.iter_rows() for c in row]
+    assert not any(isinstance(v, bool) for v in values) and "yes" in values
