@@ -77,7 +77,8 @@ def axis_label(column: str, k: object = None) -> str:
     if f is None:
         return column
     loss = utility_figure(column) is not None and f.better == "lower"
-    return f.heading({"k": k} if k is not None else None) + (" (lower is better)" if loss else "")
+    unit = " (0 to 1)" if f.unit == SHARE else ""  # an axis says its unit, as a column does
+    return f.heading({"k": k} if k is not None else None) + unit + (" (lower is better)" if loss else "")
 
 
 @dataclass(frozen=True)
