@@ -76,7 +76,8 @@ def test_one_row_per_setting_and_the_baseline(result) -> None:
     assert list(t["setting"]) == list(range(len(t)))
     assert t.loc[0, "label"].startswith("baseline") and t.loc[0, "il1_overall"] == 0
     assert list(t.loc[1:3, "value"]) == ["5", "10", "15"] and set(t.loc[1:3, "parameter"]) == {"width"}
-    assert list(t.loc[4:6, "label"]) == ["pram flip=0.01", "pram flip=0.05", "pram flip=0.1"]
+    # issue 26: a setting's label names the variables its step treats ("pram sex flip=0.01")
+    assert list(t.loc[4:6, "label"]) == ["pram sex flip=0.01", "pram sex flip=0.05", "pram sex flip=0.1"]
     for col in ("pct_unique", "pct_fk_le_k", "expected_reidentifications", "global_risk", "il1_overall",
                 "il1[age]", "il1[sex]", "eigen_similarity_pct", "nue", "nue_utility_retained", "records_retained",
                 "pct_records_retained", "non_dominated"):
@@ -91,6 +92,8 @@ def test_each_row_equals_the_direct_computation(result, data: pd.DataFrame) -> N
         risk = sdc.individual_risk(released, keys, weights="weight")
         assert row["pct_unique"] == pytest.approx(prof.pct_unique, rel=1e-12)
         assert row["pct_fk_le_k"] == pytest.approx(prof.pct_k_le_threshold, rel=1e-12)
+        # issue 26: k-anonymity's count is assess's, fk < k (pct_fk_le_k is the other, named as such)
+        assert row["pct_fk_lt_k"] == pytest.approx(prof.pct_k_lt_threshold, rel=1e-12)
         assert row["expected_reidentifications"] == pytest.approx(risk.expected_reidentifications, rel=1e-12)
         assert row["global_risk"] == pytest.approx(risk.global_risk, rel=1e-12)
         u = sdc.utility_summary(data.loc[released.index], released, ["age", "sex", "region"], keys=keys,
@@ -110,7 +113,7 @@ def test_the_product_mode_combines_every_grid(data: pd.DataFrame) -> None:
     plan = _plan(SWEEP.replace('k = 3\nweights', 'k = 3\nmode = "product"\nweights'))
     res = sweep(data, plan)
     assert len(res.table) == 1 + 3 * 3 * 2
-    assert res.table.loc[1, "label"] == "global_recode width=5; pram flip=0.01; local_suppression k=2"
+    assert res.table.loc[1, "label"] == "global_recode age width=5; pram sex flip=0.01; local_suppression k=2"
     row = res.table.loc[18]
     d = sdc.global_recode(data, ["age"], width=15, labels="midpoint", closed="left").data
     d = sdc.pram(d, ["sex"], flip=0.1, seed=step_seed(11, 2)).data

@@ -57,11 +57,12 @@ def run_sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
         print(serialize.dumps({"out": str(folder.path), "summary": summary_values(res.summary()),
                                "settings": serialize.frame_records(res.table)}))
         return 0
-    cols = ["setting", "label", "pct_unique", "pct_fk_le_k", "expected_reidentifications", "global_risk",
+    cols = ["setting", "label", "pct_unique", "pct_fk_lt_k", "expected_reidentifications", "global_risk",
             "il1_overall", "eigen_similarity_pct", "nue_utility_retained", "pct_records_retained", "non_dominated"]
     t = res.table[[c for c in cols if c in res.table.columns]].copy()
     t["non_dominated"] = ["*" if x else "" for x in t["non_dominated"]]
     t = t.rename(columns={c: column_label(c) for c in t.columns if c not in ("setting", "label", "non_dominated")})
+    t = t.rename(columns={"non_dominated": "non-dominated"})
     print(f"Sweep of {len(res.table) - 1} settings on {len(data):,} records ({res.seconds:.1f} s); risk over "
           f"{', '.join(res.keys)}, k = {res.k}. *: no other setting beats it on both {column_label(res.risk_axis)} "
           f"and {column_label(res.utility_axis)}.")

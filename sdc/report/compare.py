@@ -34,11 +34,13 @@ from sdc._stats import summary_values
 from sdc._version import __version__
 from sdc.report.compare_plots import COMPARE_FIGURES, comparison_figures
 from sdc.report.content import SAFETY_NOTE, Report, Section, Table
-from sdc.report.formatting import fmt_num, fmt_pct
+from sdc.report.formatting import fmt_num, fmt_pct, passes_if
 from sdc.report.safety import safe_frame
 from sdc.report.serialize import frame_records, jsonable
 from sdc.workflow.compare import Comparison
 from sdc.workflow.compare_attacks import ATTACKS
+from sdc.workflow.compare_records import KEY_LEVELS_SHOWN
+from sdc.workflow.utility_registry import ASSOCIATION_LABELS, COMPARE_COLUMN_LABELS
 from sdc.workflow.config import FORMATS, to_toml
 
 __all__ = ["write_comparison", "comparison_files", "build_comparison_report", "comparison_document",
@@ -119,6 +121,7 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
                             title: str = "Disclosure risk and utility: original and released file") -> Report:
     """The comparison's sections (tables and figure names), independent of format."""
     prov = c.provenance
+    k = c.config.thresholds.k
     sections: list[Section] = []
 
     s = Section("input", "The two files")
@@ -131,21 +134,36 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     sections.append(s)
 
     s = Section("summary", "Summary", comparison_headline(c).split("\n"))
-    s.tables.append(Table("verdicts", "Verdicts before and after", c.verdicts))
+    v = c.verdicts.copy()
+    v["passes if"] = [passes_if(x) for x in v["threshold"]]
+    s.tables.append(Table("verdicts", "Verdicts before and after", v,
+                          show=["scenario", "measure", "statistic", "passes if", "before", "verdict before", "after",
+                                "verdict after"]))
     sections.append(s)
 
     s = Section("risk", "Risk before and after",
                 ["Every risk measure of sdc assess, computed with the same configuration on both files "
                  "(the released file's adaptations are in the notes). change = after - before."])
-    s.tables.append(Table("risk", "Risk figures", c.risk))
+    s.tables.append(Table("risk", "Risk figures", c.risk,
+                          note=f"k-anonymity counts the records in classes of fewer than k records, fk < {k} (they "
+                               f"violate {k}-anonymity), as the verdicts do; the rows with fk <= {k} are the other "
+                               "count, offered beside it. Each row says its unit: a share is from 0 to 1, % from 0 "
+                               "to 100."))
     s.figures.append("risk_before_after")
     sections.append(s)
 
     s = Section("keys", "Key frequencies before and after",
                 ["Records by class size fk (the number of records sharing the key values), and the levels of each "
-                 "key variable as assessed (continuous keys banded)."])
+                 "key variable as assessed (continuous keys banded; a key the protection recoded is compared band "
+                 "to band: the original's values coded as the release codes them)."])
     s.tables.append(Table("class sizes", "Records by class size", c.class_sizes))
-    s.tables.append(Table("key frequencies", "Levels of the key variables", c.key_frequencies))
+    left = c.key_levels_left_out
+    s.tables.append(Table(
+        "key frequencies", f"Levels of the key variables (at most {KEY_LEVELS_SHOWN} per variable)", c.key_levels_shown,
+        note=(f"Per variable at most {KEY_LEVELS_SHOWN} levels are shown: those whose count changed most, then the "
+              "most frequent. Left out here: " + "; ".join(f"{var}: {fmt_num(n)} levels" for var, n in left.items())
+              + ". Every level is in key_frequencies.csv.") if left else
+        f"Every level is shown (at most {KEY_LEVELS_SHOWN} per variable are; all are in key_frequencies.csv)."))
     sections.append(s)
 
     s = Section("utility", "Utility", ["The utility measures (sdc.utility) on the matched records, over the variables "
@@ -153,19 +171,27 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
                                        "replaces a value one for one; a variable a step named but left "
                                        "unchanged is left out too)."])
     if len(c.utility_table):
-        s.tables.append(Table("utility", "Utility measures", c.utility_table,
-                              note="il1: information loss as a share of the range (categorical: share of changed "
-                                   "values; a suppressed cell counts as a loss of 1); eigen_similarity_pct: "
-                                   "eigenvalues of the correlation matrices; nue: non-uniform entropy of the keys "
-                                   "(bits). Formulas: docs/utility.md."))
+        s.tables.append(Table("utility", "Utility measures", c.utility_table, show=["label", "unit", "variable", "value"],
+                              labels={"label": "measure"}, keep=frozenset({"variable"}),
+                              note="Information loss, share of the range: the mean |x' - x| / range per variable "
+                                   "(categorical: the share of changed values; a suppressed cell counts as a loss "
+                                   "of 1); it is not sdcMicro's IL1, which sdc.il1s(...).il1 gives. Eigenvalue "
+                                   "similarity: of the correlation matrices; non-uniform entropy: of the keys. The "
+                                   "code names (il1, il1_overall, eigen_similarity_pct, ...) are the measure column "
+                                   "of utility.csv and report.json. Formulas: docs/utility.md."))
     else:
         s.paragraphs.append("No utility figure (see the notes).")
     if len(c.marginals):
         s.tables.append(Table("marginals", "Marginal distributions of the changed variables", c.marginals,
-                              note="max_deviation_pp: the largest change of a category's share, in percentage points."))
+                              labels=COMPARE_COLUMN_LABELS,
+                              note="largest shift (points): the largest change of a category's share, in percentage "
+                                   "points."))
     if len(c.associations):
         s.tables.append(Table("associations", "Associations that changed (largest first, first 30)",
-                              c.associations.head(30)))
+                              c.associations.head(30).assign(measure=lambda d: [
+                                  ASSOCIATION_LABELS.get(str(m), str(m)) for m in d["measure"]]),
+                              labels=COMPARE_COLUMN_LABELS,
+                              note="Every pair is in associations.csv."))
     s.figures += ["changed_distributions", "correlations"]
     sections.append(s)
 
@@ -280,7 +306,8 @@ def comparison_document(report: Report, c: Comparison, files: Mapping[str, str])
         "utility": frame_records(c.utility_table),
         "changes": frame_records(c.changes),
         "class_sizes": frame_records(c.class_sizes),
-        "key_frequencies": frame_records(c.key_frequencies),
+        "key_frequencies": frame_records(c.key_levels_shown),
+        "key_frequencies_left_out": c.key_levels_left_out,
         "protection": c.protection,
         "attacks": _attacks_document(c),
         "tables": tables,

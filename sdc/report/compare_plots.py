@@ -7,6 +7,7 @@ their difference. Drawn like :mod:`sdc.report.plots` (Agg canvas, default style,
 from __future__ import annotations
 
 import re
+import textwrap
 
 import numpy as np
 import pandas as pd
@@ -21,20 +22,24 @@ __all__ = ["comparison_figures", "COMPARE_FIGURES"]
 
 _BEFORE, _AFTER, _RED = "#7f7f7f", "#3b6ea5", "#c0392b"
 
+#: The caps of the figures, said in their captions.
+_MAX_VARIABLES = 9
+_MAX_LEVELS = 12
+_MAX_CORR = 20
+
 #: Figure files of the comparison report and their captions.
 COMPARE_FIGURES = {
     "risk_before_after": "Risk before and after protection (per scenario) and the cumulative distribution of "
                          "individual risk",
-    "changed_distributions": "Distributions of the changed variables before and after protection",
-    "correlations": "Correlations of the numeric variables before and after protection, and their difference",
+    "changed_distributions": f"Distributions of the changed variables before and after protection (at most the "
+                             f"first {_MAX_VARIABLES} variables, each with at most {_MAX_LEVELS} levels)",
+    "correlations": f"Correlations of the numeric variables before and after protection, and their difference (at "
+                    f"most the first {_MAX_CORR} numeric columns, in file order; the associations table lists "
+                    f"every pair that changed)",
 }
 # The renderers look captions up in one table (sdc.report.content.FIGURES); register ours there.
 for _name, _caption in COMPARE_FIGURES.items():
     FIGURES.setdefault(_name, _caption)
-
-_MAX_VARIABLES = 9
-_MAX_LEVELS = 12
-_MAX_CORR = 20
 
 
 def _risk(c: Comparison) -> bytes:
@@ -63,9 +68,9 @@ def _risk(c: Comparison) -> bytes:
         ax.bar(x - width / 2, before, width, color=_BEFORE, label="original")
         ax.bar(x + width / 2, after, width, color=_AFTER, label="released")
         ax.set_xticks(x, [short for _, short in measures], fontsize=7)
-        ax.set_title(sc if len(sc) <= 40 else sc[:39] + "…", fontsize=8)
+        ax.set_title("\n".join(textwrap.wrap(sc, 32)[:3]) or sc, fontsize=8)  # wrapped, never clipped
         if i % 3 == 0:
-            ax.set_ylabel("% of records")
+            ax.set_ylabel("percent (see each bar's label)", fontsize=8)
         if i == 0:
             ax.legend(frameon=False, fontsize=7)
     ax2 = fig.add_subplot(grid[:, ncol - 1])
@@ -78,8 +83,9 @@ def _risk(c: Comparison) -> bytes:
     ax2.set_xlabel("individual re-identification risk")
     ax2.set_ylabel("records with risk <= x (%)")
     ax2.set_ylim(0, 101)
-    ax2.set_title(f"Cumulative risk, '{c.before.primary.scenario.name}'", fontsize=8)
-    ax2.legend(loc="lower right", frameon=False, fontsize=7)
+    ax2.set_title("\n".join(textwrap.wrap(f"Cumulative risk, '{c.before.primary.scenario.name}'", 36)[:3]),
+                  fontsize=8)
+    ax2.legend(loc="lower center", frameon=False, fontsize=7)  # clear of the threshold line at the right
     fig.suptitle("Risk before and after protection")
     return _png(fig)
 

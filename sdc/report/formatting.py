@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 
+import numpy as np
 import pandas as pd
 
 
@@ -131,6 +132,8 @@ def format_cell(v: object, spec: str | None = None) -> str:
         return "NA"
     if spec is not None:
         return format(v, spec)
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"  # a reader's word; True/False only in the JSON and CSV files
     if isinstance(v, (tuple, list)):
         return one_line_text(" + ".join(map(str, v)))
     if isinstance(v, (int, float)) and not isinstance(v, bool):

@@ -32,6 +32,7 @@ from sdc.report.content import FIGURES, SAFETY_NOTE, Report, Section, Table
 from sdc.report.formatting import fmt_num
 from sdc.report.safety import safe_frame
 from sdc.report.serialize import frame_records, jsonable
+from sdc.workflow.measure import SHARE
 from sdc.workflow.registry import figure_named
 from sdc.workflow.sweep import SweepResult, sweep_plan_toml
 from sdc.workflow.utility_registry import utility_figure
@@ -41,8 +42,10 @@ __all__ = ["write_sweep", "sweep_files", "sweep_figures", "build_sweep_report", 
 SCHEMA_VERSION = 1
 
 SWEEP_FIGURES = {
-    "risk_by_parameter": "Risk by parameter, per protection method (dashed: the original data)",
-    "utility_by_parameter": "Utility by parameter, per protection method (dashed: the original data)",
+    "risk_by_parameter": "Risk by parameter: a row per measure, each on its own scale, a column per swept step "
+                         "(dashed: the original data)",
+    "utility_by_parameter": "Utility by parameter: a row per measure, each on its own scale, a column per swept "
+                            "step (dashed: the original data)",
     "risk_utility": "The risk-utility plane; ringed and joined: the settings no other setting beats on both axes",
 }
 for _name, _caption in SWEEP_FIGURES.items():  # the renderers look captions up in FIGURES
@@ -51,14 +54,19 @@ for _name, _caption in SWEEP_FIGURES.items():  # the renderers look captions up 
 _COLORS = ("#3b6ea5", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a589", "#7f8c8d", "#a04000")
 
 
+#: The sweep's columns that are not a measure's figure, as a page heads them.
+_OTHER_LABELS = {"non_dominated": "non-dominated", "records_dropped": "records dropped"}
+
+
 def column_label(column: str, k: object = None) -> str:
     """The label of a sweep column, as its measure declares it (``il1[age]``: "IL1 [age]"), its
     thresholds filled with `k`, or as a table column heading without `k`; a column that is not
     a measure's figure keeps its name."""
     f = figure_named(column) or utility_figure(column)
     if f is None:
-        return column
+        return _OTHER_LABELS.get(column, column)
     text = f.heading({"k": k}) if k is not None else f.column_heading()
+    text += " (0 to 1)" if f.unit == SHARE and "0 to 1" not in text else ""  # a column says its unit: a share is never read as a %
     return text + " " + column[len(str(f.sweep)):] if column.startswith(f"{f.sweep}[") else text
 
 
@@ -69,7 +77,8 @@ def axis_label(column: str, k: object = None) -> str:
     if f is None:
         return column
     loss = utility_figure(column) is not None and f.better == "lower"
-    return f.heading({"k": k} if k is not None else None) + (" (lower is better)" if loss else "")
+    unit = " (0 to 1)" if f.unit == SHARE else ""  # an axis says its unit, as a column does
+    return f.heading({"k": k} if k is not None else None) + unit + (" (lower is better)" if loss else "")
 
 
 @dataclass(frozen=True)
@@ -92,58 +101,86 @@ def _x(part: pd.DataFrame) -> tuple[np.ndarray, list[str], str]:
     return np.arange(len(part)), labels, name or "setting"
 
 
-def _by_parameter(r: SweepResult, series: list[tuple[str, str, float]], title: str, ylabel: str) -> bytes:
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width)) or text
+
+
+#: The measures of the two by-parameter figures, one row of panels each, each on its own scale.
+RISK_SERIES = ("pct_unique", "pct_fk_lt_k", "global_risk")
+UTILITY_SERIES = ("il1_overall", "eigen_similarity_pct", "nue_utility_retained", "pct_records_retained")
+
+
+def _by_parameter(r: SweepResult, columns: Sequence[str], title: str) -> bytes:
+    """Small multiples: a row per measure (each on its own scale, its label and unit on the
+    axis, the same scale across the methods), a column per swept step; dashed: the baseline."""
     from sdc.report.plots import _figure, _png
 
     groups = _groups(r)
-    ncol = min(3, len(groups))
-    nrow = -(-len(groups) // ncol)
-    fig = _figure(3.6 * ncol + 0.6, 2.9 * nrow + 0.8)
-    axes = np.atleast_1d(fig.subplots(nrow, ncol, squeeze=False)).ravel()
-    base = r.baseline
-    for ax, (g, part) in zip(axes, groups):
-        x, labels, pname = _x(part)
-        for i, (col, label, scale) in enumerate(series):
-            if col not in part or part[col].isna().all():
-                continue
-            color = _COLORS[i % len(_COLORS)]
-            ax.plot(x, part[col].to_numpy(dtype=float) * scale, marker="o", color=color, label=label)
-            b = base.get(col)
+    t, base = r.table, r.baseline
+    series = [c for c in columns if c in t and not t[c].isna().all()]
+    if not series or not groups:
+        fig = _figure(6.0, 1.6)
+        fig.text(0.5, 0.5, "no figure to plot (every value is NA)", ha="center", va="center")
+        return _png(fig)
+    ncol, nrow = len(groups), len(series)
+    fig = _figure(max(2.7 * ncol + 1.0, 5.0), 2.0 * nrow + 0.9)
+    axes = fig.subplots(nrow, ncol, squeeze=False, sharey="row")
+    for i, col in enumerate(series):
+        color = _COLORS[i % len(_COLORS)]
+        b = base.get(col)
+        for j, (g, part) in enumerate(groups):
+            ax = axes[i][j]
+            x, labels, pname = _x(part)
+            ax.plot(x, part[col].to_numpy(dtype=float), marker="o", color=color)
             if b is not None and not pd.isna(b):
-                ax.axhline(float(b) * scale, color=color, linestyle="--", linewidth=0.8)
-        ax.set_xticks(x, labels, fontsize=7, rotation=30 if max(map(len, labels), default=0) > 6 else 0)
-        ax.set_xlabel(pname)
-        ax.set_title(g, fontsize=8)
-        ax.set_ylabel(ylabel, fontsize=8)
-    for ax in axes[len(groups):]:
-        ax.set_visible(False)
-    if axes[0].get_legend_handles_labels()[0]:
-        axes[0].legend(frameon=False, fontsize=7, loc="best")
-    fig.suptitle(title)
+                ax.axhline(float(b), color="black", linestyle="--", linewidth=0.8)
+            ax.margins(x=0.08, y=0.15)
+            ax.tick_params(labelsize=7)
+            long = max(map(len, labels), default=0) > 6
+            ax.set_xticks(x, labels if i == nrow - 1 else [""] * len(x), fontsize=7, rotation=30 if long else 0,
+                          ha="right" if long else "center")
+            if i == 0:
+                ax.set_title(_wrap(g, 34), fontsize=8)
+            if i == nrow - 1:
+                ax.set_xlabel(pname, fontsize=8)
+            if j == 0:
+                ax.set_ylabel(_wrap(axis_label(col, r.k), 22), fontsize=8)
+    fig.suptitle(title + "\n(each measure on its own scale; dashed line: the original data)", fontsize=9)
     return _png(fig)
 
 
 def _plane(r: SweepResult) -> bytes:
+    """The risk-utility plane; the baseline drawn last, on top, and named, so that no setting
+    hides it; the legend outside the axes."""
     from sdc.report.plots import _figure, _png
 
     t = r.table
-    fig = _figure(7.5, 5.0)
+    fig = _figure(8.5, 5.0)
     ax = fig.subplots()
     xs, ys = t[r.risk_axis].to_numpy(dtype=float), t[r.utility_axis].to_numpy(dtype=float)
-    ax.scatter([xs[0]], [ys[0]], marker="*", s=160, color="black", label="original data", zorder=3)
     for i, (g, part) in enumerate(_groups(r)):
-        ax.scatter(part[r.risk_axis], part[r.utility_axis], color=_COLORS[i % len(_COLORS)], s=28, label=g, zorder=3)
+        ax.scatter(part[r.risk_axis], part[r.utility_axis], color=_COLORS[i % len(_COLORS)], s=28,
+                   label=_wrap(g, 30), zorder=3)
     nd = t[t["non_dominated"]].sort_values(r.risk_axis, kind="stable")
     ax.plot(nd[r.risk_axis], nd[r.utility_axis], color="#555555", linewidth=1, zorder=2)
     ax.scatter(nd[r.risk_axis], nd[r.utility_axis], s=110, facecolors="none", edgecolors="black", linewidths=1.2,
                label="non-dominated", zorder=4)
     for row in nd.itertuples(index=False):
-        ax.annotate(str(row.setting), (getattr(row, r.risk_axis), getattr(row, r.utility_axis)),
-                    textcoords="offset points", xytext=(6, 4), fontsize=7)
+        if int(row.setting) != 0:
+            ax.annotate(str(row.setting), (getattr(row, r.risk_axis), getattr(row, r.utility_axis)),
+                        textcoords="offset points", xytext=(6, 4), fontsize=7)
+    if np.isfinite(xs[0]) and np.isfinite(ys[0]):
+        ax.scatter([xs[0]], [ys[0]], marker="*", s=220, color="black", edgecolors="white", linewidths=0.8,
+                   label="original data (row 0)", zorder=6)
+        ax.annotate("original", (xs[0], ys[0]), textcoords="offset points", xytext=(8, -10), fontsize=7,
+                    fontweight="bold", zorder=6)
+    ax.margins(0.08)
     ax.set_xlabel(axis_label(r.risk_axis) + " (lower is safer)")
     ax.set_ylabel(axis_label(r.utility_axis))
-    ax.legend(fontsize=7, frameon=False, loc="best")
-    ax.set_title("Risk against utility; numbers: the settings' rows")
+    ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.set_title("Risk against utility; numbers: the settings' rows", fontsize=9)
     return _png(fig)
 
 
@@ -154,15 +191,8 @@ def sweep_figures(r: SweepResult) -> dict[str, bytes]:
 
     with matplotlib.style.context("default"), matplotlib.rc_context({"svg.hashsalt": "sdc", "font.size": 9}):
         return {
-            "risk_by_parameter": _by_parameter(
-                r, [(c, axis_label(c, r.k), 1.0) for c in ("global_risk_pct", "pct_unique", "pct_fk_le_k")],
-                f"Risk by parameter (keys: {', '.join(r.keys)})", "% of records"),
-            "utility_by_parameter": _by_parameter(
-                r, [("il1_overall", "IL1 overall (loss)", 1.0),
-                    ("eigen_similarity_pct", "eigenvalue similarity / 100", 0.01),
-                    ("nue_utility_retained", "utility retained (NUE)", 1.0),
-                    ("pct_records_retained", "records retained / 100", 0.01)],
-                "Utility by parameter", "share (0 to 1)"),
+            "risk_by_parameter": _by_parameter(r, RISK_SERIES, f"Risk by parameter (keys: {', '.join(r.keys)})"),
+            "utility_by_parameter": _by_parameter(r, UTILITY_SERIES, "Utility by parameter"),
             "risk_utility": _plane(r),
         }
 
@@ -193,13 +223,27 @@ def build_sweep_report(r: SweepResult, *, files: dict[str, str] | None = None) -
                           labels={c: column_label(c) for c in cols}))
     s.figures.append("risk_utility")
     sections.append(s)
-    s = Section("table", "Every setting", ["One row per setting; row 0 is the original data. Risk: pct_unique "
-                                           "(sample uniques), pct_fk_le_k, expected re-identifications, global "
-                                           "risk. Utility: IL1 (share of the range; categorical: share changed) "
-                                           "per variable and overall, eigenvalue similarity (%), non-uniform "
-                                           "entropy (nue, bits; normalised; utility retained), records retained."])
-    s.tables.append(Table("settings", "Risk and utility by setting", t,
+    s = Section("table", "Every setting", [
+        "One row per setting; row 0 is the original data. Risk: sample uniques, records violating "
+        f"{r.k}-anonymity (in classes of fewer than k = {r.k} records, fk < {r.k}, as sdc assess counts them; the "
+        f"other count, records in classes of at most k (fk <= {r.k}), is offered beside it), expected "
+        "re-identifications and global risk. Utility: information loss as a share of the range (per variable "
+        "and its mean; categorical: the share changed; not sdcMicro's IL1), eigenvalue similarity, utility "
+        "retained by the non-uniform entropy, records retained. Every column says its unit; sweep.csv holds "
+        "every column under its code name (docs/compare-sweep.md)."])
+    risk_cols = [c for c in ("setting", "label", "pct_unique", "pct_fk_lt_k", "pct_fk_le_k",
+                             "expected_reidentifications", "global_risk") if c in t.columns]
+    risk_cols += [c for c in t.columns if c not in risk_cols and c not in _UTILITY_SHOWN and c not in _NOT_SHOWN
+                  and not str(c).startswith("il1[")]
+    s.tables.append(Table("settings", "Risk by setting", t, show=risk_cols,
                           labels={c: column_label(c) for c in t.columns}))
+    util_cols = ["setting", "label", *(c for c in _UTILITY_SHOWN if c in t.columns)]
+    s.tables.append(Table("settings utility", "Utility by setting", t, show=util_cols,
+                          labels={c: column_label(c) for c in t.columns}))
+    per_var = [c for c in t.columns if str(c).startswith("il1[")]
+    if per_var:
+        s.tables.append(Table("settings il1", "Information loss per variable (share of the range, 0 to 1)", t,
+                              show=["setting", "label", *per_var], labels={c: str(c)[4:-1] for c in per_var}))
     s.figures += ["risk_by_parameter", "utility_by_parameter"]
     sections.append(s)
     if files:
@@ -212,6 +256,14 @@ def build_sweep_report(r: SweepResult, *, files: dict[str, str] | None = None) -
         "plan.toml holds the resolved plan with its seed: the same data and plan give the same table."])
     sections.append(s)
     return Report(title="Risk-utility sweep", generated=str(prov.get("generated_utc", "")), sections=sections)
+
+
+#: The utility columns of the "Utility by setting" table (the rest of a row is in the risk table).
+_UTILITY_SHOWN = ("il1_overall", "eigen_similarity_pct", "nue_utility_retained", "pct_records_retained",
+                  "cells_suppressed", "non_dominated")
+#: Columns of sweep.csv the pages leave out (the group, parameter and value are in the label).
+_NOT_SHOWN = ("group", "parameter", "value", "n_records", "global_risk_pct", "records_dropped", "nue", "nue_normalised",
+              "records_retained")
 
 
 def _file_list(png: bool) -> dict[str, str]:

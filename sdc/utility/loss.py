@@ -230,6 +230,9 @@ class IL1sResult:
         (the variable's share of ``total``) and ``il1_relative`` (its share of
         ``relative_total``).
     n_records : int
+
+    Under sdcMicro's names (the same numbers): :attr:`il1` is ``relative_total`` (what
+    sdcMicro calls IL1), :attr:`il1s` is ``total`` and :attr:`il1old` is ``mean``.
     """
 
     variables: tuple[str, ...]
@@ -238,6 +241,21 @@ class IL1sResult:
     relative_total: float
     per_variable: pd.DataFrame = field(repr=False)
     n_records: int
+
+    @property
+    def il1(self) -> float:
+        """sdcMicro's IL1 (``dUtility(method = "IL1")``): :attr:`relative_total` under its name."""
+        return float(self.relative_total)
+
+    @property
+    def il1s(self) -> float:
+        """sdcMicro's IL1s (``dUtility(method = "IL1s")``): :attr:`total` under its name."""
+        return float(self.total)
+
+    @property
+    def il1old(self) -> float:
+        """sdcMicro's IL1old (``dUtility(method = "IL1old")``): :attr:`mean` under its name."""
+        return float(self.mean)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per variable."""

@@ -27,10 +27,11 @@ from sdc.exceptions import CodingWarning, SdcWarning
 from sdc.workflow.assess import Assessment, ScenarioResult, assess
 from sdc.workflow.compare_attacks import ATTACK_N, AttackComparison, attacks_before_after
 from sdc.workflow.compare_records import (
-    MATCH_MODES, cell_changes, class_sizes, key_frequencies, match_records, released_config,
+    MATCH_MODES, cell_changes, class_sizes, key_frequencies, match_records, released_coding,
+    released_config, top_levels,
 )
 from sdc.workflow.config import RunConfig, as_config
-from sdc.workflow.measure import UtilityContext
+from sdc.workflow.measure import UNIT_HEADINGS, UtilityContext
 from sdc.workflow.registry import ALL_MEASURES
 from sdc.workflow import utility_registry
 
@@ -116,6 +117,18 @@ class Comparison:
         return self.n_original - len(self.original)
 
     @property
+    def key_levels_shown(self) -> pd.DataFrame:
+        """The rows of :attr:`key_frequencies` the pages show: per key variable at most
+        :data:`~sdc.workflow.compare_records.KEY_LEVELS_SHOWN` levels, those that changed most
+        (every level is in ``key_frequencies.csv``)."""
+        return top_levels(self.key_frequencies)[0]
+
+    @property
+    def key_levels_left_out(self) -> dict[str, int]:
+        """Per key variable, the levels the pages leave out (:attr:`key_levels_shown`)."""
+        return top_levels(self.key_frequencies)[1]
+
+    @property
     def changed_variables(self) -> tuple[str, ...]:
         """Variables with at least one changed cell."""
         return tuple(self.changes.loc[self.changes["cells_changed"] > 0, "variable"])
@@ -159,14 +172,16 @@ def _risk_rows(r: ScenarioResult, cfg: Any) -> list[tuple[str, float]]:
     for m in ALL_MEASURES:
         res = m.result(r)
         if res is not None:
-            rows += [(label, value) for _, label, value in m.figure_values(cfg, res)]
-    return [(m, float(v)) for m, v in rows]
+            rows += [(label, UNIT_HEADINGS[f.unit] if f is not None else "number", value)
+                     for f, label, value in m.figure_values(cfg, res)]
+    return [(m, u, float(v)) for m, u, v in rows]
 
 
 def risk_figures(a: Assessment) -> pd.DataFrame:
-    """Every scenario's risk figures as rows: ``scenario``, ``measure``, ``value``."""
-    rows = [(r.scenario.name, m, v) for r in a.scenarios for m, v in _risk_rows(r, a.config)]
-    return pd.DataFrame(rows, columns=["scenario", "measure", "value"])
+    """Every scenario's risk figures as rows: ``scenario``, ``measure``, ``unit`` (its
+    :data:`~sdc.workflow.measure.UNIT_HEADINGS`), ``value``."""
+    rows = [(r.scenario.name, m, u, v) for r in a.scenarios for m, u, v in _risk_rows(r, a.config)]
+    return pd.DataFrame(rows, columns=["scenario", "measure", "unit", "value"])
 
 
 def _side_by_side(before: pd.DataFrame, after: pd.DataFrame, on: list[str], value: str) -> pd.DataFrame:
@@ -189,6 +204,10 @@ def with_withheld(original: pd.DataFrame, released: pd.DataFrame) -> pd.DataFram
     return released.reindex(original.index)
 
 
+#: The columns of a comparison's utility table.
+UTILITY_COLUMNS = ["measure", "label", "unit", "variable", "value"]
+
+
 def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str],
                      keys: Sequence[str], related: Sequence[str] = (), *,
                      original_all: pd.DataFrame | None = None) -> dict[str, Any]:
@@ -199,14 +218,15 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
     suppressed cell counts as a loss of 1 in IL1, as in ``sdc sweep``; with `original_all`,
     the whole original, whose records missing from `original` the protection dropped, over
     every record, a dropped one as withheld: :func:`with_withheld`), ``table`` (every
-    measure's figures as rows: ``measure``, ``variable`` (``"overall"`` for file-level
-    figures), ``value``), ``marginals`` (:func:`sdc.marginal_change` of `variables`, one row
+    measure's figures as rows: ``measure`` (the figure's code name), ``label`` and ``unit``
+    (as the registry declares them), ``variable`` (``"overall"`` for file-level figures),
+    ``value``), ``marginals`` (:func:`sdc.marginal_change` of `variables`, one row
     per variable), ``associations`` (:func:`sdc.association_change` over `variables` and
     `related`, every pair with a change), and ``notes``.
     """
     from sdc.utility import association_change, marginal_change
 
-    out: dict[str, Any] = {"summary": None, "table": pd.DataFrame(columns=["measure", "variable", "value"]),
+    out: dict[str, Any] = {"summary": None, "table": pd.DataFrame(columns=UTILITY_COLUMNS),
                            "marginals": pd.DataFrame(), "associations": pd.DataFrame(), "notes": []}
     if not variables:
         out["notes"].append("utility measures: no variable changed.")
@@ -215,8 +235,8 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
         warnings.simplefilter("always", SdcWarning)
         base = original if original_all is None else original_all
         ctx = UtilityContext(base, with_withheld(base, released), list(variables), list(keys), suppressed="max")
-        rows = [(f.name, var or "overall", float(v)) for m in utility_registry.UTILITY_MEASURES
-                for f, var, v in m.rows(m.run(ctx))]
+        rows = [(f.name, f.label, UNIT_HEADINGS[f.unit], var or "overall", float(v))
+                for m in utility_registry.UTILITY_MEASURES for f, var, v in m.rows(m.run(ctx))]
         out["summary"] = utility_registry.headline(ctx)
         out["marginals"] = marginal_change(original, released, list(variables)).to_frame()
         rel = list(dict.fromkeys([*variables, *related]))
@@ -226,7 +246,7 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
             order = assoc["change"].abs().sort_values(ascending=False, kind="stable").index
             out["associations"] = assoc.loc[order].reset_index(drop=True)
     out["notes"] += [" ".join(str(w.message).split()) for w in caught]
-    out["table"] = pd.DataFrame(rows, columns=["measure", "variable", "value"])
+    out["table"] = pd.DataFrame(rows, columns=UTILITY_COLUMNS)
     return out
 
 
@@ -371,10 +391,14 @@ def compare(
                                 n_attacks=n_attacks, seed=ATTACK_SEED)
     notes += more.notes
     keyvars = list(dict.fromkeys(k for s in config.all_scenarios for k in s.keys))
+    coded = released_coding(original, orig_m, rel_m, [k for k in keyvars if k in repeatable])
+    if coded:
+        notes.append(f"levels of the key variables: {', '.join(coded)} compared band to band (the original's values "
+                     "coded as the release codes them, as an attacker would), not raw values against bands.")
     return Comparison(
         config=config, before=before, after=after, original=orig_m, released=rel_m, matched_by=how,
         n_original=len(original), n_released=len(released), risk=risk, verdicts=verdicts, changes=changes,
-        key_frequencies=key_frequencies(before, after, keyvars), class_sizes=class_sizes(before, after),
+        key_frequencies=key_frequencies(before, after, keyvars, coded), class_sizes=class_sizes(before, after),
         utility=util["summary"], utility_table=util["table"], marginals=util["marginals"],
         associations=util["associations"], protection=dict(protection) if protection else None, attacks=attacks,
         attack_figures=more, notes=tuple(dict.fromkeys(notes)),
@@ -413,7 +437,7 @@ def _assessments(config: RunConfig, original: pd.DataFrame, released: pd.DataFra
 
 def _risk_and_verdicts(before: Assessment, after: Assessment) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every risk figure and every verdict, before and after."""
-    risk = _side_by_side(risk_figures(before), risk_figures(after), ["scenario", "measure"], "value")
+    risk = _side_by_side(risk_figures(before), risk_figures(after), ["scenario", "measure", "unit"], "value")
     risk["change"] = risk["after"] - risk["before"]
     vb = pd.DataFrame([v.__dict__ for v in before.verdicts])
     va = pd.DataFrame([v.__dict__ for v in after.verdicts])

@@ -6,7 +6,7 @@ variables' levels and the class sizes before and after.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -19,7 +19,12 @@ from sdc.workflow.assess import Assessment, ScenarioResult
 from sdc.workflow.assess_input import not_a_band
 from sdc.workflow.config import RunConfig, Scenario
 
-__all__ = ["MATCH_MODES", "match_records", "released_config", "cell_changes", "key_frequencies", "class_sizes"]
+__all__ = ["MATCH_MODES", "match_records", "released_config", "cell_changes", "key_frequencies", "class_sizes",
+           "top_levels", "KEY_LEVELS_SHOWN"]
+
+#: The levels of a key variable the comparison's pages show (those that changed most, then
+#: the most frequent); every level is in ``key_frequencies.csv``.
+KEY_LEVELS_SHOWN = 20
 
 #: How the records of the two files are paired.
 MATCH_MODES = ("auto", "id", "rows", "index")
@@ -179,13 +184,19 @@ def _level_counts(s: pd.Series) -> pd.Series:
     return vc
 
 
-def key_frequencies(before: Assessment, after: Assessment, keys: Sequence[str]) -> pd.DataFrame:
+def key_frequencies(before: Assessment, after: Assessment, keys: Sequence[str],
+                    coded: Mapping[str, pd.Series] | None = None) -> pd.DataFrame:
+    """Per key variable, the records of each level before and after (``variable``, ``level``,
+    ``before``, ``after``, ``change``). `coded`: for a key the protection recoded, the
+    original's values coded as the release codes them (band to band), counted instead of the
+    original as assessed."""
     frames = []
     for k in keys:
-        b = _level_counts(before.assessed[k]) if k in before.assessed else pd.Series(dtype=np.int64)
+        orig = coded[k] if coded and k in coded else before.assessed[k]
+        b = _level_counts(orig)
         a = _level_counts(after.assessed[k]) if k in after.assessed else pd.Series(dtype=np.int64)
-        levels = list(dict.fromkeys([*_sorted_levels(before.assessed[k]), *_sorted_levels(after.assessed[k])])) \
-            if k in after.assessed else _sorted_levels(before.assessed[k])
+        levels = list(dict.fromkeys([*_sorted_levels(orig), *_sorted_levels(after.assessed[k])])) \
+            if k in after.assessed else _sorted_levels(orig)
         f = pd.DataFrame({"variable": k, "level": levels,
                           "before": b.reindex(levels).fillna(0).to_numpy(dtype=np.int64),
                           "after": a.reindex(levels).fillna(0).to_numpy(dtype=np.int64)})
@@ -194,6 +205,42 @@ def key_frequencies(before: Assessment, after: Assessment, keys: Sequence[str]) 
     if not frames:
         return pd.DataFrame(columns=["variable", "level", "before", "after", "change"])
     return pd.concat(frames, ignore_index=True)
+
+
+def top_levels(freq: pd.DataFrame, n: int = KEY_LEVELS_SHOWN) -> tuple[pd.DataFrame, dict[str, int]]:
+    """The rows of :func:`key_frequencies` a page shows: per variable at most `n` levels, those
+    whose count changed most, then the most frequent, in their natural order; and per variable
+    the number of levels left out."""
+    parts, left = [], {}
+    for var in dict.fromkeys(freq["variable"]):
+        part = freq[freq["variable"] == var]
+        if len(part) > n:
+            size = part["before"].abs() + part["after"].abs()
+            order = pd.DataFrame({"c": part["change"].abs(), "s": size}).sort_values(["c", "s"], ascending=False,
+                                                                                     kind="stable")
+            part = part.loc[sorted(order.index[:n])]
+            left[str(var)] = int(len(order) - n)
+        parts.append(part)
+    return (pd.concat(parts, ignore_index=True) if parts else freq.copy()), left
+
+
+def released_coding(original: pd.DataFrame, orig_m: pd.DataFrame, rel_m: pd.DataFrame,
+                    variables: Sequence[str]) -> dict[str, pd.Series]:
+    """The original's values of `variables` (recoded by the protection) coded as the release
+    codes them: each original value becomes the released value most often paired with it over
+    the matched records (:func:`sdc.workflow.compare_attacks.attacker_view`), over every
+    original record (a dropped one too)."""
+    from sdc.workflow.compare_attacks import attacker_view
+
+    out = {}
+    view = attacker_view(orig_m, rel_m, [v for v in variables if v in orig_m.columns and v in rel_m.columns])
+    for v in variables:
+        if v not in view.columns or v not in rel_m.columns or v not in original.columns:
+            continue
+        pairs = pd.DataFrame({"o": orig_m[v].to_numpy(), "r": view[v].to_numpy()}).dropna(subset=["o"])
+        mapping = pairs.drop_duplicates("o").set_index("o")["r"]
+        out[v] = original[v].astype(object).map(mapping)
+    return out
 
 
 def _sorted_levels(s: pd.Series) -> list[str]:

@@ -28,7 +28,7 @@ from sdc.core.engine import engines_of
 from sdc.core.scenario import KeyClasses
 from sdc.workflow.config import RunConfig, Scenario
 
-__all__ = ["COUNT", "SHARE", "PERCENT", "DISTANCE", "BITS", "NUMBER", "UNITS", "SYMBOLS", "Figure", "Rule",
+__all__ = ["COUNT", "SHARE", "PERCENT", "DISTANCE", "BITS", "NUMBER", "UNITS", "UNIT_HEADINGS", "SYMBOLS", "Figure", "Rule",
            "Finding", "Check", "TableSpec", "Across", "Context", "Measure", "ScenarioResults", "UtilityContext",
            "UtilityMeasure", "summary_json", "no_rule"]
 
@@ -49,6 +49,11 @@ UNITS: dict[str, str] = {
     BITS: "an entropy, in bits",
     NUMBER: "a number of its own kind (a class size, a score, a lift)",
 }
+
+#: A unit as a table's "unit" column reads it (every figure of a table says its unit: shares
+#: and percentages are never mixed without saying which).
+UNIT_HEADINGS: dict[str, str] = {COUNT: "count", SHARE: "share (0 to 1)", PERCENT: "%", DISTANCE: "distance",
+                                 BITS: "bits", NUMBER: "number"}
 
 #: How a threshold in a figure's label reads where no run fills it in (a table's heading).
 SYMBOLS: dict[str, str] = {"k": "k", "l": "the threshold l", "t": "the threshold t", "risk": "the risk threshold",

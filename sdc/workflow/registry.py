@@ -101,11 +101,15 @@ K_ANONYMITY = Measure(
              Figure("n_classes", "equivalence classes", column="classes"), Figure("n_unique", "sample uniques"),
              Figure("pct_unique", "sample uniques", PERCENT, better="lower", sweep="pct_unique",
                     column="% sample uniques"),
-             Figure("n_k_lt_threshold", "records with fk < {k}", column="records in classes below k"),
-             Figure("pct_k_lt_threshold", "records with fk < {k}", PERCENT, column="% records in classes below k"),
-             Figure("n_k_le_threshold", "records with fk <= {k}", column="records in classes of at most k"),
+             # k-anonymity's count, everywhere (assess's verdict, compare, sweep): the records in
+             # classes of fewer than k records, fk < k, which violate k-anonymity (sdcMicro's
+             # "observations violating k-anonymity"); fk <= k is offered beside it, named as such.
+             Figure("n_k_lt_threshold", "records with fk < {k}", column="records violating k-anonymity (fk < k)"),
+             Figure("pct_k_lt_threshold", "records with fk < {k}", PERCENT, better="lower", sweep="pct_fk_lt_k",
+                    column="% records violating k-anonymity (fk < k)"),
+             Figure("n_k_le_threshold", "records with fk <= {k}", column="records in classes of at most k (fk <= k)"),
              Figure("pct_k_le_threshold", "records with fk <= {k}", PERCENT, better="lower", sweep="pct_fk_le_k",
-                    column="% records in classes of at most k"),
+                    column="% records in classes of at most k (fk <= k)"),
              Figure("min_k", "smallest fk", NUMBER, column="smallest class (k achieved)"),
              Figure("median_k", "median fk", NUMBER, column="median class size")),
     title="k-anonymity", key="kanon",

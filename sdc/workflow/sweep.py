@@ -6,7 +6,7 @@ A sweep plan is a protection plan (:mod:`sdc.workflow.plan`) whose steps may giv
 
     [sweep]
     keys = ["age", "sex", "region"]   # the quasi-identifiers the risk is measured on
-    k = 3                             # threshold of "records with fk <= k" (default 3)
+    k = 3                             # k of "records with fk < k", violating k-anonymity (default 3)
     weights = "weight"                # optional: Benedetti-Franconi risk with sampling weights
     missing = "wildcard"              # missing key values (sdcMicro's rule, or "category")
     mode = "separate"                 # or "product" (see below)
@@ -36,7 +36,8 @@ setting (derived from the plan's seed and the step's number), so settings differ
 their parameters ("common random numbers"). Row 0 is the baseline: the original data.
 
 Per setting, on the released data: the risk figures of :func:`sdc.k_anonymity` and
-:func:`sdc.individual_risk` over the keys (percent of sample uniques, percent of records with
+:func:`sdc.individual_risk` over the keys (percent of sample uniques, percent of records
+violating k-anonymity, fk < k, as ``sdc assess`` counts them, and beside it the other count,
 fk <= k, expected re-identifications, global risk), and the utility figures of
 :func:`sdc.utility_summary` (IL1 per variable and overall, eigenvalue similarity, non-uniform
 entropy, records retained, cells suppressed). IL1 counts a suppressed cell as a loss of 1
@@ -120,7 +121,8 @@ class SweepResult:
     table : pandas.DataFrame
         One row per setting, row 0 the baseline: ``setting``, ``label``, ``group``,
         ``parameter``, ``value``, the risk figures (``n_records``, ``pct_unique``,
-        ``pct_fk_le_k``, ``expected_reidentifications``, ``global_risk``,
+        ``pct_fk_lt_k`` (fk < k: violating k-anonymity, as assess counts), ``pct_fk_le_k``
+        (the other count, fk <= k), ``expected_reidentifications``, ``global_risk``,
         ``global_risk_pct``), the utility figures (``il1_overall``, ``il1[<variable>]``,
         ``eigen_similarity_pct``, ``nue``, ``nue_normalised``, ``nue_utility_retained``,
         ``records_retained``, ``pct_records_retained``, ``cells_suppressed``,
@@ -173,7 +175,7 @@ class SweepResult:
         return summary_frame([
             ("settings", len(self.table) - 1, "settings swept (besides the baseline)"),
             ("mode", self.mode, "how the grids combine"), ("keys", list(self.keys), "the key variables of the risk"),
-            ("k", self.k, "k of the records with fk <= k"),
+            ("k", self.k, "k of the records violating k-anonymity (fk < k)"),
             ("risk_axis", self.risk_axis, "the risk axis"), ("utility_axis", self.utility_axis, "the utility axis"),
             ("baseline_" + self.risk_axis, float(self.baseline[self.risk_axis]), "the original data's risk"),
             ("non_dominated", [str(x) for x in nd["label"]], "settings no other setting beats on both axes"),
@@ -248,6 +250,15 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
+def _step_label(s: Any, point: Mapping[str, Any]) -> str:
+    """A setting's label for one step: the method, the variables it treats when the plan names
+    them (not the keys of a suppression: "pram region flip=0.05"), and the grid point."""
+    named = s.parameters.get("variables") if "variables" not in point else None
+    names = [named] if isinstance(named, str) else list(named or ())
+    head = f"{s.method} {'+'.join(map(str, names))}" if names else s.method
+    return f"{head} " + ", ".join(f"{p}={_fmt(v)}" for p, v in point.items())
+
+
 def _settings(plan: Plan, mode: str) -> list[Setting]:
     fixed = [s.number for s in plan.steps if not s.grid]
     out = [Setting(0, "baseline (original data)", "baseline", (), {})]
@@ -258,7 +269,7 @@ def _settings(plan: Plan, mode: str) -> list[Setting]:
             order = tuple(n for n in (st.number for st in plan.steps) if n in fixed or n == s.number)
             group = f"step {s.number} ({s.method}{': ' + ', '.join(s.variables()) if s.variables() else ''})"
             for point in grid_points(s):
-                label = f"{s.method} " + ", ".join(f"{p}={_fmt(v)}" for p, v in point.items())
+                label = _step_label(s, point)
                 single = len(point) == 1
                 out.append(Setting(len(out), label, group, order, {s.number: point},
                                    parameter=next(iter(point)) if single else "",
@@ -268,8 +279,7 @@ def _settings(plan: Plan, mode: str) -> list[Setting]:
         order = tuple(st.number for st in plan.steps)
         for combo in itertools.product(*[grid_points(s) for s in grids]):
             values = {s.number: point for s, point in zip(grids, combo)}
-            label = "; ".join(f"{s.method} " + ", ".join(f"{p}={_fmt(v)}" for p, v in point.items())
-                              for s, point in zip(grids, combo))
+            label = "; ".join(_step_label(s, point) for s, point in zip(grids, combo))
             out.append(Setting(len(out), label, "product", order, values))
     return out
 

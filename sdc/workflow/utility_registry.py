@@ -22,7 +22,22 @@ from typing import Any
 from sdc.utility import utility_summary
 from sdc.workflow.measure import BITS, COUNT, PERCENT, SHARE, Figure, UtilityContext, UtilityMeasure
 
-__all__ = ["UTILITY_MEASURES", "UTILITY_AXES", "utility_axes", "headline", "utility_figure"]
+__all__ = ["UTILITY_MEASURES", "UTILITY_AXES", "utility_axes", "headline", "utility_figure", "COMPARE_COLUMN_LABELS",
+           "ASSOCIATION_LABELS"]
+
+#: The headings of the comparison's marginal and association tables (their code names stay
+#: the columns of the CSV and JSON files; docs/compare-sweep.md defines each).
+COMPARE_COLUMN_LABELS: dict[str, str] = {
+    "kind": "kind", "max_deviation_pp": "largest shift of a category's share (points)",
+    "total_variation": "total variation distance", "max_shift_pp": "largest shift of a category's share (points)",
+    "mean_before": "mean before", "mean_after": "mean after", "sd_before": "sd before", "sd_after": "sd after",
+    "variable_1": "variable 1", "variable_2": "variable 2", "measure": "association",
+}
+
+#: The associations of :func:`sdc.association_change` as a reader names them.
+ASSOCIATION_LABELS: dict[str, str] = {"cramers_v": "Cramér's V", "pearson": "Pearson correlation",
+                                      "spearman": "Spearman correlation", "kendall": "Kendall's tau", "eta": "correlation ratio (eta)",
+                                      "correlation_ratio": "correlation ratio (eta)"}
 
 
 def headline(ctx: UtilityContext) -> Any:
@@ -37,10 +52,14 @@ def headline(ctx: UtilityContext) -> Any:
 #: The utility measures of compare and sweep, in the order of their figures.
 UTILITY_MEASURES: tuple[UtilityMeasure, ...] = (
     UtilityMeasure(
-        "information_loss", "information loss (IL1)", headline, function=utility_summary,
-        figures=(Figure("il1_overall", "IL1 overall", SHARE, better="lower", sweep="il1_overall",
+        # Not sdcMicro's IL1 (a sum of 100 |x' - x| / |x|: sdc.il1s(...).il1): the mean
+        # share of the range (Yancey, Winkler & Creecy 2002), so its label says so.
+        "information_loss", "information loss (share of the range)", headline, function=utility_summary,
+        figures=(Figure("il1_overall", "information loss (share of the range)", SHARE, better="lower",
+                        sweep="il1_overall", column="information loss (0 to 1)",
                         value=lambda s, cfg: float(s.il1_overall)),),
-        per_variable=Figure("il1", "IL1", SHARE, sweep="il1", value=lambda s, cfg: {v: float(x) for v, x in s.il1.items()})),
+        per_variable=Figure("il1", "information loss, share of the range", SHARE, sweep="il1",
+                            value=lambda s, cfg: {v: float(x) for v, x in s.il1.items()})),
     UtilityMeasure(
         "eigen_similarity", "eigenvalue similarity", headline, function=utility_summary,
         figures=(Figure("eigen_similarity_pct", "eigenvalue similarity", PERCENT, better="higher",
