@@ -1,0 +1,42 @@
+"""Ctrl-C at any point of a command: exit status 130, one line "sdc: interrupted", no traceback,
+no output folder left as if complete (issue 26, item 7)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
+
+
+def _big_csv(path: Path, rows: int = 4_000_000) -> None:
+    """A file pandas takes seconds to read, written in well under a second."""
+    block = "".join(f"{a},{s},{r},{a * 7 % 1000}.{r}\n" for a in range(90) for s in (0, 1) for r in range(50))
+    reps = rows // 9000 + 1
+    with path.open("w") as f:
+        f.write("age,sex,region,income\n")
+        f.write(block * reps)
+
+
+def test_ctrl_c_while_reading_exits_130_with_one_line(tmp_path):
+    data = tmp_path / "big.csv"
+    _big_csv(data)
+    out = tmp_path / "out"
+    env = {**os.environ, "SDC_STAGES": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "sdc", "assess", str(data), "--keys", "age,sex,region",
+                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    first = proc.stderr.readline()  # the stage line said just before the full read
+    assert first.startswith("sdc: reading big.csv"), first
+    time.sleep(0.5)  # inside pandas' C parser, which turns KeyboardInterrupt into "Error tokenizing data"
+    assert proc.poll() is None, "the command ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines() == ["sdc: interrupted"], err  # one line: no traceback, no parser error
+    assert not out.exists()
