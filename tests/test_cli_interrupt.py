@@ -40,3 +40,45 @@ def test_ctrl_c_while_reading_exits_130_with_one_line(tmp_path):
     assert proc.returncode == 130, err
     assert err.strip().splitlines() == ["sdc: interrupted"], err  # one line: no traceback, no parser error
     assert not out.exists()
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--keys", "sex,disease", "--sensitive", "disease"], "--sensitive variables may not also be keys: 'disease'"),
+    (["--keys", "sex,nope"], "names columns not in the data: 'nope'"),
+])
+def test_flags_checked_against_the_header_before_the_read(tmp_path, capsys, monkeypatch, flags, message):
+    import sdc.workflow.assess as wa
+    from sdc.cli.main import main
+
+    data = tmp_path / "d.csv"
+    data.write_text("sex,age,disease\n0,30,a\n1,40,b\n")
+
+    def no_read(*a, **k):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("the records were read before the flags were checked")
+
+    monkeypatch.setattr(wa, "read_data_details", no_read)
+    assert main(["assess", str(data), *flags, "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0], err
+
+
+def test_progress_bars_named_for_the_measure(monkeypatch):
+    """The jackknife's bar is named for the interval it computes, not "jackknife replicates"."""
+    import numpy as np
+    import pandas as pd
+    import tqdm.auto
+
+    from sdc.risk.uncertainty import jackknife_interval
+
+    names: list[str] = []
+    real = tqdm.auto.tqdm
+
+    def spy(*a, **k):  # noqa: ANN002, ANN003, ANN202
+        names.append(k.get("desc", ""))
+        return real(*a, **{**k, "disable": True})
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", spy)
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"a": rng.integers(0, 3, 200), "b": rng.integers(0, 2, 200), "w": rng.uniform(1, 5, 200)})
+    jackknife_interval(df, ["a", "b"], weights="w", statistic="global_risk", progress=True)
+    assert names == ["interval of the global risk"]

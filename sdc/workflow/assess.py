@@ -38,7 +38,7 @@ from sdc.core.scenario import KeyClasses, key_classes
 from sdc.core.shared import shared_codes
 from sdc.exceptions import SdcWarning, SearchTooLargeError
 from sdc.core.prepare import attach_weights
-from sdc.io import ReadDetails, read_data_details
+from sdc.io import ReadDetails, read_data_details, read_header
 from sdc.risk.attacker import AttackerRiskResult
 from sdc.risk.household import HouseholdRiskResult
 from sdc.risk.individual import IndividualRiskResult
@@ -167,6 +167,7 @@ def load_input(cfg: RunConfig) -> tuple[pd.DataFrame, list[str], ReadDetails | N
         return df, list(cfg.domains.values()), None
     if cfg.data_path is None:
         raise ValueError("the run has no data: give a data file (DATA or [data].path).")
+    check_before_reading(cfg)
     df, details = read_data_details(cfg.data_path, sep=cfg.sep, sheet=cfg.sheet, **read_opts)
     return df, [cfg.data_path], details
 
@@ -352,6 +353,18 @@ def check_columns_of(cfg: RunConfig, data: pd.DataFrame) -> None:
     overlap = set(cfg.sensitive) & set(cfg.keys)
     if overlap:
         raise ValueError(f"`sensitive` variables may not also be keys: {', '.join(map(repr, sorted(overlap)))}.")
+
+
+def check_before_reading(cfg: RunConfig) -> None:
+    """The checks of :func:`check_columns_of` against the file's header, before its records are
+    read: a conflict of roles or a column not in the file is refused in one line at once, not
+    after minutes of reading (files without a readable header are checked after the read)."""
+    overlap = set(cfg.sensitive) & set(cfg.keys)
+    if overlap:
+        raise ValueError(f"`sensitive` variables may not also be keys: {', '.join(map(repr, sorted(overlap)))}.")
+    header = read_header(cfg.data_path, sep=cfg.sep, sheet=cfg.sheet) if cfg.data_path is not None else None
+    if header is not None:
+        check_columns_of(cfg, pd.DataFrame(columns=header))
 
 
 def refuse_empty_sensitive(observed: pd.Series) -> None:
