@@ -82,3 +82,24 @@ def test_progress_bars_named_for_the_measure(monkeypatch):
     df = pd.DataFrame({"a": rng.integers(0, 3, 200), "b": rng.integers(0, 2, 200), "w": rng.uniform(1, 5, 200)})
     jackknife_interval(df, ["a", "b"], weights="w", statistic="global_risk", progress=True)
     assert names == ["interval of the global risk"]
+
+
+@pytest.mark.parametrize("how, expected", [("csv", "records.csv"), ("none", None), ("gz", "records.csv.gz"),
+                                           ("auto", "records.csv.gz")])
+def test_records_file_optional_or_compressed(tmp_path, how, expected):
+    """[output].records / --records: records.csv as CSV, gzip-compressed, compressed when it would
+    be larger than the input (it is: it adds a column per measure), or not written."""
+    import gzip
+
+    import pandas as pd
+
+    from sdc.cli.main import main
+
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"sex": [0, 1] * 30, "age": [20, 30, 40] * 20}).to_csv(data, index=False)
+    out = tmp_path / "out"
+    assert main(["assess", str(data), "--keys", "sex,age", "--records", how, "--out", str(out)]) == 0
+    names = {p.name for p in out.iterdir()}
+    assert {n for n in names if n.startswith("records.csv")} == ({expected} if expected else set())
+    if expected == "records.csv.gz":
+        assert len(pd.read_csv(gzip.open(out / expected))) == 60

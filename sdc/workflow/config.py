@@ -144,6 +144,7 @@ class RunConfig:
     ldiversity_mode: str = _D["ldiversity_mode"]
     suda_mode: str = _D["suda_mode"]
     formats: tuple[str, ...] = _D["formats"]
+    records: str = _D["records"]
     source: str = "flags"  # the config file's path, or "flags", or "default"
 
     @property
