@@ -163,7 +163,7 @@ def load_input(cfg: RunConfig) -> tuple[pd.DataFrame, list[str], ReadDetails | N
         from sdc.workflow.combine import combine_domains
 
         df = combine_domains(cfg.domains, cfg.subject_id or "", long=cfg.long_domains, value_column=cfg.value_column,
-                             sep=cfg.sep, **read_opts)
+                             visit=cfg.visits, sep=cfg.sep, **read_opts)
         return df, list(cfg.domains.values()), None
     if cfg.data_path is None:
         raise ValueError("the run has no data: give a data file (DATA or [data].path).")

@@ -122,6 +122,7 @@ class RunConfig:
     subject_id: str | None = None
     long_domains: Mapping[str, str] = field(default_factory=dict)
     value_column: str | None = None
+    visits: Mapping[str, str] = field(default_factory=dict)
     na_values: tuple[str, ...] = ()          # markers read as missing besides empty fields
     text_columns: tuple[str, ...] | bool | None = None  # None: codes with leading zeros are text
     sheet: str | int | None = None            # Excel input: the sheet (default the first)
@@ -179,7 +180,7 @@ class RunConfig:
 
 
 #: RunConfig's field of an option, where it is not the option's key.
-_FIELD = {"path": "data_path", "long": "long_domains"}
+_FIELD = {"path": "data_path", "long": "long_domains", "visit": "visits"}
 
 
 def value_of(cfg: RunConfig, opt: Option) -> Any:
@@ -311,6 +312,10 @@ def _data(raw: Mapping[str, Any], data_given: bool) -> dict[str, Any]:
         if missing_dom:
             raise _err(f"[data].long.{missing_dom[0]}", f"is not among the domains ({', '.join(dom)}).")
         kw["value_column"] = given.get("value_column")
+        visits = kw["visits"] = given.get("visit", {})
+        missing_dom = [d for d in visits if d not in dom]
+        if missing_dom:
+            raise _err(f"[data].visit.{missing_dom[0]}", f"is not among the domains ({', '.join(dom)}).")
     elif not data_given:
         raise _err("[data]", "needs `path` (one file) or `domains` (several, joined by subject id).")
     kw.update({k: given[k] for k in READ_KEYS if k in given})

@@ -62,6 +62,9 @@ _DATA = [
     Option("long", Table(Name(), "a table of domain = test-name column, e.g. { LB = \"LBTESTCD\" }", empty=True), {},
            section="data", flag="", label="long-format domains",
            help="with domains: long-format domains and their test-name column"),
+    Option("visit", Table(Name(), "a table of domain = visit, e.g. { VS = \"BASELINE\" } or { VS = \"VISITNUM=1\" }",
+                          empty=True), {}, section="data", flag="", label="one visit per domain",
+           help="with domains: keep one visit of a domain (its VISIT, else AVISIT, column; or COLUMN=VALUE)"),
     Option("value_column", _COLUMN, None, section="data", flag="", label="value column",
            help="with domains: the value column of the long domains"),
 ]
