@@ -103,3 +103,20 @@ def test_records_file_optional_or_compressed(tmp_path, how, expected):
     assert {n for n in names if n.startswith("records.csv")} == ({expected} if expected else set())
     if expected == "records.csv.gz":
         assert len(pd.read_csv(gzip.open(out / expected))) == 60
+
+
+def test_a_stage_line_per_step(tmp_path, capsys, monkeypatch):
+    """reading, frequencies, each measure by its label, writing each file: one line each on stderr."""
+    import pandas as pd
+
+    from sdc.cli.main import main
+
+    monkeypatch.setenv("SDC_STAGES", "1")
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"sex": [0, 1] * 30, "age": [20, 30, 40] * 20}).to_csv(data, index=False)
+    assert main(["assess", str(data), "--keys", "sex,age", "--out", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    for line in ("sdc: reading d.csv (", "sdc: frequencies of 2 keys over 60 records", "sdc: SUDA2",
+                 "sdc: k-anonymity", "sdc: writing records.csv", "sdc: writing report.html"):
+        assert any(e.startswith(line) for e in err), (line, err)
+    assert not any("jackknife" in e or "plots/" in e for e in err)
