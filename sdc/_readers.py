@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 
 from sdc._excel import check_sheet
+from sdc._stages import stage
 from sdc._structure import WHITESPACE, check_structure, first_undecodable_line, not_utf8, open_binary
 from sdc.exceptions import DataFileError, SdcWarning
 
@@ -205,6 +206,15 @@ def delimiter(sep: str) -> str:
     return sep
 
 
+def _size(p: Path) -> str:
+    n = float(p.stat().st_size)
+    for unit in ("bytes", "kB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1000
+    return ""
+
+
 def _read_text(p: Path, sep: str | None, text_columns: bool | Sequence[str] | None, na: tuple[str, ...]
                ) -> tuple[pd.DataFrame, ReadDetails]:
     sample, sep = _sample_and_delimiter(p, sep)
@@ -216,6 +226,7 @@ def _read_text(p: Path, sep: str | None, text_columns: bool | Sequence[str] | No
             _check_text_columns(p, scan.header, named)
     dtype: object = str if all_text else ({c: str for c in named} or None)
     kw = {"keep_default_na": False, "na_values": list(na), "dtype": dtype}
+    stage(f"reading {p.name} ({_size(p)})")
     try:
         if sep == WHITESPACE:
             df = pd.read_csv(p, sep=WHITESPACE, engine="python", **kw)

@@ -113,3 +113,53 @@ def test_integers_stay_integers_when_a_subject_lacks_a_domain_or_test(tmp_path) 
                  "--subject-id", "USUBJID", "--long", "LB=LBTESTCD", "--out", str(out)]) == 0
     assert out.read_text(encoding="utf-8").splitlines()[1:] == [
         f"1,30,170,{2 ** 53 + 1},5,13", "2,40,180,7,6,", "3,50,,,,"]
+
+
+# --- issue 26, item 6: one visit of a multi-visit domain
+
+
+def _visits(tmp_path):
+    import pandas as pd
+
+    dm = pd.DataFrame({"USUBJID": ["a", "b"], "AGE": [30, 41]})
+    vs = pd.DataFrame({"USUBJID": ["a", "a", "b", "b"], "VSTESTCD": ["WEIGHT"] * 4,
+                       "VISIT": ["SCREENING", "BASELINE", "SCREENING", "BASELINE"], "VISITNUM": [1, 2, 1, 2],
+                       "VSSTRESN": [70.0, 71.0, 80.0, 82.0]})
+    dm.to_csv(tmp_path / "dm.csv", index=False)
+    vs.to_csv(tmp_path / "vs.csv", index=False)
+    return dm, vs
+
+
+def test_combine_keeps_one_visit_of_a_long_domain(tmp_path):
+    import pytest
+
+    from sdc.exceptions import DataFileError
+    from sdc.workflow.combine import combine_domains
+
+    dm, vs = _visits(tmp_path)
+    with pytest.raises(DataFileError, match="more than one 'WEIGHT' result"):
+        combine_domains({"DM": dm, "VS": vs}, "USUBJID", long={"VS": "VSTESTCD"})
+    out = combine_domains({"DM": dm, "VS": vs}, "USUBJID", long={"VS": "VSTESTCD"}, visit={"VS": "BASELINE"})
+    assert out["VS__WEIGHT"].tolist() == [71.0, 82.0]
+    out = combine_domains({"DM": dm, "VS": vs}, "USUBJID", long={"VS": "VSTESTCD"}, visit={"VS": "VISITNUM=1"})
+    assert out["VS__WEIGHT"].tolist() == [70.0, 80.0]
+    with pytest.raises(DataFileError, match="no row with VISIT = 'WEEK 4'"):
+        combine_domains({"DM": dm, "VS": vs}, "USUBJID", long={"VS": "VSTESTCD"}, visit={"VS": "WEEK 4"})
+
+
+def test_combine_cli_and_config_visit(tmp_path, capsys):
+    import pandas as pd
+
+    from sdc.cli.main import main
+    from sdc.workflow.config import _toml_module, from_mapping, to_toml
+
+    _visits(tmp_path)
+    out = tmp_path / "joined.csv"
+    assert main(["combine", f"DM={tmp_path / 'dm.csv'}", f"VS={tmp_path / 'vs.csv'}", "--subject-id", "USUBJID",
+                 "--long", "VS=VSTESTCD", "--visit", "VS=BASELINE", "--out", str(out)]) == 0
+    assert pd.read_csv(out)["VS__WEIGHT"].tolist() == [71.0, 82.0]
+    cfg = from_mapping({"data": {"domains": {"DM": str(tmp_path / "dm.csv"), "VS": str(tmp_path / "vs.csv")},
+                                 "subject_id": "USUBJID", "long": {"VS": "VSTESTCD"}, "visit": {"VS": "BASELINE"}},
+                        "variables": {"categorical_keys": ["DM__AGE"]}})
+    assert cfg.visits == {"VS": "BASELINE"}
+    assert from_mapping(_toml_module().loads(to_toml(cfg))) == cfg

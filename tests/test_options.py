@@ -41,7 +41,7 @@ def _other_value(opt):  # noqa: ANN001, ANN202
     """A valid value of the option other than its default (None: none to try)."""
     rule = opt.rule.rule if isinstance(opt.rule, Maybe) else opt.rule
     special = {"path": "x.csv", "sep": ";", "text_columns": ("a",), "sheet": None, "domains": None,
-               "subject_id": None, "long": None, "value_column": None, "keys": ("a", "b"), "sensitive": ("s",),
+               "subject_id": None, "long": None, "visit": None, "value_column": None, "keys": ("a", "b"), "sensitive": ("s",),
                "weights": "w", "household": "h", "id": "i", "na_values": ("NA", "."), "population_size": 1000,
                "continuous_keys": ("c",), "t": 0.5, "small_count": 4, "max_global_risk": 0.05}
     if opt.name in special:
@@ -61,7 +61,7 @@ def _other_value(opt):  # noqa: ANN001, ANN202
 def test_every_option_round_trips_config_toml_config(opt) -> None:  # noqa: ANN001
     value = _other_value(opt)
     if value is None:
-        pytest.skip("set with its companions (domains, subject_id, long, value_column, sheet): test_config.py")
+        pytest.skip("set with its companions (domains, subject_id, long, visit, value_column, sheet): test_config.py, test_combine.py")
     raw = {s: dict(v) for s, v in BASE.items()}
     raw.setdefault(opt.section, {})[opt.config_key] = list(value) if isinstance(value, tuple) else value
     cfg = from_mapping(raw)

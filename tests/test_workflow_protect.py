@@ -597,3 +597,19 @@ def test_columns_no_step_touches_keep_the_inputs_values(tmp_path: Path, capsys) 
     got = (tmp_path / "out" / "released.csv").read_text(encoding="utf-8").splitlines()
     kept = [ln.rsplit(",", 2)[1:] for ln in got[1:]]  # the recoded age band is quoted: "(20,30]"
     assert kept == [ln.split(",")[1:] for ln in lines[1:]]  # n and w field by field, as in the input
+
+
+def test_utility_variables_of_the_comparison(work: Path, capsys: pytest.CaptureFixture) -> None:
+    """protect's comparison takes the utility variables as a sweep does (issue 26, item 6)."""
+    from sdc.workflow.protect import protect_data
+
+    data = sdc.load_example()
+    plan = {"plan": {"seed": 1}, "steps": [{"method": "add_noise", "variables": ["bmi"], "noise": 20}]}
+    run = protect_data(data, plan, config=work / "run.toml")
+    assert "cholesterol" not in set(run.comparison.marginals["variable"])
+    run = protect_data(data, plan, config=work / "run.toml", utility_variables=["bmi", "cholesterol"])
+    assert set(run.comparison.marginals["variable"]) == {"bmi", "cholesterol"}
+    (work / "noise.toml").write_text('[plan]\nseed = 1\n[[steps]]\nmethod = "add_noise"\nvariables = ["bmi"]\n'
+                                     'noise = 20\n', encoding="utf-8")
+    code, _, err = _protect(capsys, work, "out", "--utility-variables", "bmi,cholesterol", plan="noise.toml")
+    assert code == 0, err

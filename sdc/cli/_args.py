@@ -242,10 +242,28 @@ def read_files(paths: Mapping[str, str | None], options: Mapping[str, Any]) -> d
 
 
 def bins(text: str) -> tuple[str, object]:
-    """``col=0,18,65,inf`` (edges), ``col=quantiles:4`` or ``col=width:10`` (``width:10@5``: from 5)."""
+    """``col=0,18,65,inf`` (edges), ``col=quantiles:4`` or ``col=width:10`` (``width:10@5``: from 5);
+    each may end with ``,closed=right`` and ``,outside=missing|extend`` (:mod:`sdc.core.binning`)."""
     name, sep, spec = text.partition("=")
     if not sep or not name.strip() or not spec.strip():
         raise argparse.ArgumentTypeError(f"expected COLUMN=EDGES, COLUMN=quantiles:Q or COLUMN=width:W, got {text!r}")
+    parts = [p.strip() for p in spec.split(",")]
+    mods = dict(p.partition("=")[::2] for p in parts if "=" in p)
+    spec = ",".join(p for p in parts if "=" not in p)
+    if not mods:
+        return _bin_spec(name, spec)
+    from sdc.core.binning import BIN_OPTIONS, CLOSED, OUTSIDE
+
+    for k, v in mods.items():
+        allowed = {"closed": CLOSED, "outside": OUTSIDE}.get(k)
+        if allowed is None or v not in allowed:
+            raise argparse.ArgumentTypeError(
+                f"expected closed={'|'.join(CLOSED)} or outside={'|'.join(OUTSIDE)} after the bins, got {k}={v!r}")
+    col, base = _bin_spec(name, spec)
+    return col, {**(base if isinstance(base, dict) else {"edges": base}), **{k: mods[k] for k in BIN_OPTIONS if k in mods}}
+
+
+def _bin_spec(name: str, spec: str) -> tuple[str, object]:
     spec = spec.strip()
     if spec.startswith("width:"):
         width, _, origin = spec.split(":", 1)[1].partition("@")

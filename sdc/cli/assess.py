@@ -86,6 +86,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--long", action="append", type=_domain, metavar="DOMAIN=TESTCOL",
                    help="a long-format domain and its test-name column, pivoted to one column per test (repeatable)")
     p.add_argument("--value-column", help="value column of long domains (default <DOMAIN>STRESN, STRESC or ORRES)")
+    p.add_argument("--visit", action="append", type=_domain, metavar="DOMAIN=VISIT",
+                   help="keep one visit of a domain: its rows whose VISIT (else AVISIT) column is VISIT; "
+                        "DOMAIN=COLUMN=VALUE names the column (repeatable)")
     # the reading options of the inputs (--text names joined columns, DM__ZIP), from their declarations
     add_option_flags(p, ("sep", "na_values", "text_columns"), READ_OPTIONS)
     p.add_argument("--out", required=True, metavar="FILE", help="the joined CSV file to write (never an input)")
@@ -220,7 +223,7 @@ def run_combine(args: argparse.Namespace) -> int:
         raise ValueError("each domain may be named once.")
     check_file_target(args.out, domains.values(), flag="--out", replace=False)  # before any work
     df = combine_domains(domains, args.subject_id, long=dict(args.long or []), value_column=args.value_column,
-                         sep=args.sep, na_values=args.na_values, text_columns=args.text_columns)
+                         visit=dict(args.visit or []), sep=args.sep, na_values=args.na_values, text_columns=args.text_columns)
     atomic_write(args.out, csv_text(df), inputs=list(domains.values()), flag="--out", replace=False)
     print(f"Joined {len(domains)} domains ({', '.join(domains)}): {len(df):,} subjects x {df.shape[1]} columns "
           f"-> {args.out}")

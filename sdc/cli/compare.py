@@ -17,7 +17,7 @@ __all__ = ["add_parsers", "run_compare"]
 
 
 def add_parsers(sub: Any) -> None:
-    from sdc.cli._args import DATA_HELP
+    from sdc.cli._args import DATA_HELP, csv_list
     from sdc.cli.protect import add_role_flags
     from sdc.workflow.compare import MATCH_MODES
 
@@ -33,6 +33,9 @@ def add_parsers(sub: Any) -> None:
                    help="pair records by the id column or by row order (default: the id column when both files "
                         "have it)")
     p.add_argument("--k", type=int, help="k of k-anonymity (default: the config's, or 3)")
+    p.add_argument("--variables", type=csv_list, metavar="A,B,...",
+                   help="the variables the utility measures use (IL1, eigenvalues, marginals), as a sweep plan's "
+                        "`variables` (default: the variables with a changed cell)")
     add_role_flags(p)
     p.add_argument("--json", action="store_true", help="print report.json's summary instead of text")
     p.set_defaults(run=run_compare, flag_aliases={"categorical_keys": "keys"})
@@ -59,7 +62,7 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
     original, released = files["ORIGINAL"], files["RELEASED"]
     progress = not args.json and sys.stderr.isatty()
     comp = compare(original, released, cfg, protection=log, match=args.match, files=[args.original, args.released],
-                   command="sdc " + shlex.join(argv), progress=progress, now=_fixed_time())
+                   command="sdc " + shlex.join(argv), progress=progress, now=_fixed_time(), variables=args.variables)
     folder = write_comparison(comp, args.out, inputs=[args.original, args.released])
     if args.json:
         print(serialize.dumps({"out": str(folder.path), "files": list(folder.files),

@@ -21,6 +21,7 @@ import importlib
 import json
 import os
 import re
+import signal
 import sys
 import warnings
 from collections.abc import Sequence
@@ -289,6 +290,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     stdout = sys.stdout
     sys.stdout = _VisibleStream(stdout)  # type: ignore[assignment]
     _SHOWN.clear()
+    _INTERRUPTED.clear()
+    previous = _catch_interrupt()
+    from sdc._stages import enable
+
+    enable(not getattr(args, "json", False) and sys.stderr.isatty() or bool(os.environ.get("SDC_STAGES")))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # third-party notices (FutureWarning, ...) are not the user's
@@ -305,6 +311,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
                 return 141  # what a shell reports for a writer stopped by SIGPIPE (128 + 13)
             except (ValueError, TypeError, DataFileError, OSError, RuntimeError) as exc:
+                if _INTERRUPTED:  # Ctrl-C inside a reader that turned it into its own error (pandas' C parser)
+                    print("sdc: interrupted", file=sys.stderr)
+                    return 130
                 print(f"sdc: error: {flag_names(parser, args, one_line(exc))}", file=sys.stderr)
                 return 2
             except KeyboardInterrupt:
@@ -312,6 +321,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 130
     finally:
         sys.stdout = stdout
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+_INTERRUPTED: list[bool] = []  # non-empty once SIGINT arrived during this command
+
+
+def _catch_interrupt():  # noqa: ANN202
+    """Install a SIGINT handler that notes the interrupt, then raises KeyboardInterrupt as
+    Python's own does; return the previous handler (None where none can be installed).
+
+    pandas' C parser turns a KeyboardInterrupt raised while it reads into a ParserError
+    ("Error tokenizing data ... Try engine='python'"); the note lets :func:`main` still exit
+    130 with "interrupted" then."""
+    def handler(signum, frame):  # noqa: ANN001, ANN202
+        _INTERRUPTED.append(True)
+        raise KeyboardInterrupt
+
+    try:
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # started in the background: leave it ignored
+            return None
+        return signal.signal(signal.SIGINT, handler)
+    except (ValueError, OSError):  # not the main thread (main() called from a thread)
+        return None
 
 
 def _save_example_config(path: str, data_path: str | None) -> None:

@@ -92,6 +92,9 @@ def add_parsers(sub: Any) -> None:
     g.add_argument("--pram", action="append", type=_col_number, default=[], metavar="COL=PD",
                    help="invariant PRAM with minimum diagonal PD (sdcMicro's pd); repeatable")
     g.add_argument("--k", type=int, help="local suppression until the --keys are k-anonymous (and k of the assessment)")
+    g.add_argument("--utility-variables", type=csv_list, metavar="A,B,...",
+                   help="the variables the comparison's utility measures use, as a sweep plan's `variables` "
+                        "(default: the variables with a changed cell)")
     g.add_argument("--pseudonymise", type=csv_list, default=[], metavar="COLS", help="pseudonymise these identifiers")
     g.add_argument("--key-file", metavar="FILE", help="the pseudonymisation key's file (never written anywhere)")
     g.add_argument("--key-env", metavar="VAR", help="or the environment variable holding the key")
@@ -168,6 +171,8 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
                                                              data_path=str(args.data))
         check_suppression_keys(args.keys, cfg.continuous_keys if cfg is not None else args.continuous_keys)
     if args.engine == "dask":
+        if args.utility_variables:
+            raise ValueError("--utility-variables is for --engine pandas (the in-memory comparison).")
         return _run_protect_dask(args, argv, plan, reading, overrides)
     if args.scheduler:
         raise ValueError("--scheduler is for --engine dask.")
@@ -179,7 +184,7 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     progress = not args.json and sys.stderr.isatty()
     run = protect_data(data, plan, config=args.config, overrides=overrides,
                        reassess=not args.no_assess, input_file=args.data, command="sdc " + shlex.join(argv),
-                       progress=progress, now=_fixed_time())
+                       progress=progress, now=_fixed_time(), utility_variables=args.utility_variables)
     folder = write_protection(run, args.out, input_path=args.data, sep=reading["sep"], formats=args.formats)
     if args.export_r:
         from sdc._files import atomic_write

@@ -107,7 +107,7 @@ def minimal_uniques(cols: Sequence[np.ndarray], cards: Sequence[int], max_size: 
     if progress:
         from tqdm.auto import tqdm
 
-        bar = levels = tqdm(levels, desc="SUDA2 MSU sizes", unit="size")
+        bar = levels = tqdm(levels, desc="SUDA2 (minimal sample uniques, by size)", unit="size")
     # Level 1: every key, its observed records alive.
     level = _Level.singletons(K, words, codes)
     spent = 0

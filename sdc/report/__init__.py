@@ -28,7 +28,7 @@ from sdc.workflow.assess import Assessment
 from sdc.workflow.config import FORMATS, to_toml
 from sdc.report.content import FIGURES, Report, build_report, figure_captions
 from sdc.report.folder import MARKER, check_target, source_files, write_folder
-from sdc.report.records import record_tables
+from sdc.report.records import RecordTables, record_tables
 from sdc.report.safety import safe_frame
 
 __all__ = ["write_report", "ReportFolder", "build_report", "Report", "MARKER"]
@@ -70,6 +70,28 @@ def _file_list(formats: tuple[str, ...], record_desc: dict[str, str], figures: d
     if "png" in formats:
         files.update({f"plots/{name}.png": report_captions.get(name) or FIGURES.get(name, name) for name in figures})
     return files
+
+
+def _records_file(records: RecordTables, how: str, inputs: list[str]) -> dict[str, bytes]:
+    """Take ``records.csv`` out of `records` and return it as `how` says (``[output].records``):
+    {} for "none", ``records.csv.gz`` for "gz" or for "auto" when the CSV would be larger than
+    the input file(s); `records`' names and descriptions are changed to match."""
+    frame = records.files.pop("records.csv", None)
+    desc = records.descriptions.pop("records.csv", "")
+    if frame is None or how == "none":
+        return {}
+    if how == "csv":
+        records.files["records.csv"], records.descriptions["records.csv"] = frame, desc
+        return {}
+    import gzip
+
+    data = b"".join(bytes(c) for c in csv_chunks(safe_frame(frame)))
+    size = sum(Path(p).stat().st_size for p in inputs if p and Path(p).is_file())
+    if how == "auto" and len(data) <= size:
+        records.descriptions["records.csv"] = desc
+        return {"records.csv": data}
+    records.descriptions["records.csv.gz"] = desc + " (gzip-compressed)"
+    return {"records.csv.gz": gzip.compress(data, compresslevel=6, mtime=0)}
 
 
 def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | None = None) -> ReportFolder:
@@ -119,6 +141,7 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
     inputs = list(a.provenance.get("input_files") or [])
     check_target(out, "`out`", inputs=inputs)  # before the work: a refused folder costs nothing
     records = record_tables(a)
+    rec_content = _records_file(records, a.config.records, inputs)
     figs = make_figures(a) if ("html" in formats or "png" in formats) else {}
     files = _file_list(formats, records.descriptions, figs, figure_captions(a))
     report = build_report(a, files=files)
@@ -140,6 +163,7 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
     if "csv" in formats:
         for name, frame in records.files.items():
             content[name] = csv_chunks(safe_frame(frame))  # csv_text's bytes, assembled fast, written as they come
+        content.update(rec_content)
     if png_files:
         for name, png in figs.items():
             content[f"plots/{name}.png"] = png

@@ -299,13 +299,23 @@ def _setup_section(a: Assessment) -> Section:
             "with the equal distance whatever is asked for (see the t-closeness sections)."))
     s.tables.append(Table("options", "Options", _option_rows(cfg, _SHOWN_OPTIONS)))
     if a.binning or cfg.sensitive_bins:
-        rows = [(b.column, "key", b.method, ", ".join(b.labels)) for b in a.binning]
+        rows = [(b.column, "key", b.method, ", ".join(b.labels), *_bands(b)) for b in a.binning]
         for sc in a.scenarios[:1]:
             if sc.ldiversity is not None:
-                rows += [(b.column, "sensitive (l-diversity, inference)", b.method, ", ".join(b.labels))
+                rows += [(b.column, "sensitive (l-diversity, inference)", b.method, ", ".join(b.labels), *_bands(b))
                          for b in sc.ldiversity.binning if b.column in cfg.sensitive]
-        s.tables.append(Table("binning", "Binning", pd.DataFrame(rows, columns=["variable", "as", "method", "bins"])))
+        s.tables.append(Table("binning", "Binning", pd.DataFrame(
+            rows, columns=["variable", "as", "method", "bins", "bands", "values outside the edges"])))
     return s
+
+
+def _bands(b: object) -> tuple[str, str]:
+    """How a Binning's bands are closed, and what it did with values outside its edges."""
+    bands = "(a, b], the first [a, b]" if getattr(b, "closed", "left") == "right" else "[a, b), the last [a, b]"
+    outside = getattr(b, "outside", "error")
+    done = {"missing": f"{getattr(b, 'made_missing', 0):,} made missing",
+            "extend": f"{getattr(b, 'extended', 0):,} taken by the first/last band"}.get(outside, "none (refused)")
+    return bands, done
 
 
 def _verdicts_section(a: Assessment) -> Section:

@@ -35,6 +35,7 @@ import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from sdc._stages import stage
 from sdc._files import check_parent, make_parents, output_modes, remove_made, terminate_cleanly
 from sdc.exceptions import SdcWarning
 
@@ -173,6 +174,8 @@ def _followed(out: Path, flag: str) -> Path:
 def _fill(tmp: Path, files: Mapping[str, str | bytes | Iterable[bytes | memoryview]], fmode: int, dmode: int,
           flag: str = "--out", out: Path | None = None) -> None:
     for name, data in files.items():
+        if not name.startswith((".", "plots/")):  # the figures and the marker are not steps of their own
+            stage(f"writing {name}")
         try:
             _write_one(tmp, name, data, fmode, dmode)
         except OSError as exc:

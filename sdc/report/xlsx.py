@@ -55,12 +55,12 @@ def _sheet_name(key: str, used: set[str], title: str | None = None) -> str:
 
 
 def _plain(v: object) -> object:
-    """None for a missing value, "yes"/"no" for a boolean, Python int/float for numbers (infinities as text: a
+    """None for a missing value, Python bool/int/float for numbers (infinities as text: a
     workbook has none), anything else as it is."""
     if v is None or v is pd.NA or v is pd.NaT:
         return None
     if isinstance(v, (bool, np.bool_)):
-        return "yes" if v else "no"  # a reader's word, as on the other pages (JSON and CSV keep the boolean)
+        return bool(v)
     if isinstance(v, (int, np.integer)):
         return int(v)
     if isinstance(v, (float, np.floating)):
@@ -75,7 +75,9 @@ def _value(v: object) -> object:
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     v = _plain(v)
-    if v is None or isinstance(v, (bool, int, float)):
+    if isinstance(v, bool):
+        return "yes" if v else "no"  # a reader's word, as on the other pages (JSON and CSV keep the boolean)
+    if v is None or isinstance(v, (int, float)):
         return v
     if isinstance(v, (tuple, list)):
         v = " + ".join(map(str, v))

@@ -153,7 +153,7 @@ def key_subset_snapshots(
     if progress:
         from tqdm.auto import tqdm
 
-        iterator = tqdm(chosen, desc="key subsets", unit="subset", total=total)
+        iterator = tqdm(chosen, desc="risk snapshots (key subsets)", unit="subset", total=total)
     rows = [_snapshot_row(pattern_frequencies(sub, w, rule), sub.keys, threshold, weighted=w is not None,
                           method=method) for sub in map(enc.subset, iterator)]
     table = pd.DataFrame(rows, columns=list(SNAPSHOT_COLUMNS))

@@ -47,6 +47,9 @@ from sdc.core.prepare import prepare
 __all__ = ["Interval", "reidentification_interval", "jackknife_interval", "JACKKNIFE_STATISTICS"]
 
 JACKKNIFE_STATISTICS = ("expected_reidentifications", "global_risk", "population_uniques")
+#: The progress bar's name for each statistic: the measure, not the method's internals.
+_BAR_LABELS = {"expected_reidentifications": "interval of the expected re-identifications",
+               "global_risk": "interval of the global risk", "population_uniques": "interval of the population uniques"}
 _EXACT_LIMIT = 20_000
 
 
@@ -225,7 +228,7 @@ def jackknife_interval(
         if progress:
             from tqdm.auto import tqdm
 
-            it = tqdm(it, desc="jackknife replicates", unit="replicate")
+            it = tqdm(it, desc=_BAR_LABELS[statistic], unit="replicate")
         wname = "__sdc_jackknife_weight__"
         # The replicates reuse the keys' codes (restricted to the kept records): nothing is
         # hashed again G times, and the frame holds only the replicate weights.

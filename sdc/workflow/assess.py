@@ -35,6 +35,7 @@ from sdc.core.scenario import KeyClasses
 from sdc.core.shared import shared_codes
 from sdc.exceptions import SdcWarning, SearchTooLargeError
 from sdc.core.prepare import attach_weights
+from sdc._stages import stage
 from sdc.io import ReadDetails
 from sdc.risk.attacker import AttackerRiskResult
 from sdc.risk.household import HouseholdRiskResult
@@ -354,12 +355,15 @@ def measure_scenario(work: pd.DataFrame, cfg: RunConfig, sc: Scenario, *, names:
     (without `not_computed` it raises).
     """
     back = back or IN_MEMORY
+    stage(f"frequencies of {len(sc.keys)} keys over {len(work):,} records"
+          + ("" if len(cfg.all_scenarios) == 1 else f" (scenario {sc.name})"))
     kc = back.key_classes(work, list(sc.keys))  # encoded once; every measure below reads it
     opts = {"weights": cfg.weights, "missing": cfg.missing, "alpha": cfg.alpha}
     ctx = Context(cfg=cfg, work=work, scenario=sc, key_classes=kc, opts=opts, progress=progress, tables=tables)
     asked = set(cfg.measures) if names is None else set(names)
     for m in ALL_MEASURES:
         if (m.name in asked or (m.always and names is None)) and m.wanted(cfg) and back.runs(m) is None:
+            stage(m.label)
             try:
                 res = m.run(ctx)
             except SearchTooLargeError as exc:  # intractable on these data: said, the other measures still run
@@ -386,6 +390,7 @@ def _file_measures(cfg: RunConfig, work: pd.DataFrame, progress: bool, back: Any
     out = {}
     for m in FILE_MEASURES:
         if m.name in cfg.measures and m.wanted(cfg) and (back or IN_MEMORY).runs(m) is None:
+            stage(m.label)
             res = m.run(ctx)
             if res is not None:
                 out[m.field] = res

@@ -18,7 +18,7 @@ from sdc._provenance import platform_text, provenance, sha256_files, versions
 from sdc._validation import check_columns, is_big_integer
 from sdc.core.binning import Binning, apply_binning
 from sdc.core.scenario import KeyClasses, key_classes
-from sdc.io import ReadDetails, read_data_details
+from sdc.io import ReadDetails, read_data_details, read_header
 from sdc.workflow.config import RunConfig
 
 __all__ = ["load_input", "check_columns_of", "refuse_empty_sensitive", "not_a_band", "IN_MEMORY"]
@@ -30,10 +30,11 @@ def load_input(cfg: RunConfig) -> tuple[pd.DataFrame, list[str], ReadDetails | N
         from sdc.workflow.combine import combine_domains
 
         df = combine_domains(cfg.domains, cfg.subject_id or "", long=cfg.long_domains, value_column=cfg.value_column,
-                             sep=cfg.sep, **read_opts)
+                             visit=cfg.visits, sep=cfg.sep, **read_opts)
         return df, list(cfg.domains.values()), None
     if cfg.data_path is None:
         raise ValueError("the run has no data: give a data file (DATA or [data].path).")
+    check_before_reading(cfg)
     df, details = read_data_details(cfg.data_path, sep=cfg.sep, sheet=cfg.sheet, **read_opts)
     return df, [cfg.data_path], details
 
@@ -59,6 +60,18 @@ def check_columns_of(cfg: RunConfig, data: pd.DataFrame) -> None:
     overlap = set(cfg.sensitive) & set(cfg.keys)
     if overlap:
         raise ValueError(f"`sensitive` variables may not also be keys: {', '.join(map(repr, sorted(overlap)))}.")
+
+
+def check_before_reading(cfg: RunConfig) -> None:
+    """The checks of :func:`check_columns_of` against the file's header, before its records are
+    read: a conflict of roles or a column not in the file is refused in one line at once, not
+    after minutes of reading (files without a readable header are checked after the read)."""
+    overlap = set(cfg.sensitive) & set(cfg.keys)
+    if overlap:
+        raise ValueError(f"`sensitive` variables may not also be keys: {', '.join(map(repr, sorted(overlap)))}.")
+    header = read_header(cfg.data_path, sep=cfg.sep, sheet=cfg.sheet) if cfg.data_path is not None else None
+    if header is not None:
+        check_columns_of(cfg, pd.DataFrame(columns=header))
 
 
 def refuse_empty_sensitive(observed: pd.Series) -> None:

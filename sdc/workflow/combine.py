@@ -11,6 +11,9 @@ that names never clash and their origin stays visible.
   its test-name column: one column per test (``LB__GLUC``), from the value column (by
   default the domain's ``<DOMAIN>STRESN``, ``<DOMAIN>STRESC`` or ``<DOMAIN>ORRES``, the first
   that exists). Two rows for the same subject and test are refused.
+* A domain with several visits (VS at screening, baseline, week 4, ...) keeps one visit with
+  ``visit={"VS": "BASELINE"}``: the rows whose visit column equals the value, the column being
+  the domain's ``VISIT``, else ``AVISIT`` (CDISC SDTM/ADaM), or named: ``"VISITNUM=1"``.
 
 The first domain defines the subjects (a left join), so a subject missing from another
 domain gets missing values there.
@@ -36,6 +39,7 @@ def combine_domains(
     *,
     long: Mapping[str, str] | None = None,
     value_column: str | None = None,
+    visit: Mapping[str, str] | None = None,
     sep: str | None = None,
     na_values: str | Sequence[str] | None = None,
     text_columns: bool | Sequence[str] | None = None,
@@ -52,6 +56,10 @@ def combine_domains(
         Domains in long format, pivoted to one column per test.
     value_column : str, optional
         The value column of the long domains (default: see the module notes).
+    visit : mapping of domain name to a visit, optional
+        Keep only that visit's rows of the domain (before pivoting): ``"BASELINE"`` matches the
+        domain's ``VISIT`` column, else its ``AVISIT``; ``"VISITNUM=1"`` names the column. The
+        values are compared as text; a visit that no row has is refused.
     sep : str, optional
         CSV delimiter (default: detected).
     na_values, text_columns : optional
@@ -70,9 +78,11 @@ def combine_domains(
     if not domains:
         raise ValueError("`domains` must name at least one domain.")
     long = dict(long or {})
-    unknown = [d for d in long if d not in domains]
-    if unknown:
-        raise ValueError(f"`long` names domains that are not in `domains`: {', '.join(map(repr, unknown))}.")
+    visit = dict(visit or {})
+    for what, given in (("long", long), ("visit", visit)):
+        unknown = [d for d in given if d not in domains]
+        if unknown:
+            raise ValueError(f"`{what}` names domains that are not in `domains`: {', '.join(map(repr, unknown))}.")
     if text_columns is not None and not isinstance(text_columns, bool):
         names = [text_columns] if isinstance(text_columns, str) else list(text_columns)
         stray = [c for c in names if not any(str(c).startswith(f"{d}__") for d in domains)]
@@ -88,6 +98,8 @@ def combine_domains(
             raise DataFileError(f"{where} has no subject id column {subject_id!r}.")
         if df[subject_id].isna().any():
             raise DataFileError(f"{where} has records without a subject id ({subject_id!r}).")
+        if name in visit:
+            df = _one_visit(df, visit[name], where)
         if name in long:
             df = _pivot(df, name, subject_id, long[name], value_column, where)
         else:
@@ -106,6 +118,25 @@ def combine_domains(
         out = df if out is None else out.merge(df, on=subject_id, how="left", validate="one_to_one")
     assert out is not None
     return out.reset_index(drop=True)
+
+
+def _one_visit(df: pd.DataFrame, spec: str, where: str) -> pd.DataFrame:
+    """The rows of one visit: ``"VALUE"`` in the VISIT (else AVISIT) column, or ``"COLUMN=VALUE"``."""
+    column, sep, value = str(spec).partition("=")
+    if sep:
+        if column not in df.columns:
+            raise DataFileError(f"{where} has no visit column {column!r}.")
+    else:
+        value = column
+        column = next((c for c in ("VISIT", "AVISIT") if c in df.columns), "")
+        if not column:
+            raise DataFileError(f"{where} has no VISIT or AVISIT column; name the visit column: `visit` DOMAIN=COLUMN=VALUE.")
+    text = df[column].astype("string").str.strip()
+    keep = (text == value.strip()).fillna(False).to_numpy(dtype=bool)
+    if not keep.any():
+        seen = ", ".join(repr(v) for v in text.dropna().unique()[:5])
+        raise DataFileError(f"{where} has no row with {column} = {value!r} (its visits include {seen}).")
+    return df[keep]
 
 
 def _domain_text(text_columns: bool | Sequence[str] | None, domain: str) -> bool | list[str] | None:

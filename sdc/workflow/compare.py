@@ -335,6 +335,7 @@ def compare(
     progress: bool = False,
     now: datetime | None = None,
     n_attacks: int = ATTACK_N,
+    variables: Sequence[str] | None = None,
 ) -> Comparison:
     """Assess an original and a released file alike and put them side by side.
 
@@ -358,6 +359,9 @@ def compare(
     n_attacks : int
         Singling-out queries sought and linkability and inference targets of the attacks
         before and after (:func:`sdc.workflow.compare_attacks.attacks_before_after`).
+    variables : sequence of str, optional
+        The variables the utility measures use (IL1, eigenvalues, marginals, associations), as
+        a sweep plan's ``variables``; by default the variables with a changed cell.
 
     Returns
     -------
@@ -375,7 +379,9 @@ def compare(
                                         progress=progress, now=now)
     risk, verdicts = _risk_and_verdicts(before, after)
     changes = cell_changes(orig_m, rel_m, [c for c in (config.id,) if c])
-    util = utility_measures(orig_m, rel_m, _changed_variables(orig_m, original, changes, config, protection),
+    chosen = (_utility_variables(orig_m, rel_m, variables) if variables is not None
+              else _changed_variables(orig_m, original, changes, config, protection))
+    util = utility_measures(orig_m, rel_m, chosen,
                             [k for k in config.keys if k in rel_m.columns],
                             [c for c in (*config.keys, *config.sensitive) if c in rel_m.columns and c in orig_m.columns],
                             original_all=original)
@@ -409,6 +415,18 @@ def _recoded(protection: Mapping[str, Any] | None, recoded: Sequence[str]) -> se
     """The variables a recoding changed: those given, and those the log's recoding steps name
     (counted by their released values)."""
     return set(recoded) | _treated_by(protection, "changes_categories")
+
+
+def _utility_variables(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str]) -> list[str]:
+    """The utility variables asked for, each in both files (one error naming those that are not)."""
+    names = [variables] if isinstance(variables, str) else list(variables)
+    if not names:
+        raise ValueError("`variables` (the utility variables) is empty; leave it out for the changed variables.")
+    for frame, which in ((original, "original"), (released, "released")):
+        missing = [v for v in names if v not in frame.columns]
+        if missing:
+            raise ValueError(f"`variables` names columns not in the {which} file: {', '.join(map(repr, missing))}.")
+    return list(dict.fromkeys(names))
 
 
 def _assessments(config: RunConfig, original: pd.DataFrame, released: pd.DataFrame, recoded: set[str],

@@ -60,7 +60,8 @@ from pathlib import Path
 from typing import Any
 
 from sdc._formats import READ_OPTIONS
-from sdc._schema import Edges, Names, Option, Real, Text, Whole, toml_key, toml_value
+from sdc.core.binning import BIN_OPTIONS, CLOSED, OUTSIDE
+from sdc._schema import Choice, Edges, Names, Option, Real, Text, Whole, toml_key, toml_value
 from sdc.workflow.options import (
     ALIASES, ASSESS_OPTIONS, DISTANCE_RANGES, FORMATS, MEASURE_ALIASES, MEASURES, OPTIONAL_MEASURES, PER_SENSITIVE,
     SECTIONS, TABLE_SECTIONS,
@@ -121,6 +122,7 @@ class RunConfig:
     subject_id: str | None = None
     long_domains: Mapping[str, str] = field(default_factory=dict)
     value_column: str | None = None
+    visits: Mapping[str, str] = field(default_factory=dict)
     na_values: tuple[str, ...] = ()          # markers read as missing besides empty fields
     text_columns: tuple[str, ...] | bool | None = None  # None: codes with leading zeros are text
     sheet: str | int | None = None            # Excel input: the sheet (default the first)
@@ -143,6 +145,7 @@ class RunConfig:
     ldiversity_mode: str = _D["ldiversity_mode"]
     suda_mode: str = _D["suda_mode"]
     formats: tuple[str, ...] = _D["formats"]
+    records: str = _D["records"]
     source: str = "flags"  # the config file's path, or "flags", or "default"
 
     @property
@@ -177,7 +180,7 @@ class RunConfig:
 
 
 #: RunConfig's field of an option, where it is not the option's key.
-_FIELD = {"path": "data_path", "long": "long_domains"}
+_FIELD = {"path": "data_path", "long": "long_domains", "visit": "visits"}
 
 
 def value_of(cfg: RunConfig, opt: Option) -> Any:
@@ -193,7 +196,7 @@ def option_values(cfg: RunConfig) -> dict[str, Any]:
 
 def _json_bins(spec: Any) -> Any:
     if isinstance(spec, Mapping):
-        return dict(spec)
+        return {k: (_json_bins(v) if k == "edges" else v) for k, v in spec.items()}
     return [("inf" if x > 0 else "-inf") if isinstance(x, float) and math.isinf(x) else x for x in spec]
 
 
@@ -237,18 +240,29 @@ _QUANTILES = Option("quantiles", Whole(2, 1000))
 _EDGES = Option("bins", Edges())
 
 
+_BIN_CLOSED = Option("closed", Choice(CLOSED), default="left")
+_BIN_OUTSIDE = Option("outside", Choice(OUTSIDE), default="error")
+
+
 def _bins(spec: Any, where: str) -> Any:
-    """A bin specification: edges (inf allowed), ``{quantiles = q}`` or ``{width = w}`` (with
-    an optional ``origin``)."""
+    """A bin specification: edges (inf allowed), ``{quantiles = q}``, ``{width = w}`` (with
+    an optional ``origin``) or ``{edges = [...]}``; a table may add ``closed = "left"|"right"``
+    and ``outside = "error"|"missing"|"extend"`` (:mod:`sdc.core.binning`)."""
     if isinstance(spec, Mapping):
-        if set(spec) == {"width"} or set(spec) == {"width", "origin"}:
-            out = {"width": _check(_BIN_WIDTH, spec["width"], f"{where}.width")}
-            if "origin" in spec:
-                out["origin"] = _check(_BIN_ORIGIN, spec["origin"], f"{where}.origin")
-            return out
-        if set(spec) != {"quantiles"}:
-            raise _err(where, f"must be a list of edges, {{quantiles = q}} or {{width = w}}; got {dict(spec)!r}.")
-        return {"quantiles": _check(_QUANTILES, spec["quantiles"], f"{where}.quantiles")}
+        mods = {o.name: _check(o, spec[o.name], f"{where}.{o.name}") for o in (_BIN_CLOSED, _BIN_OUTSIDE)
+                if o.name in spec}
+        rest = {k: v for k, v in spec.items() if k not in BIN_OPTIONS}
+        if set(rest) == {"edges"}:
+            return {"edges": _check(_EDGES, rest["edges"], f"{where}.edges"), **mods}
+        if set(rest) == {"width"} or set(rest) == {"width", "origin"}:
+            out = {"width": _check(_BIN_WIDTH, rest["width"], f"{where}.width")}
+            if "origin" in rest:
+                out["origin"] = _check(_BIN_ORIGIN, rest["origin"], f"{where}.origin")
+            return {**out, **mods}
+        if set(rest) != {"quantiles"}:
+            raise _err(where, "must be a list of edges, {edges = [...]}, {quantiles = q} or {width = w} "
+                              f"(each may add closed and outside); got {dict(spec)!r}.")
+        return {"quantiles": _check(_QUANTILES, rest["quantiles"], f"{where}.quantiles"), **mods}
     return _check(_EDGES, spec, where)
 
 
@@ -298,6 +312,10 @@ def _data(raw: Mapping[str, Any], data_given: bool) -> dict[str, Any]:
         if missing_dom:
             raise _err(f"[data].long.{missing_dom[0]}", f"is not among the domains ({', '.join(dom)}).")
         kw["value_column"] = given.get("value_column")
+        visits = kw["visits"] = given.get("visit", {})
+        missing_dom = [d for d in visits if d not in dom]
+        if missing_dom:
+            raise _err(f"[data].visit.{missing_dom[0]}", f"is not among the domains ({', '.join(dom)}).")
     elif not data_given:
         raise _err("[data]", "needs `path` (one file) or `domains` (several, joined by subject id).")
     kw.update({k: given[k] for k in READ_KEYS if k in given})

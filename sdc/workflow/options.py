@@ -36,6 +36,9 @@ MEASURE_ALIASES = {"individual_risk": "risk", "key_subset_snapshots": "snapshots
                    "l_diversity": "ldiversity", "t_closeness": "tcloseness", "inference_risk": "inference",
                    "population_uniqueness": "uniqueness", "model_risk": "modrisk"}
 FORMATS = ("html", "md", "txt", "json", "xlsx", "csv", "png")
+#: How the report writes ``records.csv`` (every record with its measures): as CSV, gzip-compressed
+#: (``records.csv.gz``), compressed when the CSV would be larger than the input file(s), or not at all.
+RECORDS = ("csv", "gz", "auto", "none")
 #: The t-closeness distances and the values they can take: a t at or above the top can never
 #: fail (None: no upper bound; the Wasserstein distance is in the variable's own units).
 DISTANCE_RANGES: dict[str, tuple[float, float | None]] = {
@@ -59,6 +62,9 @@ _DATA = [
     Option("long", Table(Name(), "a table of domain = test-name column, e.g. { LB = \"LBTESTCD\" }", empty=True), {},
            section="data", flag="", label="long-format domains",
            help="with domains: long-format domains and their test-name column"),
+    Option("visit", Table(Name(), "a table of domain = visit, e.g. { VS = \"BASELINE\" } or { VS = \"VISITNUM=1\" }",
+                          empty=True), {}, section="data", flag="", label="one visit per domain",
+           help="with domains: keep one visit of a domain (its VISIT, else AVISIT, column; or COLUMN=VALUE)"),
     Option("value_column", _COLUMN, None, section="data", flag="", label="value column",
            help="with domains: the value column of the long domains"),
 ]
@@ -121,6 +127,8 @@ _OPTIONS = [
 _OUTPUT = [
     Option("formats", Subset(FORMATS, noun="formats"), FORMATS, section="output", label="outputs",
            help="outputs (default all): " + ", ".join(FORMATS)),
+    Option("records", Choice(RECORDS), "csv", section="output", label="records file",
+           help="records.csv: csv (default), gz (records.csv.gz), auto (gz when larger than the input), none"),
 ]
 
 #: Every option of an assessment run, section by section, in the order of a written config.

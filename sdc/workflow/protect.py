@@ -390,12 +390,13 @@ def _compare_dask(data: Any, run: ProtectionRun, **kwargs: Any) -> ProtectionRun
 
 @dispatch(dask=_compare_dask)
 def _compared(data: pd.DataFrame, run: ProtectionRun, *, input_file: str | Path | None, command: str, progress: bool,
-              now: datetime | None) -> ProtectionRun:
+              now: datetime | None, utility_variables: Sequence[str] | None = None) -> ProtectionRun:
     """The run with the comparison of the original (`data`) and the released file, in memory."""
     table = method_table()
     recoded = [v for r in run.steps if table[r.step.method].changes_categories for v in r.result.variables]
     comp = compare(data, run.released, run.config, protection=run.log(), match="index", recoded=recoded,
-                   files=[input_file] if input_file else (), command=command, progress=progress, now=now)
+                   files=[input_file] if input_file else (), command=command, progress=progress, now=now,
+                   variables=utility_variables)
     return replace(run, comparison=comp)
 
 
@@ -426,6 +427,7 @@ def protect_data(
     command: str = "",
     progress: bool = False,
     now: datetime | None = None,
+    utility_variables: Sequence[str] | None = None,
 ) -> ProtectionRun:
     """Apply a protection plan to `data` and assess the released file beside the original.
 
@@ -448,6 +450,9 @@ def protect_data(
         config or the overrides).
     input_file : path, optional
         Where `data` came from (for the log: name and SHA-256).
+    utility_variables : sequence of str, optional
+        The variables the comparison's utility measures use (:func:`sdc.compare`'s `variables`;
+        default: the changed ones). In-memory runs only.
 
     Returns
     -------
@@ -479,7 +484,8 @@ def protect_data(
                       **_input_fields(data, input_file))
     run = ProtectionRun(plan=plan, original=data, released=released, steps=tuple(records), config=cfg,
                         provenance=prov)
-    return run if cfg is None else _compared(data, run, input_file=input_file, command=command, progress=progress, now=when)
+    return run if cfg is None else _compared(data, run, input_file=input_file, command=command, progress=progress, now=when,
+                                                     utility_variables=utility_variables)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,122 @@
+"""Ctrl-C at any point of a command: exit status 130, one line "sdc: interrupted", no traceback,
+no output folder left as if complete (issue 26, item 7)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
+
+
+def _big_csv(path: Path, rows: int = 4_000_000) -> None:
+    """A file pandas takes seconds to read, written in well under a second."""
+    block = "".join(f"{a},{s},{r},{a * 7 % 1000}.{r}\n" for a in range(90) for s in (0, 1) for r in range(50))
+    reps = rows // 9000 + 1
+    with path.open("w") as f:
+        f.write("age,sex,region,income\n")
+        f.write(block * reps)
+
+
+def test_ctrl_c_while_reading_exits_130_with_one_line(tmp_path):
+    data = tmp_path / "big.csv"
+    _big_csv(data)
+    out = tmp_path / "out"
+    env = {**os.environ, "SDC_STAGES": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "sdc", "assess", str(data), "--keys", "age,sex,region",
+                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    first = proc.stderr.readline()  # the stage line said just before the full read
+    assert first.startswith("sdc: reading big.csv"), first
+    time.sleep(0.5)  # inside pandas' C parser, which turns KeyboardInterrupt into "Error tokenizing data"
+    assert proc.poll() is None, "the command ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines() == ["sdc: interrupted"], err  # one line: no traceback, no parser error
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--keys", "sex,disease", "--sensitive", "disease"], "--sensitive variables may not also be keys: 'disease'"),
+    (["--keys", "sex,nope"], "names columns not in the data: 'nope'"),
+])
+def test_flags_checked_against_the_header_before_the_read(tmp_path, capsys, monkeypatch, flags, message):
+    import sdc.workflow.assess_input as wa
+    from sdc.cli.main import main
+
+    data = tmp_path / "d.csv"
+    data.write_text("sex,age,disease\n0,30,a\n1,40,b\n")
+
+    def no_read(*a, **k):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("the records were read before the flags were checked")
+
+    monkeypatch.setattr(wa, "read_data_details", no_read)
+    assert main(["assess", str(data), *flags, "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0], err
+
+
+def test_progress_bars_named_for_the_measure(monkeypatch):
+    """The jackknife's bar is named for the interval it computes, not "jackknife replicates"."""
+    import numpy as np
+    import pandas as pd
+    import tqdm.auto
+
+    from sdc.risk.uncertainty import jackknife_interval
+
+    names: list[str] = []
+    real = tqdm.auto.tqdm
+
+    def spy(*a, **k):  # noqa: ANN002, ANN003, ANN202
+        names.append(k.get("desc", ""))
+        return real(*a, **{**k, "disable": True})
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", spy)
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"a": rng.integers(0, 3, 200), "b": rng.integers(0, 2, 200), "w": rng.uniform(1, 5, 200)})
+    jackknife_interval(df, ["a", "b"], weights="w", statistic="global_risk", progress=True)
+    assert names == ["interval of the global risk"]
+
+
+@pytest.mark.parametrize("how, expected", [("csv", "records.csv"), ("none", None), ("gz", "records.csv.gz"),
+                                           ("auto", "records.csv.gz")])
+def test_records_file_optional_or_compressed(tmp_path, how, expected):
+    """[output].records / --records: records.csv as CSV, gzip-compressed, compressed when it would
+    be larger than the input (it is: it adds a column per measure), or not written."""
+    import gzip
+
+    import pandas as pd
+
+    from sdc.cli.main import main
+
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"sex": [0, 1] * 30, "age": [20, 30, 40] * 20}).to_csv(data, index=False)
+    out = tmp_path / "out"
+    assert main(["assess", str(data), "--keys", "sex,age", "--records", how, "--out", str(out)]) == 0
+    names = {p.name for p in out.iterdir()}
+    assert {n for n in names if n.startswith("records.csv")} == ({expected} if expected else set())
+    if expected == "records.csv.gz":
+        assert len(pd.read_csv(gzip.open(out / expected))) == 60
+
+
+def test_a_stage_line_per_step(tmp_path, capsys, monkeypatch):
+    """reading, frequencies, each measure by its label, writing each file: one line each on stderr."""
+    import pandas as pd
+
+    from sdc.cli.main import main
+
+    monkeypatch.setenv("SDC_STAGES", "1")
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"sex": [0, 1] * 30, "age": [20, 30, 40] * 20}).to_csv(data, index=False)
+    assert main(["assess", str(data), "--keys", "sex,age", "--out", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    for line in ("sdc: reading d.csv (", "sdc: frequencies of 2 keys over 60 records", "sdc: SUDA2",
+                 "sdc: k-anonymity", "sdc: writing records.csv", "sdc: writing report.html"):
+        assert any(e.startswith(line) for e in err), (line, err)
+    assert not any("jackknife" in e or "plots/" in e for e in err)
