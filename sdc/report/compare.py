@@ -109,6 +109,7 @@ def _file_list(formats: tuple[str, ...], figures: Mapping[str, bytes], has_assoc
                       **({"associations.csv": "every pair of variables whose association changed"}
                          if has_assoc else {}),
                       "changes.csv": "cells changed and suppressed per variable",
+                      "release_marginals.csv": "every variable of the release: its shift, and what withheld records take away",
                       "key_frequencies.csv": "levels of the key variables before and after"})
     if "png" in formats:
         files.update({f"plots/{n}.png": COMPARE_FIGURES[n] for n in figures})
@@ -147,6 +148,20 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     s.tables.append(Table("class sizes", "Records by class size", c.class_sizes))
     s.tables.append(Table("key frequencies", "Levels of the key variables", c.key_frequencies))
     sections.append(s)
+
+    if len(c.release_marginals):
+        s = Section("release", "Every variable of the release",
+                    ["Each variable's distribution in the original (all its records) against the release (its "
+                     "records), sensitive variables first, then the keys. A variable no step changed is untouched; "
+                     "when records were withheld (dropped), its distribution still moves, and the last column is "
+                     "what the withheld records alone take away."])
+        s.tables.append(Table("release marginals", "Every variable of the release", c.release_marginals,
+                              note="total variation: half the sum of the absolute differences of the shares (0 = the "
+                                   "same distribution, 1 = disjoint); largest shift: the largest change of one "
+                                   "level's share, in percentage points (missing is a level; a numeric variable "
+                                   "with over 50 values over the original's deciles). Definitions: "
+                                   "docs/compare-sweep.md."))
+        sections.append(s)
 
     s = Section("utility", "Utility", ["The utility measures (sdc.utility) on the matched records, over the variables "
                                        "whose values changed (pseudonymised identifiers left out: a pseudonym "
@@ -345,6 +360,7 @@ def _render(c: Comparison, formats: Sequence[str] | None) -> tuple[dict[str, str
         if len(c.associations):
             out["associations.csv"] = csv_text(safe_frame(c.associations))
         out["changes.csv"] = csv_text(safe_frame(c.changes))
+        out["release_marginals.csv"] = csv_text(safe_frame(c.release_marginals))
         out["key_frequencies.csv"] = csv_text(safe_frame(c.key_frequencies))
     if png:
         out.update({f"plots/{n}.png": b for n, b in figs.items()})
