@@ -336,3 +336,24 @@ def test_markdown_text_escapes_block_openers_only(text: str, shown: str) -> None
 
     assert md_text(text) == shown
     assert md_text(text, start=False) == text
+
+
+def test_the_executive_summary_lists_every_failure_it_counts(tmp_path: Path) -> None:
+    """Issue 26: "6 of 6 checked measures fail" listed 5 (the first five by share)."""
+    import tomllib
+
+    import sdc
+    from sdc.datasets import example_path
+    from sdc.report.content import _executive_summary
+
+    cfg_path = Path(example_path()).with_name("example.toml")
+    raw = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
+    raw["data"]["path"] = str(example_path())
+    raw.setdefault("thresholds", {})["k"] = 20
+    a = sdc.assess(str(example_path()), raw)
+    fails = int((a.to_frame()["verdict"] == "fail").sum())
+    assert fails > 5
+    s = _executive_summary(a, ["health_survey.csv"])
+    assert f"Overall: {fails} of" in s.paragraphs[1]
+    worst = next(t for t in s.tables if t.key == "worst findings")
+    assert len(worst.frame) == fails and f"all {fails} failing measures" in worst.title

@@ -249,8 +249,11 @@ def _executive_summary(a: Assessment, inputs: list[str]) -> Section:
     worst = v[v["verdict"] == "fail"].copy()
     if len(worst):
         worst["pct"] = [100.0 * x if x is not None and x == x else float("nan") for x in worst["share"]]
-        worst = worst.sort_values("pct", ascending=False, kind="stable", na_position="last").head(5)
-        s.tables.append(Table("worst findings", "Worst findings (failing measures, by share of records concerned)",
+        # Every failing measure (the overall line counts them all; inference has no share and
+        # sorts last, but is listed).
+        worst = worst.sort_values("pct", ascending=False, kind="stable", na_position="last")
+        s.tables.append(Table("worst findings", f"Worst findings (all {len(worst)} failing measures, by share of "
+                                                "records concerned; a measure without a share last)",
                               worst[["scenario", "measure", "statistic", "value", "passes if", "pct", "verdict"]],
                               labels={"pct": "% of records", "passes if": "passes if"}))
     if a.skipped:
