@@ -357,3 +357,22 @@ def test_the_executive_summary_lists_every_failure_it_counts(tmp_path: Path) -> 
     assert f"Overall: {fails} of" in s.paragraphs[1]
     worst = next(t for t in s.tables if t.key == "worst findings")
     assert len(worst.frame) == fails and f"all {fails} failing measures" in worst.title
+
+
+def test_the_thresholds_table_shows_the_values_in_force_per_variable() -> None:
+    """Issue 26: the table showed l = 2, t = 0.2 ordered while l = 5, t = 30 Wasserstein were in force."""
+    import numpy as np
+    import pandas as pd
+
+    import sdc
+    from sdc.report.content import _setup_section
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"sex": rng.choice(["m", "f"], 200), "region": rng.choice(list("abc"), 200),
+                       "chol": rng.normal(200, 30, 200).round()})
+    a = sdc.assess(df, {"variables": {"categorical_keys": ["sex", "region"], "sensitive": ["chol"]},
+                        "sensitive_thresholds": {"chol": {"l": 5, "t": 30, "distance": "wasserstein"}},
+                        "options": {"measures": ["k_anonymity", "ldiversity", "tcloseness"]}})
+    thr = next(t for t in _setup_section(a).tables if t.key == "thresholds").frame
+    text = " ".join(str(v) for v in thr["value"])
+    assert "in force: 5 (chol)" in text and "in force: 30 wasserstein (chol)" in text
