@@ -65,3 +65,13 @@ def test_an_unknown_audience_is_refused(runs, capsys: pytest.CaptureFixture) -> 
     code, _, err = run_cli(capsys, "protect", str(data), "--drop", "household_id", "--out",
                            str(data.parent / "x"), "--audience", "public")
     assert code == 2 and "invalid choice: 'public'" in err
+
+
+def test_the_workbook_says_its_audience_and_holds_the_notes(runs) -> None:  # noqa: ANN001
+    from openpyxl import load_workbook
+
+    _, external, _, _ = runs
+    wb = load_workbook(external / "comparison" / "report.xlsx")
+    first = [str(r[0].value) for r in wb["Contents"].iter_rows(max_row=6)]
+    assert any(v.startswith("Audience: external") for v in first)
+    assert "Notes" in wb.sheetnames and wb["Notes"].max_row > 1

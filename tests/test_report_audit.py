@@ -261,7 +261,7 @@ def test_every_table_has_its_json_entry_and_its_sheet(tmp_path: Path) -> None:
     assert {f"inference {c}" for c in long} <= set(doc["tables"])
     assert {f"s1 ldiv below {c}" for c in long} <= set(doc["tables"])
     wb = openpyxl.load_workbook(tmp_path / "r" / "report.xlsx")
-    assert len(wb.sheetnames) == 1 + n_tables and len(set(n.lower() for n in wb.sheetnames)) == len(wb.sheetnames)
+    assert len(wb.sheetnames) == 1 + n_tables + ("Notes" in wb.sheetnames) and len(set(n.lower() for n in wb.sheetnames)) == len(wb.sheetnames)
 
 
 # ---- item 11: escaping in every text output -----------------------------------------------------------------
