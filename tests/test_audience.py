@@ -75,3 +75,21 @@ def test_the_workbook_says_its_audience_and_holds_the_notes(runs) -> None:  # no
     first = [str(r[0].value) for r in wb["Contents"].iter_rows(max_row=6)]
     assert any(v.startswith("Audience: external") for v in first)
     assert "Notes" in wb.sheetnames and wb["Notes"].max_row > 1
+
+
+def test_an_external_assessment_has_no_per_record_file(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    from sdc.datasets import example_path
+
+    cfg = str(Path(example_path()).with_name("example.toml"))
+    code, _, err = run_cli(capsys, "assess", str(example_path()), "--config", cfg, "--out", str(tmp_path / "int"),
+                           "--measures", "k_anonymity,risk")
+    assert code == 0, err
+    code, _, err = run_cli(capsys, "assess", str(example_path()), "--config", cfg, "--out", str(tmp_path / "ext"),
+                           "--measures", "k_anonymity,risk", "--audience", "external")
+    assert code == 0, err
+    internal = {p.name for p in (tmp_path / "int").rglob("*.csv")}
+    external = {p.name for p in (tmp_path / "ext").rglob("*.csv")}
+    assert "records.csv" in internal and not external
+    md = (tmp_path / "ext" / "report.md").read_text(encoding="utf-8")
+    assert "Audience: external" in md[:3000] and "sdc assess " + str(example_path()) not in md
+    assert "Audience: internal" in (tmp_path / "int" / "report.md").read_text(encoding="utf-8")[:3000]

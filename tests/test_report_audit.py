@@ -71,7 +71,7 @@ def test_every_scenario_has_its_sections_tables_and_figures(example: Path) -> No
 def test_the_report_opens_with_an_executive_summary(example: Path) -> None:
     md = (example / "report.md").read_text()
     sections = re.findall(r"^## (.+)$", md, flags=re.M)
-    assert sections[0] == "Executive summary" and sections[1] == "Input"
+    assert sections[0] == "Audience" and sections[1] == "Executive summary" and sections[2] == "Input"
     summary = md.split("## Input")[0]
     assert "health\\_survey.csv: 4,125 records, 14 variables, assessed against 2 intruder scenarios" in summary or \
         "health_survey.csv: 4,125 records, 14 variables, assessed against 2 intruder scenarios" in summary
