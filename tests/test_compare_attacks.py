@@ -230,3 +230,21 @@ def test_attacks_say_they_match_continuous_keys_on_their_values() -> None:
                         "bins": {"age": {"width": 10}}, "options": {"measures": ["k_anonymity"]}})
     c = compare(df, df, cfg, n_attacks=20)
     assert any("continuous key(s) age are matched on the values the files hold" in n for n in c.notes)
+
+
+def test_an_attack_of_few_guesses_carries_a_warning() -> None:
+    """Issue 26: a singling-out risk from 6 queries was shown with no word of how little it says."""
+    import numpy as np
+    import pandas as pd
+
+    import sdc
+    from sdc.attacks.anonymeter import MIN_ATTACKS
+
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({"a": rng.integers(0, 5, 300).astype(str), "b": rng.integers(0, 4, 300).astype(str),
+                       "s": rng.integers(0, 3, 300).astype(str)})
+    few = sdc.inference_attack(df, df, ["a", "b"], "s", n_attacks=6, seed=1)
+    assert few.summary().set_index("statistic").loc["n_attacks", "value"] == 6
+    assert any(n.startswith("warning: only 6 targets") and str(MIN_ATTACKS) in n for n in few.notes)
+    many = sdc.inference_attack(df, df, ["a", "b"], "s", n_attacks=MIN_ATTACKS, seed=1)
+    assert not any(n.startswith("warning: only") for n in many.notes)

@@ -343,3 +343,16 @@ def test_rare_pooling_leaves_no_rare_level(values, rare):
     assert small.empty
     assert r.changed["c"] == changed_cells(df, r.data, ["c"])["c"]
     assert r.data["c"].isna().equals(df["c"].isna())
+
+
+def test_numeric_labels_stay_numeric_unless_text_is_asked_for() -> None:
+    """Issue 26: numeric labels made a categorical column and IL1 switched formula (0.789 vs 0.0206)."""
+    import pandas as pd
+
+    import sdc
+
+    df = pd.DataFrame({"age": [21, 35, 47, 52, 68]})
+    num = sdc.global_recode(df, "age", edges=[0, 30, 50, 100], labels=[1, 2, 3]).data["age"]
+    assert num.dtype.kind in "iuf" and num.tolist() == [1, 2, 2, 3, 3]
+    text = sdc.global_recode(df, "age", edges=[0, 30, 50, 100], labels=["1", "2", "3"]).data["age"]
+    assert isinstance(text.dtype, pd.CategoricalDtype)

@@ -107,7 +107,7 @@ def test_xlsx_has_one_sheet_per_table(toy_folder: Path) -> None:
     doc = json.loads((toy_folder / "report.json").read_text())
     wb = openpyxl.load_workbook(toy_folder / "report.xlsx")
     assert wb.sheetnames[0] == "Contents"
-    assert len(wb.sheetnames) == 1 + len(doc["tables"])
+    assert len(wb.sheetnames) == 1 + len(doc["tables"]) + ("Notes" in wb.sheetnames)  # + the notes (issue 26)
     ws = wb["s1 Individual and global risk"]  # named after the table (issue 11, item 15)
     assert ws["A1"].value == "Individual and global risk"
 

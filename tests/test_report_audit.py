@@ -71,7 +71,7 @@ def test_every_scenario_has_its_sections_tables_and_figures(example: Path) -> No
 def test_the_report_opens_with_an_executive_summary(example: Path) -> None:
     md = (example / "report.md").read_text()
     sections = re.findall(r"^## (.+)$", md, flags=re.M)
-    assert sections[0] == "Executive summary" and sections[1] == "Input"
+    assert sections[0] == "Audience" and sections[1] == "Executive summary" and sections[2] == "Input"
     summary = md.split("## Input")[0]
     assert "health\\_survey.csv: 4,125 records, 14 variables, assessed against 2 intruder scenarios" in summary or \
         "health_survey.csv: 4,125 records, 14 variables, assessed against 2 intruder scenarios" in summary
@@ -261,7 +261,7 @@ def test_every_table_has_its_json_entry_and_its_sheet(tmp_path: Path) -> None:
     assert {f"inference {c}" for c in long} <= set(doc["tables"])
     assert {f"s1 ldiv below {c}" for c in long} <= set(doc["tables"])
     wb = openpyxl.load_workbook(tmp_path / "r" / "report.xlsx")
-    assert len(wb.sheetnames) == 1 + n_tables and len(set(n.lower() for n in wb.sheetnames)) == len(wb.sheetnames)
+    assert len(wb.sheetnames) == 1 + n_tables + ("Notes" in wb.sheetnames) and len(set(n.lower() for n in wb.sheetnames)) == len(wb.sheetnames)
 
 
 # ---- item 11: escaping in every text output -----------------------------------------------------------------
@@ -336,3 +336,43 @@ def test_markdown_text_escapes_block_openers_only(text: str, shown: str) -> None
 
     assert md_text(text) == shown
     assert md_text(text, start=False) == text
+
+
+def test_the_executive_summary_lists_every_failure_it_counts(tmp_path: Path) -> None:
+    """Issue 26: "6 of 6 checked measures fail" listed 5 (the first five by share)."""
+    import tomllib
+
+    import sdc
+    from sdc.datasets import example_path
+    from sdc.report.content import _executive_summary
+
+    cfg_path = Path(example_path()).with_name("example.toml")
+    raw = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
+    raw["data"]["path"] = str(example_path())
+    raw.setdefault("thresholds", {})["k"] = 20
+    a = sdc.assess(str(example_path()), raw)
+    fails = int((a.to_frame()["verdict"] == "fail").sum())
+    assert fails > 5
+    s = _executive_summary(a, ["health_survey.csv"])
+    assert f"Overall: {fails} of" in s.paragraphs[1]
+    worst = next(t for t in s.tables if t.key == "worst findings")
+    assert len(worst.frame) == fails and f"all {fails} failing measures" in worst.title
+
+
+def test_the_thresholds_table_shows_the_values_in_force_per_variable() -> None:
+    """Issue 26: the table showed l = 2, t = 0.2 ordered while l = 5, t = 30 Wasserstein were in force."""
+    import numpy as np
+    import pandas as pd
+
+    import sdc
+    from sdc.report.content import _setup_section
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"sex": rng.choice(["m", "f"], 200), "region": rng.choice(list("abc"), 200),
+                       "chol": rng.normal(200, 30, 200).round()})
+    a = sdc.assess(df, {"variables": {"categorical_keys": ["sex", "region"], "sensitive": ["chol"]},
+                        "sensitive_thresholds": {"chol": {"l": 5, "t": 30, "distance": "wasserstein"}},
+                        "options": {"measures": ["k_anonymity", "ldiversity", "tcloseness"]}})
+    thr = next(t for t in _setup_section(a).tables if t.key == "thresholds").frame
+    text = " ".join(str(v) for v in thr["value"])
+    assert "in force: 5 (chol)" in text and "in force: 30 wasserstein (chol)" in text

@@ -94,7 +94,7 @@ def test_relabelled_numeric_variable_without_intervals_is_categorical():
 def test_suppressed_cells_are_ignored_or_count_as_maximal_loss():
     orig = pd.DataFrame({"x": [0.0, 10.0, 20.0, np.nan], "c": ["a", "b", "b", "a"]})
     rel = pd.DataFrame({"x": [2.0, np.nan, 20.0, 5.0], "c": ["a", None, "a", "a"]})
-    ign = sdc.information_loss(orig, rel, ["x", "c"])
+    ign = sdc.information_loss(orig, rel, ["x", "c"], suppressed="ignore")
     # x: pairs (0,2), (20,20) -> (0.1 + 0) / 2; the record missing in the original is never counted
     assert ign.il1["x"] == pytest.approx(0.05)
     assert ign.il1["c"] == pytest.approx(1 / 3)
@@ -307,9 +307,19 @@ def test_categorical_il1_is_symmetric_and_matches_a_loop(pairs):
     b = pd.DataFrame({"c": pd.Series([p[1] for p in pairs], dtype=object)})
     both = [(p, q) for p, q in pairs if p is not None and q is not None]
     want = sum(p != q for p, q in both) / len(both) if both else math.nan
-    ab = sdc.information_loss(a, b, "c", categorical="c").il1["c"]
-    ba = sdc.information_loss(b, a, "c", categorical="c").il1["c"]
+    ab = sdc.information_loss(a, b, "c", categorical="c", suppressed="ignore").il1["c"]
+    ba = sdc.information_loss(b, a, "c", categorical="c", suppressed="ignore").il1["c"]
     if math.isnan(want):
         assert math.isnan(ab) and math.isnan(ba)
     else:
         assert ab == pytest.approx(want) and ba == pytest.approx(want)
+
+
+def test_the_api_counts_suppressed_cells_as_the_cli_does():
+    """Issue 26: the API's IL1 ignored suppressed cells by default (0.0 after local suppression)
+    while sdc compare and sdc sweep count each as a loss of 1."""
+    orig = pd.DataFrame({"k": ["a", "b", "c", "d"]})
+    rel = pd.DataFrame({"k": ["a", None, "c", None]})
+    r = sdc.information_loss(orig, rel, ["k"])
+    assert r.suppressed == "max" and r.overall == pytest.approx(0.5)
+    assert sdc.utility_summary(orig, rel, ["k"]).il1_overall == pytest.approx(0.5)

@@ -382,3 +382,34 @@ def test_utility_variables_chosen_as_in_the_sweep(tmp_path, capsys) -> None:
     code, _, err = run_cli(capsys, "compare", str(tmp_path / "o.csv"), str(tmp_path / "r.csv"), "--keys", "sex,region",
                            "--variables", "region,income", "--out", str(tmp_path / "cmp"), "--json")
     assert code == 0, err
+
+
+def test_a_comparison_after_l_diversity_dropping_records_shows_the_sensitive_shift() -> None:
+    # Classes of (sex, region) with one disease value are dropped by l = 2 enforcement: no value
+    # of a kept record changes, yet the sensitive distribution moves (issue 26: the comparison
+    # listed changed variables only and showed nothing).
+    orig = pd.DataFrame({"id": [f"r{i}" for i in range(12)],
+                         "sex": ["m"] * 6 + ["f"] * 6,
+                         "region": ["a", "a", "a", "b", "b", "b"] * 2,
+                         "disease": ["flu", "cold", "flu", "cold", "cold", "cold",
+                                     "flu", "cold", "asthma", "flu", "cold", "flu"]})
+    res = sdc.local_suppression(orig, ["sex", "region"], k=2, unit="record", sensitive="disease", l=2)
+    rel = res.data
+    assert len(rel) == 9  # the class (m, b) holds "cold" only
+    cfg = from_mapping({"data": {"path": "x.csv", "id": "id"},
+                        "variables": {"categorical_keys": ["sex", "region"], "sensitive": ["disease"]},
+                        "options": {"measures": ["k_anonymity"]}, "thresholds": {"k": 2}})
+    c = compare(orig, rel, cfg, match="id")
+    m = c.release_marginals
+    assert list(m["variable"])[:3] == ["disease", "sex", "region"]
+    row = m.set_index("variable").loc["disease"]
+    assert row["role"] == "sensitive" and row["status"] == "untouched, records withheld"
+    # cold: 6/12 before, 3/9 after -> 16.7 points; TV = (16.7 + 8.3 + 8.3) / 2 / 100
+    assert row["largest shift (points)"] == pytest.approx(100 * (6 / 12 - 3 / 9))
+    assert row["level of the largest shift"] == "cold"
+    assert row["total variation"] == pytest.approx(1 / 6)
+    assert row["records withheld"] == 3
+    assert row["shift from the withheld records (points)"] == pytest.approx(100 * (6 / 12 - 3 / 9))
+    # Without dropping, an untouched variable says so.
+    same = compare(orig, orig, cfg, match="id").release_marginals.set_index("variable")
+    assert set(same["status"]) == {"untouched"} and float(same["total variation"].max()) == 0.0

@@ -214,9 +214,27 @@ class AnonymeterResult:
                       "parameters": self.parameters, "notes": list(self.notes)})
 
 
+#: Below this many guesses made (singling-out queries found, linkability or inference targets)
+#: an attack's result carries a warning note: at 100 guesses the 95 % Wilson interval of a rate
+#: near 0.5 is still about +-0.1 wide; at 6 it spans half the scale.
+MIN_ATTACKS = 100
+
+
+def few_attacks_note(attack: str, made: int) -> str | None:
+    """The warning a result made of fewer than :data:`MIN_ATTACKS` guesses carries (None otherwise)."""
+    if made >= MIN_ATTACKS:
+        return None
+    what = "queries" if attack == "singling_out" else "targets"
+    return (f"warning: only {made} {what} made by the {attack.replace('_', '-')} attack, below the documented "
+            f"minimum of {MIN_ATTACKS} (docs/attacks.md): its risk and interval say little.")
+
+
 def _result(attack: str, n_main: int, s_main: float, n_base: int, s_base: float, n_ctrl: int | None,
             s_ctrl: float | None, confidence: float, seed: int, params: dict[str, Any], details: pd.DataFrame,
             notes: list[str]) -> AnonymeterResult:
+    few = few_attacks_note(attack, int(params.get("n_queries_found", n_main)))
+    if few is not None and n_main:
+        notes.append(few)
     main = success_rate(n_main, s_main, confidence)
     base = success_rate(n_base, s_base, confidence)
     ctrl = None if n_ctrl is None else success_rate(n_ctrl, s_ctrl, confidence)

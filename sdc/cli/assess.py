@@ -68,6 +68,9 @@ def add_parsers(sub: Any) -> None:
                    help="also compute the measures with R's sdcMicro (rpy2) and add the agreement table")
     g.add_argument("--fail-on-risk", action="store_true",
                    help=f"exit with status {EXIT_RISK} when a measure fails its threshold (for pipelines)")
+    g.add_argument("--audience", choices=("internal", "external"), default="internal",
+                   help="who reads the report: internal (everything, per-record files) or external (data users: "
+                        "no per-record file, no command line)")
     g.add_argument("--json", action="store_true", help="print report.json on stdout (no progress bars)")
     g.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
                    help="pandas in memory (default), or dask: DATA may be a glob of CSV files ('data/part-*.csv'); "
@@ -131,7 +134,7 @@ def run_assess(args: argparse.Namespace, argv: Sequence[str]) -> int:
     progress = not args.json and sys.stderr.isatty()
     command = "sdc " + shlex.join(argv)
     result = assess(cfg, command=command, progress=progress, cross_check=args.cross_check, now=_fixed_time())
-    folder = write_report(result, args.out)
+    folder = write_report(result, args.out, audience=args.audience)
     fails = [v for v in result.verdicts if v.verdict == "fail"]
     if args.json:
         print(serialize.dumps(report_document(folder.report, dict.fromkeys(folder.files, ""))))
@@ -150,7 +153,7 @@ def _run_assess_dask(args: argparse.Namespace, argv: Sequence[str], cfg: Any) ->
     with dask_session(args.scheduler):
         result = assess(cfg, engine="dask", command="sdc " + shlex.join(argv), cross_check=args.cross_check,
                         now=_fixed_time())
-        folder = write_report(result, args.out)
+        folder = write_report(result, args.out, audience=args.audience)
     fails = [v for v in result.verdicts if v.verdict == "fail"]
     if args.json:
         print(serialize.dumps(assessment_document(result)))

@@ -37,6 +37,9 @@ def add_parsers(sub: Any) -> None:
                    help="the variables the utility measures use (IL1, eigenvalues, marginals), as a sweep plan's "
                         "`variables` (default: the variables with a changed cell)")
     add_role_flags(p)
+    p.add_argument("--audience", choices=("internal", "external"), default="internal",
+                   help="who reads the report: internal (everything: seeds, plan, provenance) or external "
+                        "(data users: no seed, no secret, no command line)")
     p.add_argument("--json", action="store_true", help="print report.json's summary instead of text")
     p.set_defaults(run=run_compare, flag_aliases={"categorical_keys": "keys"})
 
@@ -63,7 +66,7 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
     progress = not args.json and sys.stderr.isatty()
     comp = compare(original, released, cfg, protection=log, match=args.match, files=[args.original, args.released],
                    command="sdc " + shlex.join(argv), progress=progress, now=_fixed_time(), variables=args.variables)
-    folder = write_comparison(comp, args.out, inputs=[args.original, args.released])
+    folder = write_comparison(comp, args.out, inputs=[args.original, args.released], audience=args.audience)
     if args.json:
         print(serialize.dumps({"out": str(folder.path), "files": list(folder.files),
                                "summary": summary_values(comp.summary())}))

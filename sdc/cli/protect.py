@@ -102,6 +102,9 @@ def add_parsers(sub: Any) -> None:
     add_role_flags(p)
     p.add_argument("--export-r", metavar="FILE", help="also write the plan as an R script for sdcMicro (Rscript FILE "
                    "INPUT.csv OUTPUT.csv), saying step by step where sdcMicro gives the same cells")
+    p.add_argument("--audience", choices=("internal", "external"), default="internal",
+                   help="who reads the report: internal (everything: seeds, plan, provenance) or external "
+                        "(data users: no seed, no secret, no command line)")
     p.add_argument("--no-assess", action="store_true", help="do not assess the files (no comparison/ folder)")
     p.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
                    help="pandas in memory (default), or dask: DATA may be a glob of CSV files ('data/part-*.csv'), "
@@ -185,7 +188,8 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     run = protect_data(data, plan, config=args.config, overrides=overrides,
                        reassess=not args.no_assess, input_file=args.data, command="sdc " + shlex.join(argv),
                        progress=progress, now=_fixed_time(), utility_variables=args.utility_variables)
-    folder = write_protection(run, args.out, input_path=args.data, sep=reading["sep"], formats=args.formats)
+    folder = write_protection(run, args.out, input_path=args.data, sep=reading["sep"], formats=args.formats,
+                              audience=args.audience)
     if args.export_r:
         from sdc._files import atomic_write
 

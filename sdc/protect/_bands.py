@@ -257,7 +257,13 @@ def _labelled(codes: np.ndarray, lo: np.ndarray, hi: np.ndarray, interval_labels
         return pd.Series(pd.Categorical.from_codes(codes, categories=cats, ordered=True), index=like.index,
                          name=like.name)
     if not isinstance(labels, str):
-        return pd.Series(pd.Categorical.from_codes(codes, categories=list(labels), ordered=True), index=like.index,
+        given = list(labels)
+        if given and all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+                         for v in given):
+            # Numeric labels stay numeric (issue 26: they made a categorical column, and IL1
+            # switched to its categorical formula without a word); text labels ("1") are categories.
+            return restore_numeric(np.array([float(v) for v in given] + [np.nan])[codes], like)
+        return pd.Series(pd.Categorical.from_codes(codes, categories=given, ordered=True), index=like.index,
                          name=like.name)
     zero = [0.0] if has_zero else []
     if labels == "lower":

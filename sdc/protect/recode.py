@@ -158,7 +158,8 @@ def global_recode(
     * **numbers** -- one of ``width`` (from ``origin``), ``edges``, ``bins`` (with
       ``bin_method``), ``log_base``, ``round_to``; bands closed on the right (sdcMicro's
       default) or the left (``closed``), written as ``labels`` ("interval", "lower",
-      "midpoint" or one label per band); see :mod:`sdc.protect.recode_numbers` for the formulas;
+      "midpoint" or one label per band: numbers stay a numeric column, text labels make an
+      ordered categorical); see :mod:`sdc.protect.recode_numbers` for the formulas;
     * **dates** -- ``date="year"`` or ``"month"``, or ``age_at=reference`` (the age in
       completed years), years and ages optionally banded by a numbers option
       (:mod:`sdc.protect.recode_dates`);

@@ -20,7 +20,7 @@ file is complete, so an existing report is replaced whole or not at all
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sdc._files import csv_chunks
@@ -94,7 +94,8 @@ def _records_file(records: RecordTables, how: str, inputs: list[str]) -> dict[st
     return {"records.csv.gz": gzip.compress(data, compresslevel=6, mtime=0)}
 
 
-def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | None = None) -> ReportFolder:
+def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | None = None,
+                 audience: str = "internal") -> ReportFolder:
     """Write the report folder `out` for assessment `a` (replacing a previous sdc report there).
 
     Parameters
@@ -108,6 +109,10 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
         there, say), or a folder that holds one of the assessment's input files.
     formats : tuple of str, optional
         Subset of ``html md txt json xlsx csv png``; default: the config's.
+    audience : {"internal", "external"}, default "internal"
+        Who reads it (:mod:`sdc.report.audience`): ``"external"`` (data users) writes no
+        per-record file (no ``records.csv``, no at-risk lists) and no command line; every page
+        opens with the audience line.
 
     Notes
     -----
@@ -133,18 +138,27 @@ def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | N
     bad = [f for f in formats if f not in FORMATS]
     if bad:
         raise ValueError(f"unknown report format {bad[0]!r}; allowed: {', '.join(FORMATS)}.")
+    from sdc.report.audience import audience_section, check_audience, external_log
+    from sdc.report.records import RecordTables
+
+    external = check_audience(audience) == "external"
+    if external:
+        a = replace(a, provenance=external_log(dict(a.provenance)))
     if a.engine != "pandas":  # the records stay where they are: the verdicts and the measures' tables
+        if external:
+            raise ValueError("an external report of a Dask assessment is not written yet; use --audience internal.")
         from sdc.report.out_of_memory import write_out_of_memory
 
         return ReportFolder(*write_out_of_memory(a, out, formats))
     out = Path(out)
     inputs = list(a.provenance.get("input_files") or [])
     check_target(out, "`out`", inputs=inputs)  # before the work: a refused folder costs nothing
-    records = record_tables(a)
+    records = RecordTables({}, {}) if external else record_tables(a)
     rec_content = _records_file(records, a.config.records, inputs)
     figs = make_figures(a) if ("html" in formats or "png" in formats) else {}
     files = _file_list(formats, records.descriptions, figs, figure_captions(a))
     report = build_report(a, files=files)
+    report.sections.insert(0, audience_section(audience))
     png_files = "png" in formats
     html = "html" in formats
 

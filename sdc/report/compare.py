@@ -111,6 +111,7 @@ def _file_list(formats: tuple[str, ...], figures: Mapping[str, bytes], has_assoc
                       **({"associations.csv": "every pair of variables whose association changed"}
                          if has_assoc else {}),
                       "changes.csv": "cells changed and suppressed per variable",
+                      "release_marginals.csv": "every variable of the release: its shift, and what withheld records take away",
                       "key_frequencies.csv": "levels of the key variables before and after"})
     if "png" in formats:
         files.update({f"plots/{n}.png": COMPARE_FIGURES[n] for n in figures})
@@ -118,11 +119,16 @@ def _file_list(formats: tuple[str, ...], figures: Mapping[str, bytes], has_assoc
 
 
 def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = None,
-                            title: str = "Disclosure risk and utility: original and released file") -> Report:
-    """The comparison's sections (tables and figure names), independent of format."""
+                            title: str = "Disclosure risk and utility: original and released file",
+                            audience: str = "internal") -> Report:
+    """The comparison's sections (tables and figure names), independent of format; the first
+    says which audience the report is for (:mod:`sdc.report.audience`; an external report is
+    rendered from :func:`for_audience`'s comparison)."""
+    from sdc.report.audience import audience_section
+
     prov = c.provenance
     k = c.config.thresholds.k
-    sections: list[Section] = []
+    sections: list[Section] = [audience_section(audience)]
 
     s = Section("input", "The two files")
     rows: list[tuple[str, object]] = [("original", prov.get("original", "")), ("released", prov.get("released", ""))]
@@ -165,6 +171,20 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
               + ". Every level is in key_frequencies.csv.") if left else
         f"Every level is shown (at most {KEY_LEVELS_SHOWN} per variable are; all are in key_frequencies.csv)."))
     sections.append(s)
+
+    if len(c.release_marginals):
+        s = Section("release", "Every variable of the release",
+                    ["Each variable's distribution in the original (all its records) against the release (its "
+                     "records), sensitive variables first, then the keys. A variable no step changed is untouched; "
+                     "when records were withheld (dropped), its distribution still moves, and the last column is "
+                     "what the withheld records alone take away."])
+        s.tables.append(Table("release marginals", "Every variable of the release", c.release_marginals,
+                              note="total variation: half the sum of the absolute differences of the shares (0 = the "
+                                   "same distribution, 1 = disjoint); largest shift: the largest change of one "
+                                   "level's share, in percentage points (missing is a level; a numeric variable "
+                                   "with over 50 values over the original's deciles). Definitions: "
+                                   "docs/compare-sweep.md."))
+        sections.append(s)
 
     s = Section("utility", "Utility", ["The utility measures (sdc.utility) on the matched records, over the variables "
                                        "whose values changed (pseudonymised identifiers left out: a pseudonym "
@@ -294,6 +314,7 @@ def comparison_document(report: Report, c: Comparison, files: Mapping[str, str])
         "schema_version": SCHEMA_VERSION,
         "generator": f"sdc {__version__}",
         "title": report.title,
+        "audience": next((p for sec in report.sections if sec.key == "audience" for p in sec.paragraphs), ""),
         "generated_utc": report.generated,
         "provenance": prov,
         "config": c.config.to_dict(),
@@ -327,8 +348,21 @@ def _attacks_document(c: Comparison) -> dict[str, Any]:
     return doc
 
 
+def for_audience(c: Comparison, audience: str) -> Comparison:
+    """`c` as the `audience` sees it: external, without the protection log's seeds and
+    secrets and without the command line (:func:`sdc.report.audience.external_log`)."""
+    from dataclasses import replace
+
+    from sdc.report.audience import check_audience, external_log
+
+    if check_audience(audience) == "internal":
+        return c
+    return replace(c, protection=external_log(c.protection) if c.protection else c.protection,
+                   provenance=external_log(dict(c.provenance)))
+
+
 def comparison_files(c: Comparison, *, formats: Sequence[str] | None = None,
-                     released_name: str | None = None) -> dict[str, str | bytes]:
+                     released_name: str | None = None, audience: str = "internal") -> dict[str, str | bytes]:
     """Every file of the comparison folder (name -> content), without writing anything.
 
     `released_name` names the released file in the report when `c` compared DataFrames (as
@@ -337,10 +371,11 @@ def comparison_files(c: Comparison, *, formats: Sequence[str] | None = None,
         from dataclasses import replace
 
         c = replace(c, provenance={**c.provenance, "released": released_name})
-    return _render(c, formats)[0]
+    return _render(c, formats, audience)[0]
 
 
-def _render(c: Comparison, formats: Sequence[str] | None) -> tuple[dict[str, str | bytes], Report]:
+def _render(c: Comparison, formats: Sequence[str] | None,
+            audience: str = "internal") -> tuple[dict[str, str | bytes], Report]:
     from sdc.report.html import render_html
     from sdc.report.text import render_markdown, render_text
     from sdc.report.xlsx import render_xlsx
@@ -351,7 +386,8 @@ def _render(c: Comparison, formats: Sequence[str] | None) -> tuple[dict[str, str
         raise ValueError(f"unknown report format {bad[0]!r}; allowed: {', '.join(FORMATS)}.")
     figs = comparison_figures(c) if ("html" in formats or "png" in formats) else {}
     listing = _file_list(formats, figs, has_assoc=bool(len(c.associations)))
-    report = build_comparison_report(c, files=listing)
+    c = for_audience(c, audience)
+    report = build_comparison_report(c, files=listing, audience=audience)
     png = "png" in formats
     out: dict[str, str | bytes] = {}
     if "html" in formats:
@@ -372,6 +408,7 @@ def _render(c: Comparison, formats: Sequence[str] | None) -> tuple[dict[str, str
         if len(c.associations):
             out["associations.csv"] = csv_text(safe_frame(c.associations))
         out["changes.csv"] = csv_text(safe_frame(c.changes))
+        out["release_marginals.csv"] = csv_text(safe_frame(c.release_marginals))
         out["key_frequencies.csv"] = csv_text(safe_frame(c.key_frequencies))
     if png:
         out.update({f"plots/{n}.png": b for n, b in figs.items()})
@@ -379,8 +416,9 @@ def _render(c: Comparison, formats: Sequence[str] | None) -> tuple[dict[str, str
 
 
 def write_comparison(c: Comparison, out: str | Path, *, formats: Sequence[str] | None = None,
-                     inputs: Sequence[str | Path] = ()) -> ComparisonFolder:
-    """Write the comparison folder `out` (see the module docstring).
+                     inputs: Sequence[str | Path] = (), audience: str = "internal") -> ComparisonFolder:
+    """Write the comparison folder `out` (see the module docstring); `audience` ``"external"``
+    leaves out seeds, secrets and the command line (:mod:`sdc.report.audience`).
 
     `inputs` are the two files compared: no output is more readable than they are.
     """
@@ -389,7 +427,7 @@ def write_comparison(c: Comparison, out: str | Path, *, formats: Sequence[str] |
     if not isinstance(c, Comparison):
         raise TypeError(f"`c` must be a Comparison (what sdc.compare returns); got {type(c).__name__}.")
 
-    files, report = _render(c, formats)
+    files, report = _render(c, formats, audience)
     write_folder(out, files, marker="This folder was written by sdc compare; sdc replaces it whole on the next run.\n",
                  inputs=inputs, read_from=source_files(c.config.source))
     return ComparisonFolder(path=Path(out), files=tuple(files), report=report)

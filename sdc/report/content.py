@@ -249,8 +249,11 @@ def _executive_summary(a: Assessment, inputs: list[str]) -> Section:
     worst = v[v["verdict"] == "fail"].copy()
     if len(worst):
         worst["pct"] = [100.0 * x if x is not None and x == x else float("nan") for x in worst["share"]]
-        worst = worst.sort_values("pct", ascending=False, kind="stable", na_position="last").head(5)
-        s.tables.append(Table("worst findings", "Worst findings (failing measures, by share of records concerned)",
+        # Every failing measure (the overall line counts them all; inference has no share and
+        # sorts last, but is listed).
+        worst = worst.sort_values("pct", ascending=False, kind="stable", na_position="last")
+        s.tables.append(Table("worst findings", f"Worst findings (all {len(worst)} failing measures, by share of "
+                                                "records concerned; a measure without a share last)",
                               worst[["scenario", "measure", "statistic", "value", "passes if", "pct", "verdict"]],
                               labels={"pct": "% of records", "passes if": "passes if"}))
     if a.skipped:
@@ -283,6 +286,24 @@ def _input_section(a: Assessment, inputs: list[str]) -> Section:
     return s
 
 
+def _in_force(cfg: RunConfig, table: pd.DataFrame) -> pd.DataFrame:
+    """The thresholds table with the l and t in force per sensitive variable (its own from
+    [sensitive_thresholds] or a ``--l VAR=``/``--t VAR=`` flag, else the global one) beside the
+    global value, so a table never shows the default alone while other values apply."""
+    if not cfg.sensitive:
+        return table
+    values = option_values(cfg)
+    out = table.copy()
+    for name, per in (("l", lambda x: f"{cfg.l_for(x)}"),
+                      ("t", lambda x: f"{cfg.t_for(x):g} {cfg.distance_for(x)}")):
+        label = ASSESS_OPTIONS[name].shown_label.format_map(values)
+        in_force = [f"{per(x)} ({x})" for x in cfg.sensitive]
+        rows = out.index[out["item"] == label]
+        if len(rows) and any(x in cfg.sensitive_thresholds for x in cfg.sensitive):
+            out.loc[rows, "value"] = f"in force: {', '.join(in_force)} (global: {out.loc[rows[0], 'value']})"
+    return out
+
+
 def _setup_section(a: Assessment) -> Section:
     """The scenarios, the thresholds and options, and the binning."""
     cfg = a.config
@@ -290,8 +311,8 @@ def _setup_section(a: Assessment) -> Section:
     s.tables.append(Table("scenarios", "Key-variable scenarios",
                           pd.DataFrame([(sc.name, ", ".join(sc.keys)) for sc in cfg.all_scenarios],
                                        columns=["scenario", "key variables"])))
-    s.tables.append(Table("thresholds", "Thresholds", _option_rows(cfg, [o.name for o in
-                                                                         ASSESS_OPTIONS.in_section("thresholds")])))
+    s.tables.append(Table("thresholds", "Thresholds", _in_force(cfg, _option_rows(
+        cfg, [o.name for o in ASSESS_OPTIONS.in_section("thresholds")]))))
     if cfg.sensitive:
         s.tables.append(Table("sensitive thresholds", "Thresholds per sensitive variable", pd.DataFrame(
             [(x, cfg.l_for(x), cfg.t_for(x), cfg.distance_for(x)) for x in cfg.sensitive],

@@ -119,16 +119,17 @@ def _section(report: Report, s, figures: dict[str, bytes]) -> list[str]:  # noqa
 
 
 def render_html(report: Report, figures: dict[str, bytes]) -> str:
-    """The whole page as text (UTF-8 when written). A section keyed ``summary`` (the executive
-    summary) comes before the table of contents."""
+    """The whole page as text (UTF-8 when written). The sections keyed ``audience`` (who the
+    report is for) and ``summary`` (the executive summary) come before the table of contents."""
     out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            f"<title>{_esc(report.title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
            f"<h1>{_esc(report.title)}</h1>"]
     # The only line that changes between identical runs.
     out.append(f'<p class="generated">Generated {_esc(report.generated)}</p>')
-    first = [s for s in report.sections if s.key == "summary"]
-    rest = [s for s in report.sections if s.key != "summary"]
+    lead = ("audience", "summary")
+    first = sorted((s for s in report.sections if s.key in lead), key=lambda s: lead.index(s.key))
+    rest = [s for s in report.sections if s.key not in lead]
     for s in first:
         out += _section(report, s, figures)
     out.append("<nav><h2>Contents</h2><ol>")

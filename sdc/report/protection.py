@@ -33,11 +33,13 @@ __all__ = ["write_protection", "ProtectionFolder", "protection_document", "prote
            "steps_table", "protection_sections"]
 
 
-def protection_markdown(log: Mapping[str, Any], files: Sequence[str] = ()) -> str:
-    """``protection.md``: the log for reading; `files`, the folder's files, listed last."""
+def protection_markdown(log: Mapping[str, Any], files: Sequence[str] = (), audience: str = "internal") -> str:
+    """``protection.md``: the log for reading, the audience line first; `files`, the folder's
+    files, listed last."""
+    from sdc.report.audience import audience_section
     from sdc.report.text import render_markdown
 
-    sections = protection_sections(log)
+    sections = [audience_section(audience), *protection_sections(log)]
     if log.get("command"):
         sections.append(Section("reproduce", "Reproduce", [
             f"Command: {log['command']}",
@@ -59,7 +61,7 @@ def protection_markdown(log: Mapping[str, Any], files: Sequence[str] = ()) -> st
 
 def write_protection(run: ProtectionRun, out: str | Path, *, input_path: str | Path | None = None,
                      sep: str | None = None, formats: Sequence[str] | None = None,
-                     files: Sequence[str] = ()) -> ProtectionFolder:
+                     files: Sequence[str] = (), audience: str = "internal") -> ProtectionFolder:
     """Write the folder of a protection run (see the module docstring; a Dask run's folder is
     :func:`sdc.report.protection_dask.write_protection_dask`'s, its release partitioned).
 
@@ -78,7 +80,12 @@ def write_protection(run: ProtectionRun, out: str | Path, *, input_path: str | P
         The comparison report's formats (default: the assessment configuration's).
     files : sequence of str, optional
         A Dask run: the input file of each partition (the released files take their names).
+    audience : {"internal", "external"}
+        ``"external"``, for data users: no seed, no secret, no command line and no plan.toml
+        in any file (:mod:`sdc.report.audience`); every page says which audience it is for.
     """
+    from sdc.report.audience import check_audience, external_log
+
     from sdc.report.compare import comparison_files
     from sdc.report.folder import source_files, write_folder
     from sdc.report.released import released_file
@@ -88,18 +95,25 @@ def write_protection(run: ProtectionRun, out: str | Path, *, input_path: str | P
     if run.engine == "dask":
         from sdc.report.protection_dask import write_protection_dask
 
+        if check_audience(audience) == "external":
+            raise ValueError("an external report of a Dask protection run is not written yet; write the internal "
+                             "one (--audience internal) or run with --engine pandas.")
         return write_protection_dask(run, out, files=files, sep=sep)[1]
     rel = released_file(run.released, input_path=input_path, sep=sep, original=run.original)
     sha = sha256_bytes(rel.data)
     doc = protection_document(run, rel.name, sha, rel.note)
-    sub = comparison_files(run.comparison, formats=formats, released_name=rel.name) if run.comparison is not None \
-        else {}
-    names = [rel.name, "protection.json", "protection.md", "plan.toml", *(f"comparison/{k}" for k in sub)]
+    internal = check_audience(audience) == "internal"
+    if not internal:
+        doc = external_log(doc)
+    sub = comparison_files(run.comparison, formats=formats, released_name=rel.name, audience=audience) \
+        if run.comparison is not None else {}
+    names = [rel.name, "protection.json", "protection.md", *(["plan.toml"] if internal else []),
+             *(f"comparison/{k}" for k in sub)]
     files: dict[str, str | bytes] = {
         rel.name: rel.data,
         "protection.json": json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n",
-        "protection.md": protection_markdown(doc, names),
-        "plan.toml": run.plan_toml(),
+        "protection.md": protection_markdown(doc, names, audience),
+        **({"plan.toml": run.plan_toml()} if internal else {}),
     }
     files.update({f"comparison/{k}": v for k, v in sub.items()})
     write_folder(out, files, marker="This folder was written by sdc protect; sdc replaces it whole on the next run.\n",

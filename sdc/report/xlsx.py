@@ -118,9 +118,11 @@ def render_xlsx(report: Report) -> bytes:
     contents["A1"].font = Font(bold=True, size=14)
     contents.append([f"Generated {report.generated}"])
     contents.append([SAFETY_NOTE])
+    for line in (p for s in report.sections if s.key == "audience" for p in s.paragraphs):
+        contents.append([_value(line)])
     contents.append([])
     contents.append(["sheet", "table", "section"])
-    for c in contents[5]:
+    for c in contents[contents.max_row]:
         c.font = bold
     for s in report.sections:
         for t in s.tables:
@@ -158,6 +160,14 @@ def render_xlsx(report: Report) -> bytes:
                 col = frame.iloc[:200, j]
                 width = max([len(str(frame.columns[j]))] + [len(str(v)) for v in col])
                 ws.column_dimensions[get_column_letter(j + 1)].width = min(max(width + 2, 8), 60)
+    notes = [p for s in report.sections if s.key == "notes" for p in s.paragraphs]
+    if notes:  # the warnings and notes of every step and read travel into the workbook too
+        ws = wb.create_sheet(_sheet_name("notes", used, "Notes"))
+        ws.append(["Notes"])
+        ws["A1"].font = bold
+        for line in notes:
+            ws.append([_value(line)])
+        contents.append([ws.title, "Notes (the warnings and notes of the run)", "Notes"])
     contents.column_dimensions["A"].width = 24
     contents.column_dimensions["B"].width = 60
     contents.column_dimensions["C"].width = 40

@@ -135,7 +135,7 @@ def information_loss(
     variables: str | Sequence[str] | None = None,
     *,
     categorical: str | Sequence[str] | None = None,
-    suppressed: str = "ignore",
+    suppressed: str = "max",
 ) -> InformationLossResult:
     r"""IL1 per variable as a share of the range, and its mean over the variables.
 
@@ -149,11 +149,12 @@ def information_loss(
         whose values differ in at least one record (the transformed variables).
     categorical : str or sequence of str, optional
         Variables to compare as categories even if numeric (e.g. integer-coded keys).
-    suppressed : {"ignore", "max"}, default "ignore"
+    suppressed : {"ignore", "max"}, default "max"
         A cell present in the original and missing in the release (a suppression):
         ``"ignore"`` leaves it out (the mean is over the non-missing pairs; suppressions
         are counted in ``n_suppressed`` and by :func:`sdc.suppression`), ``"max"`` counts
-        it as a loss of 1 (the whole range, or a changed category).
+        it as a loss of 1 (the whole range, or a changed category): the default, as
+        ``sdc compare`` and ``sdc sweep`` count them.
 
     Returns
     -------

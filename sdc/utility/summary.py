@@ -97,7 +97,7 @@ def utility_summary(
     keys: str | Sequence[str] | None = None,
     *,
     categorical: str | Sequence[str] | None = None,
-    suppressed: str = "ignore",
+    suppressed: str = "max",
 ) -> UtilitySummary:
     """IL1 per variable and overall, eigenvalue similarity, non-uniform entropy and records retained.
 
@@ -114,8 +114,9 @@ def utility_summary(
         (usually the quasi-identifiers). By default `variables`.
     categorical : str or sequence of str, optional
         Variables compared as categories even if numeric (see :func:`sdc.information_loss`).
-    suppressed : {"ignore", "max"}
-        How suppressed cells enter IL1 (see :func:`sdc.information_loss`).
+    suppressed : {"ignore", "max"}, default "max"
+        How suppressed cells enter IL1 (see :func:`sdc.information_loss`; the default is
+        ``sdc compare``'s and ``sdc sweep``'s: a suppressed cell is a loss of 1).
 
     Returns
     -------

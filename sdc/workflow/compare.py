@@ -30,6 +30,7 @@ from sdc.workflow.compare_records import (
     MATCH_MODES, cell_changes, class_sizes, key_frequencies, match_records, released_coding,
     released_config, top_levels,
 )
+from sdc.workflow.compare_release import release_marginals
 from sdc.workflow.config import RunConfig, as_config
 from sdc.workflow.measure import UNIT_HEADINGS, UtilityContext
 from sdc.workflow.registry import ALL_MEASURES
@@ -77,6 +78,11 @@ class Comparison:
     associations : pandas.DataFrame
         :func:`sdc.association_change` of the changed variables and the keys: every pair
         whose Cramér's V or correlation changed, largest change first.
+    release_marginals : pandas.DataFrame
+        Every variable of the original, sensitive first: status (changed, untouched,
+        untouched with records withheld, not released), total variation and largest shift of
+        its distribution, and the shift the withheld records alone cause
+        (:func:`sdc.workflow.compare_release.release_marginals`).
     protection : dict or None
         The protection log (``protection.json``'s content), when known.
     attacks : pandas.DataFrame
@@ -105,6 +111,7 @@ class Comparison:
     utility_table: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
     marginals: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
     associations: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    release_marginals: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
     protection: Mapping[str, Any] | None = field(default=None, repr=False)
     attacks: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
     attack_figures: AttackComparison | None = field(default=None, repr=False)
@@ -406,7 +413,10 @@ def compare(
         n_original=len(original), n_released=len(released), risk=risk, verdicts=verdicts, changes=changes,
         key_frequencies=key_frequencies(before, after, keyvars, coded), class_sizes=class_sizes(before, after),
         utility=util["summary"], utility_table=util["table"], marginals=util["marginals"],
-        associations=util["associations"], protection=dict(protection) if protection else None, attacks=attacks,
+        associations=util["associations"],
+        release_marginals=release_marginals(original, orig_m, rel_m, changes, sensitive=config.sensitive,
+                                            keys=keyvars, skip=[c for c in (config.id,) if c]),
+        protection=dict(protection) if protection else None, attacks=attacks,
         attack_figures=more, notes=tuple(dict.fromkeys(notes)),
         provenance=_provenance(before, files, command, config))
 
