@@ -6,7 +6,9 @@ comment ``<!-- sdc-docs: KIND: reason -->``:
 * ``output`` — it shows output, not code to run;
 * ``needs`` — it needs a file or a service that sdc does not ship (the reason names it);
 * ``setup`` — it is the set-up itself (``./quickstart.sh``), which the test suite runs inside;
-* ``costly`` — it runs, but only once (in the repository-root run), for its time.
+* ``costly`` — it runs, but only once (in the repository-root run), for its time;
+* ``excerpt`` — it quotes sdc's own source, elided with ``...``, to read (the reason names
+  the file).
 
 Every runnable block runs in page order, one page at a time, in a folder that holds the
 bundled example's files under ``example/`` (what ``sdc example --save example`` writes): the
@@ -39,7 +41,7 @@ def selected_pages() -> list[Path]:
     if wanted - known:
         raise ValueError(f"SDC_DOCS_PAGES names no page: {sorted(wanted - known)}")
     return chosen
-KINDS = ("output", "needs", "setup", "costly")
+KINDS = ("output", "needs", "setup", "costly", "excerpt")
 _FENCE = re.compile(r"^```(python|sh|bash)\s*$")
 _MARK = re.compile(r"^<!--\s*sdc-docs:\s*(\w+)(?::\s*(.*?))?\s*-->\s*$")
 
