@@ -150,6 +150,8 @@ def risky_cells(
             unsafe = sizes <= thresholds[d - 1]
             rows.append([*combo, *([None] * (max_dim - d)), thresholds[d - 1], int(unsafe.sum()),
                          int(sizes[unsafe].sum())])
-    table = pd.DataFrame(rows, columns=[f"dim{d + 1}" for d in range(max_dim)]
-                         + ["threshold", "unsafe_cells", "records_in_unsafe_cells"])
+    names = [f"dim{d + 1}" for d in range(max_dim)] + ["threshold", "unsafe_cells", "records_in_unsafe_cells"]
+    # the key names as objects, None beyond a combination's size (pandas 3 would make them str with NaN)
+    table = pd.DataFrame({c: pd.Series([r[i] for r in rows], dtype=object if i < max_dim else np.int64)
+                          for i, c in enumerate(names)})
     return RiskyCellsResult(keys=tuple(cols), max_dim=max_dim, thresholds=thresholds, table=table)

@@ -355,8 +355,9 @@ def measure_scenario(work: pd.DataFrame, cfg: RunConfig, sc: Scenario, *, names:
     (without `not_computed` it raises).
     """
     back = back or IN_MEMORY
-    stage(f"frequencies of {len(sc.keys)} keys over {len(work):,} records"
-          + ("" if len(cfg.all_scenarios) == 1 else f" (scenario {sc.name})"))
+    # The records are counted in memory only (len() of a Dask frame or a chunked file would be a pass).
+    over = f" over {len(work):,} records" if getattr(back, "in_memory", False) else ""
+    stage(f"frequencies of {len(sc.keys)} keys{over}" + ("" if len(cfg.all_scenarios) == 1 else f" (scenario {sc.name})"))
     kc = back.key_classes(work, list(sc.keys))  # encoded once; every measure below reads it
     opts = {"weights": cfg.weights, "missing": cfg.missing, "alpha": cfg.alpha}
     ctx = Context(cfg=cfg, work=work, scenario=sc, key_classes=kc, opts=opts, progress=progress, tables=tables)
