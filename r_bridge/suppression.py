@@ -129,8 +129,8 @@ def risky_cells(data: pd.DataFrame, keys: Sequence[str], *, threshold: int | Seq
     v = _call("risky_cells_df", rdf, r_str(list(keys)), _opt_num(threshold),
               r_null() if max_dim is None else int(max_dim), _opt_num(level)).rx2("value")
     dims = v.rx2("dims")
-    out = pd.DataFrame({f"dim{i + 1}": [None if str(x) in ("NA", "NA_character_") else str(x) for x in dims[i]]
-                        for i in range(len(dims))})
+    out = pd.DataFrame({f"dim{i + 1}": pd.Series([None if str(x) in ("NA", "NA_character_") else str(x)
+                                                  for x in dims[i]], dtype=object) for i in range(len(dims))})
     out["threshold"] = py_vector(v.rx2("threshold")).astype(np.int64)
     out["unsafe_cells"] = py_vector(v.rx2("unsafe")).astype(np.int64)
     return out
