@@ -19,7 +19,7 @@ from sdc.core.engine import ENGINE_NAMES, EngineError, dispatch, engines_of, not
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Where Dask may be named, and the modules another change converts (issue 25's protect part).
-DISPATCH = {"sdc/core/engine.py", "sdc/core/_dask.py", "sdc/core/_dask_protect.py"}
+DISPATCH = {"sdc/core/engine.py", "sdc/core/engine_base.py", "sdc/core/_dask.py", "sdc/core/_dask_protect.py"}
 BACK_ENDS = {"sdc/workflow/engine.py"}
 NOT_YET = ("sdc/protect/", "sdc/workflow/protect.py", "sdc/workflow/plan.py", "sdc/report/protection",
            "sdc/cli/protect.py")
