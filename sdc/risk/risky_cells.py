@@ -31,6 +31,7 @@ import pandas as pd
 from sdc._stats import summary_frame
 from sdc._validation import check_frame, check_int, check_keys
 from sdc.core.classes import equivalence_classes
+from sdc.core.shared import shared_codes
 
 __all__ = ["RiskyCellsResult", "risky_cells"]
 
@@ -144,12 +145,13 @@ def risky_cells(
     max_dim = check_int(max_dim, "max_dim", min_value=1, max_value=len(cols))
     thresholds = _thresholds(threshold, max_dim, one=level is not None)
     rows = []
-    for d in range(1, max_dim + 1):
-        for combo in combinations(cols, d):
-            sizes = equivalence_classes(frame, combo).sizes
-            unsafe = sizes <= thresholds[d - 1]
-            rows.append([*combo, *([None] * (max_dim - d)), thresholds[d - 1], int(unsafe.sum()),
-                         int(sizes[unsafe].sum())])
+    with shared_codes():  # each key column encoded once for all its combinations (the frame is only read)
+        for d in range(1, max_dim + 1):
+            for combo in combinations(cols, d):
+                sizes = equivalence_classes(frame, combo).sizes
+                unsafe = sizes <= thresholds[d - 1]
+                rows.append([*combo, *([None] * (max_dim - d)), thresholds[d - 1], int(unsafe.sum()),
+                             int(sizes[unsafe].sum())])
     names = [f"dim{d + 1}" for d in range(max_dim)] + ["threshold", "unsafe_cells", "records_in_unsafe_cells"]
     # the key names as objects, None beyond a combination's size (pandas 3 would make them str with NaN)
     table = pd.DataFrame({c: pd.Series([r[i] for r in rows], dtype=object if i < max_dim else np.int64)
