@@ -57,6 +57,10 @@ def check_columns_of(cfg: RunConfig, data: pd.DataFrame) -> None:
     for role, col in (("id", cfg.id), ("weights", cfg.weights), ("household", cfg.household)):
         if col:
             check_columns(data, [col], role=role)
+    _refuse_sensitive_keys(cfg)
+
+
+def _refuse_sensitive_keys(cfg: RunConfig) -> None:
     overlap = set(cfg.sensitive) & set(cfg.keys)
     if overlap:
         raise ValueError(f"`sensitive` variables may not also be keys: {', '.join(map(repr, sorted(overlap)))}.")
@@ -66,9 +70,7 @@ def check_before_reading(cfg: RunConfig) -> None:
     """The checks of :func:`check_columns_of` against the file's header, before its records are
     read: a conflict of roles or a column not in the file is refused in one line at once, not
     after minutes of reading (files without a readable header are checked after the read)."""
-    overlap = set(cfg.sensitive) & set(cfg.keys)
-    if overlap:
-        raise ValueError(f"`sensitive` variables may not also be keys: {', '.join(map(repr, sorted(overlap)))}.")
+    _refuse_sensitive_keys(cfg)
     header = read_header(cfg.data_path, sep=cfg.sep, sheet=cfg.sheet) if cfg.data_path is not None else None
     if header is not None:
         check_columns_of(cfg, pd.DataFrame(columns=header))
