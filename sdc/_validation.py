@@ -227,11 +227,14 @@ _INTEGER_TEXT = re.compile(r"\s*[+-]?\d+\s*")
 
 
 def is_big_integer(value: object) -> bool:
-    """Whether `value` is text of a whole number outside the 64-bit integer types' range
-    (below -2^63 or from 2^64 on), which readers keep as text."""
-    if not isinstance(value, str) or _INTEGER_TEXT.fullmatch(value) is None:
+    """Whether `value` is a whole number (as text or a Python int) outside the 64-bit integer
+    types' range (below -2^63 or from 2^64 on), which readers keep as text or objects."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        v = int(value)  # pandas 3 reads such a column as objects holding Python ints
+    elif isinstance(value, str) and _INTEGER_TEXT.fullmatch(value) is not None:
+        v = int(value)
+    else:
         return False
-    v = int(value)
     return v < -(2**63) or v >= 2**64
 
 

@@ -294,6 +294,7 @@ def _in_force(cfg: RunConfig, table: pd.DataFrame) -> pd.DataFrame:
         return table
     values = option_values(cfg)
     out = table.copy()
+    out["value"] = out["value"].astype(object)  # text goes into a column that may hold only numbers
     for name, per in (("l", lambda x: f"{cfg.l_for(x)}"),
                       ("t", lambda x: f"{cfg.t_for(x):g} {cfg.distance_for(x)}")):
         label = ASSESS_OPTIONS[name].shown_label.format_map(values)

@@ -185,7 +185,9 @@ def _kind(s: pd.Series) -> str:
     if pd.api.types.is_datetime64_any_dtype(s.dtype):
         return "dates"
     present = s.dropna()
-    if len(present) and all(isinstance(v, str) and (v.strip().lstrip("+-").isdigit()) for v in present.head(1000)) \
+    whole = (lambda v: isinstance(v, int) and not isinstance(v, bool)  # pandas 3: Python ints
+             or isinstance(v, str) and v.strip().lstrip("+-").isdigit())
+    if len(present) and all(whole(v) for v in present.head(1000)) \
             and any(is_big_integer(v) for v in present.head(1000)):
         return "whole numbers beyond the 64-bit range (kept as text)"
     return "text"
