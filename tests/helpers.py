@@ -1,10 +1,15 @@
-"""Helpers shared by the command-line tests."""
+"""Helpers shared by the tests: the repository's root, its test data, the command-line runner."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 from sdc.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]  # tests import this, wherever their file sits
+TEST_DATA = ROOT / "tests" / "data"
 
 
 def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
