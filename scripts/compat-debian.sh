@@ -172,10 +172,10 @@ log "stack: $stack"
 
 t0=$SECONDS
 status=0
-# The docs' blocks run on this machine's suite (tests/test_docs_run.py, about 9 minutes with its
+# The docs' blocks run on this machine's suite (tests/project/test_docs_run.py, about 9 minutes with its
 # wheel build): the same text on another stack adds little, and the wheel is checked below.
 # SDC_COMPAT_DOCS=1 runs them here too.
-docs=(--deselect tests/test_docs_run.py)
+docs=(--deselect tests/project/test_docs_run.py)
 [ "${SDC_COMPAT_DOCS:-}" = 1 ] && docs=()
 in_chroot SDC_REQUIRE_SDCMICRO=1 HYPOTHESIS_PROFILE=ci /bin/bash -c 'cd /root/sdc && exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"' \
   pytest "${docs[@]}" "$@" || status=$?

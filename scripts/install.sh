@@ -80,7 +80,7 @@ if [ "${SDC_SKIP_R:-0}" != 1 ]; then
     Rscript -e "install.packages(c('prettydoc', 'sdcMicro'), repos = '$cran', lib = '$lib', Ncpus = 2, quiet = TRUE)"
     Rscript -e 'suppressMessages(library(sdcMicro)); cat("sdcMicro", as.character(packageVersion("sdcMicro")), "\n")' >&2
   fi
-  # speff2trial ships ACTG 175, the data of the ARX-recorded Pitman tests (tests/test_uniqueness_fit.py)
+  # speff2trial ships ACTG 175, the data of the ARX-recorded Pitman tests (tests/risk/test_uniqueness_fit.py)
   if ! Rscript -e 'quit(status = !requireNamespace("speff2trial", quietly = TRUE))' >/dev/null 2>&1; then
     cran=${SDC_CRAN:-https://cloud.r-project.org}
     log "installing speff2trial (ACTG 175 data) from CRAN ($cran)"

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, settings
 # The Dask tests compare each Dask result with the in-memory one cell by cell, dtypes included.
 # Dask >= 2023.7 with pyarrow (Debian sid) turns text columns into string[pyarrow] (missing: NA)
 # where pandas 3 has str (missing: NaN): Dask's conversion, not sdc's. The tests keep pandas'
-# dtypes; tests/test_dask.py checks the values under Dask's default too.
+# dtypes; tests/core/test_dask.py checks the values under Dask's default too.
 os.environ.setdefault("DASK_DATAFRAME__CONVERT_STRING", "False")
 
 settings.register_profile("ci", derandomize=True, max_examples=150, deadline=None,

@@ -1,5 +1,5 @@
-"""Building and installing the distribution, once per test session (tests/test_wheel.py and
-tests/test_docs_run.py share one build).
+"""Building and installing the distribution, once per test session (tests/project/test_wheel.py and
+tests/project/test_docs_run.py share one build).
 
 :func:`installed` copies the checkout's files (no .git, .venv or caches) into a temporary
 folder, builds the sdist there with setuptools' own PEP 517 hook (offline, no isolation: the

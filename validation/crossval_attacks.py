@@ -4,7 +4,7 @@
 
 Writes ``crossval-attacks.md`` and ``crossval-attacks.csv`` (one row per measure and dataset
 group, the :class:`sdc.workflow.crosscheck.Diff` summary) and exits non-zero on a disagreement.
-The ``compare_*`` functions are also what ``tests/test_sdcmicro_attacks.py`` runs.
+The ``compare_*`` functions are also what ``tests/attacks/test_sdcmicro.py`` runs.
 
 Cases: sdcMicro's datasets (free1's INCOME, MONEY, ASSETS, DEBTS with the golden perturbation
 of the reference notes and with noise; Tarragona; testdata2's expend, income, savings; testdata's

@@ -17,7 +17,7 @@ Rows in the cross-validation style (:class:`sdc.workflow.crosscheck.Diff`): per 
 
 It also totals the cells of ``mode="minimal"`` against sdcMicro's on every case (published in
 ``docs/protection.md``) and writes ``crossval-suppression.md`` / ``.csv``. The tests
-(``tests/test_sdcmicro_protect_suppression.py``) use the same cases and comparisons.
+(``tests/protect/test_sdcmicro_suppression.py``) use the same cases and comparisons.
 """
 
 from __future__ import annotations

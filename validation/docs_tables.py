@@ -1,7 +1,7 @@
 """Write the docs' generated tables: the option tables from the options' declarations
 (sdc/workflow/options.py and sdc/workflow/search_config.py) and the protection methods' tables
 from their declarations (sdc/protect/_declare.py): ``python -m validation.docs_tables``.
-tests/test_options.py and tests/test_protect_declare.py check that the docs hold these tables."""
+tests/workflow/test_options.py and tests/protect/test_declare.py check that the docs hold these tables."""
 
 from __future__ import annotations
 

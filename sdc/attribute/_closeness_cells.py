@@ -1,7 +1,7 @@
 """The occurring (class, value) cells of :mod:`sdc.attribute.closeness`, for files whose
 classes x values would not fit dense blocks: each class's t-closeness distance, beta-likeness
 and delta-disclosure from its cells only (the formulas are in that module's notes). Kept apart
-so that each module stays small; the numbers are the dense blocks' (tests/test_closeness.py
+so that each module stays small; the numbers are the dense blocks' (tests/attribute/test_closeness.py
 checks both ways against brute force).
 """
 

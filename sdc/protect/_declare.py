@@ -309,7 +309,7 @@ def protection_method(name: str, *, summary: str, options: Mapping[str, Param], 
 
 
 # ---------------------------------------------------------------------------------------------
-# The docs' tables, from the declarations (tests/test_protect_declare.py checks the docs hold them)
+# The docs' tables, from the declarations (tests/protect/test_declare.py checks the docs hold them)
 
 def _on_dask(info: MethodInfo) -> str:
     if info.dask is not None:

@@ -4,7 +4,7 @@ as run that returns an :class:`RStep`; :func:`sdc.workflow.rscript.r_script` put
 together into a script for ``Rscript``.
 
 A translation says whether it gives the release's cells exactly (a deterministic step that
-sdcMicro computes the same way: checked in CI, tests/test_rscript.py), or how it differs (a
+sdcMicro computes the same way: checked in CI, tests/workflow/test_rscript.py), or how it differs (a
 random step draws from R's generator, not numpy's; a variant sdcMicro does not have).
 """
 

@@ -481,7 +481,7 @@ def microaggregation(
     -----
     Reproduces ``sdcMicro::microaggregation(method = "mdav" | "onedims")`` (5.8): groups and
     means cross-validated on sdcMicro's datasets and random data
-    (``tests/test_sdcmicro_protect_suppression.py``). Each MDAV step computes distances of
+    (``tests/protect/test_sdcmicro_suppression.py``). Each MDAV step computes distances of
     every remaining record, so the run is O(n^2 p / k) arithmetic, vectorised with numpy.
 
     Examples

@@ -28,7 +28,7 @@ Modes:
 
 ``mode="sdcmicro"``
     Exactly the cells sdcMicro 5.8's ``localSuppression`` suppresses (cross-validated cell
-    for cell, see ``tests/test_sdcmicro_protect_suppression.py``): the reduction of step 2,
+    for cell, see ``tests/protect/test_sdcmicro_suppression.py``): the reduction of step 2,
     and every record on the pass's list gets one suppression, even when an earlier
     suppression of the same pass already made it safe. Where sdcMicro stops with an error
     (a record with f_k < k that agrees with every record, alpha = 1), so does this mode.

@@ -181,7 +181,7 @@ def compare_indiv_risk_exact(case: Case) -> list[Diff]:
     f_k); compared where f_k <= 10, the range where it is accurate to 1e-9. Its R loop costs
     O(f_k^2) per record, so cases whose largest class exceeds 30 records are skipped
     (sdcMicro's testdata, largest class 176, about 10 s in R, is compared once, apart:
-    ``tests/test_sdcmicro_crossval.py::test_exact_risk_on_testdata``).
+    ``tests/risk/test_sdcmicro_measures.py::test_exact_risk_on_testdata``).
     """
     if case.weights is None:
         return []

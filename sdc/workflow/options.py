@@ -28,7 +28,7 @@ __all__ = ["MEASURES", "OPTIONAL_MEASURES", "MEASURE_ALIASES", "FORMATS", "DISTA
 MEASURES = ("k_anonymity", "risk", "snapshots", "household", "ldiversity", "tcloseness", "inference", "suda",
             "uniqueness")
 # Measures registered later (sdc/workflow/registry.py) that run only when asked for by name
-# (tests/test_registry.py checks that the registry names no other).
+# (tests/workflow/test_registry.py checks that the registry names no other).
 OPTIONAL_MEASURES = ("modrisk", "betalikeness")
 # The Python API's function names, accepted for the measures they compute (the report and the
 # resolved config use the short names above).

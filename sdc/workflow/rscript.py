@@ -3,7 +3,7 @@
 
 Each step is written by its method's declared translation (``sdcmicro=`` beside the method,
 :mod:`sdc.protect._rcode`), as one R function of the data, so that a reader (and the CI check,
-tests/test_rscript.py) can run any step on any input. The script says, step by step, which
+tests/workflow/test_rscript.py) can run any step on any input. The script says, step by step, which
 steps give the release's cells exactly (the deterministic ones sdcMicro computes the same
 way) and how the others differ (R's random draws are not numpy's; a variant sdcMicro has
 not). It reads a CSV file and writes one::

@@ -1,6 +1,6 @@
 /*
  * Prints ARX's re-identification risk figures for a CSV file, as one JSON object, so that
- * tests/test_arx_live.py can compare sdc with ARX itself. Our own code: it only calls ARX's
+ * tests/risk/test_arx_live.py can compare sdc with ARX itself. Our own code: it only calls ARX's
  * public API (org.deidentifier.arx.*); see validation/arx/README.md for how to build ARX.
  *
  * Usage:

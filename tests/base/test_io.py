@@ -12,7 +12,7 @@ import pytest
 from sdc.exceptions import DataFileError, SdcWarning
 from sdc.io import detect_delimiter, read_data, read_data_details, read_header
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 @pytest.mark.parametrize(("text", "sep"), [

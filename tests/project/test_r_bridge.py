@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _without_rpy2(tmp_path: Path) -> dict[str, str]:
@@ -50,7 +50,7 @@ def test_marker_policy_without_r(tmp_path, required, outcome, code):
     env["SDC_REQUIRE_SDCMICRO"] = required
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
-         "tests/test_bridge.py::test_versions"], cwd=ROOT, env=env, capture_output=True, text=True)
+         "tests/project/test_r_bridge.py::test_versions"], cwd=ROOT, env=env, capture_output=True, text=True)
     assert outcome in proc.stdout and proc.returncode == code, proc.stdout
     assert "sdcMicro cross-validation needs R and sdcMicro: rpy2 cannot start R" in proc.stdout
 

@@ -117,7 +117,7 @@ def test_truncated_binary_files_give_data_file_errors(tmp_path, fmt):
             full, write_index=False)
         data = full.read_bytes()
     else:
-        data = (Path(__file__).parent / "data" / "small.xpt").read_bytes()
+        data = (Path(__file__).parents[1] / "data" / "small.xpt").read_bytes()
     cut = tmp_path / f"cut.{fmt}"
     for n in range(0, len(data), 3):
         cut.write_bytes(data[:n])
@@ -136,7 +136,7 @@ def test_skip_r_installs_nothing_of_r():
     import subprocess
     from pathlib import Path
 
-    script = Path(__file__).resolve().parents[1] / "scripts" / "install.sh"
+    script = Path(__file__).resolve().parents[2] / "scripts" / "install.sh"
 
     def packages(**env: str) -> list[str]:
         out = subprocess.run(["bash", str(script), "--print-packages"], env={**os.environ, **env},
@@ -217,7 +217,7 @@ def test_installed_versions_lie_in_the_tested_ranges():
     from pathlib import Path
 
     packaging = pytest.importorskip("packaging.requirements")
-    meta = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+    meta = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]
     reqs = list(meta["dependencies"]) + [r for extra in meta["optional-dependencies"].values() for r in extra]
     outside = []
     for text in reqs:
@@ -287,7 +287,7 @@ def test_compat_script_and_ci_entry_point_parse_and_refuse_unknown_suites():
     import subprocess
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     for script in ("scripts/compat-debian.sh", ".ci/run", "scripts/install.sh"):
         assert subprocess.run(["bash", "-n", str(root / script)]).returncode == 0, script
     for argv in ([], ["bookworm"], ["--worktree"]):

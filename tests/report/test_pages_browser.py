@@ -17,7 +17,7 @@ from validation.browser import layout_problems, render
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _cli(*argv: str) -> None:

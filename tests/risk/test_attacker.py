@@ -38,7 +38,7 @@ def test_population_table_and_weights():
 def test_arx_values_on_adult():
     """ARX on its adult extract, 9 keys: the prosecutor success rate is published in ARX's
     TestRiskMetrics.testAverageRisk2 (master aacd487); the other figures were recorded from ARX
-    itself (validation/arx/ArxRisk.java; tests/test_arx_live.py reruns ARX when built)."""
+    itself (validation/arx/ArxRisk.java; tests/risk/test_arx_live.py reruns ARX when built)."""
     import os
     from pathlib import Path
     path = Path(os.environ.get("SDC_ARX_ADULT", "/work/shared/data/arx-adult/adult.csv"))

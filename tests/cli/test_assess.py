@@ -15,10 +15,10 @@ from sdc.cli import main
 from sdc.report import MARKER
 
 from tests.helpers import run_cli
-from tests.test_assess import TOY
-from tests.test_combine import DM, LB, VS
+from tests.workflow.test_assess import TOY
+from tests.workflow.test_combine import DM, LB, VS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

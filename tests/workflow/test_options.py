@@ -17,7 +17,7 @@ from sdc.workflow.config import (ASSESS_OPTIONS, ConfigError, RunConfig, _toml_m
 from sdc.workflow.options import PER_SENSITIVE, flags_table, options_table
 from sdc.workflow.search_config import MODEL_OPTIONS, SEARCH_OPTIONS, search_config_from_mapping
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BASE = {"data": {"path": "d.csv"}, "variables": {"categorical_keys": ["a", "b"], "sensitive": ["s"]}}
 
 
@@ -61,7 +61,7 @@ def _other_value(opt):  # noqa: ANN001, ANN202
 def test_every_option_round_trips_config_toml_config(opt) -> None:  # noqa: ANN001
     value = _other_value(opt)
     if value is None:
-        pytest.skip("set with its companions (domains, subject_id, long, visit, value_column, sheet): test_config.py, test_combine.py")
+        pytest.skip("set with its companions (domains, subject_id, long, visit, value_column, sheet): workflow/test_config.py, workflow/test_combine.py")
     raw = {s: dict(v) for s, v in BASE.items()}
     raw.setdefault(opt.section, {})[opt.config_key] = list(value) if isinstance(value, tuple) else value
     cfg = from_mapping(raw)

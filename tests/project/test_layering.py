@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: Modules at the top of ``sdc`` that every layer may import.
 BASE = {"sdc._validation", "sdc._stats", "sdc.exceptions", "sdc._version", "sdc.io", "sdc._structure", "sdc.datasets",

@@ -230,7 +230,7 @@ def test_the_memory_limit_bounds_a_level_of_record_sets():
 def test_many_key_search_matches_the_definition_beyond_64_keys():
     """Subsets are bit masks of several 64-bit words from 65 keys on."""
     from sdc.core.msu import minimal_uniques
-    from tests.test_fast_paths import _brute_msus
+    from tests.core.test_fast_paths import _brute_msus
 
     rng = np.random.default_rng(7)
     cols = [rng.integers(-1, 4, 12) for _ in range(70)]

@@ -35,7 +35,7 @@ from sdc._schema import REQUIRED, Choice, Each, Edges, Either, Flag, Name, Names
 from sdc.protect import MethodInfo, method_infos
 from sdc.protect._declare import Listed, PathLike, Table, dask_markdown, methods_markdown
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 INFOS = method_infos()
 METHODS = list(INFOS.values())
 IDS = [i.name for i in METHODS]

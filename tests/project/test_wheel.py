@@ -55,10 +55,10 @@ def test_the_wheel_is_named_sdc_microdata_with_its_licence_and_every_tested_pyth
 def test_the_sdist_holds_the_tests_docs_and_licence_and_its_tests_run(installed: Installed) -> None:
     names = tarfile.open(installed.sdist).getnames()
     top = names[0].split("/")[0]
-    for rel in ("LICENSE", "tests/conftest.py", "tests/test_schema.py", "docs/index.md", "r_bridge/_helpers.R",
+    for rel in ("LICENSE", "tests/conftest.py", "tests/base/test_schema.py", "docs/index.md", "r_bridge/_helpers.R",
                 "sdc/py.typed", "validation/cases.py", "scripts/install.sh"):
         assert f"{top}/{rel}" in names, f"{rel} is missing from the sdist"
-    proc = run([str(installed.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_schema.py"],
+    proc = run([str(installed.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/base/test_schema.py"],
                cwd=installed.unpacked, env=installed.env())
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
 

@@ -24,7 +24,7 @@ from sdc.datasets import example_config_path
 from sdc.report import MARKER, write_report
 from sdc.report.safety import neutralise, safe_frame
 
-from tests.test_assess import TOY, toy_config
+from tests.workflow.test_assess import TOY, toy_config
 
 T1 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 T2 = datetime(2027, 6, 7, 8, 9, 10, tzinfo=timezone.utc)

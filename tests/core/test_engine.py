@@ -17,7 +17,7 @@ import pytest
 import sdc
 from sdc.core.engine import ENGINE_NAMES, EngineError, dispatch, engines_of, not_on_engine
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: Where Dask may be named, and the modules another change converts (issue 25's protect part).
 DISPATCH = {"sdc/core/engine.py", "sdc/core/engine_base.py", "sdc/core/_dask.py", "sdc/core/_dask_protect.py"}
 BACK_ENDS = {"sdc/workflow/engine.py"}

@@ -66,7 +66,7 @@ def test_dankar_rule():
 
 def test_population_uniqueness_result():
     df = sdc.load_example()
-    # Pitman's likelihood is largest at alpha = 0 here (Hoshino's space; tests/test_uniqueness_fit.py)
+    # Pitman's likelihood is largest at alpha = 0 here (Hoshino's space; tests/risk/test_uniqueness_fit.py)
     with pytest.warns(sdc.SdcWarning, match="Pitman gives no estimate"):
         r = sdc.population_uniqueness(df, ["age", "sex", "region"], sampling_fraction=0.05)
     assert r.population_size == round(len(df) / 0.05) and r.model == "zayatz"
@@ -106,7 +106,7 @@ def test_arx_reference_values(fraction):
 
 
 # Each estimator on its own, as ARX computes it on adult (9 keys): recorded from ARX itself
-# (master aacd487, validation/arx/ArxRisk.java; tests/test_arx_live.py reruns ARX when built).
+# (master aacd487, validation/arx/ArxRisk.java; tests/risk/test_arx_live.py reruns ARX when built).
 # ARX's SNB finds no root below pi = 1 with its equations; sdc's variant="arx" neither.
 ARX_ESTIMATES = {  # fraction: (Zayatz, Pitman) population uniques
     0.01: (819539.9058719622, 436167.7146707063), 0.05: (178797.8620725102, 137350.02293962502),

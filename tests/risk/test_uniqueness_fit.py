@@ -1,7 +1,7 @@
 """Pitman's and SNB's fits at the edges of their parameter spaces, against ARX's recorded values.
 
 ARX (master aacd487, built by validation/arx/build.sh, run through validation/arx/ArxRisk.java;
-tests/test_arx_live.py reruns it when built) fits Pitman over alpha < 1, theta >= 0 (alpha may
+tests/risk/test_arx_live.py reruns it when built) fits Pitman over alpha < 1, theta >= 0 (alpha may
 be negative) and gives no estimate where its Newton-Raphson solver finds no root. The values
 below were printed by that harness; these tests need no Java.
 """

@@ -9,7 +9,7 @@ from pathlib import Path
 import sdc
 from sdc.datasets import EXAMPLE_ROLES, example_path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_committed_csv_is_what_the_seeded_script_writes(tmp_path):

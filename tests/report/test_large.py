@@ -15,7 +15,7 @@ from sdc.report.records import record_tables
 from sdc.report.safety import safe_frame
 from sdc.workflow.assess import assess
 
-from tests.test_assess import TOY, toy_config
+from tests.workflow.test_assess import TOY, toy_config
 
 
 def _concatenated(df: pd.DataFrame) -> pd.DataFrame:

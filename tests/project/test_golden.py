@@ -2,7 +2,7 @@
 
 Each number is quoted from ../shared/reference/sdcmicro-5.8.1-semantics.md section 9, with
 the sdcMicro call that produced it. The same data are re-checked live against the installed
-sdcMicro in test_sdcmicro_crossval.py.
+sdcMicro in risk/test_sdcmicro_measures.py.
 """
 
 from __future__ import annotations

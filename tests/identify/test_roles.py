@@ -231,7 +231,7 @@ def test_no_data_value_in_the_reasons_or_the_config() -> None:
     assert not any(s in text for s in secrets) and "03601" not in text and "10001" not in text
 
 
-ADULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "arx-adult" / "adult.csv"
+ADULT = Path(__file__).resolve().parents[3] / "shared" / "data" / "arx-adult" / "adult.csv"
 
 
 @pytest.mark.skipif(not ADULT.exists(), reason="the ARX adult extract is not in ../shared/data/arx-adult/")

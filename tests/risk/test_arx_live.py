@@ -26,7 +26,7 @@ from sdc.risk.uniqueness import snb_expected
 
 pytestmark = pytest.mark.arx
 
-HARNESS = Path(__file__).resolve().parent.parent / "validation" / "arx" / "ArxRisk.java"
+HARNESS = Path(__file__).resolve().parents[2] / "validation" / "arx" / "ArxRisk.java"
 ADULT = Path(os.environ.get("SDC_ARX_ADULT", "/work/shared/data/arx-adult/adult.csv"))
 ALL = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass", "occupation", "salary-class"]
 FRACTIONS = (0.01, 0.05, 0.1, 0.15, 0.3, 0.6, 0.9, 1.0)
@@ -248,7 +248,7 @@ def _uniqueness_cases() -> list[tuple[str, list[str]]]:
 def test_pitman_over_arx_space_against_arx(arx: Runner, tmp_path: Path, name: str, keys: list[str]) -> None:
     # alpha < 0 (ACTG 175, the example, the 4-key survey), the limit alpha -> -inf (3-key
     # survey) and the edge theta = 0 (the Zipf partition): ARX's Pitman and Dankar to 1e-6
-    from tests.test_uniqueness_fit import actg175, survey
+    from tests.risk.test_uniqueness_fit import actg175, survey
 
     if name == "actg175":
         df = actg175(tmp_path)[keys]
