@@ -7,7 +7,8 @@
 #   3. A venv at .venv (with --system-site-packages) holding sdc installed editable.
 #
 # Options: --with-browser also installs Debian's chromium, which the tests use to render the
-# HTML report (./quickstart.sh test passes it); --print-packages prints the Debian packages it
+# HTML report, with chromium-driver and python3-selenium, which drive `sdc app` in the browser
+# test (./quickstart.sh test passes it); --print-packages prints the Debian packages it
 # would install (one line) and exits.
 # Environment: SDC_SKIP_R=1 skips steps 1's R part and step 2 (the sdcMicro tests then skip);
 # SDC_CRAN sets the CRAN mirror (default https://cloud.r-project.org).
@@ -37,7 +38,7 @@ debs=("${py_debs[@]}")
 print_only=0
 for arg in "$@"; do
   case "$arg" in
-    --with-browser) debs+=(chromium) ;;
+    --with-browser) debs+=(chromium chromium-driver python3-selenium) ;;
     --print-packages) print_only=1 ;;
     *) log "unknown option: $arg"; exit 2 ;;
   esac

@@ -46,7 +46,7 @@ __all__ = ["main", "COMMAND_MODULES"]
 #: ``set_defaults(run=fn)``, ``fn(args, argv) -> int`` the exit status. A new command is one
 #: module here and one line in this tuple.
 COMMAND_MODULES: tuple[str, ...] = ("sdc.cli.assess", "sdc.cli.identify", "sdc.cli.attack", "sdc.cli.protect",
-                                     "sdc.cli.compare", "sdc.cli.sweep", "sdc.cli.search")
+                                     "sdc.cli.compare", "sdc.cli.sweep", "sdc.cli.search", "sdc.cli.app")
 
 
 #: ``sdc risk`` reads a text file in chunks from this size on, unless told otherwise.

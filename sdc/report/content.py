@@ -209,7 +209,12 @@ def headline(r: ScenarioResult, a: Assessment) -> str:
             f"{verdicts.count('fail')} measure(s) fail, {verdicts.count('pass')} pass.")
 
 
-def _verdict_frame(a: Assessment) -> pd.DataFrame:
+#: The columns of the report's "Verdict per measure" table (and of sdc app's verdicts).
+VERDICT_COLUMNS = ["scenario", "measure", "statistic", "value", "passes if", "verdict"]
+
+
+def verdict_frame(a: Assessment) -> pd.DataFrame:
+    """The verdicts (:meth:`Assessment.to_frame`) with each threshold as its "passes if" rule."""
     v = a.to_frame()
     v["passes if"] = [passes_if(t) for t in v["threshold"]]
     return v
@@ -227,7 +232,7 @@ def _executive_summary(a: Assessment, inputs: list[str]) -> Section:
             + f". Thresholds: k = {thr.k}, individual risk {thr.risk:g}, global risk {thr.max_global_risk:g}"
             + (f", l = {', '.join(str(cfg.l_for(s)) + ' (' + s + ')' for s in cfg.sensitive)}, "
                f"t = {', '.join(f'{cfg.t_for(s):g} ({s})' for s in cfg.sensitive)}" if cfg.sensitive else "") + ".")
-    v = _verdict_frame(a)
+    v = verdict_frame(a)
     fails = int((v["verdict"] == "fail").sum())
     overall = (f"Overall: {fails} of {int((v['verdict'] != 'info').sum())} checked measures fail their threshold."
                if fails else f"Overall: every checked measure ({int((v['verdict'] == 'pass').sum())}) passes its "
@@ -343,8 +348,8 @@ def _bands(b: object) -> tuple[str, str]:
 def _verdicts_section(a: Assessment) -> Section:
     s = Section("verdicts", "Verdicts", ["Each measure against its threshold: pass, fail, or information only."]
                 + [headline(r, a) for r in a.scenarios])
-    s.tables.append(Table("verdicts", "Verdict per measure", _verdict_frame(a),
-                          show=["scenario", "measure", "statistic", "value", "passes if", "verdict"]))
+    s.tables.append(Table("verdicts", "Verdict per measure", verdict_frame(a),
+                          show=VERDICT_COLUMNS))
     return s
 
 

@@ -115,7 +115,7 @@ R_BRIDGE = _sources("r_bridge")
 
 
 def _layer(module: str) -> str:
-    """``base``, ``face``, ``core``, a wing's name, ``workflow``, ``report`` or ``cli``."""
+    """``base``, ``face``, ``core``, a wing's name, ``workflow``, ``report``, ``app`` or ``cli``."""
     if module == "sdc":
         return "face"
     if module in BASE or module == "sdc.__main__":
@@ -223,8 +223,12 @@ def rule_layers(imp: Import) -> str | None:
             bad = [n for n in imp.names if not (n.endswith("Result") or n.isupper() or n == "Interval")]
             if bad or not imp.names:
                 return f"report imports only result types from the measures (not {', '.join(bad) or 'a module'})"
-        if src == "workflow" and dst in ("report", "cli"):
-            return "workflow never imports report or cli"
+        if src == "workflow" and dst in ("report", "cli", "app"):
+            return "workflow never imports report, app or cli"
+        if src == "report" and dst == "app":
+            return "report never imports app (the app shows the report's pages)"
+        if src == "app" and dst in ("core", "cli"):
+            return "app calls the workflow and the report: it never imports core or cli"
         if src == "cli" and dst == "core" and not (imp.names and all(n.isupper() for n in imp.names)):
             return "cli computes nothing: it imports only constants (the allowed options) from core"
     return None
@@ -337,6 +341,12 @@ def test_the_rules_catch_a_violation(tmp_path: Path) -> None:
     assert rule_layers(imp("sdc.cli.main", "sdc.core.frequencies", ("frequencies",)))
     assert rule_layers(imp("sdc.cli.main", "sdc.core.frequencies", ("MISSING_RULES",))) is None
     assert rule_layers(imp("sdc.workflow.assess", "sdc.report.content", ("build_report",)))
+    assert rule_layers(imp("sdc.workflow.assess", "sdc.app.session", ("AppSession",)))
+    assert rule_layers(imp("sdc.report.html", "sdc.app.server", ("App",)))
+    assert rule_layers(imp("sdc.app.session", "sdc.core.keys", ("encode_keys",)))
+    assert rule_layers(imp("sdc.app.server", "sdc.cli.main", ("main",)))
+    assert rule_layers(imp("sdc.app.session", "sdc.workflow.assess", ("assess",))) is None
+    assert rule_layers(imp("sdc.cli.app", "sdc.app.server", ("serve",))) is None
     assert rule_optional_homes(imp("sdc.risk.suda", "matplotlib.pyplot"))
     assert rule_optional_homes(imp("sdc.report.plots", "matplotlib.figure")) is None
 

@@ -1,0 +1,211 @@
+"use strict";
+// sdc app: every action is one request to the local server (/api/<name>), which calls sdc's
+// workflow; this page only shows what comes back. Text is always set as text (never as HTML),
+// except the report pages, which sdc renders escaped and which are shown in sandboxed frames.
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+const ROLES = [["", "—"], ["categorical_keys", "categorical key"], ["continuous_keys", "continuous key"],
+  ["sensitive", "sensitive"], ["weights", "weight"], ["household", "household id"], ["id", "record id"]];
+const SINGLE = new Set(["weights", "household", "id"]);
+let state = {}, methods = [];
+
+const $ = (id) => document.getElementById(id);
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+let timer = null;
+function busy(on) {
+  $("busy").hidden = !on;
+  clearInterval(timer);
+  if (on) { const t0 = Date.now(); $("elapsed").textContent = "0";
+    timer = setInterval(() => { $("elapsed").textContent = Math.round((Date.now() - t0) / 1000); }, 500); }
+}
+
+async function api(name, body, raw) {
+  $("error").hidden = true;
+  busy(true);
+  try {
+    const headers = {"X-Sdc-Token": TOKEN};
+    let payload;
+    if (raw) { headers["X-Filename"] = raw.name; payload = raw; }
+    else { headers["Content-Type"] = "application/json"; payload = JSON.stringify(body || {}); }
+    const r = await fetch("/api/" + name, {method: "POST", headers, body: payload});
+    const doc = await r.json();
+    if (!r.ok) throw new Error(doc.error || ("HTTP " + r.status));
+    return doc;
+  } catch (e) {
+    $("error").textContent = e.message; $("error").hidden = false; throw e;
+  } finally { busy(false); }
+}
+
+function table(doc, caption) {
+  const wrap = el("div");
+  if (caption) wrap.appendChild(el("p", caption, "caption"));
+  const t = el("table"), head = el("tr");
+  doc.columns.forEach((c) => head.appendChild(el("th", c)));
+  t.appendChild(head);
+  const verdict = doc.columns.indexOf("verdict"), seedColumn = doc.columns.indexOf("seed");
+  doc.rows.forEach((row) => {
+    const tr = el("tr"), isSeed = row[0] === "seed";  // a seed is an identifier, not a quantity
+    row.forEach((v, i) => {
+      const raw = isSeed || i === seedColumn;
+      const td = el("td", v === null ? "" : (typeof v === "number" && !raw ? fmt(v) : v), typeof v === "number" ? "num" : "");
+      if (i === verdict) td.classList.add(v);
+      tr.appendChild(td);
+    });
+    t.appendChild(tr);
+  });
+  wrap.appendChild(t);
+  if (doc.total > doc.rows.length) wrap.appendChild(el("p", `showing ${doc.rows.length} of ${doc.total} rows`, "caption"));
+  return wrap;
+}
+function fmt(v) { return Number.isInteger(v) ? v.toLocaleString("en") : Number(v.toPrecision(6)).toString(); }
+function show(id, ...nodes) { const box = $(id); box.replaceChildren(...nodes); }
+function frame(id, html) { const f = $(id); f.setAttribute("sandbox", ""); f.srcdoc = html; f.hidden = false; }
+
+function page(name) {
+  document.querySelectorAll("nav button").forEach((b) => b.classList.toggle("on", b.dataset.page === name));
+  document.querySelectorAll("main section").forEach((s) => { s.hidden = s.id !== name; });
+  if (name === "identify" && state.open) loadSuggestions();
+  if (name === "protect" && !methods.length) loadMethods();
+}
+
+function refresh(s) {
+  state = s;
+  $("file").textContent = s.open ? `${s.name}: ${s.records.toLocaleString("en")} records, ${s.columns.length} columns` : "no data open";
+  $("undo").disabled = !s.can_undo; $("redo").disabled = !s.can_redo;
+  $("open-start").hidden = !s.start;
+  if (s.start) $("open-start").textContent = "Open " + s.start;
+  if (!s.open) return;
+  rolesForm(s); planTable(s);
+  ["k", "l", "t"].forEach((k) => { $("thr-" + k).value = s.thresholds[k] ?? ""; });
+  $("seed").value = s.seed;
+}
+
+function rolesForm(s) {
+  const t = el("table"), head = el("tr");
+  ["column", "role"].forEach((c) => head.appendChild(el("th", c)));
+  t.appendChild(head);
+  s.columns.forEach((col) => {
+    const tr = el("tr"), sel = el("select");
+    sel.dataset.column = col;
+    ROLES.forEach(([v, label]) => { const o = el("option", label); o.value = v; sel.appendChild(o); });
+    const role = Object.keys(s.roles).find((r) => [].concat(s.roles[r] || []).includes(col));
+    sel.value = role || "";
+    tr.appendChild(el("td", col)); const td = el("td"); td.appendChild(sel); tr.appendChild(td);
+    t.appendChild(tr);
+  });
+  show("roles-form", t);
+}
+
+async function applyRoles() {
+  const roles = {};
+  ROLES.forEach(([r]) => { if (r) roles[r] = SINGLE.has(r) ? "" : []; });
+  document.querySelectorAll("#roles-form select").forEach((sel) => {
+    const r = sel.value; if (!r) return;
+    if (SINGLE.has(r)) {
+      if (roles[r]) { $("error").textContent = `only one column can be the ${r}`; $("error").hidden = false; throw new Error(r); }
+      roles[r] = sel.dataset.column;
+    } else roles[r].push(sel.dataset.column);
+  });
+  const thresholds = {};
+  ["k", "l", "t"].forEach((k) => { const v = $("thr-" + k).value.trim(); if (v) thresholds[k] = Number(v); });
+  refresh(await api("roles", {roles, thresholds}));
+}
+
+async function loadSuggestions() {
+  const d = await api("identify");
+  show("suggested", table(d.roles, "Suggested roles, with their reasons"),
+       table(d.safe_harbor, "HIPAA Safe Harbor: the 18 identifier categories"));
+}
+
+async function loadMethods() {
+  methods = (await api("methods")).methods;
+  const sel = $("method");
+  sel.replaceChildren(...methods.map((m) => { const o = el("option", m.name); o.value = m.name; return o; }));
+  methodForm();
+}
+
+function methodForm() {
+  const m = methods.find((x) => x.name === $("method").value);
+  if (!m) return;
+  $("method-summary").textContent = m.summary;
+  const form = el("div", null, "form");
+  const vars = el("select"); vars.multiple = true; vars.size = 6; vars.id = "step-variables";
+  (state.columns || []).forEach((c) => { const o = el("option", c); o.value = c; vars.appendChild(o); });
+  const row = el("div"); row.appendChild(el("label", m.variables)); row.appendChild(vars); form.appendChild(row);
+  m.params.forEach((p) => {
+    const r = el("div"), input = el("input");
+    input.dataset.param = p.name; input.type = p.secret ? "password" : "text";
+    input.placeholder = p.default === null ? "" : JSON.stringify(p.default);
+    r.appendChild(el("label", p.name)); r.appendChild(input);
+    r.appendChild(el("span", `${p.rule}${p.help ? ": " + p.help : ""}`, "help"));
+    form.appendChild(r);
+  });
+  show("method-form", form);
+}
+
+function parse(text) { try { return JSON.parse(text); } catch (e) { return text; } }
+function currentStep() {
+  const m = methods.find((x) => x.name === $("method").value);
+  const step = {method: m.name};
+  step[m.variables] = Array.from($("step-variables").selectedOptions).map((o) => o.value);
+  document.querySelectorAll("#method-form input").forEach((i) => {
+    const v = i.value.trim(); if (v) step[i.dataset.param] = parse(v);
+  });
+  return step;
+}
+
+function planTable(s) {
+  if (!s.steps.length) { show("plan", el("p", "No step yet.", "caption")); return; }
+  const t = el("table"), head = el("tr");
+  ["#", "method", "parameters", ""].forEach((c) => head.appendChild(el("th", c)));
+  t.appendChild(head);
+  s.steps.forEach((st, i) => {
+    const tr = el("tr"), {method, ...rest} = st, td = el("td");
+    tr.appendChild(el("td", i + 1)); tr.appendChild(el("td", method)); tr.appendChild(el("td", JSON.stringify(rest)));
+    [["↑", () => api("move_step", {index: i, to: i - 1}), i > 0],
+     ["↓", () => api("move_step", {index: i, to: i + 1}), i < s.steps.length - 1],
+     ["remove", () => api("remove_step", {index: i}), true]].forEach(([label, go, ok]) => {
+      const b = el("button", label); b.disabled = !ok; b.dataset.step = i;
+      b.onclick = async () => refresh(await go()); td.appendChild(b);
+    });
+    tr.appendChild(td); t.appendChild(tr);
+  });
+  show("plan", t);
+}
+
+function runTables(d) {
+  const out = [table(d.summary, "The run"), table(d.steps, "Each step")];
+  if (d.comparison) out.push(table(d.comparison, "Before and after"));
+  return out;
+}
+
+window.addEventListener("DOMContentLoaded", async () => {
+  document.querySelectorAll("nav button").forEach((b) => { b.onclick = () => page(b.dataset.page); });
+  $("open-example").onclick = async () => { refresh(await api("open", {source: "example"})); preview(); };
+  $("open-start").onclick = async () => { refresh(await api("open", {source: "start"})); preview(); };
+  $("upload").onchange = async (e) => { const f = e.target.files[0]; if (f) { refresh(await api("upload", null, f)); preview(); } };
+  $("apply-roles").onclick = applyRoles;
+  $("undo").onclick = async () => refresh(await api("undo"));
+  $("redo").onclick = async () => refresh(await api("redo"));
+  $("run-assess").onclick = async () => { const d = await api("assess"); show("verdicts", table(d.verdicts, "Verdicts, every scenario")); frame("assess-page", d.page); };
+  $("method").onchange = methodForm;
+  $("preview-step").onclick = async () => show("step-preview", ...runTables(await api("preview_step", {step: currentStep()})));
+  $("add-step").onclick = async () => { refresh(await api("add_step", {step: currentStep()})); show("step-preview"); };
+  $("set-seed").onclick = async () => refresh(await api("seed", {seed: Number($("seed").value)}));
+  $("run-plan").onclick = async () => { const d = await api("run"); show("run-summary", ...runTables(d)); if (d.page) frame("compare-page", d.page); };
+  $("run-export").onclick = async () => {
+    const d = await api("export");
+    const list = el("ul"); d.files.forEach((f) => list.appendChild(el("li", f)));
+    show("exported", el("p", "Written to " + d.folder), list, el("p", "Rerun it with:"), el("pre", d.command));
+  };
+  refresh(await api("state"));
+});
+async function preview() {
+  const d = await api("preview");
+  show("preview", table(d.columns, "Columns"), table(d.head, "The first records"));
+}
