@@ -91,35 +91,63 @@ def _classes(codes: np.ndarray, strata: np.ndarray, sens: list[np.ndarray]) -> t
     return _Classes(np.array(rows, dtype=np.int32), counts.astype(np.int64), cells), ids
 
 
-def _meets(group: np.ndarray, G: int, cl: _Classes, rule: DiversityRule) -> np.ndarray:
-    """Per group 0..G-1 of classes (``group[c]``: the group of class c, -1 = not in any),
-    whether the union of its classes meets k and l."""
+def _value_counts(g: np.ndarray, val: np.ndarray, cnt: np.ndarray, G: int) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct (group, value) pairs of cells and their summed counts: (pair group, pair count)."""
+    V = int(val.max()) + 1
+    key = g.astype(np.int64) * V + val
+    if G * V <= 4 * key.size + 1_000_000:
+        dense = np.bincount(key, weights=cnt, minlength=G * V)
+        nz = np.flatnonzero(dense)
+        return nz // V, dense[nz]
+    packed, inv = np.unique(key, return_inverse=True)
+    return packed // V, np.bincount(inv, weights=cnt)
+
+
+def _l_values(group: np.ndarray, G: int, cl: _Classes, rule: DiversityRule) -> tuple[np.ndarray, np.ndarray]:
+    """Per group 0..G-1 of classes (``group[c]``: the group of class c, -1 = not in any), its
+    records and its l in each sensitive variable (distinct values, exp(H) or the recursive
+    (c, l) value; infinite for a group without any observed value: it has no l to fail)."""
     inside = group >= 0
     size = np.bincount(group[inside], weights=cl.count[inside], minlength=G)
-    ok = size >= rule.k
-    for cls, val, cnt in cl.cells:
+    lv = np.full((len(cl.cells), G), np.inf)
+    for i, (cls, val, cnt) in enumerate(cl.cells):
         g = group[cls]
         m = g >= 0
         if not m.any():
             continue
-        V = int(val.max()) + 1
-        packed, inv = np.unique(g[m].astype(np.int64) * V + val[m], return_inverse=True)
-        pc = np.bincount(inv, weights=cnt[m]).astype(np.int64)
-        pg = packed // V
-        distinct = np.bincount(pg, minlength=G)
+        pg, pc = _value_counts(g[m], val[m], cnt[m], G)
+        distinct = np.bincount(pg, minlength=G).astype(float)
         if rule.variant == "distinct":
-            bad = (distinct > 0) & (distinct < rule.l)
+            v = distinct
         elif rule.variant == "entropy":
             n_obs = np.bincount(pg, weights=pc, minlength=G)
             flnf = np.bincount(pg, weights=pc * np.log(pc), minlength=G)
             with np.errstate(divide="ignore", invalid="ignore"):
                 h = np.where(n_obs > 0, np.log(np.where(n_obs > 0, n_obs, 1)) - flnf / np.where(n_obs > 0, n_obs, 1), 0)
-            bad = (distinct > 0) & entropy_below(np.exp(h), rule.l)
+            v = np.exp(h)
         else:
-            rec = _recursive(pg, pc, G, rule.c, np.float64)
-            bad = (distinct > 0) & ~(np.nan_to_num(rec, nan=0.0) >= rule.l)
-        ok &= ~bad
+            v = np.nan_to_num(_recursive(pg, pc.astype(np.int64), G, rule.c, np.float64), nan=0.0)
+        lv[i] = np.where(distinct > 0, v, np.inf)
+    return size, lv
+
+
+def _meets(group: np.ndarray, G: int, cl: _Classes, rule: DiversityRule) -> np.ndarray:
+    """Per group 0..G-1 of classes, whether the union of its classes meets k and l."""
+    size, lv = _l_values(group, G, cl, rule)
+    ok = size >= rule.k
+    for v in lv:
+        ok &= ~entropy_below(v, rule.l) if rule.variant == "entropy" else v >= rule.l
     return ok
+
+
+def _shortfall(group: np.ndarray, cl: _Classes, rule: DiversityRule) -> float:
+    """How far group 0 is from k and l (0: it meets them)."""
+    size, lv = _l_values(group, 1, cl, rule)
+    short = max(0.0, rule.k - float(size[0])) / rule.k
+    for v in lv[:, 0]:
+        if not (rule.variant == "entropy" and not entropy_below(v, rule.l)):
+            short += max(0.0, rule.l - float(v))
+    return short
 
 
 def _groups(rows: np.ndarray) -> tuple[np.ndarray, int]:
@@ -155,23 +183,38 @@ def _sets(K: int, s: int, importance: np.ndarray) -> list[tuple[int, ...]]:
     return sorted(sets, key=lambda S: -int(importance[list(S)].sum()))
 
 
+def _score(cl: _Classes, failing: np.ndarray, S: tuple[int, ...], rule: DiversityRule
+           ) -> tuple[tuple[int, int], np.ndarray, np.ndarray]:
+    """The score of suppressing the key set S (records rescued, minus new cells) and its moves."""
+    cols = [j + 1 for j in S]
+    idx, proj = _candidate(cl, failing, tuple(cols), rule)
+    recs = int(cl.count[idx].sum())
+    cells = int((cl.count[idx, None] * (cl.rows[idx][:, cols] >= 0)).sum())
+    return (recs, -cells), idx, proj
+
+
 def _level(cl: _Classes, failing: np.ndarray, s: int, importance: np.ndarray, rule: DiversityRule) -> None:
-    """Apply the key sets of size s greedily (see the module's step 3), in place."""
-    K = cl.rows.shape[1] - 1
-    sets = _sets(K, s, importance)
+    """Apply the key sets of size s greedily by their score (the module's step 3), in place.
+
+    Lazily: a set's last score bounds its next (fewer failing classes rescue no more), so the
+    set with the best bound is scored afresh and applied when it still beats every other
+    bound; ties keep the order of :func:`_sets`."""
+    sets = _sets(cl.rows.shape[1] - 1, s, importance)
+    bound = {S: (np.inf, 0) for S in sets}
     while failing.any():
+        order = sorted(sets, key=lambda S: bound[S], reverse=True)  # stable: ties keep _sets' order
         best = None
-        for S in sets:
-            cols = tuple(j + 1 for j in S)
-            idx, proj = _candidate(cl, failing, cols, rule)
-            if idx.size == 0:
-                continue
-            recs = int(cl.count[idx].sum())
-            cells = int((cl.count[idx, None] * ((cl.rows[idx][:, list(cols)] >= 0))).sum())
-            score = (recs, -cells)
-            if best is None or score > best[0]:
-                best = (score, idx, proj)
-        if best is None:
+        for pos, S in enumerate(order):
+            if bound[S][0] <= 0:
+                break
+            sc, idx, proj = _score(cl, failing, S, rule)
+            bound[S] = sc
+            if best is None or sc > best[0]:
+                best = (sc, idx, proj)
+            nxt = bound[order[pos + 1]] if pos + 1 < len(order) else (0, 0)
+            if best[0][0] > 0 and best[0] >= nxt:
+                break
+        if best is None or best[0][0] == 0:
             return
         _, idx, proj = best
         cl.rows[idx] = proj
@@ -212,6 +255,44 @@ def _prune(cl: _Classes, orig: np.ndarray, failing: np.ndarray, importance: np.n
         pass
 
 
+def _residue(cl: _Classes, failing: np.ndarray, rule: DiversityRule, slack: int, tries: int = 500) -> None:
+    """The module's step 4, per stratum: the failing classes left after level K go to the
+    all-suppressed pattern, joined by the fewest settled cells needed there: whole settled
+    groups (a pattern's classes), cheapest first (records x observed keys), each kept only if
+    it brings the union closer to k and l. Nothing moves when that does not reach them, or
+    when the release would then remove more cells than naive class dropping (`slack`: the
+    cells still to spare, a dropped record counting K)."""
+    C = cl.rows.shape[0]
+    for stratum in np.unique(cl.rows[failing, 0]):
+        res = np.flatnonzero(failing & (cl.rows[:, 0] == stratum))
+        other = np.flatnonzero(~failing & (cl.rows[:, 0] == stratum))
+        group = np.full(C, -1, dtype=np.int64)
+        group[res] = 0
+        gid, G = _groups(cl.rows[other])
+        nobs = np.zeros(G, dtype=np.int64)
+        nobs[gid] = (cl.rows[other][:, 1:] >= 0).sum(axis=1)
+        group[other[nobs[gid] == 0]] = 0               # already all suppressed: joins for free
+        cost = np.bincount(gid, weights=cl.count[other], minlength=G) * nobs
+        members = np.split(other[np.argsort(gid, kind="stable")], np.cumsum(np.bincount(gid, minlength=G))[:-1])
+        short = _shortfall(group, cl, rule)
+        for g in [int(g) for g in np.argsort(cost, kind="stable") if nobs[g] > 0][:tries]:
+            if short == 0:
+                break
+            group[members[g]] = 0
+            new = _shortfall(group, cl, rule)
+            if new < short:
+                short = new
+            else:
+                group[members[g]] = -1
+        moved = np.flatnonzero(group == 0)
+        extra = int((cl.count[moved] * (cl.rows[moved, 1:] >= 0).sum(axis=1)).sum()) \
+            - (cl.rows.shape[1] - 1) * int(cl.count[res].sum())
+        if short == 0 and extra <= slack:
+            cl.rows[moved, 1:] = -1
+            failing[res] = False
+            slack -= extra
+
+
 def diverse_suppression(codes: np.ndarray, strata: np.ndarray, sens: list[np.ndarray], importance: np.ndarray,
                         rule: DiversityRule) -> tuple[np.ndarray, np.ndarray]:
     """The code matrix after suppression and the records kept (see the module docstring).
@@ -226,10 +307,14 @@ def diverse_suppression(codes: np.ndarray, strata: np.ndarray, sens: list[np.nda
     orig = cl.rows.copy()
     C = cl.rows.shape[0]
     failing = ~_meets(np.arange(C, dtype=np.int64), C, cl, rule)
+    failing0 = failing.copy()
     for s in range(1, K + 1):
         if not failing.any():
             break
         _level(cl, failing, s, np.asarray(importance), rule)
+    if failing.any():
+        spent = int((cl.count[:, None] * ((cl.rows[:, 1:] < 0) & (orig[:, 1:] >= 0))).sum())
+        _residue(cl, failing, rule, K * int(cl.count[failing0].sum()) - spent - K * int(cl.count[failing].sum()))
     _prune(cl, orig, failing, np.asarray(importance), rule)
     out = cl.rows[rec][:, 1:].astype(np.int32)
     kept = ~failing[rec]
