@@ -46,10 +46,14 @@ Modes:
 Options: ``combs`` (sdcMicro's name) asks for k-anonymity on every subset of ``combs[i]``
 keys, with ``k[i]``, subsets handled in sdcMicro's order (sizes as given, each size in
 lexicographic order); ``strata`` makes each stratum k-anonymous on its own; ``unit="record"``
-drops whole records instead of suppressing cells, and ``l``/``sensitive`` add distinct
-l-diversity (Machanavajjhala et al. 2007) of the equivalence classes: after the cells,
-classes that are not l-diverse are dropped, and records are dropped until the kept records
-are k-anonymous and l-diverse together (the kept records are reported).
+drops whole records instead of suppressing cells, and ``l``/``sensitive`` add l-diversity
+(Machanavajjhala et al. 2007; ``l_variant`` distinct, entropy or recursive (c, l)) of the
+equivalence classes. In cell mode (minimal, one k on all the keys) k and l are reached
+together by suppressing cells class by class, under the conservative reading of a
+suppressed cell (a value of its own) and so under the wildcard rule too
+(:mod:`sdc.protect.suppression_diverse`); otherwise, after the cells, classes that are not
+l-diverse are dropped, and records are dropped until the kept records are k-anonymous and
+l-diverse together (the kept records are reported).
 """
 
 from __future__ import annotations
@@ -280,6 +284,22 @@ def _suppress(codes: np.ndarray, positions: list[np.ndarray], st: Any, a: _Setup
     return out, sdcm_total
 
 
+def _protect(codes: np.ndarray, positions: list[np.ndarray], st: Any, a: _Setup, sens_codes: list[np.ndarray]
+             ) -> tuple[np.ndarray, np.ndarray, int | None]:
+    """The code matrix after suppression, the records kept, and sdcMicro's count of cells."""
+    rule = a.diversity()
+    if _l_aware(a) and rule is not None:
+        _check_strata_sizes(positions, st, a)
+        out, kept = diverse_suppression(codes, st.ids, sens_codes, a.importance, rule)
+        return out, kept, None
+    out, sdcm_total = _suppress(codes, positions, st, a)
+    kept = np.ones(codes.shape[0], dtype=bool)
+    if a.unit == "record" or a.l is not None:
+        # Within a stratum, classes on the keys are classes on keys and strata.
+        kept = _drop_records(out, positions, a.subsets, a.rule.alpha, sens_codes, rule)
+    return out, kept, sdcm_total
+
+
 def _k_anonymous(out: np.ndarray, kept: np.ndarray, positions: list[np.ndarray], a: _Setup) -> bool:
     for pos in positions:
         live = pos[kept[pos]]
@@ -431,8 +451,15 @@ def local_suppression(
     sensitive : str or sequence of str, optional
         Sensitive variables for distinct l-diversity (with `l`).
     l : int, optional
-        Every equivalence class (keys and strata) with an observed sensitive value must hold
-        >= l distinct observed values of each sensitive variable; classes that do not are dropped.
+        Every equivalence class (keys and strata; a suppressed cell a value of its own) with an
+        observed sensitive value must be l-diverse in each sensitive variable. In cell mode
+        (``mode="minimal"``, no `combs`) cells are suppressed to reach k and l together
+        (:mod:`sdc.protect.suppression_diverse`), dropping only classes no suppression can
+        rescue; otherwise the classes that are not l-diverse are dropped.
+    l_variant : {"distinct", "entropy", "recursive"}, default "distinct"
+        Distinct values, exp(entropy) >= l, or recursive (c, l)-diversity (as :func:`sdc.l_diversity`).
+    c : float > 0, default 2
+        The constant of recursive (c, l)-diversity.
 
     Returns
     -------
@@ -440,8 +467,10 @@ def local_suppression(
         ``data``: the protected copy (same index; without the dropped records, if any).
         ``changed``: new suppressions per key. ``details``: ``suppressions`` (per key),
         ``suppressions_by_stratum``, ``missing_after`` (per key), ``importance``, ``kept`` (bool
-        per input record), ``records_dropped``, ``k_anonymous``, ``sdcmicro_suppressions``
-        (minimal mode: the cells sdcMicro's algorithm suppresses, None where it stops).
+        per input record), ``records_dropped``, ``k_anonymous`` (wildcard rule),
+        ``k_anonymous_conservative`` (a suppressed cell a value of its own),
+        ``sdcmicro_suppressions`` (minimal mode for k alone: the cells sdcMicro's algorithm
+        suppresses, None where it stops).
 
     Notes
     -----
@@ -466,15 +495,5 @@ def local_suppression(
     st = strata_ids(data, list(a.strata))
     positions = [p for p in group_positions(st.ids, st.n_strata) if p.size]
     sens_codes = [code_matrix(data, (s,))[0][:, 0] for s in a.sensitive]
-    rule = a.diversity()
-    if _l_aware(a) and rule is not None:
-        _check_strata_sizes(positions, st, a)
-        out, kept = diverse_suppression(codes, st.ids, sens_codes, a.importance, rule)
-        sdcm_total = None
-        return _result(data, a, codes, out, kept, positions, st, sdcm_total, k, combs)
-    out, sdcm_total = _suppress(codes, positions, st, a)
-    kept = np.ones(len(data), dtype=bool)
-    if a.unit == "record" or a.l is not None:
-        # Within a stratum, classes on the keys are classes on keys and strata.
-        kept = _drop_records(out, positions, a.subsets, a.rule.alpha, sens_codes, rule)
+    out, kept, sdcm_total = _protect(codes, positions, st, a, sens_codes)
     return _result(data, a, codes, out, kept, positions, st, sdcm_total, k, combs)
