@@ -237,3 +237,22 @@ def test_hand_residue_joins_the_all_suppressed_class():
     assert res.details["records_dropped"] == 0 and res.n_changed == 12
     assert res.data[["a", "b"]].isna().all(axis=1).tolist() == [True] * 6 + [False] * 3
     assert _conservative_ok(res.data, ["a", "b"], [], ["s"], 2, 2, "distinct", 2.0)
+
+
+def test_plan_step_and_its_refusal():
+    # k and l in a plan: the step runs the l-aware suppression; a bad l_variant is refused in one line.
+    from sdc.workflow.plan import PlanError, plan_from_mapping
+
+    df = sdc.load_example()
+    keys = ["sex", "region", "age"]
+    step = {"method": "local_suppression", "keys": keys, "k": 3, "sensitive": "diagnosis", "l": 2,
+            "l_variant": "entropy"}
+    run = sdc.protect_data(df, plan_from_mapping({"plan": {"seed": 1}, "steps": [step]}),
+                           overrides={"variables": {"categorical_keys": keys}})
+    logged = run.log()["steps"][0]["method_parameters"]
+    assert logged["l_variant"] == "entropy" and logged["l"] == 2
+    released = run.released
+    assert len(released) >= 0.9 * len(df)
+    assert _conservative_ok(released, keys, [], ["diagnosis"], 3, 2, "entropy", 2.0)
+    with pytest.raises(PlanError, match=r"plan step 1 \(local_suppression\): parameter `l_variant` must be one of"):
+        plan_from_mapping({"plan": {"seed": 1}, "steps": [{**step, "l_variant": "shannon"}]})
