@@ -46,10 +46,14 @@ Modes:
 Options: ``combs`` (sdcMicro's name) asks for k-anonymity on every subset of ``combs[i]``
 keys, with ``k[i]``, subsets handled in sdcMicro's order (sizes as given, each size in
 lexicographic order); ``strata`` makes each stratum k-anonymous on its own; ``unit="record"``
-drops whole records instead of suppressing cells, and ``l``/``sensitive`` add distinct
-l-diversity (Machanavajjhala et al. 2007) of the equivalence classes: after the cells,
-classes that are not l-diverse are dropped, and records are dropped until the kept records
-are k-anonymous and l-diverse together (the kept records are reported).
+drops whole records instead of suppressing cells, and ``l``/``sensitive`` add l-diversity
+(Machanavajjhala et al. 2007; ``l_variant`` distinct, entropy or recursive (c, l)) of the
+equivalence classes. In cell mode (minimal, one k on all the keys) k and l are reached
+together by suppressing cells class by class, under the conservative reading of a
+suppressed cell (a value of its own) and so under the wildcard rule too
+(:mod:`sdc.protect.suppression_diverse`); otherwise, after the cells, classes that are not
+l-diverse are dropped, and records are dropped until the kept records are k-anonymous and
+l-diverse together (the kept records are reported).
 """
 
 from __future__ import annotations
@@ -62,8 +66,8 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from sdc._schema import COUNT, GROUP_SIZE, Anything, Choice, Each, Names
-from sdc._validation import check_columns, check_frame, check_int, check_keys, check_option
+from sdc._schema import COUNT, GROUP_SIZE, POSITIVE, Anything, Choice, Each, Names
+from sdc._validation import check_columns, check_frame, check_int, check_keys, check_number, check_option
 from sdc.core.missing import ALPHA, MissingRule
 from sdc.core.patterns import code_matrix, group_positions, pattern_table
 from sdc.core.strata import strata_ids
@@ -72,6 +76,7 @@ from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult
 from sdc.protect.suppression_algorithms import minimal_stratum as _minimal_stratum
 from sdc.protect.suppression_algorithms import sdcmicro_stratum as _sdcmicro_stratum
+from sdc.protect.suppression_diverse import L_VARIANTS, DiversityRule, diverse_suppression, l_ok_per_record
 from sdc.protect.suppression_patterns import _TOL, SdcMicroStops, wildcard_fk
 
 __all__ = ["local_suppression", "SUPPRESSION_MODES", "SUPPRESSION_UNITS", "default_importance", "SdcMicroStops",
@@ -147,22 +152,10 @@ def _subsets(keys: tuple[str, ...], k: object, combs: object) -> list[tuple[tupl
 # --------------------------------------------------------------------------------------
 # Records dropped for k and l together.
 # --------------------------------------------------------------------------------------
-def _distinct_per_record(class_ids: np.ndarray, sens: np.ndarray) -> np.ndarray:
-    """Distinct observed sensitive values in each record's class (0 when none is observed)."""
-    n_cls = int(class_ids.max()) + 1 if class_ids.size else 0
-    obs = sens >= 0
-    pairs = np.column_stack([class_ids[obs], sens[obs]]).astype(np.int32)
-    if pairs.shape[0] == 0:
-        return np.zeros(class_ids.shape[0], dtype=np.int64)
-    _, distinct_rows, _ = pattern_table(pairs)
-    per_class = np.bincount(distinct_rows[:, 0], minlength=n_cls)
-    return per_class[class_ids]
-
-
 def _drop_records(codes: np.ndarray, strata: list[np.ndarray], subsets: list[tuple[tuple[int, ...], int]],
-                  alpha: float, sens_codes: list[np.ndarray], l: int | None) -> np.ndarray:
+                  alpha: float, sens_codes: list[np.ndarray], rule: DiversityRule | None) -> np.ndarray:
     """Records kept: whole records are dropped until, in every stratum, the kept records are
-    k-anonymous on every key subset and (with `l`) every class is distinct l-diverse."""
+    k-anonymous on every key subset and (with `rule`) every class is l-diverse."""
     kept = np.ones(codes.shape[0], dtype=bool)
     for pos in strata:
         live = pos
@@ -171,11 +164,8 @@ def _drop_records(codes: np.ndarray, strata: list[np.ndarray], subsets: list[tup
             sub = codes[live]
             for cols, k in subsets:
                 bad |= wildcard_fk(np.ascontiguousarray(sub[:, cols]), alpha) < k - _TOL
-            if l is not None:
-                cls, _, _ = pattern_table(np.ascontiguousarray(sub))
-                for s in sens_codes:
-                    d = _distinct_per_record(cls, s[live])
-                    bad |= (d > 0) & (d < l)
+            if rule is not None:
+                bad |= ~l_ok_per_record(sub, [s[live] for s in sens_codes], rule)
             if not bad.any():
                 break
             kept[live[bad]] = False
@@ -220,10 +210,19 @@ class _Setup:
     unit: str
     sensitive: tuple[str, ...]
     l: int | None
+    l_variant: str = "distinct"
+    c: float = 2.0
+
+    def diversity(self) -> DiversityRule | None:
+        """The l-diversity rule of the call (its k: the largest of the subsets'), None without `l`."""
+        if self.l is None:
+            return None
+        return DiversityRule(max(kk for _, kk in self.subsets), self.l, self.l_variant, self.c)
 
 
 def _setup(data: pd.DataFrame, keys: object, k: object, importance: object, combs: object, strata: object,
-           alpha: object, mode: object, unit: object, sensitive: object, l: object) -> _Setup:
+           alpha: object, mode: object, unit: object, sensitive: object, l: object, l_variant: object = "distinct",
+           c: object = 2.0) -> _Setup:
     check_frame(data)
     keys = check_keys(data, keys)
     mode = check_option(mode, "mode", SUPPRESSION_MODES)
@@ -244,12 +243,13 @@ def _setup(data: pd.DataFrame, keys: object, k: object, importance: object, comb
         bad = [c for c in sens_cols if c in keys or c in strata_cols]
         if bad:
             raise ValueError(f"`sensitive` must not repeat key or strata variables: {', '.join(map(repr, bad))}.")
-    return _Setup(keys, subsets, imp, strata_cols, rule, mode, unit, sens_cols, l)  # type: ignore[arg-type]
+    l_variant = check_option(l_variant, "l_variant", L_VARIANTS)
+    c = check_number(c, "c", low=0, high=float("inf"), low_open=True)
+    return _Setup(keys, subsets, imp, strata_cols, rule, mode, unit, sens_cols, l,  # type: ignore[arg-type]
+                  l_variant, float(c))
 
 
-def _suppress(codes: np.ndarray, positions: list[np.ndarray], st: Any, a: _Setup) -> tuple[np.ndarray, int | None]:
-    """The code matrix after suppressing cells in each stratum, and sdcMicro's count of them
-    (minimal mode; None where sdcMicro stops with an error)."""
+def _check_strata_sizes(positions: list[np.ndarray], st: Any, a: _Setup) -> None:
     min_k = max(kk for _, kk in a.subsets)
     for pos in positions:
         if pos.size < min_k and a.unit == "cell":
@@ -257,6 +257,19 @@ def _suppress(codes: np.ndarray, positions: list[np.ndarray], st: Any, a: _Setup
             where = f"stratum {lab!r}" if a.strata else "the data"
             raise ValueError(f"{where} has {pos.size} record(s), fewer than k = {min_k}: it cannot be made "
                              f"{min_k}-anonymous by suppressing cells (use unit='record' to drop it).")
+
+
+def _l_aware(a: _Setup) -> bool:
+    """Whether the call takes the l-aware suppression (:mod:`sdc.protect.suppression_diverse`):
+    cells, minimal mode, l given, one k on all the keys."""
+    return a.l is not None and a.unit == "cell" and a.mode == "minimal" and len(a.subsets) == 1 \
+        and len(a.subsets[0][0]) == len(a.keys)
+
+
+def _suppress(codes: np.ndarray, positions: list[np.ndarray], st: Any, a: _Setup) -> tuple[np.ndarray, int | None]:
+    """The code matrix after suppressing cells in each stratum, and sdcMicro's count of them
+    (minimal mode; None where sdcMicro stops with an error)."""
+    _check_strata_sizes(positions, st, a)
     out = codes.copy()
     sdcm_total: int | None = 0
     if a.unit == "cell":
@@ -271,12 +284,38 @@ def _suppress(codes: np.ndarray, positions: list[np.ndarray], st: Any, a: _Setup
     return out, sdcm_total
 
 
+def _protect(codes: np.ndarray, positions: list[np.ndarray], st: Any, a: _Setup, sens_codes: list[np.ndarray]
+             ) -> tuple[np.ndarray, np.ndarray, int | None]:
+    """The code matrix after suppression, the records kept, and sdcMicro's count of cells."""
+    rule = a.diversity()
+    if _l_aware(a) and rule is not None:
+        _check_strata_sizes(positions, st, a)
+        out, kept = diverse_suppression(codes, st.ids, sens_codes, a.importance, rule)
+        return out, kept, None
+    out, sdcm_total = _suppress(codes, positions, st, a)
+    kept = np.ones(codes.shape[0], dtype=bool)
+    if a.unit == "record" or a.l is not None:
+        # Within a stratum, classes on the keys are classes on keys and strata.
+        kept = _drop_records(out, positions, a.subsets, a.rule.alpha, sens_codes, rule)
+    return out, kept, sdcm_total
+
+
 def _k_anonymous(out: np.ndarray, kept: np.ndarray, positions: list[np.ndarray], a: _Setup) -> bool:
     for pos in positions:
         live = pos[kept[pos]]
         for cols, kk in a.subsets:
             if live.size and (wildcard_fk(np.ascontiguousarray(out[live][:, cols]), a.rule.alpha) < kk - _TOL).any():
                 return False
+    return True
+
+
+def _conservative(out: np.ndarray, kept: np.ndarray, st_ids: np.ndarray, a: _Setup) -> bool:
+    """k-anonymity of the kept records with a suppressed (missing) cell a value of its own
+    (ARX's reading), on every key subset, within each stratum."""
+    for cols, kk in a.subsets:
+        rows = np.column_stack([st_ids[kept].astype(np.int32), out[kept][:, cols]]).astype(np.int32)
+        if rows.shape[0] and (pattern_table(np.ascontiguousarray(rows))[2] < kk).any():
+            return False
     return True
 
 
@@ -304,7 +343,9 @@ def _result(data: pd.DataFrame, a: _Setup, codes: np.ndarray, out: np.ndarray, k
         "kept": pd.Series(kept, index=data.index, name="kept"),
         "records_dropped": int((~kept).sum()),
         "k_anonymous": _k_anonymous(out, kept, positions, a),
-        "sdcmicro_suppressions": (sdcm_total if a.mode == "minimal" and a.unit == "cell" else None),
+        "k_anonymous_conservative": _conservative(out, kept, st.ids, a),
+        "sdcmicro_suppressions": (sdcm_total if a.mode == "minimal" and a.unit == "cell" and not _l_aware(a)
+                                  else None),
         "subsets": [[keys[i] for i in cols] for cols, _ in a.subsets],
     }
     if combs is None:
@@ -316,7 +357,7 @@ def _result(data: pd.DataFrame, a: _Setup, codes: np.ndarray, out: np.ndarray, k
     params = {
         "keys": list(keys), "k": k_param, "importance": details["importance"], "combs": combs_param,
         "strata": list(a.strata) or None, "alpha": a.rule.alpha, "mode": a.mode, "unit": a.unit,
-        "sensitive": list(a.sensitive) or None, "l": a.l,
+        "sensitive": list(a.sensitive) or None, "l": a.l, "l_variant": a.l_variant, "c": a.c,
     }
     return ProtectionResult(
         method="local_suppression", data=frame, variables=tuple(keys), parameters=params, seed=None,
@@ -364,7 +405,9 @@ def _r_local_suppression(run: StepRun) -> RStep:
              "mode": param(Choice(SUPPRESSION_MODES), "minimal (never more cells than sdcMicro) or sdcmicro"),
              "unit": param(Choice(SUPPRESSION_UNITS), "suppress cells, or drop whole records"),
              "sensitive": param(Names(), "sensitive variables for distinct l-diversity (with l)"),
-             "l": param(GROUP_SIZE, "every class holds >= l distinct sensitive values")})
+             "l": param(GROUP_SIZE, "every class is l-diverse in each sensitive variable"),
+             "l_variant": param(Choice(L_VARIANTS), "distinct, entropy or recursive (c, l)-diversity"),
+             "c": param(POSITIVE, "the constant of recursive (c, l)-diversity")})
 def local_suppression(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -378,6 +421,8 @@ def local_suppression(
     unit: Literal["cell", "record"] = "cell",
     sensitive: str | Sequence[str] | None = None,
     l: int | None = None,
+    l_variant: Literal["distinct", "entropy", "recursive"] = "distinct",
+    c: float = 2.0,
 ) -> ProtectionResult:
     """Suppress key values (or drop records) until the keys are k-anonymous.
 
@@ -406,8 +451,15 @@ def local_suppression(
     sensitive : str or sequence of str, optional
         Sensitive variables for distinct l-diversity (with `l`).
     l : int, optional
-        Every equivalence class (keys and strata) with an observed sensitive value must hold
-        >= l distinct observed values of each sensitive variable; classes that do not are dropped.
+        Every equivalence class (keys and strata; a suppressed cell a value of its own) with an
+        observed sensitive value must be l-diverse in each sensitive variable. In cell mode
+        (``mode="minimal"``, no `combs`) cells are suppressed to reach k and l together
+        (:mod:`sdc.protect.suppression_diverse`), dropping only classes no suppression can
+        rescue; otherwise the classes that are not l-diverse are dropped.
+    l_variant : {"distinct", "entropy", "recursive"}, default "distinct"
+        Distinct values, exp(entropy) >= l, or recursive (c, l)-diversity (as :func:`sdc.l_diversity`).
+    c : float > 0, default 2
+        The constant of recursive (c, l)-diversity.
 
     Returns
     -------
@@ -415,8 +467,10 @@ def local_suppression(
         ``data``: the protected copy (same index; without the dropped records, if any).
         ``changed``: new suppressions per key. ``details``: ``suppressions`` (per key),
         ``suppressions_by_stratum``, ``missing_after`` (per key), ``importance``, ``kept`` (bool
-        per input record), ``records_dropped``, ``k_anonymous``, ``sdcmicro_suppressions``
-        (minimal mode: the cells sdcMicro's algorithm suppresses, None where it stops).
+        per input record), ``records_dropped``, ``k_anonymous`` (wildcard rule),
+        ``k_anonymous_conservative`` (a suppressed cell a value of its own),
+        ``sdcmicro_suppressions`` (minimal mode for k alone: the cells sdcMicro's algorithm
+        suppresses, None where it stops).
 
     Notes
     -----
@@ -436,14 +490,10 @@ def local_suppression(
     >>> res.data["age"].tolist()
     [30, 30, <NA>, 40, 40, 50]
     """
-    a = _setup(data, keys, k, importance, combs, strata, alpha, mode, unit, sensitive, l)
+    a = _setup(data, keys, k, importance, combs, strata, alpha, mode, unit, sensitive, l, l_variant, c)
     codes, _ = code_matrix(data, a.keys)
     st = strata_ids(data, list(a.strata))
     positions = [p for p in group_positions(st.ids, st.n_strata) if p.size]
-    out, sdcm_total = _suppress(codes, positions, st, a)
-    kept = np.ones(len(data), dtype=bool)
-    if a.unit == "record" or a.l is not None:
-        sens_codes = [code_matrix(data, (s,))[0][:, 0] for s in a.sensitive]
-        # Within a stratum, classes on the keys are classes on keys and strata.
-        kept = _drop_records(out, positions, a.subsets, a.rule.alpha, sens_codes, a.l)
+    sens_codes = [code_matrix(data, (s,))[0][:, 0] for s in a.sensitive]
+    out, kept, sdcm_total = _protect(codes, positions, st, a, sens_codes)
     return _result(data, a, codes, out, kept, positions, st, sdcm_total, k, combs)

@@ -281,9 +281,10 @@ def _attack_section(c: Comparison) -> Section | None:
         "sources: docs/attacks.md; what each figure means: docs/compare-sweep.md."])
     if len(c.attacks):
         s.tables.append(Table("linkage attack", "Linkage attack per scenario", c.attacks,
-                              note="The attacker holds the key values of a share of the original's records (fixed "
-                                   "seed) and links them exactly to each file, a missing value matching anything; a "
-                                   "record is re-identified when its match is unique and correct."))
+                              note="The attacker knows his targets: he holds the true key values of a share of the "
+                                   "original's records (fixed seed), whatever the release suppressed (recoded the "
+                                   "published way), and links them exactly to each file, a missing value matching "
+                                   "anything; a record is re-identified when its match is unique and correct."))
     if more is not None and len(more.table):
         st = more.settings
         if "n_control" in st:

@@ -25,7 +25,7 @@ from sdc._provenance import sha256_file, sha256_files
 from sdc._stats import summary_frame, summary_values
 from sdc.exceptions import CodingWarning, SdcWarning
 from sdc.workflow.assess import Assessment, ScenarioResult, assess
-from sdc.workflow.compare_attacks import ATTACK_N, AttackComparison, attacks_before_after
+from sdc.workflow.compare_attacks import ATTACK_N, AttackComparison, attacker_view, attacks_before_after
 from sdc.workflow.compare_records import (
     MATCH_MODES, cell_changes, class_sizes, key_frequencies, match_records, released_coding,
     released_config, top_levels,
@@ -275,23 +275,57 @@ def _treated_by(protection: Mapping[str, Any] | None, capability: str) -> set[st
             for v in (st.get("variables") or [])}
 
 
+def attacker_file(original: pd.DataFrame, released: pd.DataFrame, repeatable: Sequence[str],
+                  protection: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """The linkage attacker's knowledge of his targets: their true values, coded by the
+    published recodings, whatever the release suppressed.
+
+    The repeatable steps of the protection log (deterministic recodings: ``global_recode``,
+    ``top_bottom_code``, ...) are applied again, in order, to the true values, as an attacker
+    who read the published plan would; a variable of `repeatable` that no such step covers (a
+    recoding outside the log, ``recoded=``) or whose step cannot be repeated is coded from the
+    pairs of values (:func:`sdc.workflow.compare_attacks.attacker_view`). `original` and
+    `released` are matched record by record.
+    """
+    from sdc.protect import method_infos
+
+    infos, coded, done = method_infos(), original.copy(), set()
+    for st in (protection or {}).get("steps", []):
+        info = infos.get(st.get("method"))
+        variables = [v for v in (st.get("variables") or []) if v in coded.columns]
+        if info is None or not info.repeatable or not variables:
+            continue
+        params = {k: v for k, v in (st.get("parameters") or {}).items() if k != info.variables_param}
+        try:
+            coded = info.function(coded, variables, **params).data
+        except (ValueError, TypeError):
+            continue
+        done.update(variables)
+    rest = [v for v in repeatable if v in original.columns and v not in done]
+    view = attacker_view(original, released, rest)
+    for v in rest:
+        coded[v] = view[v]
+    return coded
+
+
 def linkage_before_after(original: pd.DataFrame, released: pd.DataFrame, config: RunConfig,
-                         repeatable: Sequence[str] = ()) -> pd.DataFrame:
+                         repeatable: Sequence[str] = (), protection: Mapping[str, Any] | None = None
+                         ) -> pd.DataFrame:
     """The simulated linkage attack of every scenario on the original and on the released file.
 
     An attacker holds the key values of a share (:data:`ATTACK_SHARE`) of the original's
     records, drawn with one seed, and links them exactly to each file (missing values as
     wildcards); the truth is the record itself (both frames are matched record by record).
-    For the variables in `repeatable` (deterministic recodings) his values are the released
-    coding of his records; a cell suppressed in the release is then unknown to him too, which
-    can only understate the attack. One row per scenario and figure: before, after, change.
+    The attacker knows his targets: he holds their true values, whatever the release
+    suppressed (the model of :func:`sdc.simulate_linkage_attack`). For the variables in
+    `repeatable` (deterministic recodings) his values are the released coding of the true
+    values, the log's recodings repeated (:func:`attacker_file`): a cell suppressed in the
+    release keeps its recoded value in his file. One row per scenario and figure: before,
+    after, change.
     """
     from sdc.attacks.linkage import simulate_linkage_attack
 
-    attacker = original.copy()
-    for v in repeatable:
-        if v in released.columns and v in attacker.columns:
-            attacker[v] = released[v]
+    attacker = attacker_file(original, released, repeatable, protection)
     rows = []
     for sc in config.all_scenarios:
         keys = [k for k in sc.keys if k in released.columns]
@@ -399,7 +433,7 @@ def compare(
         # still without a common value was replaced whole (a constant), which is protection.
         # (attacks_before_after says the same to its own warnings.)
         warnings.simplefilter("ignore", CodingWarning)
-        attacks = linkage_before_after(orig_m, rel_m, config, repeatable)
+        attacks = linkage_before_after(orig_m, rel_m, config, repeatable, protection)
     more = attacks_before_after(orig_m, rel_m, config, before=before, after=after, repeatable=repeatable,
                                 n_attacks=n_attacks, seed=ATTACK_SEED)
     notes += more.notes

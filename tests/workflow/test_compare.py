@@ -285,6 +285,39 @@ def test_the_linkage_attack_before_and_after() -> None:
     assert not raw.loc["precision at 1", "after"] > 0  # no match at all: undefined (NaN)
 
 
+def test_the_linkage_attacker_knows_his_targets_true_values() -> None:
+    """Issue 32: the attacker holds his targets' true values, coded by the published recoding,
+    not the release's suppressions. Ages in decades (global_recode, width 10), then the age of
+    every record unique on (sex, region, decade) suppressed: an attacker who knows a target's
+    decade still finds one record when it is the only suppressed one of its (sex, region) with
+    no other record of its decade there. Copying the release's suppressions into his file (as
+    the comparison did) made every such target match every record of its (sex, region)."""
+    from sdc.attacks.linkage import draw_external
+    from sdc.workflow.compare import ATTACK_SEED, ATTACK_SHARE, attacker_file, linkage_before_after
+
+    df = _people(150)
+    cfg = _cfg(variables={"categorical_keys": ["sex", "region", "age"]})
+    step = {"method": "global_recode", "variables": ["age"], "parameters": {"variables": ["age"], "width": 10}}
+    decade = sdc.global_recode(df, ["age"], width=10).data["age"]
+    unique = df.assign(age=decade).groupby(["sex", "region", "age"], observed=True)["id"].transform("size") == 1
+    rel = df.assign(age=decade.where(~unique))
+    assert rel["age"].isna().sum() == int(unique.sum()) > 0
+    assert attacker_file(df, rel, ["age"], {"steps": [step]})["age"].astype(str).equals(decade.astype(str))
+    att = linkage_before_after(df, rel, cfg, repeatable=["age"], protection={"steps": [step]}).set_index("figure")
+    got = att.loc["re-identified (unique and correct match)", "after"]
+    # brute force: each attacker's record (true decade) against every released record, a
+    # missing value matching anything
+    ext = draw_external(df.assign(age=decade.astype(str)), ["sex", "region", "age"], share=ATTACK_SHARE,
+                        seed=ATTACK_SEED)
+    r_age = rel["age"].astype(object)
+    expect = 0
+    for _, e in ext.iterrows():
+        m = rel[(rel["sex"] == e["sex"]) & (rel["region"] == e["region"])
+                & (r_age.isna() | (r_age.astype(str) == e["age"]))]
+        expect += int(len(m) == 1 and m.index[0] == e["target_id"])
+    assert got == expect > 0
+
+
 def test_the_comparison_report_shows_the_attack(pair: Path, capsys: pytest.CaptureFixture) -> None:
     rc, _, _ = _compare(capsys, pair, "cmp-attack")
     assert rc == 0
