@@ -5,7 +5,7 @@ strings, ties, importance, strata, alpha; a sensitive variable added from its ow
 release of ``local_suppression(..., sensitive=, l=)`` is k-anonymous by sdcMicro's own
 ``freqCalc`` (the wildcard reading, within each stratum) and distinct l-diverse by
 sdcMicro's ``ldiversity`` (on the keys and the stratum). sdcMicro's ``localSuppression`` has
-no l; for k alone the cell-for-cell agreement is ``tests/test_sdcmicro_protect_suppression.py``'s.
+no l; for k alone the cell-for-cell agreement is ``tests/protect/test_sdcmicro_suppression.py``'s.
 """
 
 from __future__ import annotations
