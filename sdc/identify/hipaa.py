@@ -40,6 +40,7 @@ from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_fraction, check_frame, check_int
 from sdc.identify._facts import ColumnFacts, column_facts, normalise_name
 from sdc.identify.hipaa_rules import NAME_RULES, PERSON, VALUE_RULES, full_match
+from sdc.identify.weights import age_unit
 
 __all__ = ["Category", "CATEGORIES", "Finding", "SafeHarborChecklist", "safe_harbor", "RESTRICTED_ZIP3",
            "ZIP3_SOURCE", "EXPERT_DETERMINATION", "VALUE_SHARE", "SAMPLE_VALUES", "MIN_RECORDS_UNIQUE"]
@@ -388,14 +389,19 @@ def _date_age_rule(f: ColumnFacts, name: str, what: list[str], year: int) -> tup
         ages = _leading_numbers(f)
         if ages is None:
             return "", None, False
+        unit, factor = age_unit(name)
+        if factor != 1.0:  # months, weeks or days: completed years
+            ages = np.where(ages >= 0, np.floor(ages / factor), ages)
         over = ages > 89
         n_over = int(f.counts[over].sum())
+        in_unit = "" if factor == 1.0 else f" (ages in {unit}, read as completed years)"
         if not n_over:
-            return "no age over 89", 0, True
+            return "no age over 89" + in_unit, 0, True
         if np.array_equal(np.unique(ages[over]), [90.0]):
             return (f"{n_over:,} record(s) over 89, all with the value 90 (read as the one category '90 or older', "
                     "which Safe Harbor allows)"), n_over, True
-        return f"{n_over:,} record(s) aged over 89: aggregate them into one '90 or older' category", n_over, False
+        return (f"{n_over:,} record(s) aged over 89{in_unit}: aggregate them into one '90 or older' category",
+                n_over, False)
     years = _years_only(f)
     if years is None:
         return "", None, False
