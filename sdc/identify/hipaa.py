@@ -40,6 +40,7 @@ from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_fraction, check_frame, check_int
 from sdc.identify._facts import ColumnFacts, column_facts, normalise_name
 from sdc.identify.hipaa_rules import NAME_RULES, PERSON, VALUE_RULES, full_match
+from sdc.identify.hipaa_text import is_free_text, neutral_findings, text_findings
 from sdc.identify.weights import age_unit
 
 __all__ = ["Category", "CATEGORIES", "Finding", "SafeHarborChecklist", "safe_harbor", "RESTRICTED_ZIP3",
@@ -125,7 +126,8 @@ CATEGORY = {c.code: c for c in CATEGORIES}
 class Finding:
     """A category found in a column.
 
-    ``evidence`` is ``"name"``, ``"values"`` or ``"name and values"``; ``detail`` says what
+    ``evidence`` is ``"name"``, ``"values"``, ``"name and values"`` or ``"free text"`` (found
+    inside the text of a free-text column, :mod:`sdc.identify.hipaa_text`); ``detail`` says what
     was seen (counts and shares only, never a value); ``share`` is the share of sampled
     distinct values that matched (None for a name match alone); ``records`` counts the records
     concerned where a rule counts them (restricted ZIP prefixes, ages over 89); ``allowed`` is
@@ -315,7 +317,8 @@ def _check_column(f: ColumnFacts, restricted: tuple[str, ...], year: int, value_
 
     if f.kind == "date":
         note("C", "values", "values are dates (a date type)", 1.0)
-    texts = f.text.iloc[:sample] if f.kind == "text" else None
+    free = is_free_text(f)
+    texts = f.text.iloc[:sample] if f.kind == "text" and not free else None
     if texts is not None and len(texts):
         texts = texts[texts.str.len() > 0]
     if texts is not None and len(texts):
@@ -331,6 +334,9 @@ def _check_column(f: ColumnFacts, restricted: tuple[str, ...], year: int, value_
             share = float(full_match(PERSON, 0)(texts).mean())
             if share >= value_share:
                 note("A", "values", "values look like personal names (capitalised words, mostly distinct)", share)
+    if not by_code and not free:  # a neutral name: what the values hold
+        for code, what, share in neutral_findings(f, value_share):
+            note(code, "values", what, share)
 
     out: list[Finding] = []
     for code, d in by_code.items():
@@ -350,7 +356,10 @@ def _check_column(f: ColumnFacts, restricted: tuple[str, ...], year: int, value_
         out.append(Finding(column=col, code=code, evidence=ev, detail=detail, share=d["share"], records=records,
                            allowed=allowed))
 
-    if not out:
+    if free:
+        out += [Finding(column=col, code=code, evidence="free text", detail=what, share=share, records=n)
+                for code, what, share, n in text_findings(f)]
+    elif not out:
         r = _unique_code(f, name)
         if r is not None:
             out.append(r)
