@@ -418,6 +418,9 @@ def _date_age_rule(f: ColumnFacts, name: str, what: list[str], year: int) -> tup
     if birth:
         old = (year - years) > 89
         n_old = int(f.counts[old].sum())
+        if n_old and len(np.unique(years[old])) == 1:  # pooled: one year stands for '90 or older'
+            return (f"years only; the {n_old:,} record(s) born more than 89 years before {year} all hold one "
+                    "year (one '90 or older' category, as a top code), which Safe Harbor allows"), n_old, True
         if n_old:
             return (f"years only, but {n_old:,} record(s) born more than 89 years before {year}: "
                     "aggregate them into one '90 or older' category"), n_old, False

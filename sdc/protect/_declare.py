@@ -119,8 +119,8 @@ class MethodInfo:
         ``sdcmicro(StepRun) -> RStep``; None: sdcMicro has no counterpart (the R script says so).
     produces : callable or None
         What its variables hold after it, from its parameters: ``produces(parameters)`` ->
-        ``"numbers"``, ``"text"`` or None (as before, or not known before it runs). The plan
-        check reads it, so a later step is checked against the types the earlier ones leave.
+        ``"numbers"``, ``"text"``, None (as before) or ``"unknown"`` (not known before it runs; every
+        column when it names no variables). The plan check reads it, so a later step is checked against the types the earlier ones leave.
     """
 
     name: str

@@ -156,8 +156,11 @@ class Plan:
 
 def method_table() -> dict[str, MethodInfo]:
     """The protection methods a plan may name, by name, in the order they are usually applied:
-    the declarations of the methods :mod:`sdc.protect` exports (:func:`sdc.protect.method_infos`)."""
-    return method_infos()
+    the declarations of the methods :mod:`sdc.protect` exports (:func:`sdc.protect.method_infos`),
+    then the identify wing's Safe Harbor preset (:func:`sdc.identify.protection_methods`)."""
+    from sdc.identify import protection_methods
+
+    return {**method_infos(), **protection_methods()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -413,6 +416,10 @@ def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodInfo]
         _check_columns(step, spec, columns, data, numeric)
         _check_secrets(step, spec)
         after = spec.produces(step.parameters) if spec.produces is not None and not step.grid else None
+        if after == "unknown":  # not known before it runs: its variables, or every column when it names none
+            for v in (step.variables(spec) or columns):
+                numeric[v] = None
+            after = None
         for v in step.variables(spec):
             if isinstance(v, str) and v in numeric:
                 numeric[v] = {"numbers": True, "text": False}.get(after or "", numeric[v] if not step.grid
@@ -544,9 +551,10 @@ def check_suppression_keys(keys: Sequence[str] | None, continuous_keys: Sequence
 def flags_plan(*, recode: Sequence[tuple[str, Any]] = (), top_code: Sequence[tuple[str, float]] = (),
                pram: Sequence[tuple[str, float]] = (), keys: Sequence[str] | None = None, k: int | None = None,
                pseudonymise: Sequence[str] = (), key_file: str | None = None, key_env: str | None = None,
-               drop: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """Plan steps for the flags of ``sdc protect``, in a fixed order: recoding, top coding, PRAM,
-    local suppression to k-anonymity, pseudonymisation (and dropping of direct identifiers).
+               drop: Sequence[str] = (), safe_harbor: bool = False) -> list[dict[str, Any]]:
+    """Plan steps for the flags of ``sdc protect``, in a fixed order: the Safe Harbor preset
+    (``safe_harbor_release``), recoding, top coding, PRAM, local suppression to k-anonymity,
+    pseudonymisation (and dropping of direct identifiers).
 
     `recode` holds (column, width) or (column, [edges]); `pram` (column, pd) pairs (sdcMicro's
     invariant PRAM with that probability of keeping a value); `top_code` (column, top bound).
@@ -558,6 +566,8 @@ def flags_plan(*, recode: Sequence[tuple[str, Any]] = (), top_code: Sequence[tup
     def var_param(method: str) -> str:
         return table[method].variables_param if method in table else "variables"
 
+    if safe_harbor:
+        steps.append({"method": "safe_harbor_release"})
     for col, spec in recode:
         if isinstance(spec, (list, tuple)):
             steps.append({"method": "global_recode", var_param("global_recode"): [col], "edges": list(spec)})
