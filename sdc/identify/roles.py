@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame

@@ -34,21 +34,23 @@ REDACT_CATEGORIES: tuple[str, ...] = tuple(p.code for p in TEXT_PATTERNS)
 
 
 def _redact_column(s: pd.Series, patterns: Sequence[Any]) -> tuple[pd.Series, int, dict[str, int]]:
+    """The column redacted, the records changed, and the records changed per placeholder (one
+    replacement pass per pattern; a record changed when its text differs after it)."""
     present = s.notna().to_numpy()
     text = s.astype(object).where(s.notna(), None)
     t = pd.Series(np.where(present, text.astype(str), ""), index=s.index, dtype=object)
     counts: dict[str, int] = {}
     changed = np.zeros(len(s), dtype=bool)
     for p in patterns:
-        hits = t.str.count(p.regex).to_numpy(dtype=np.int64)
-        n = int(hits.sum())
-        if n:
-            counts[p.placeholder] = n
-            changed |= hits > 0
-            t = t.str.replace(p.regex, p.placeholder, regex=True)
-    out = pd.Series(np.where(present, t.to_numpy(dtype=object), np.nan), index=s.index, name=s.name, dtype=object)
+        new = t.str.replace(p.regex, p.placeholder, regex=True)
+        hit = new.to_numpy(dtype=object) != t.to_numpy(dtype=object)
+        if hit.any():
+            counts[p.placeholder] = int(hit.sum())
+            changed |= hit
+            t = new
     if not changed.any():
-        out = s.copy()
+        return s.copy(), 0, counts
+    out = pd.Series(np.where(present, t.to_numpy(dtype=object), np.nan), index=s.index, name=s.name, dtype=object)
     return out, int(changed.sum()), counts
 
 
@@ -74,7 +76,7 @@ def redact(data: pd.DataFrame, variables: Sequence[str] | str, *,
     -------
     ProtectionResult
         ``method="redact"``; ``changed[v]``: records whose text changed; ``details[v]``: the
-        matches replaced per placeholder.
+        records changed per placeholder.
 
     Examples
     --------

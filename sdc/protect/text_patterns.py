@@ -71,7 +71,23 @@ _CAP = r"[A-Z][a-z]+(?:[-'][A-Z][a-z]+)?"
 
 
 def _alt(words: frozenset[str]) -> str:
-    return "(?:" + "|".join(sorted(words, key=lambda w: (-len(w), w))) + ")"
+    """The words as one alternation shaped as a trie (``Ann(?:a)?``): Python's regular
+    expressions try an alternation in order, so a flat list of 450 names is five times slower."""
+    trie: dict = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:
+        alts = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch != ""]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return "(?:" + build(trie) + ")"
 
 
 class TextPattern:

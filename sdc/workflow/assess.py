@@ -280,8 +280,7 @@ def assess(
         for sc in cfg.all_scenarios:
             results.append(measure_scenario(work, cfg, sc, progress=progress, notes=notes, back=back,
                                             not_computed=not_computed))
-        file_wide = _file_measures(cfg, work, progress, back)
-        inference = file_wide.get("inference", {})
+        inference = (file_wide := _file_measures(cfg, work, progress, back)).get("inference", {})
     for w in caught:
         msg = " ".join(str(w.message).split())
         if msg not in notes:
