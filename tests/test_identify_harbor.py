@@ -74,6 +74,7 @@ def test_a_plan_step_and_the_command_line(phi, tmp_path: Path, capsys) -> None:
     code, out, _ = run_cli(capsys, "identify", str(tmp_path / "rel" / "released.csv"))
     assert code == 0 and "0 of 18 categories found" in out
     assert "checklist" in (tmp_path / "rel" / "protection.md").read_text()
+    assert "reference_year = " in (tmp_path / "rel" / "plan.toml").read_text()  # the rerun reads ages alike
     plan = tmp_path / "plan.toml"
     plan.write_text('[[steps]]\nmethod = "safe_harbor_release"\nreference_year = 2025\n\n'
                     '[[steps]]\nmethod = "top_bottom_code"\nvariables = ["dob"]\nbottom = 1940\n', encoding="utf-8")

@@ -566,8 +566,10 @@ def flags_plan(*, recode: Sequence[tuple[str, Any]] = (), top_code: Sequence[tup
     def var_param(method: str) -> str:
         return table[method].variables_param if method in table else "variables"
 
-    if safe_harbor:
-        steps.append({"method": "safe_harbor_release"})
+    if safe_harbor:  # the year it reads ages against, so that the resolved plan reruns the same
+        import datetime
+
+        steps.append({"method": "safe_harbor_release", "reference_year": datetime.date.today().year})
     for col, spec in recode:
         if isinstance(spec, (list, tuple)):
             steps.append({"method": "global_recode", var_param("global_recode"): [col], "edges": list(spec)})
