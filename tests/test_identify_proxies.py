@@ -75,3 +75,21 @@ def test_identify_and_assess_flag_a_proxy_of_a_key(tmp_path: Path, capsys) -> No
 
     doc = json.loads((tmp_path / "rep" / "report.json").read_text())
     assert [(d["column"], d["target"]) for d in doc["proxies"]] == [("income_mid", "income")]
+
+
+def test_compare_shows_the_proxies_of_both_files(tmp_path: Path, capsys) -> None:
+    from tests.helpers import run_cli
+
+    rng = np.random.default_rng(6)
+    n = 400
+    income = rng.choice(["low", "mid", "high"], n)
+    df = pd.DataFrame({"sex": rng.choice(["f", "m"], n), "income": income,
+                       "income_mid": pd.Series(income).map({"low": 1, "mid": 2, "high": 3})})
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    df.to_csv(a, index=False)
+    df.drop(columns=["income_mid"]).to_csv(b, index=False)
+    code, _, err = run_cli(capsys, "compare", str(a), str(b), "--keys", "sex,income", "--measures",
+                           "k_anonymity,proxies", "--out", str(tmp_path / "cmp"), "--formats", "md")
+    assert code == 0, err
+    row = [ln for ln in (tmp_path / "cmp" / "report.md").read_text().splitlines() if "| proxies |" in ln][0]
+    assert "| 1 | fail | 0 | pass |" in row
