@@ -3,7 +3,7 @@
 # idempotently: each step checks first and does nothing when its part is already there.
 #
 #   1. Debian packages: Python's scientific stack (python3-*), R's sdcMicro dependencies (r-cran-*).
-#   2. sdcMicro (and prettydoc, which it imports) from CRAN; speff2trial (ACTG 175, test data).
+#   2. sdcMicro (and prettydoc, which it imports) from CRAN; speff2trial (ACTG 175) and NHANES (test data).
 #   3. A venv at .venv (with --system-site-packages) holding sdc installed editable.
 #
 # Options: --with-browser also installs Debian's chromium, which the tests use to render the
@@ -81,14 +81,18 @@ if [ "${SDC_SKIP_R:-0}" != 1 ]; then
     Rscript -e "install.packages(c('prettydoc', 'sdcMicro'), repos = '$cran', lib = '$lib', Ncpus = 2, quiet = TRUE)"
     Rscript -e 'suppressMessages(library(sdcMicro)); cat("sdcMicro", as.character(packageVersion("sdcMicro")), "\n")' >&2
   fi
-  # speff2trial ships ACTG 175, the data of the ARX-recorded Pitman tests (tests/risk/test_uniqueness_fit.py)
-  if ! Rscript -e 'quit(status = !requireNamespace("speff2trial", quietly = TRUE))' >/dev/null 2>&1; then
-    cran=${SDC_CRAN:-https://cloud.r-project.org}
-    log "installing speff2trial (ACTG 175 data) from CRAN ($cran)"
-    lib=$(Rscript -e 'cat(.libPaths()[1])')
-    Rscript -e "install.packages('speff2trial', repos = '$cran', lib = '$lib', Ncpus = 2, quiet = TRUE)" \
-      || log "speff2trial could not be installed: the ACTG 175 tests will skip"
-  fi
+  # Test data from CRAN: speff2trial ships ACTG 175, the data of the ARX-recorded Pitman tests
+  # (tests/risk/test_uniqueness_fit.py); NHANES the public survey of the identification tests
+  # (tests/identify/test_nhanes.py). Without them those tests skip, saying so.
+  for pkg in speff2trial NHANES; do
+    if ! Rscript -e "quit(status = !requireNamespace('$pkg', quietly = TRUE))" >/dev/null 2>&1; then
+      cran=${SDC_CRAN:-https://cloud.r-project.org}
+      log "installing $pkg (test data) from CRAN ($cran)"
+      lib=$(Rscript -e 'cat(.libPaths()[1])')
+      Rscript -e "install.packages('$pkg', repos = '$cran', lib = '$lib', Ncpus = 2, quiet = TRUE)" \
+        || log "$pkg could not be installed: the tests on its data will skip"
+    fi
+  done
 fi
 
 # --- 3. venv with sdc installed editable ----------------------------------------------------

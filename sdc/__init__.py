@@ -50,7 +50,9 @@ from sdc.attacks import (  # noqa: E402
     distance_risk, distance_risk_rmd, draw_external, inference_attack, linkability_attack, linkage_attack,
     record_linkage, simulate_linkage_attack, singling_out_attack, skewness_attack, split_control,
 )
-from sdc.identify import GDistinctResult, IdentificationResult, SafeHarborChecklist, g_distinct, identify, safe_harbor
+from sdc.identify import (
+    GDistinctResult, IdentificationResult, SafeHarborChecklist, g_distinct, identify, safe_harbor, safe_harbor_release,
+)
 from sdc.identify.search import GeneralisationResult, generalisation_search
 from sdc.identify.qi_search import SubsetSearchResult, qi_dimension_search, transformation_search
 from sdc.identify.hierarchy import (
@@ -60,6 +62,7 @@ from sdc.protect._result import ProtectionResult
 from sdc.protect.noise import add_noise
 from sdc.protect.pram import pram
 from sdc.protect.pseudonym import pseudonymise
+from sdc.protect.redact import redact
 from sdc.protect.recode import global_recode, top_bottom_code
 from sdc.protect.swap import rank_swap
 from sdc.protect.suppression import local_suppression
@@ -92,9 +95,10 @@ __all__ = [
     "load_example", "read_dask", "read_chunks", "MissingRule",
     "protect_data", "ProtectionRun", "write_protection", "compare", "Comparison", "write_comparison",
     "sweep", "SweepResult", "write_sweep",
-    "global_recode", "top_bottom_code", "pram", "add_noise", "rank_swap", "pseudonymise", "ProtectionResult",
+    "global_recode", "top_bottom_code", "pram", "add_noise", "rank_swap", "pseudonymise", "redact", "ProtectionResult",
     "local_suppression", "local_suppression_by_risk", "microaggregation",
     "identify", "IdentificationResult", "g_distinct", "GDistinctResult", "safe_harbor", "SafeHarborChecklist",
+    "safe_harbor_release",
     "generalisation_search", "GeneralisationResult", "qi_dimension_search", "transformation_search",
     "SubsetSearchResult", "Hierarchy", "read_hierarchy", "interval_hierarchy", "prefix_hierarchy", "date_hierarchy",
     "mapping_hierarchy",

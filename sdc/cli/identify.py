@@ -57,6 +57,14 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--average", choices=GDISTINCT_AVERAGES, default="values",
                    help="g-distinct rate: mean of 1/frequency over the distinct values (default; Khan et al.'s "
                         "published rates) or over the records (distinct values / records)")
+    p.add_argument("--dedupe", metavar="FILE",
+                   help="write DATA with one record per id (the id column found, else per distinct record) to FILE "
+                        "(CSV), identify that file, and name it in the starter config")
+    p.add_argument("--sensitive-word", action="append", default=[], metavar="WORD",
+                   help="add a word to the sensitive vocabulary (a column whose name holds it is suggested as "
+                        "sensitive; 'partn*' matches any ending; repeatable)")
+    p.add_argument("--demographic-word", action="append", default=[], metavar="WORD",
+                   help="add a word to the demographic vocabulary (suggested as a quasi-identifier; repeatable)")
     read_args(p.add_argument_group("reading the data (override the config's [data])"))
     p.add_argument("--fail-on-identifiers", action="store_true",
                    help=f"exit with status {EXIT_FOUND} when a Safe Harbor category is found")
@@ -82,6 +90,8 @@ def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
     inputs = [args.data, args.config]
     if args.out:  # before any work: never over the data or the config it reads
         check_file_target(args.out, inputs, flag="--out", replace=False)
+    if args.dedupe:
+        check_file_target(args.dedupe, inputs + [args.out], flag="--dedupe", replace=False)
     roles: dict[str, str] = {}
     config = None
     if args.config:
@@ -101,8 +111,23 @@ def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
     unknown = [c for c in asked if c not in names] if isinstance(asked, (list, tuple)) else []
     if unknown:
         raise ValueError(f"`text_columns` names columns not in '{args.data}': {', '.join(map(repr, unknown))}.")
-    result = identify(data, roles=roles or None, missing_threshold=args.missing_threshold,
-                      near_constant=args.near_constant, alpha=args.alpha, beta=args.beta, average=args.average)
+    options = dict(roles=roles or None, missing_threshold=args.missing_threshold, near_constant=args.near_constant,
+                   alpha=args.alpha, beta=args.beta, average=args.average,
+                   vocabulary={"sensitive": args.sensitive_word, "demographic": args.demographic_word})
+    result = identify(data, **options)
+    if args.dedupe:
+        from sdc.identify.duplicates import deduplicate
+
+        dups = result.duplicates
+        by = dups.id_column if dups is not None and dups.n_repeated_ids else None
+        data = deduplicate(data, by)
+        atomic_write(args.dedupe, data.to_csv(index=False, sep=reading["sep"] or ","), inputs=inputs,
+                     flag="--dedupe", replace=False)
+        print(f"Deduplicated file written to {args.dedupe}: {len(data):,} of {result.n_records:,} records "
+              f"(one per {'id ' + repr(by) if by else 'distinct record'}); identifying it.",
+              file=sys.stderr if args.json else sys.stdout)
+        args.data = args.dedupe
+        result = identify(data, **options)
     text = None
     if args.out:  # build it before printing anything, so an error leaves no half-done run
         text = result.starter_config(_config_path(args.data, args.out), sep=reading["sep"], source=str(args.data),

@@ -85,6 +85,10 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--out", metavar="DIR", required=True, help="output folder (new, empty, or an earlier sdc folder)")
     p.add_argument("--seed", type=int, help="the plan's seed (replaces the plan's; default: the plan's, or drawn)")
     g = p.add_argument_group("steps as flags (appended to the plan's, in this order)")
+    g.add_argument("--safe-harbor", action="store_true",
+                   help="HIPAA Safe Harbor first: the 18 rules on the columns the checklist finds (dates to years, "
+                        "ages over 89 pooled, ZIP3 with 000, identifiers dropped, free text redacted); every column "
+                        "is read as text unless --text names some")
     g.add_argument("--recode", action="append", type=_recode, default=[], metavar="COL=WIDTH|COL=EDGES",
                    help="global recoding: bands of a width (age=10) or at edges (age=0,18,65,inf); repeatable")
     g.add_argument("--top-code", action="append", type=_col_number, default=[], metavar="COL=VALUE",
@@ -152,14 +156,17 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc.workflow.protect import assessment_config, plan_read_settings, protect_data
 
     steps = flags_plan(recode=args.recode, top_code=args.top_code, pram=args.pram, keys=args.keys, k=args.k,
-                       pseudonymise=args.pseudonymise, key_file=args.key_file, key_env=args.key_env, drop=args.drop)
+                       pseudonymise=args.pseudonymise, key_file=args.key_file, key_env=args.key_env, drop=args.drop,
+                       safe_harbor=args.safe_harbor)
     if args.plan is None and not steps:
-        raise ValueError("give a plan (--plan FILE) or steps as flags (--recode, --top-code, --pram, --k, "
-                         "--pseudonymise, --drop).")
+        raise ValueError("give a plan (--plan FILE) or steps as flags (--safe-harbor, --recode, --top-code, --pram, "
+                         "--k, --pseudonymise, --drop).")
     plan = load_plan(args.plan, steps, seed=args.seed)
     # The data are read as the config's (or the plan's) [data] says, a flag winning; the
     # assessment records the same settings.
     reading = read_options(args, plan_read_settings(plan, config=args.config))
+    if args.safe_harbor and not reading.get("text_columns"):
+        reading["text_columns"] = True  # ZIP codes and identifiers keep their leading zeros, as sdc identify reads
     overrides = assessment_overrides(args)
     given = {k: v for k, v in reading.items() if v is not None}
     overrides["data"] = {**overrides.get("data", {}), **given}
@@ -207,6 +214,11 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
         dropped = f", {r.records_dropped:,} records dropped" if r.records_dropped else ""
         print(f"  {r.step.number}. {r.step.method} on {', '.join(map(str, r.result.variables)) or '-'}: "
               f"{r.result.n_changed:,} cells changed{dropped}{seed}")
+    for r in run.steps:
+        if r.step.method == "safe_harbor_release":
+            left = r.result.details.get("found_after", [])
+            print(f"  Safe Harbor checklist of the release: {len(left)} of 18 categories found"
+                  + (f" ({', '.join(left)}): review them" if left else " (best effort: a steward still reviews it)"))
     if run.comparison is not None:
         print(comparison_headline(run.comparison))
     print(f"Released file: {folder.path / folder.released} (SHA-256 {folder.released_sha256[:16]}...)")

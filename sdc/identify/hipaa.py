@@ -40,6 +40,8 @@ from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_fraction, check_frame, check_int
 from sdc.identify._facts import ColumnFacts, column_facts, normalise_name
 from sdc.identify.hipaa_rules import NAME_RULES, PERSON, VALUE_RULES, full_match
+from sdc.identify.hipaa_text import is_free_text, neutral_findings, text_findings
+from sdc.identify.weights import age_unit
 
 __all__ = ["Category", "CATEGORIES", "Finding", "SafeHarborChecklist", "safe_harbor", "RESTRICTED_ZIP3",
            "ZIP3_SOURCE", "EXPERT_DETERMINATION", "VALUE_SHARE", "SAMPLE_VALUES", "MIN_RECORDS_UNIQUE"]
@@ -124,7 +126,8 @@ CATEGORY = {c.code: c for c in CATEGORIES}
 class Finding:
     """A category found in a column.
 
-    ``evidence`` is ``"name"``, ``"values"`` or ``"name and values"``; ``detail`` says what
+    ``evidence`` is ``"name"``, ``"values"``, ``"name and values"`` or ``"free text"`` (found
+    inside the text of a free-text column, :mod:`sdc.identify.hipaa_text`); ``detail`` says what
     was seen (counts and shares only, never a value); ``share`` is the share of sampled
     distinct values that matched (None for a name match alone); ``records`` counts the records
     concerned where a rule counts them (restricted ZIP prefixes, ages over 89); ``allowed`` is
@@ -314,7 +317,8 @@ def _check_column(f: ColumnFacts, restricted: tuple[str, ...], year: int, value_
 
     if f.kind == "date":
         note("C", "values", "values are dates (a date type)", 1.0)
-    texts = f.text.iloc[:sample] if f.kind == "text" else None
+    free = is_free_text(f)
+    texts = f.text.iloc[:sample] if f.kind == "text" and not free else None
     if texts is not None and len(texts):
         texts = texts[texts.str.len() > 0]
     if texts is not None and len(texts):
@@ -330,6 +334,9 @@ def _check_column(f: ColumnFacts, restricted: tuple[str, ...], year: int, value_
             share = float(full_match(PERSON, 0)(texts).mean())
             if share >= value_share:
                 note("A", "values", "values look like personal names (capitalised words, mostly distinct)", share)
+    if not by_code and not free:  # a neutral name: what the values hold
+        for code, what, share in neutral_findings(f, value_share):
+            note(code, "values", what, share)
 
     out: list[Finding] = []
     for code, d in by_code.items():
@@ -349,7 +356,10 @@ def _check_column(f: ColumnFacts, restricted: tuple[str, ...], year: int, value_
         out.append(Finding(column=col, code=code, evidence=ev, detail=detail, share=d["share"], records=records,
                            allowed=allowed))
 
-    if not out:
+    if free:
+        out += [Finding(column=col, code=code, evidence="free text", detail=what, share=share, records=n)
+                for code, what, share, n in text_findings(f)]
+    elif not out:
         r = _unique_code(f, name)
         if r is not None:
             out.append(r)
@@ -388,14 +398,19 @@ def _date_age_rule(f: ColumnFacts, name: str, what: list[str], year: int) -> tup
         ages = _leading_numbers(f)
         if ages is None:
             return "", None, False
+        unit, factor = age_unit(name)
+        if factor != 1.0:  # months, weeks or days: completed years
+            ages = np.where(ages >= 0, np.floor(ages / factor), ages)
         over = ages > 89
         n_over = int(f.counts[over].sum())
+        in_unit = "" if factor == 1.0 else f" (ages in {unit}, read as completed years)"
         if not n_over:
-            return "no age over 89", 0, True
+            return "no age over 89" + in_unit, 0, True
         if np.array_equal(np.unique(ages[over]), [90.0]):
             return (f"{n_over:,} record(s) over 89, all with the value 90 (read as the one category '90 or older', "
                     "which Safe Harbor allows)"), n_over, True
-        return f"{n_over:,} record(s) aged over 89: aggregate them into one '90 or older' category", n_over, False
+        return (f"{n_over:,} record(s) aged over 89{in_unit}: aggregate them into one '90 or older' category",
+                n_over, False)
     years = _years_only(f)
     if years is None:
         return "", None, False
@@ -403,6 +418,9 @@ def _date_age_rule(f: ColumnFacts, name: str, what: list[str], year: int) -> tup
     if birth:
         old = (year - years) > 89
         n_old = int(f.counts[old].sum())
+        if n_old and len(np.unique(years[old])) == 1:  # pooled: one year stands for '90 or older'
+            return (f"years only; the {n_old:,} record(s) born more than 89 years before {year} all hold one "
+                    "year (one '90 or older' category, as a top code), which Safe Harbor allows"), n_old, True
         if n_old:
             return (f"years only, but {n_old:,} record(s) born more than 89 years before {year}: "
                     "aggregate them into one '90 or older' category"), n_old, False

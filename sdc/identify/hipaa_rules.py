@@ -75,7 +75,7 @@ NAME_RULES: tuple[NameRule, ...] = (
                      "type", "reason", "status", "flag", "count", "number", "length", "duration", "days",
                      "weeks", "months", "location", "province", "region", "hospital", "site")),
     NameRule("C", "an age", _words("age", "ages", "age_years", "age_yrs", "agey", r"age_at_[a-z0-9_]+"),
-              _words("group", "band", "class", "cat", "category", "range", "months_since")),
+              _words("group", "band", "class", "cat", "category", "range", "months_since", "decade", "decades")),
     NameRule("E", "a fax number", _words("fax", "facsimile", "fax_number", "fax_no")),
     NameRule("D", "a telephone number",
               _words("phone", "telephone", "tel", "mobile", "cell", "cellphone", "cell_phone", "landline",

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame
@@ -47,7 +46,11 @@ from sdc.identify.gdistinct import (
 from sdc.identify.hipaa import (
     CATEGORY, RESTRICTED_ZIP3, SAMPLE_VALUES, VALUE_SHARE, SafeHarborChecklist, _check_zip3, safe_harbor_from_facts,
 )
+from sdc.identify.duplicates import DuplicateReport, duplicate_report
+from sdc.identify.proxies import ProxyResult, find_proxies
 from sdc.identify.profile import MISSING_THRESHOLD, NEAR_CONSTANT, ProfileResult, profile_from_facts
+from sdc.identify.vocabulary import Vocabulary, vocabulary_of
+from sdc.identify.weights import weight_verdict
 
 __all__ = ["IdentificationResult", "ColumnRole", "identify", "ROLES", "USES", "parse_role", "CONTINUOUS_MIN_VALUES"]
 
@@ -139,6 +142,11 @@ class IdentificationResult:
     safe_harbor : SafeHarborChecklist
     parameters : dict
         missing_threshold, near_constant, alpha, beta, average.
+    duplicates : DuplicateReport
+        Repeated records and ids, and the unique share on the categorical keys with and
+        without them (:mod:`sdc.identify.duplicates`).
+    proxies : ProxyResult
+        Columns determining a key or sensitive variable (:mod:`sdc.identify.proxies`).
     """
 
     n_records: int
@@ -147,6 +155,8 @@ class IdentificationResult:
     gdistinct: GDistinctResult = field(repr=False)
     safe_harbor: SafeHarborChecklist = field(repr=False)
     parameters: Mapping[str, Any] = field(repr=False)
+    duplicates: DuplicateReport | None = field(default=None, repr=False)
+    proxies: ProxyResult | None = field(default=None, repr=False)
 
     @property
     def roles(self) -> dict[str, str]:
@@ -210,6 +220,12 @@ class IdentificationResult:
             ("id", self.used_as("id"), "the record id column"), ("weights", self.used_as("weights"), "sampling weights"),
             ("household", self.used_as("household"), "the household id column"),
             ("safe_harbor_found", list(self.safe_harbor.found), "Safe Harbor categories found"),
+            ("duplicate_records", self.duplicates.n_duplicate_records if self.duplicates else None,
+             "records identical to an earlier one"),
+            ("repeated_ids", self.duplicates.n_repeated_ids if self.duplicates else None,
+             "records repeating an earlier id"),
+            ("proxies", [f"{p.column} -> {p.target}" for p in self.proxies.proxies] if self.proxies else [],
+             "columns determining a key or sensitive variable"),
             *((k, v, "parameter") for k, v in self.parameters.items()),
         ])
 
@@ -227,7 +243,8 @@ def identify(data: pd.DataFrame, variables: Sequence[str] | None = None, *,
              roles: Mapping[str, str] | None = None, missing_threshold: float = MISSING_THRESHOLD,
              near_constant: float = NEAR_CONSTANT, alpha: float = ALPHA, beta: float = BETA,
              average: str = "values", restricted_zip3: Sequence[str] = RESTRICTED_ZIP3,
-             reference_year: int | None = None) -> IdentificationResult:
+             reference_year: int | None = None,
+             vocabulary: Mapping[str, Sequence[str]] | Vocabulary | None = None) -> IdentificationResult:
     """Suggest each column's role, with reasons, and check HIPAA Safe Harbor.
 
     Parameters
@@ -254,6 +271,10 @@ def identify(data: pd.DataFrame, variables: Sequence[str] | None = None, *,
         Restricted three-digit ZIP prefixes (default: HHS's list from the 2000 Census).
     reference_year : int, optional
         Year against which years of birth are checked for ages over 89 (default: this year).
+    vocabulary : mapping, optional
+        Words to add to the sensitive and demographic vocabularies
+        (``{"sensitive": ["tribe"], "demographic": ["parish"]}``; see
+        :mod:`sdc.identify.vocabulary`).
 
     Returns
     -------
@@ -279,6 +300,7 @@ def identify(data: pd.DataFrame, variables: Sequence[str] | None = None, *,
     year = _dt.date.today().year if reference_year is None else check_int(reference_year, "reference_year",
                                                                            min_value=1, max_value=9999)
     overrides = _check_overrides(roles, cols)
+    vocab = vocabulary_of(vocabulary)
 
     n = len(data)
     facts = [column_facts(data[c]) for c in cols]
@@ -288,15 +310,20 @@ def identify(data: pd.DataFrame, variables: Sequence[str] | None = None, *,
     sh = safe_harbor_from_facts(facts, n, restricted_zip3=restricted, reference_year=year, value_share=VALUE_SHARE,
                                 sample=SAMPLE_VALUES)
     rates, classes = gd.rates, gd.classes
+    names = {c: normalise_name(c) for c in cols}
     out = []
     for f, prow in zip(facts, prof.table.to_dict("records")):
-        out.append(_suggest(f, prow, rates.get(f.name, math.nan), classes.get(f.name), sh, alpha, beta,
-                            missing_threshold, overrides.get(f.name)))
+        ctx = _Context(sh, alpha, beta, missing_threshold, vocab, weight_verdict(f, data, names, vocab))
+        out.append(_suggest(f, prow, rates.get(f.name, math.nan), classes.get(f.name), ctx, overrides.get(f.name)))
     out = _one_use_each(out)
+    dups = _duplicates(data, facts, out)
+    out = [_note_repeats(c, dups) for c in out]
+    proxies = _proxies(data, out)
+    out = [_note_proxies(c, proxies) for c in out]
     params = MappingProxyType({"missing_threshold": missing_threshold, "near_constant": near_constant, "alpha": alpha,
                                "beta": beta, "average": average})
     return IdentificationResult(n_records=n, columns=tuple(out), profile=prof, gdistinct=gd, safe_harbor=sh,
-                                parameters=params)
+                                parameters=params, duplicates=dups, proxies=proxies)
 
 
 def _check_overrides(roles: object, cols: list[str]) -> dict[str, tuple[str, str | None]]:
@@ -318,29 +345,6 @@ def _words(*alternatives: str) -> re.Pattern[str]:
     return re.compile(r"(?:^|_)(?:" + "|".join(alternatives) + r")(?:_|$)")
 
 
-_SENSITIVE = _words(
-    r"diagnos[a-z0-9]*", "dx", r"disease[a-z]*", r"icd\d*", "condition", "conditions", "illness", "disorder",
-    "symptoms?",
-    r"medicat[a-z]*", "medicine", "drugs?", "prescription", "prescribed", "treatment", "therapy", "procedure",
-    "surgery", "hiv", "aids", "hepatitis", "cancer", "tumou?r", "oncology", r"pregnan[a-z]*", "abortion",
-    "fertility", r"contracept[a-z]*", "mental", r"psych[a-z]*", r"depress[a-z]*", "anxiety", "suicide",
-    r"addict[a-z]*", "alcohol", "smoking", "smoker", "smokes", "tobacco", "substance", "genetic", "genes?",
-    "genotype", "dna", "cholesterol", "glucose", "hba1c", "bmi", "bp", "systolic", "diastolic", "blood_pressure",
-    "heart_rate", "lab", "lab_result", "test_result", "outcome", "mortality", "cause_of_death", "disability",
-    "income", "salary", "wages?", "earnings", "debt", "wealth", "religion", "religious", "belief", "beliefs",
-    "political", "trade_union", "sexual", "sexuality", "orientation", "sex_life", "criminal", "conviction",
-    "offen[cs]e", "arrests?", "hospitali[sz]ation", "vaccinat[a-z]*", "allerg[a-z]*", r"comorbidit[a-z]*",
-    "severity", "hiv_status")
-_QI = _words(
-    "sex", "gender", "region", "area", "province", "state", "country", "nationality", "citizenship",
-    r"ethnic[a-z]*", "race", "marital", "marital_status", "married", "civil_status", "education", "edu", "educ",
-    "degree", "qualification", r"occup[a-z]*", "job", "profession", "employment", "employed", "employer",
-    "industry", "language", "household_size", "hh_size", "children", "n_children", "relation", "relationship",
-    "rel_head", "urban", "rural", "urbanity", "residence", "birthplace", "country_of_birth", "place_of_birth",
-    "height", "year", "occupation", r"work_?class", "employment_status")
-_WEIGHT_NAMES = {"weight", "weights", "wgt", "wght", "wt", "pweight", "pw", "sampling_weight", "sample_weight",
-                 "survey_weight", "design_weight", "final_weight", "finalweight", "fweight", "perwt", "hhwt", "wtfinl",
-                 "expansion_factor", "raising_factor", "grossing_factor", "w", "sweight", "sampweight"}
 _HOUSEHOLD = _words("household", "hh", "hhid", "household_id", "household_number", "family_id", "dwelling",
                     "dwelling_id", "hhnum", "hh_num", "hh_no", "hh_id")
 _HOUSEHOLD_VETO = _words("size", "income", "type", "head", "members", "composition", "count", "n", "weight", "wt",
@@ -351,11 +355,22 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
-def _suggest(f: ColumnFacts, prow: dict[str, Any], rate: float, cls: str | None, sh: SafeHarborChecklist,
-             alpha: float, beta: float, missing_threshold: float,
+@dataclass(frozen=True)
+class _Context:
+    """What every column's suggestion reads besides the column itself."""
+
+    sh: SafeHarborChecklist
+    alpha: float
+    beta: float
+    missing_threshold: float
+    vocab: Vocabulary
+    weight: tuple[bool, str] | None  # this column's sampling-weight verdict (None: not named like one)
+
+
+def _suggest(f: ColumnFacts, prow: dict[str, Any], rate: float, cls: str | None, ctx: _Context,
              override: tuple[str, str | None] | None) -> ColumnRole:
     name = normalise_name(f.name)
-    findings = sh.of_column(f.name)
+    findings = ctx.sh.of_column(f.name)
     direct = [x for x in findings if CATEGORY[x.code].role == "direct identifier"]
     qi_found = [x for x in findings if CATEGORY[x.code].role == "quasi-identifier"]
     hipaa_txt = {x: f"HIPAA Safe Harbor ({x.code}) {CATEGORY[x.code].short}: {x.detail}" for x in findings}
@@ -369,11 +384,11 @@ def _suggest(f: ColumnFacts, prow: dict[str, Any], rate: float, cls: str | None,
         notes.append(f"missing in {_pct(prow['missing_share'])} of records")
     gd_txt = None
     if cls is not None:
-        band = {"sensitive": f"> alpha {_pct(alpha)}", "quasi-identifier": f"between beta {_pct(beta)} and alpha "
-                f"{_pct(alpha)}", "non-sensitive": f"< beta {_pct(beta)}"}[cls]
+        band = {"sensitive": f"> alpha {_pct(ctx.alpha)}", "quasi-identifier": f"between beta {_pct(ctx.beta)} "
+                f"and alpha {_pct(ctx.alpha)}", "non-sensitive": f"< beta {_pct(ctx.beta)}"}[cls]
         gd_txt = f"g-distinct rate {_pct(rate)} ({band}: {cls})"
 
-    role, use, first = _decide(f, name, prow, direct, qi_found, hipaa_txt, cls, gd_txt, missing_threshold)
+    role, use, first = _decide(f, name, prow, direct, qi_found, hipaa_txt, cls, gd_txt, ctx)
     rest = [hipaa_txt[x] for x in findings if hipaa_txt[x] != first] + notes + ([gd_txt] if gd_txt and
                                                                                gd_txt != first else [])
     reasons = [first] + [r for r in rest if r != first]
@@ -391,33 +406,77 @@ def _suggest(f: ColumnFacts, prow: dict[str, Any], rate: float, cls: str | None,
                       dropped=bool(prow["dropped"]))
 
 
+def _sensitive_why(word: str | None) -> str:
+    return (f"the name holds {word!r}, a word of the sensitive vocabulary (health, body and laboratory "
+            "measurements, sexual behaviour, drug use, finances, beliefs)")
+
+
 def _decide(f: ColumnFacts, name: str, prow: dict[str, Any], direct: list, qi_found: list, hipaa_txt: dict,
-            cls: str | None, gd_txt: str | None, missing_threshold: float) -> tuple[str, str | None, str]:
+            cls: str | None, gd_txt: str | None, ctx: _Context) -> tuple[str, str | None, str]:
     if direct:
         use = "id" if any(x.code == "R" for x in direct) and prow["one_per_record"] else None
         return "direct identifier", use, hipaa_txt[direct[0]]
     if prow["dropped"]:
         return "other", None, (f"missing in {_pct(prow['missing_share'])} of records (> "
-                               f"{_pct(missing_threshold)}): dropped from the identification, as in Khan et al.'s "
-                               "pipeline")
+                               f"{_pct(ctx.missing_threshold)}): dropped from the identification, as in Khan et "
+                               "al.'s pipeline")
     if prow["constant"]:
         return "other", None, "constant: the same value in every record, so it carries no information"
-    if name in _WEIGHT_NAMES and f.numbers is not None and len(f.numbers) and float(np.nanmin(f.numbers)) >= 1:
-        return "other", "weights", ("looks like a sampling weight (name, values >= 1): used as the weights; if it "
-                                    "is body weight, make it a quasi-identifier or sensitive")
+    if ctx.weight is not None:
+        is_weight, why = ctx.weight
+        return ("other", "weights", why) if is_weight else ("sensitive", None, why)
     if _HOUSEHOLD.search(name) and not _HOUSEHOLD_VETO.search(name) and f.n_distinct >= 2:
         return "other", "household", "looks like a household id (name): used for the household risk"
+    sensitive = ctx.vocab.is_sensitive(name)
     if qi_found:
+        if sensitive and all(x.code == "C" for x in qi_found) and re.search(r"(?:^|_)age", name):
+            return "sensitive", None, (f"an age at a sensitive event (the name also holds "
+                                       f"{ctx.vocab.word('sensitive', name)!r}, a word of the sensitive vocabulary): "
+                                       + hipaa_txt[qi_found[0]])
         return "quasi-identifier", None, hipaa_txt[qi_found[0]]
-    if _SENSITIVE.search(name):
-        return "sensitive", None, "the name suggests sensitive information (health, finances, beliefs, ...)"
-    if _QI.search(name):
+    if sensitive:
+        return "sensitive", None, _sensitive_why(ctx.vocab.word("sensitive", name))
+    if ctx.vocab.is_demographic(name):
         extra = " (also a special category under GDPR Art. 9)" if re.search(r"ethnic|race", name) else ""
-        return "quasi-identifier", None, ("the name suggests a demographic attribute an intruder may know" + extra)
+        return "quasi-identifier", None, (f"the name holds {ctx.vocab.word('demographic', name)!r}, a word of the "
+                                          "demographic vocabulary: an attribute an intruder may know" + extra)
     if cls is None:  # not rated (cannot happen for a kept column); keep the column out of the assessment
         return "other", None, "not rated"
     role = {"sensitive": "sensitive", "quasi-identifier": "quasi-identifier", "non-sensitive": "other"}[cls]
     return role, None, str(gd_txt)
+
+
+def _duplicates(data: pd.DataFrame, facts: list[ColumnFacts], cols: list[ColumnRole]) -> DuplicateReport:
+    """Repeated records and ids (the id: the column used as the id, else the first direct identifier
+    named like an identifying code, category R)."""
+    id_col = next((c.column for c in cols if c.use == "id"), None)
+    if id_col is None:
+        id_col = next((c.column for c in cols if c.role == "direct identifier" and "R" in c.hipaa
+                       and not c.dropped), None)
+    keys = [c.column for c in cols if c.role == "quasi-identifier" and not c.continuous]
+    return duplicate_report(data[[f.name for f in facts]], id_col, keys)
+
+
+def _proxies(data: pd.DataFrame, cols: list[ColumnRole]) -> ProxyResult:
+    targets = {c.column: ("key" if c.role == "quasi-identifier" else "sensitive variable") for c in cols
+               if c.role in ("quasi-identifier", "sensitive") and not c.dropped}
+    released = [c.column for c in cols if c.role != "direct identifier" and not c.dropped and c.use is None]
+    return find_proxies(data, targets, released)
+
+
+def _note_proxies(c: ColumnRole, proxies: ProxyResult) -> ColumnRole:
+    from dataclasses import replace
+
+    notes = tuple(f"proxy: {p.text()}" for p in proxies.proxies if p.column == c.column)
+    return replace(c, reasons=c.reasons + notes) if notes else c
+
+
+def _note_repeats(c: ColumnRole, dups: DuplicateReport) -> ColumnRole:
+    from dataclasses import replace
+
+    if c.column != dups.id_column or not dups.n_repeated_ids:
+        return c
+    return replace(c, reasons=c.reasons + (f"repeats: {dups.n_ids:,} ids in {dups.n_records:,} records",))
 
 
 def _one_use_each(cols: list[ColumnRole]) -> list[ColumnRole]:

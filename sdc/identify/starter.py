@@ -133,6 +133,13 @@ def starter_config(result: IdentificationLike, data_path: str | None = None, *, 
     if rest:
         lines.append("# Other columns (not assessed unless used below):")
         lines += [f"#   {comment_text(c.column)}: {comment_text(c.reasons[0])}" for c in rest]
+    dups = getattr(result, "duplicates", None)
+    if dups is not None and dups.found:
+        lines.append("# Repeated records: " + comment_text(dups.text()))
+    proxies = getattr(result, "proxies", None)
+    if proxies is not None and proxies.proxies:
+        lines.append("# Proxies -- protect or drop them with what they determine:")
+        lines += [f"#   {comment_text(p.text())}" for p in proxies.proxies]
     lines += _data_section(data_path, sep, na_values, text_columns, sheet, id_col)
 
     cat = [c for c in qis if not c.continuous]

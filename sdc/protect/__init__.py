@@ -1,5 +1,5 @@
 """Protection methods: recoding, top/bottom coding, local suppression, PRAM, microaggregation,
-noise, rank swapping and pseudonymisation. Each is pure: it returns a new DataFrame aligned to
+noise, rank swapping, pseudonymisation and redaction of identifiers in text. Each is pure: it returns a new DataFrame aligned to
 the input's index in a :class:`~sdc.protect._result.ProtectionResult`, never changes the input,
 and records its parameters and seed. Built on :mod:`sdc.core` and the risk and attribute
 measures; never imports the workflow, report or CLI.
@@ -20,9 +20,10 @@ from sdc.protect.pram import pram as _pram  # noqa: F401
 from sdc.protect.noise import add_noise
 from sdc.protect.swap import rank_swap
 from sdc.protect.pseudonym import pseudonymise
+from sdc.protect.redact import redact
 
 __all__ = ["method_infos", "MethodInfo", "info_of", "global_recode", "top_bottom_code", "local_suppression",
-           "local_suppression_by_risk", "add_noise", "rank_swap", "pseudonymise"]
+           "local_suppression_by_risk", "add_noise", "rank_swap", "pseudonymise", "redact"]
 
 
 def method_infos() -> dict[str, MethodInfo]:

@@ -117,6 +117,10 @@ class MethodInfo:
     sdcmicro : callable or None
         How a step of it is written in R with sdcMicro (:mod:`sdc.protect._rcode`):
         ``sdcmicro(StepRun) -> RStep``; None: sdcMicro has no counterpart (the R script says so).
+    produces : callable or None
+        What its variables hold after it, from its parameters: ``produces(parameters)`` ->
+        ``"numbers"``, ``"text"``, None (as before) or ``"unknown"`` (not known before it runs; every
+        column when it names no variables). The plan check reads it, so a later step is checked against the types the earlier ones leave.
     """
 
     name: str
@@ -136,6 +140,7 @@ class MethodInfo:
     dask_rows: str = ""
     example: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     sdcmicro: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
+    produces: Callable[[Mapping[str, Any]], str | None] | None = field(default=None, repr=False, compare=False)
 
     @property
     def parameters(self) -> tuple[str, ...]:
@@ -278,7 +283,8 @@ def protection_method(name: str, *, summary: str, options: Mapping[str, Param], 
                       replaces_identifiers: bool = False, needs: Sequence[str] = (), secrets: Sequence[str] = (),
                       dask: str | None = None, why: str = "", dask_rows: str = "",
                       example: Mapping[str, Any] | None = None,
-                      sdcmicro: Callable[..., Any] | None = None) -> Callable[[F], F]:
+                      sdcmicro: Callable[..., Any] | None = None,
+                      produces: Callable[[Mapping[str, Any]], str | None] | None = None) -> Callable[[F], F]:
     """Declare a protection method beside its function (see the module docstring).
 
     `dask` is :data:`ROW_WISE` (the method on every partition), a variant
@@ -300,7 +306,7 @@ def protection_method(name: str, *, summary: str, options: Mapping[str, Param], 
                           replaces_identifiers=replaces_identifiers, needs=tuple(needs), secrets=tuple(secrets),
                           dask=engines_of(public)["dask"],
                           dask_rows=dask_rows or ("as in memory" if dask == ROW_WISE else ""),
-                          example=dict(example or {}), sdcmicro=sdcmicro)
+                          example=dict(example or {}), sdcmicro=sdcmicro, produces=produces)
         holder.append(info)
         public.__sdc_method__ = info  # type: ignore[attr-defined]
         return public  # type: ignore[return-value]

@@ -105,8 +105,26 @@ def _r_global_recode(run: StepRun) -> RStep:
            else "sdcMicro's globalRecode")
     return RStep(tuple(code) + ("data",), True, f"{how}; the same cells")
 
+def _recode_produces(p: Mapping[str, Any]) -> str | None:
+    """What a global_recode step leaves: years and ages are numbers, bands numbers unless written
+    as intervals or label text, months and category recodes text-like (None: as the values)."""
+    banded = any(p.get(k) is not None for k in ("width", "edges", "bins", "log_base", "round_to"))
+    labels = p.get("labels", "interval")
+    if banded:
+        if p.get("round_to") is not None or labels in ("lower", "midpoint"):
+            return "numbers"
+        if isinstance(labels, (list, tuple)):
+            return "numbers" if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in labels) else "text"
+        return "text"
+    if p.get("date") == "year" or p.get("age_at") is not None:
+        return "numbers"
+    if p.get("date") == "month" or p.get("truncate") is not None:
+        return "text"
+    return None
+
+
 @protection_method(
-    "global_recode", sdcmicro=_r_global_recode, summary="bands, dates, merging, truncation, rounding", changes_categories=True, repeatable=True,
+    "global_recode", sdcmicro=_r_global_recode, produces=_recode_produces, summary="bands, dates, merging, truncation, rounding", changes_categories=True, repeatable=True,
     dask=ROW_WISE, example={"variables": ["age"], "width": 10},
     options={
         "width": param(POSITIVE, "bands of this width", numbers=True),

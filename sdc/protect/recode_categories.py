@@ -1,7 +1,10 @@
 """Categories in :func:`sdc.global_recode` (any of, applied in this order): ``truncate=n``
 keeps the first *n* characters of each code (postcodes: ``"75013"`` -> ``"750"``);
 ``mapping={old: new}`` merges and renames values (sdcMicro's ``groupAndRename``,
-``R/groupAndRename.R``; every key must be a value of the column); ``rare=m`` pools the
+``R/groupAndRename.R``), the truncated codes when ``truncate`` is given too; a key that no
+value of the column holds is accepted (a mapping is often written for a code list, such as
+the 17 restricted ZIP3 prefixes, rather than for one file) and listed in the details
+(``mapping_absent``); ``rare=m`` pools the
 values held by fewer than *m* records into ``rare_label``. Merged labels keep the position of
 their first level (R's ``levels<-``); the pooled level goes last.
 """
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,30 +40,29 @@ def _plain(v: object) -> object:
     return v.item() if isinstance(v, np.generic) else v
 
 
-def _match_mapping(mapping: Mapping, levels: tuple, numeric: bool, name: str) -> dict[int, object]:
-    """Level index -> new value; keys must be values of the column (a text key matches a number)."""
-    pos = {}
+def _match_mapping(mapping: Mapping, levels: Sequence[object], numeric: bool) -> tuple[dict[int, object], list]:
+    """Level index -> new value (every level equal to a key), and the keys no level holds; a text
+    key matches a number and a number a text level."""
+    pos: dict[object, list[int]] = {}
     for i, lv in enumerate(levels):
-        pos.setdefault(lv, i)
+        pos.setdefault(lv, []).append(i)
     out: dict[int, object] = {}
-    unknown = []
+    absent = []
     for k, new in mapping.items():
-        i = pos.get(k)
-        if i is None and numeric and isinstance(k, str):
+        idx = pos.get(k)
+        if idx is None and numeric and isinstance(k, str):
             try:
-                i = pos.get(float(k))
+                idx = pos.get(float(k))
             except ValueError:
-                i = None
-        if i is None and not numeric and not isinstance(k, str):
-            i = pos.get(_text(k))
-        if i is None:
-            unknown.append(k)
+                idx = None
+        if idx is None and not numeric and not isinstance(k, str):
+            idx = pos.get(_text(k))
+        if idx is None:
+            absent.append(k)
         else:
-            out[i] = new
-    if unknown:
-        shown = ", ".join(repr(_plain(u)) for u in unknown[:5]) + (", ..." if len(unknown) > 5 else "")
-        raise ValueError(f"`mapping` names values not in column {name!r}: {shown}.")
-    return out
+            for i in idx:
+                out[i] = new
+    return out, absent
 
 
 def _recode(s: pd.Series, truncate: int | None, mapping: Mapping | None, rare: int | None,
@@ -73,10 +75,14 @@ def _recode(s: pd.Series, truncate: int | None, mapping: Mapping | None, rare: i
     if truncate is not None:
         new = [_text(v)[:truncate] for v in new]
     if mapping is not None:
-        m = _match_mapping(mapping, levels, bool(pd.api.types.is_numeric_dtype(s.dtype)) and
-                           not pd.api.types.is_bool_dtype(s.dtype), name)
+        # After `truncate` the keys name the truncated codes ({'036': '000'} on 5-digit ZIP codes).
+        numeric = (truncate is None and bool(pd.api.types.is_numeric_dtype(s.dtype))
+                   and not pd.api.types.is_bool_dtype(s.dtype))
+        m, absent = _match_mapping(mapping, new, numeric)
         for i, v in m.items():
             new[i] = v
+        if absent:  # a mapping written for a code list (the restricted ZIP3 prefixes), not for this file
+            detail["mapping_absent"] = [_text(k) for k in absent]
     counts = lv.counts()
     if rare is not None:
         # Count the records of each recoded value, then pool the values with fewer than `rare`.

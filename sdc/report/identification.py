@@ -71,6 +71,13 @@ def identification_text(result: IdentificationResult, *, source: str) -> str:
     out.append(f"g-distinct (Mansour et al. 2021, as in Khan et al. 2025): rate = {avg}; sensitive above "
                f"alpha = {100 * p['alpha']:g}%, quasi-identifier from beta = {100 * p['beta']:g}% to alpha, "
                "non-sensitive below beta.")
+    dup = result.duplicates.text() if result.duplicates is not None else ""
+    if dup:
+        out += ["", "Repeated records: " + clean(dup)]
+    if result.proxies is not None and result.proxies.proxies:
+        out += ["", f"Proxies (a column determining a key or sensitive variable in at least "
+                    f"{100 * result.proxies.threshold:g}% of its records):"]
+        out += [f"  {clean(p.text())}" for p in result.proxies.proxies]
     out += ["", safe_harbor_text(result)]
     return "\n".join(out)
 
@@ -118,6 +125,11 @@ def identification_document(result: IdentificationResult, *, source: str) -> dic
                                      for f in sh.findings],
                         "restricted_zip3": list(sh.restricted_zip3), "restricted_zip3_source": ZIP3_SOURCE,
                         "reference_year": sh.reference_year, "expert_determination": EXPERT_DETERMINATION},
+        "duplicates": (summary_values(result.duplicates.summary()) | {"text": result.duplicates.text()}
+                       if result.duplicates is not None else None),
+        "proxies": [{"column": p.column, "target": p.target, "target_role": p.target_role,
+                     "determination": p.determination, "records": p.records, "unique_pair": p.unique_pair,
+                     "one_to_one": p.one_to_one} for p in (result.proxies.proxies if result.proxies else ())],
         "summary": summary_values(result.summary()),
     }
 

@@ -63,7 +63,8 @@ def report_document(report: Report, files: dict[str, str]) -> dict[str, Any]:
         "config": a.config.to_dict(),
         "verdicts": [v.__dict__ for v in a.verdicts],
         "scenarios": scenarios,
-        **{m.field: m.json(getattr(a, m.field)) for m in FILE_MEASURES if m.json is not None},
+        **{m.field: m.json(getattr(a, m.field)) for m in FILE_MEASURES
+           if m.json is not None and getattr(a, m.field, None) is not None},
         "tables": tables,
         "files": files,
         "notes": [p for s in report.sections if s.key == "notes" for p in s.paragraphs],

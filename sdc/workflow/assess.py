@@ -110,6 +110,7 @@ class Assessment:
     skipped: tuple[tuple[str, str], ...] = ()                        # (measure, why) asked for, not computed
     engine: str = "pandas"                                           # where it ran (sdc.workflow.engine)
     not_run: tuple[tuple[str, str], ...] = ()                        # (measure, why) configured, not run there
+    proxies: Any = None                                              # ProxyResult, when "proxies" is run
 
     @property
     def primary(self) -> ScenarioResult:
@@ -279,7 +280,7 @@ def assess(
         for sc in cfg.all_scenarios:
             results.append(measure_scenario(work, cfg, sc, progress=progress, notes=notes, back=back,
                                             not_computed=not_computed))
-        inference = _file_measures(cfg, work, progress, back).get("inference", {})
+        inference = (file_wide := _file_measures(cfg, work, progress, back)).get("inference", {})
     for w in caught:
         msg = " ".join(str(w.message).split())
         if msg not in notes:
@@ -288,10 +289,10 @@ def assess(
         config=cfg, data=data, assessed=work, binning=binning, scenarios=tuple(results), inference=inference,
         small_counts=back.small_counts(work, cfg.keys or tuple(k for s in cfg.all_scenarios for k in s.keys),
                                        thr.small_count or thr.k),
-        verdicts=tuple(_verdicts(cfg, results, inference)),
+        verdicts=tuple(_verdicts(cfg, results, {**file_wide, "inference": inference})),
         provenance=back.provenance(cfg, data, files, command, now),
         notes=tuple(notes), columns=columns, read=details, skipped=_skipped(cfg) + tuple(not_computed.items()),
-        engine=back.name, not_run=not_run(cfg, back),
+        engine=back.name, not_run=not_run(cfg, back), proxies=file_wide.get("proxies"),
     )
     if cross_check:
         from sdc.workflow.crosscheck import cross_check as run_cross_check
@@ -398,7 +399,7 @@ def _file_measures(cfg: RunConfig, work: pd.DataFrame, progress: bool, back: Any
     return out
 
 
-def _verdicts(cfg: RunConfig, results: list[ScenarioResult], inference: dict[str, InferenceResult]) -> list[Verdict]:
+def _verdicts(cfg: RunConfig, results: list[ScenarioResult], file_wide: dict[str, Any]) -> list[Verdict]:
     """Every measure's verdicts, scenario by scenario, then the file-wide ones."""
     out = []
 
@@ -413,7 +414,6 @@ def _verdicts(cfg: RunConfig, results: list[ScenarioResult], inference: dict[str
             if res is not None:
                 for c in m.checks(cfg, res):
                     add(r.scenario.name, c)
-    file_wide = {"inference": inference}
     for m in FILE_MEASURES:
         if file_wide.get(m.field):
             for c in m.checks(cfg, file_wide[m.field]):

@@ -29,7 +29,7 @@ MEASURES = ("k_anonymity", "risk", "snapshots", "household", "ldiversity", "tclo
             "uniqueness")
 # Measures registered later (sdc/workflow/registry.py) that run only when asked for by name
 # (tests/workflow/test_registry.py checks that the registry names no other).
-OPTIONAL_MEASURES = ("modrisk", "betalikeness")
+OPTIONAL_MEASURES = ("modrisk", "betalikeness", "proxies")
 # The Python API's function names, accepted for the measures they compute (the report and the
 # resolved config use the short names above).
 MEASURE_ALIASES = {"individual_risk": "risk", "key_subset_snapshots": "snapshots", "household_risk": "household",

@@ -156,8 +156,11 @@ class Plan:
 
 def method_table() -> dict[str, MethodInfo]:
     """The protection methods a plan may name, by name, in the order they are usually applied:
-    the declarations of the methods :mod:`sdc.protect` exports (:func:`sdc.protect.method_infos`)."""
-    return method_infos()
+    the declarations of the methods :mod:`sdc.protect` exports (:func:`sdc.protect.method_infos`),
+    then the identify wing's Safe Harbor preset (:func:`sdc.identify.protection_methods`)."""
+    from sdc.identify import protection_methods
+
+    return {**method_infos(), **protection_methods()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -352,9 +355,11 @@ def _needs_numbers(step: Step, spec: MethodInfo) -> bool:
     return spec.needs_numbers(given)
 
 
-def _check_columns(step: Step, spec: MethodInfo, columns: list[str], data: pd.DataFrame) -> None:
+def _check_columns(step: Step, spec: MethodInfo, columns: list[str], data: pd.DataFrame,
+                   numeric: Mapping[str, bool | None] | None = None) -> None:
     """The columns a step names exist (in the data as the earlier steps leave it), and are
-    numeric where the method needs numbers."""
+    numeric where the method needs numbers (`numeric`: each column's kind as the earlier steps
+    leave it, None where it is not known before they run)."""
     where = step.label
     names = step.variables(spec)
     for name in names:
@@ -375,7 +380,8 @@ def _check_columns(step: Step, spec: MethodInfo, columns: list[str], data: pd.Da
             raise _err(where, f"parameter `{opt.name}` names a column that is not in the data: "
                               f"{bad[0]!r}{did_you_mean(bad[0], columns)}.")
     if _needs_numbers(step, spec):
-        text = [v for v in names if v in data.columns and not is_numeric_column(data[v])]
+        kind = numeric if numeric is not None else {v: is_numeric_column(data[v]) for v in names if v in data.columns}
+        text = [v for v in names if v in data.columns and kind.get(v) is False]
         if text:
             raise _err(where, f"parameter `{spec.variables_param}`: {step.method} needs numeric columns; "
                               f"{text[0]!r} holds {_kind(data[text[0]])}.")
@@ -399,14 +405,25 @@ def _check_secrets(step: Step, spec: MethodInfo) -> None:
 
 def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodInfo] | None = None) -> None:
     """Check a plan against the data before any step runs: every variable a step names exists
-    (in the data as the earlier steps leave it), numeric methods get numeric columns, and a
-    key file exists and is not empty. Raises :class:`PlanError` naming the step."""
+    (in the data as the earlier steps leave it), numeric methods get numeric columns (as the
+    earlier steps leave them: a ``date = "year"`` step makes years, which ``top_bottom_code``
+    may then code; the methods' declared ``produces``), and a key file exists and is not empty. Raises :class:`PlanError` naming the step."""
     table = method_table() if methods is None else methods
     columns = list(data.columns)
+    numeric: dict[str, bool | None] = {c: is_numeric_column(data[c]) for c in columns}
     for step in plan.steps:
         spec = table[step.method]
-        _check_columns(step, spec, columns, data)
+        _check_columns(step, spec, columns, data, numeric)
         _check_secrets(step, spec)
+        after = spec.produces(step.parameters) if spec.produces is not None and not step.grid else None
+        if after == "unknown":  # not known before it runs: its variables, or every column when it names none
+            for v in (step.variables(spec) or columns):
+                numeric[v] = None
+            after = None
+        for v in step.variables(spec):
+            if isinstance(v, str) and v in numeric:
+                numeric[v] = {"numbers": True, "text": False}.get(after or "", numeric[v] if not step.grid
+                                                                   else None)
         drop = step.parameters.get("drop") if "drop" in spec.options else None
         if drop:  # the columns this step removes are gone for the later steps
             dropped = [drop] if isinstance(drop, str) else list(drop)
@@ -534,9 +551,10 @@ def check_suppression_keys(keys: Sequence[str] | None, continuous_keys: Sequence
 def flags_plan(*, recode: Sequence[tuple[str, Any]] = (), top_code: Sequence[tuple[str, float]] = (),
                pram: Sequence[tuple[str, float]] = (), keys: Sequence[str] | None = None, k: int | None = None,
                pseudonymise: Sequence[str] = (), key_file: str | None = None, key_env: str | None = None,
-               drop: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """Plan steps for the flags of ``sdc protect``, in a fixed order: recoding, top coding, PRAM,
-    local suppression to k-anonymity, pseudonymisation (and dropping of direct identifiers).
+               drop: Sequence[str] = (), safe_harbor: bool = False) -> list[dict[str, Any]]:
+    """Plan steps for the flags of ``sdc protect``, in a fixed order: the Safe Harbor preset
+    (``safe_harbor_release``), recoding, top coding, PRAM, local suppression to k-anonymity,
+    pseudonymisation (and dropping of direct identifiers).
 
     `recode` holds (column, width) or (column, [edges]); `pram` (column, pd) pairs (sdcMicro's
     invariant PRAM with that probability of keeping a value); `top_code` (column, top bound).
@@ -548,6 +566,10 @@ def flags_plan(*, recode: Sequence[tuple[str, Any]] = (), top_code: Sequence[tup
     def var_param(method: str) -> str:
         return table[method].variables_param if method in table else "variables"
 
+    if safe_harbor:  # the year it reads ages against, so that the resolved plan reruns the same
+        import datetime
+
+        steps.append({"method": "safe_harbor_release", "reference_year": datetime.date.today().year})
     for col, spec in recode:
         if isinstance(spec, (list, tuple)):
             steps.append({"method": "global_recode", var_param("global_recode"): [col], "edges": list(spec)})

@@ -26,6 +26,7 @@ import pandas as pd
 from sdc.attribute.closeness import beta_likeness, t_closeness
 from sdc.attribute.inference import inference_risk
 from sdc.attribute.ldiversity import l_diversity
+from sdc.identify.proxies import find_proxies
 from sdc.core.binning import apply_binning
 from sdc.core.classes import sensitive_kind
 from sdc.risk.attacker import attacker_risk
@@ -509,8 +510,28 @@ INFERENCE = Measure(
     more_tables=_inference_tables, hide=("sensitive",),
     json=lambda res: {s: doc.inference_records(inf) for s, inf in res.items()})
 
+def _proxies(ctx: Context) -> Any:
+    cfg, work = ctx.cfg, ctx.work
+    targets = {**{k: "key" for k in cfg.keys if k in work.columns},
+               **{s: "sensitive variable" for s in cfg.sensitive if s in work.columns}}
+    skip = {c for c in (cfg.id, cfg.weights, cfg.household) if c}
+    return find_proxies(work, targets, [c for c in work.columns if c not in skip])
+
+
+PROXIES = Measure(
+    "proxies", "proxies", _proxies, label="proxies of keys and sensitive variables", unit=COUNT, function=find_proxies,
+    wanted=lambda cfg: bool(cfg.keys or cfg.sensitive), rule=_ZERO,
+    findings=lambda cfg, res: [Finding("proxies", "released columns that determine a key or sensitive variable in "
+                                       f"at least {100 * res.threshold:g}% of their records", len(res.proxies))],
+    title="Proxies of keys and sensitive variables", key="proxies",
+    paragraph=("A column X is a proxy of a key or sensitive variable Y when Y is the most frequent Y of its X value "
+               "in at least {t} of the records rated (sdc.identify.proxies); protecting Y alone leaves it readable "
+               "from X.", lambda cfg, res: {"t": f"{100 * res.threshold:g}%"}),
+    tables=(TableSpec("proxies", "Columns determining a key or sensitive variable", lambda res: res.to_frame()),),
+    json=lambda res: res.to_frame().to_dict("records"))
+
 #: The measures of the whole file (not of a scenario).
-FILE_MEASURES: tuple[Measure, ...] = (INFERENCE,)
+FILE_MEASURES: tuple[Measure, ...] = (INFERENCE, PROXIES)
 
 #: Every measure of a scenario, in order: the core ones, then the others.
 ALL_MEASURES: tuple[Measure, ...] = CORE_MEASURES + SCENARIO_MEASURES
@@ -562,7 +583,9 @@ _OTHER_COLUMNS: Mapping[str, str] = {
     "variables": "released variable(s)", "deterministic": "determines it exactly", "max_posterior": "highest posterior",
     "conditional_entropy": "remaining uncertainty H(S|Z), bits", "uncertainty_coefficient": "uncertainty removed U(S|Z)",
     "pct_records_revealed": "% records revealed", "n_records_revealed": "records revealed", "n_levels": "levels",
-    "variable": "variable", "level": "level", "contribution": "contribution (%)",
+    "variable": "variable", "level": "level", "contribution": "contribution (%)", "column": "column",
+    "target": "key or sensitive variable it determines", "target_role": "role", "records": "records rated",
+    "determination": "determination d(X -> Y)", "unique_pair": "records unique on the pair", "one_to_one": "one-to-one",
 }
 
 #: Human labels of the columns the report's tables share (a table shows the label, the JSON

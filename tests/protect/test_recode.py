@@ -205,8 +205,21 @@ def test_mapping_keys_and_numeric_columns():
     assert r.data["water"].tolist() == [1, 1, 3, 9] and r.data["water"].dtype == np.int64
     r = sdc.global_recode(df, "water", mapping={9: "unknown"})
     assert r.data["water"].tolist() == [1, 2, 3, "unknown"]
-    with pytest.raises(ValueError, match=r"`mapping` names values not in column 'water': 7"):
-        sdc.global_recode(df, "water", mapping={7: 1})
+    r = sdc.global_recode(df, "water", mapping={7: 1, 9: 3})  # a key no record holds: accepted, listed
+    assert r.data["water"].tolist() == [1, 2, 3, 3] and r.details["water"]["mapping_absent"] == ["7"]
+
+
+def test_truncate_before_mapping_and_a_code_list_mapping():
+    """issue 32: the mapping names the truncated codes; all 17 restricted ZIP3 prefixes on a file
+    holding two of them."""
+    from sdc.identify.hipaa import RESTRICTED_ZIP3
+
+    df = pd.DataFrame({"zip": ["03601", "03655", "10001", "59012", None]})
+    r = sdc.global_recode(df, "zip", truncate=3, mapping={"036": "000"})
+    assert _vals(r, "zip") == ["000", "000", "100", "590", None]
+    r = sdc.global_recode(df, "zip", truncate=3, mapping={p: "000" for p in RESTRICTED_ZIP3})
+    assert _vals(r, "zip") == ["000", "000", "100", "590", None]
+    assert len(r.details["zip"]["mapping_absent"]) == 16 and "036" not in r.details["zip"]["mapping_absent"]
 
 
 def test_rare_categories_pooled():

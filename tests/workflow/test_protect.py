@@ -234,6 +234,23 @@ def test_a_column_dropped_by_an_earlier_step_is_unknown_later() -> None:
         check_plan(plan, data)
 
 
+def test_a_step_is_checked_against_the_types_the_earlier_steps_leave() -> None:
+    """issue 32: date = "year" makes numbers that top_bottom_code may code; bands written as
+    intervals make text that it may not."""
+    data = pd.DataFrame({"dob": ["1930-05-01", "1990-01-02", "2001-07-30"], "age": [91, 30, 22]})
+    plan = plan_from_mapping({"steps": [
+        {"method": "global_recode", "variables": ["dob"], "date": "year"},
+        {"method": "top_bottom_code", "variables": ["dob"], "bottom": 1936, "bottom_value": 1935}]})
+    check_plan(plan, data)
+    run = protect_data(data, plan, reassess=False)
+    assert run.released["dob"].tolist() == [1935, 1990, 2001]
+    plan = plan_from_mapping({"steps": [
+        {"method": "global_recode", "variables": ["age"], "width": 10},
+        {"method": "top_bottom_code", "variables": ["age"], "top": 89}]})
+    with pytest.raises(PlanError, match=r"step 2 \(top_bottom_code\).*needs numeric columns"):
+        check_plan(plan, data)
+
+
 def test_yaml_plans_read_like_toml(tmp_path: Path) -> None:
     p = tmp_path / "plan.yaml"
     p.write_text("plan:\n  seed: 3\nsteps:\n  - method: pram\n    variables: [sex]\n    flip: 0.1\n", encoding="utf-8")

@@ -22,13 +22,14 @@ from sdc.workflow.registry import CORE_MEASURES, SCENARIO_MEASURES, measure_name
 def test_every_entry_is_a_measure_the_config_accepts() -> None:
     names = {m.name for m in SCENARIO_MEASURES}
     assert names <= set(MEASURES) | set(OPTIONAL_MEASURES)
-    assert OPTIONAL_MEASURES == ("modrisk", "betalikeness")  # registered, not run unless asked for
+    assert OPTIONAL_MEASURES == ("modrisk", "betalikeness", "proxies")  # registered, not run unless asked for
     # The config lists the optional names itself (the registry imports the config): they are
     # the registry's, each registered, and none is a default measure too.
     from sdc.workflow import registry
 
     assert OPTIONAL_MEASURES == registry.OPTIONAL_MEASURES
-    assert set(OPTIONAL_MEASURES) <= names and not set(OPTIONAL_MEASURES) & set(MEASURES)
+    file_wide = {m.name for m in registry.FILE_MEASURES}  # proxies: a measure of the whole file
+    assert set(OPTIONAL_MEASURES) <= names | file_wide and not set(OPTIONAL_MEASURES) & set(MEASURES)
     assert {m.name for m in CORE_MEASURES} <= set(MEASURES) | {"intervals"}
     assert [m.field for m in measure_named("uniqueness")] == ["attacker", "uniqueness"]
 
