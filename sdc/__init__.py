@@ -126,7 +126,8 @@ __all__ = [
 
 
 def _load() -> None:
-    """Import the face's modules, bind their names here, give the result classes ``_repr_html_``."""
+    """Import the face's modules, bind their names here, give the result classes (those with a
+    ``summary()``) and the report folders their HTML view and short repr."""
     import importlib
 
     face = {}
@@ -135,12 +136,11 @@ def _load() -> None:
         face.update({n: getattr(m, n) for n in names})
     globals().update(face)
     # Notebooks show results as small HTML tables (sdc.report.notebook): every public result class.
-    from sdc.report.notebook import install_html_reprs
+    from sdc.report.notebook import install_folder_reprs, install_html_reprs
 
-    install_html_reprs(v for k, v in face.items()
-                       if isinstance(v, type) and not issubclass(v, BaseException)
-                       and (k.endswith(("Result", "Run", "Checklist", "Summary"))
-                            or k in ("Assessment", "Interval", "Comparison")))
+    install_html_reprs(v for v in face.values()
+                       if isinstance(v, type) and not issubclass(v, BaseException) and callable(getattr(v, "summary", None)))
+    install_folder_reprs()
 
 
 class _Face(types.ModuleType):
