@@ -102,6 +102,53 @@ def test_plot_refuses_what_it_cannot_draw(assessment) -> None:
         sdc.plot.ldiversity_distribution(small)
 
 
+@pytest.fixture(scope="module")
+def protection_run(df):
+    return sdc.protect_data(df, Path(example_path()).with_name("example_plan.toml"))
+
+
+@pytest.fixture(scope="module")
+def sweep_result(df):
+    return sdc.sweep(df, Path(example_path()).with_name("example_sweep.toml"))
+
+
+def test_every_comparison_and_sweep_figure_has_a_plot_function() -> None:
+    from sdc.report.compare_plots import COMPARE_FIGURES
+    from sdc.report.sweep import SWEEP_FIGURES
+
+    for name in [*COMPARE_FIGURES, *SWEEP_FIGURES]:
+        assert name in sdc.plot.__all__ and callable(getattr(sdc.plot, name)), name
+
+
+@pytest.mark.parametrize("name", ["risk_before_after", "changed_distributions", "correlations"])
+def test_comparison_plots_return_axes_drawn_as_in_the_report(protection_run, name) -> None:
+    from sdc.report.compare_plots import comparison_figure
+
+    for result in (protection_run, protection_run.comparison):
+        axes = np.atleast_1d(getattr(sdc.plot, name)(result))
+        assert len(axes) >= 1 and all(isinstance(a, Axes) for a in axes)
+        assert all(a.figure is axes[0].figure for a in axes) and axes[0].figure.number in plt.get_fignums()
+    report = comparison_figure(name, protection_run.comparison)  # the report's Figure, by the same function
+    drawn = [a for a in report.axes if a.get_label() != "<colorbar>"]
+    assert [a.get_title() for a in drawn] == [a.get_title() for a in axes]
+    plt.close("all")
+
+
+@pytest.mark.parametrize("name", ["risk_by_parameter", "utility_by_parameter", "risk_utility"])
+def test_sweep_plots_return_axes(sweep_result, name) -> None:
+    axes = np.atleast_1d(getattr(sdc.plot, name)(sweep_result))
+    assert len(axes) >= 1 and all(isinstance(a, Axes) for a in axes)
+    assert any(a.lines or a.collections for a in axes)
+    plt.close("all")
+
+
+def test_comparison_and_sweep_plots_refuse_another_result(assessment) -> None:
+    with pytest.raises(TypeError, match="result: expected the Comparison sdc.compare returns"):
+        sdc.plot.correlations(assessment)
+    with pytest.raises(TypeError, match="result: expected the SweepResult sdc.sweep returns; got Assessment"):
+        sdc.plot.risk_utility(assessment)
+
+
 # --- HTML views and short reprs -------------------------------------------------------------------
 
 def _public_classes() -> list[type]:

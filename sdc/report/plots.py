@@ -13,12 +13,14 @@ notebook shows).
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import numpy as np
 
 from sdc.workflow.assess import Assessment, ScenarioResult
 
-__all__ = ["figures", "draw", "panels", "FIGURE_NAMES"]
+__all__ = ["figures", "draw", "panels", "FIGURE_NAMES", "notebook_figures"]
 
 _DPI = 100
 _BLUE, _RED, _GREY = "#3b6ea5", "#c0392b", "#7f7f7f"
@@ -33,7 +35,25 @@ def _png(fig) -> bytes:  # noqa: ANN001
     return buf.getvalue()
 
 
+_PYPLOT: list[bool] = []  # non-empty: figures are made by pyplot (a notebook shows them)
+
+
+@contextmanager
+def notebook_figures() -> Iterator[None]:
+    """Within it, the report's figure builders make their figures with pyplot, which a
+    notebook shows under the cell (:mod:`sdc.plot`); outside, a bare Agg Figure."""
+    _PYPLOT.append(True)
+    try:
+        yield
+    finally:
+        _PYPLOT.pop()
+
+
 def _figure(w: float = 7.5, h: float = 3.6, **kw):  # noqa: ANN003, ANN202
+    if _PYPLOT:
+        import matplotlib.pyplot as plt
+
+        return plt.figure(figsize=(w, h), layout="constrained", **kw)
     from matplotlib.figure import Figure
 
     return Figure(figsize=(w, h), layout="constrained", **kw)
