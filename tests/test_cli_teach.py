@@ -205,3 +205,45 @@ def test_import_sdc_alone_loads_nothing_and_a_name_loads_the_face() -> None:
             "assert callable(sdc.identify) and not isinstance(sdc.identify, type(sys)); "
             "assert sdc.KAnonymityResult._repr_html_")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+#: Completes a command line in an interactive zsh under zpty and prints the matches offered
+#: (the compadd calls' words); $1: the line, $2: the folder holding _sdc. SDC_TEST_ZSH_FPATH and
+#: SDC_TEST_ZSH_MODULES: zsh's function and module folders where they are not zsh's defaults.
+ZSH_CAPTURE = r"""
+[[ -n $SDC_TEST_ZSH_MODULES ]] && module_path=($SDC_TEST_ZSH_MODULES $module_path)
+zmodload zsh/zpty || exit 3
+zpty z "$ZSH_BIN" -f -i
+zpty -w z "PROMPT=''; RPROMPT=''; module_path=($module_path)"
+zpty -w z "fpath=($2 ${=SDC_TEST_ZSH_FPATH} \$fpath); autoload -U compinit; compinit -u -D"
+zpty -w z 'compadd () { typeset -a h; builtin compadd -A h "$@"; local x; for x in $h; do print -r -- "MATCH:$x"; done; builtin compadd "$@" }'
+zpty -w z "bindkey '^I' complete-word; print -r -- BEG''IN"
+while zpty -r z line; do [[ $line == BEGIN* ]] && break; done
+zpty -w -n z "$1"$'\t'
+zpty -w z $'\x15'
+zpty -w z "print -r -- EN''D"
+typeset -a out
+while zpty -r -t z line || { sleep 0.2; zpty -r -t z line; }; do
+  [[ $line == *MATCH:* ]] && out+=("${${line##*MATCH:}%$'\r'}")
+  [[ $line == END* ]] && break
+done
+print -l -- ${(u)out}
+zpty -d z
+"""
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="no zsh")
+@pytest.mark.parametrize("line, offered", [
+    ("sdc ri", ["risk"]), ("sdc risk --mi", ["--missing"]), ("sdc risk x.csv --missing ", ["wildcard", "category"]),
+    ("sdc attack li", ["linkability", "linkage"]), ("sdc attack linkage --kn", ["--known"]),
+    ("sdc -q assess --ou", ["--out"]), ("sdc completion ", ["bash", "zsh"]),
+])
+def test_zsh_completion_completes_in_zsh(tmp_path, capsys, line, offered) -> None:
+    import os
+
+    (tmp_path / "_sdc").write_text(zsh_script(_parser()), encoding="utf-8")
+    (tmp_path / "capture.zsh").write_text(ZSH_CAPTURE, encoding="utf-8")
+    zsh = shutil.which("zsh")
+    proc = subprocess.run([zsh, "-f", str(tmp_path / "capture.zsh"), line, str(tmp_path)], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "ZSH_BIN": zsh})
+    assert sorted(proc.stdout.split()) == sorted(offered), proc.stdout + proc.stderr
