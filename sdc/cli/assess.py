@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any

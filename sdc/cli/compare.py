@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import sys
 from collections.abc import Sequence
 from typing import Any
 
