@@ -11,71 +11,85 @@ pandas/numpy/scipy/statsmodels and cross-validated against R's sdcMicro through
 
 from __future__ import annotations
 
-from sdc._version import __version__
-from sdc._process import keep_freed_memory
-from sdc.workflow.assess import Assessment, assess
-from sdc.risk.attacker import AttackerRiskResult, attacker_risk
-from sdc.core.binning import Binning, bin_column
-from sdc.attribute.closeness import (
-    BetaLikenessResult, DeltaDisclosureResult, TClosenessResult, beta_likeness, delta_disclosure, t_closeness,
-)
-from sdc.workflow.combine import combine_domains
-from sdc.workflow.engine import read_dask
-from sdc.workflow.config import ConfigError, RunConfig, load_config
-from sdc.datasets import load_example
-from sdc.exceptions import DataFileError, DegenerateDataWarning, SdcWarning
-from sdc.core.frequencies import FrequencyResult, frequencies
-from sdc.risk.household import HouseholdRiskResult, household_risk
-from sdc.attribute.inference import HomogeneityResult, InferenceResult, homogeneity, inference_risk
-from sdc.risk.kanonymity import KAnonymityResult, k_anonymity
-from sdc.attribute.ldiversity import LDiversityResult, l_diversity
-from sdc.risk.model import ModelRiskResult, model_risk
-from sdc.risk.individual import IndividualRiskResult, individual_risk
-from sdc.risk.snapshots import SnapshotResult, key_subset_snapshots
-from sdc.risk.streamed import read_chunks
-from sdc.core.missing import MissingRule
-from sdc.risk.risky_cells import RiskyCellsResult, risky_cells
-from sdc.risk.suda import SudaResult, suda
-from sdc.risk.uncertainty import Interval, jackknife_interval, reidentification_interval
-from sdc.core.scenario import KeyClasses, key_classes
-from sdc.risk.uniqueness import PopulationUniquenessResult, population_uniqueness
-from sdc.utility import (
-    AssociationResult, DiscernibilityResult, EigenSimilarityResult, IL1sResult, InformationLossResult, MarginalResult,
-    NonUniformEntropyResult, SuppressionResult, UtilitySummary, ValidityResult, analysis_validity, association_change,
-    discernibility, eigen_similarity, il1s, information_loss, marginal_change, non_uniform_entropy, suppression,
-    utility_summary,
-)
-from sdc.attacks import (  # noqa: E402
-    AnonymeterResult, DistanceRiskResult, LinkageResult, RecordLinkageResult, RmdRiskResult, SkewnessResult,
-    distance_risk, distance_risk_rmd, draw_external, inference_attack, linkability_attack, linkage_attack,
-    record_linkage, simulate_linkage_attack, singling_out_attack, skewness_attack, split_control,
-)
-from sdc.identify import (
-    GDistinctResult, IdentificationResult, SafeHarborChecklist, g_distinct, identify, safe_harbor, safe_harbor_release,
-)
-from sdc.identify.search import GeneralisationResult, generalisation_search
-from sdc.identify.qi_search import SubsetSearchResult, qi_dimension_search, transformation_search
-from sdc.identify.hierarchy import (
-    Hierarchy, date_hierarchy, interval_hierarchy, mapping_hierarchy, prefix_hierarchy, read_hierarchy,
-)
-from sdc.protect._result import ProtectionResult
-from sdc.protect.noise import add_noise
-from sdc.protect.pram import pram
-from sdc.protect.pseudonym import pseudonymise
-from sdc.protect.redact import redact
-from sdc.protect.recode import global_recode, top_bottom_code
-from sdc.protect.swap import rank_swap
-from sdc.protect.suppression import local_suppression
-from sdc.protect.suppression_risk import local_suppression_by_risk
-from sdc.protect.microaggregation import microaggregation
-from sdc.report import write_report  # noqa: E402  (after the measures it renders)
-from sdc.workflow.compare import Comparison, compare  # noqa: E402
-from sdc.workflow.protect import ProtectionRun, protect_data  # noqa: E402
-from sdc.workflow.sweep import SweepResult, sweep  # noqa: E402
-from sdc.report.compare import write_comparison  # noqa: E402
-from sdc.report.protection import write_protection  # noqa: E402
-from sdc.report.sweep import write_sweep  # noqa: E402
+import sys
+import types
 
+from sdc._version import __version__
+
+#: The package face: (module, names) in the order they load. Nothing loads on ``import sdc``
+#: (``sdc --version`` starts without pandas, numpy or scipy); the first name asked for loads
+#: them all, in this order, and gives the public result classes their HTML view.
+_FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("sdc._process", ("keep_freed_memory",)),
+    ("sdc.workflow.assess", ("Assessment", "assess")),
+    ("sdc.risk.attacker", ("AttackerRiskResult", "attacker_risk")),
+    ("sdc.core.binning", ("Binning", "bin_column")),
+    ("sdc.attribute.closeness", (
+        "BetaLikenessResult", "DeltaDisclosureResult", "TClosenessResult", "beta_likeness", "delta_disclosure",
+        "t_closeness",
+    )),
+    ("sdc.workflow.combine", ("combine_domains",)),
+    ("sdc.workflow.engine", ("read_dask",)),
+    ("sdc.workflow.config", ("ConfigError", "RunConfig", "load_config")),
+    ("sdc.datasets", ("load_example",)),
+    ("sdc.exceptions", ("DataFileError", "DegenerateDataWarning", "SdcWarning")),
+    ("sdc.core.frequencies", ("FrequencyResult", "frequencies")),
+    ("sdc.risk.household", ("HouseholdRiskResult", "household_risk")),
+    ("sdc.attribute.inference", ("HomogeneityResult", "InferenceResult", "homogeneity", "inference_risk")),
+    ("sdc.risk.kanonymity", ("KAnonymityResult", "k_anonymity")),
+    ("sdc.attribute.ldiversity", ("LDiversityResult", "l_diversity")),
+    ("sdc.risk.model", ("ModelRiskResult", "model_risk")),
+    ("sdc.risk.individual", ("IndividualRiskResult", "individual_risk")),
+    ("sdc.risk.snapshots", ("SnapshotResult", "key_subset_snapshots")),
+    ("sdc.risk.streamed", ("read_chunks",)),
+    ("sdc.core.missing", ("MissingRule",)),
+    ("sdc.risk.risky_cells", ("RiskyCellsResult", "risky_cells")),
+    ("sdc.risk.suda", ("SudaResult", "suda")),
+    ("sdc.risk.uncertainty", ("Interval", "jackknife_interval", "reidentification_interval")),
+    ("sdc.core.scenario", ("KeyClasses", "key_classes")),
+    ("sdc.risk.uniqueness", ("PopulationUniquenessResult", "population_uniqueness")),
+    ("sdc.utility", (
+        "AssociationResult", "DiscernibilityResult", "EigenSimilarityResult", "IL1sResult", "InformationLossResult",
+        "MarginalResult", "NonUniformEntropyResult", "SuppressionResult", "UtilitySummary", "ValidityResult",
+        "analysis_validity", "association_change", "discernibility", "eigen_similarity", "il1s", "information_loss",
+        "marginal_change", "non_uniform_entropy", "suppression", "utility_summary",
+    )),
+    ("sdc.attacks", (
+        "AnonymeterResult", "DistanceRiskResult", "LinkageResult", "RecordLinkageResult", "RmdRiskResult",
+        "SkewnessResult", "distance_risk", "distance_risk_rmd", "draw_external", "inference_attack",
+        "linkability_attack", "linkage_attack", "record_linkage", "simulate_linkage_attack", "singling_out_attack",
+        "skewness_attack", "split_control",
+    )),
+    ("sdc.identify", (
+        "GDistinctResult", "IdentificationResult", "SafeHarborChecklist", "g_distinct", "identify", "safe_harbor",
+        "safe_harbor_release",
+    )),
+    ("sdc.identify.search", ("GeneralisationResult", "generalisation_search")),
+    ("sdc.identify.qi_search", ("SubsetSearchResult", "qi_dimension_search", "transformation_search")),
+    ("sdc.identify.hierarchy", (
+        "Hierarchy", "date_hierarchy", "interval_hierarchy", "mapping_hierarchy", "prefix_hierarchy", "read_hierarchy",
+    )),
+    ("sdc.protect._result", ("ProtectionResult",)),
+    ("sdc.protect.noise", ("add_noise",)),
+    ("sdc.protect.pram", ("pram",)),
+    ("sdc.protect.pseudonym", ("pseudonymise",)),
+    ("sdc.protect.redact", ("redact",)),
+    ("sdc.protect.recode", ("global_recode", "top_bottom_code")),
+    ("sdc.protect.swap", ("rank_swap",)),
+    ("sdc.protect.suppression", ("local_suppression",)),
+    ("sdc.protect.suppression_risk", ("local_suppression_by_risk",)),
+    ("sdc.protect.microaggregation", ("microaggregation",)),
+    ("sdc.report", ("write_report",)),
+    ("sdc.workflow.compare", ("Comparison", "compare")),
+    ("sdc.workflow.protect", ("ProtectionRun", "protect_data")),
+    ("sdc.workflow.sweep", ("SweepResult", "sweep")),
+    ("sdc.report.compare", ("write_comparison",)),
+    ("sdc.report.protection", ("write_protection",)),
+    ("sdc.report.sweep", ("write_sweep",)),
+)
+
+#: Submodules reachable as attributes without an import (``sdc.plot.risk_distribution``).
+_SUBMODULES = ("plot",)
 
 __all__ = [
     "__version__",
@@ -113,10 +127,46 @@ __all__ = [
     "SdcWarning", "DegenerateDataWarning", "DataFileError", "keep_freed_memory",
 ]
 
-# Notebooks show results as small HTML tables (sdc.report.notebook): every public result class.
-from sdc.report.notebook import install_html_reprs as _install_html_reprs  # noqa: E402
 
-_install_html_reprs(v for k, v in list(globals().items())
-                    if k in __all__ and isinstance(v, type) and not issubclass(v, BaseException)
-                    and (k.endswith(("Result", "Run", "Checklist", "Summary")) or k in ("Assessment", "Interval",
-                                                                                         "Comparison")))
+def _load() -> None:
+    """Import the face's modules, bind their names here, give the result classes (those with a
+    ``summary()``) and the report folders their HTML view and short repr."""
+    import importlib
+
+    face = {}
+    for module, names in _FACE:
+        m = importlib.import_module(module)
+        face.update({n: getattr(m, n) for n in names})
+    globals().update(face)
+    # Notebooks show results as small HTML tables (sdc.report.notebook): every public result class.
+    from sdc.report.notebook import install_folder_reprs, install_html_reprs
+
+    install_html_reprs(v for v in face.values()
+                       if isinstance(v, type) and not issubclass(v, BaseException) and callable(getattr(v, "summary", None)))
+    install_folder_reprs()
+
+
+class _Face(types.ModuleType):
+    """The package: a face name loads the face on first use (PEP 562), and the ``identify``
+    subpackage, once imported, does not take the name of the :func:`identify` function."""
+
+    def __getattr__(self, name: str):  # noqa: ANN204
+        if name in _SUBMODULES:
+            import importlib
+
+            return importlib.import_module(f"{__name__}.{name}")
+        if name in __all__ and name not in globals():
+            _load()
+            return globals()[name]
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in __all__ and isinstance(value, types.ModuleType):
+            return  # a subpackage named like a face function (identify): the function keeps the name
+        super().__setattr__(name, value)
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(globals()) | set(__all__) | set(_SUBMODULES))
+
+
+sys.modules[__name__].__class__ = _Face

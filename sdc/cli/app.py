@@ -43,8 +43,7 @@ def add_parsers(sub: Any) -> None:
                     "protection plan built step by step with undo and a preview of each step, the comparison, "
                     "and an export (release, reports, plan.toml, Python and R scripts) that `sdc protect` reruns "
                     "to the same release. Ctrl-C stops it.",
-        epilog="example: sdc app --no-browser    (then open the printed URL)\ndocs: docs/app.md",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        )
     p.add_argument("data", metavar="DATA", nargs="?", help="a data file the app may open (any format sdc reads)")
     p.add_argument("--port", type=_port, default=0, metavar="N", help="the port (default: any free port)")
     p.add_argument("--no-browser", action="store_true", help="print the URL only; do not open a browser")

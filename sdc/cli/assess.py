@@ -11,11 +11,11 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from sdc.cli._output import final, show_progress
 from sdc.cli._args import DATA_HELP, add_option_flags, bins, config_overrides, csv_list, read_args
 
 __all__ = ["add_parsers", "run_assess", "run_combine"]
@@ -131,7 +131,7 @@ def run_assess(args: argparse.Namespace, argv: Sequence[str]) -> int:
         return _run_assess_dask(args, argv, cfg)
     if args.scheduler:
         raise ValueError("--scheduler is for --engine dask.")
-    progress = not args.json and sys.stderr.isatty()
+    progress = show_progress(args)
     command = "sdc " + shlex.join(argv)
     result = assess(cfg, command=command, progress=progress, cross_check=args.cross_check, now=_fixed_time())
     folder = write_report(result, args.out, audience=args.audience)
@@ -215,6 +215,8 @@ def _print_summary(result, folder) -> None:  # noqa: ANN001
     main = folder.main_file
     where = f"{folder.path / main}" if main else f"{folder.path}/"
     print(f"Report: {where} ({len(folder.files)} files in {folder.path}/)")
+    v = [x.verdict for x in result.verdicts]
+    final(f"Assessed {len(result.data):,} records: {v.count('fail')} of {len(v)} verdicts fail. Report: {where}")
 
 
 def run_combine(args: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from sdc.cli._output import final
 from sdc.cli._args import DATA_HELP, Parser, bins, csv_list, read_args, read_options
 
 __all__ = ["add_parsers", "run_attack"]
@@ -226,5 +227,16 @@ def run_attack(args: argparse.Namespace, argv: Sequence[str]) -> int:
         print(skewness_text(res, source=src, top=args.top))
     else:
         print(attack_text(res, source=src))
+    final(_attack_line(kind, res, src))
     sys.stdout.flush()
     return 0
+
+
+def _attack_line(kind: str, res: Any, source: str) -> str:
+    """An attack in one line (``--quiet``): its first three numeric headline figures."""
+    from sdc.report.formatting import format_cell
+
+    s = res.summary()
+    rows = [(d, v) for d, v in zip(s["description"], s["value"])
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and v == v][:3]
+    return f"{kind} attack on {source}: " + "; ".join(f"{d}: {format_cell(v)}" for d, v in rows)

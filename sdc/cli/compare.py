@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import sys
 from collections.abc import Sequence
 from typing import Any
+
+from sdc.cli._output import final, show_progress
 
 __all__ = ["add_parsers", "run_compare"]
 
@@ -63,7 +64,7 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
     # Both files read alike: the config's [data] settings, a flag winning (merged in cfg).
     files = read_files({"ORIGINAL": args.original, "RELEASED": args.released}, read_options(args, cfg))
     original, released = files["ORIGINAL"], files["RELEASED"]
-    progress = not args.json and sys.stderr.isatty()
+    progress = show_progress(args)
     comp = compare(original, released, cfg, protection=log, match=args.match, files=[args.original, args.released],
                    command="sdc " + shlex.join(argv), progress=progress, now=_fixed_time(), variables=args.variables)
     folder = write_comparison(comp, args.out, inputs=[args.original, args.released], audience=args.audience)
@@ -76,4 +77,5 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
     print(comparison_headline(comp))
     main = "report.html" if "report.html" in folder.files else folder.files[0]
     print(f"Report: {folder.path / main} ({len(folder.files)} files in {folder.path}/)")
+    final(f"{comparison_headline(comp)} Report: {folder.path / main}")
     return 0

@@ -29,6 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from sdc._process import keep_freed_memory
+from sdc.cli._output import add_flags, final, output, show_progress
+from sdc.cli._teach import DOCS, command_parsers, teach
+from sdc._overview import OVERVIEW
 from sdc.cli._args import DATA_HELP, Parser, bins, csv_list, flag_names, one_line, read_args, read_options
 from sdc.datasets import EXAMPLE_ROLES, example_path
 from sdc.exceptions import DataFileError, SdcWarning
@@ -46,7 +49,8 @@ __all__ = ["main", "COMMAND_MODULES"]
 #: ``set_defaults(run=fn)``, ``fn(args, argv) -> int`` the exit status. A new command is one
 #: module here and one line in this tuple.
 COMMAND_MODULES: tuple[str, ...] = ("sdc.cli.assess", "sdc.cli.identify", "sdc.cli.attack", "sdc.cli.protect",
-                                     "sdc.cli.compare", "sdc.cli.sweep", "sdc.cli.search", "sdc.cli.app")
+                                     "sdc.cli.compare", "sdc.cli.sweep", "sdc.cli.search", "sdc.cli.app",
+                                     "sdc.cli.completion")
 
 
 #: ``sdc risk`` reads a text file in chunks from this size on, unless told otherwise.
@@ -73,10 +77,14 @@ def _chunked(args: argparse.Namespace) -> bool:
 def _show(run: Any, as_json: bool) -> int:
     """Print a one-measure assessment: its JSON document, or its report as text."""
     from sdc._json import dumps
-    from sdc.report.content import measure_run_report
+    from sdc.report.content import measure_run_line, measure_run_report
     from sdc.report.text import console_text
 
-    print(dumps(run.document) if as_json else console_text(measure_run_report(run)))
+    if as_json:
+        print(dumps(run.document))
+        return 0
+    print(console_text(measure_run_report(run)))
+    final(measure_run_line(run))
     return 0
 
 
@@ -144,8 +152,11 @@ _K_IS_THRESHOLD = {"k": "threshold"}
 def _parser() -> argparse.ArgumentParser:
     from sdc._version import __version__
 
-    parser = Parser(prog="sdc", description="Statistical disclosure control: re-identification risk of microdata.")
+    parser = Parser(prog="sdc", description="Statistical disclosure control for microdata: identify, assess, "
+                    "protect, compare, sweep, search, attack, release (`sdc` alone: the workflow).",
+                    epilog=f"docs: {DOCS}cli.md")
     parser.add_argument("-V", "--version", action="version", version=f"sdc {__version__}")
+    add_flags(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     sub.required = True
 
@@ -232,6 +243,9 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(flag_aliases=_K_IS_THRESHOLD)
     for name in COMMAND_MODULES:
         importlib.import_module(name).add_parsers(sub)
+    teach(parser)
+    for p in command_parsers(parser).values():
+        add_flags(p)
     return parser
 
 
@@ -262,26 +276,9 @@ class _VisibleStream:
         return getattr(self._stream, name)
 
 
-#: What ``sdc`` alone prints: the workflow, one command per stage.
-OVERVIEW = """sdc: statistical disclosure control for microdata. The workflow, one command per stage:
-
-  identify  sdc identify DATA                      roles of the columns, HIPAA, a starter config
-  assess    sdc assess DATA --config run.toml      every risk measure, a report folder
-  protect   sdc protect DATA --plan plan.toml      recode, suppress, PRAM, noise, ... (seeded)
-  compare   sdc compare ORIGINAL RELEASED          risk and utility before and after
-  sweep     sdc sweep DATA --plan sweep.toml       a grid of settings on the risk-utility plane
-  search    sdc search DATA --config search.toml   the optimal generalisation (ARX's lattice)
-  attack    sdc attack linkage|singling-out|...    attacks on the release
-  release   the protected file in protect's --out folder, with its log and plan
-
-Start with the bundled example: `sdc example --save example` writes its data, config, plan
-and sweep plan; `sdc assess` assesses it. `sdc COMMAND --help` for a command; docs/index.md.
-"""
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv:
+    if not [a for a in argv if a not in ("-q", "--quiet", "-v", "--verbose")]:
         print(OVERVIEW, end="")
         return 0
     parser = _parser()
@@ -292,11 +289,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _SHOWN.clear()
     _INTERRUPTED.clear()
     previous = _catch_interrupt()
-    from sdc._stages import enable
-
-    enable(not getattr(args, "json", False) and sys.stderr.isatty() or bool(os.environ.get("SDC_STAGES")))
     try:
-        with warnings.catch_warnings():
+        with output(args), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # third-party notices (FutureWarning, ...) are not the user's
             warnings.simplefilter("always", SdcWarning)
             # warnings in the command line's words too (`bins` -> --bins, as errors)
@@ -434,7 +428,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _example(args)
     if args.command == "risk" and getattr(args, "engine", "pandas") != "dask" and _chunked(args):
         return _risk_in_chunks(args)
+    from sdc._stages import stage
+
     data = _read(args)
+    stage(f"{args.command} of {len(data):,} records" if hasattr(data, "__len__") and not hasattr(data, "dask")
+          else args.command)
     if args.command in ("ldiversity", "tcloseness", "inference"):
         return _attribute(args, data)
     if args.command in ("suda", "modrisk", "uniqueness"):
@@ -451,7 +449,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.subsets:
             subsets = [_names(part, "subsets") for part in args.subsets.split(";") if part.strip()]
         return _show(single.run_snapshots(data, args.keys, k=k, subsets=subsets, max_size=args.max_size,
-                                          progress=not args.json and sys.stderr.isatty(), source=src, **opts),
+                                          progress=show_progress(args), source=src, **opts),
                      args.json)
     raise AssertionError(args.command)  # argparse restricts the choices
 
@@ -488,11 +486,11 @@ def _toolbox(args: argparse.Namespace, data) -> int:  # noqa: ANN001
     from sdc.workflow import single
 
     src = str(args.data)
-    show_progress = not args.json and sys.stderr.isatty()
+    shown = show_progress(args)
     kb = dict(args.bins) or None
     if args.command == "suda":
         run = single.run_suda(data, args.keys, max_size=args.max_size, dis_fraction=args.dis_fraction,
-                              original_scores=not args.ihsn_scores, mode=args.mode, progress=show_progress,
+                              original_scores=not args.ihsn_scores, mode=args.mode, progress=shown,
                               key_bins=kb, source=src, max_work=args.max_work)
     elif args.command == "modrisk":
         run = single.run_modrisk(data, args.keys, weights=args.weights, method=args.method, formula=args.formula,
@@ -501,7 +499,7 @@ def _toolbox(args: argparse.Namespace, data) -> int:  # noqa: ANN001
         run = single.run_uniqueness(data, args.keys, population_size=args.population_size,
                                     sampling_fraction=args.sampling_fraction, variant=args.variant,
                                     threshold=args.threshold, weights=args.weights, interval=args.interval,
-                                    progress=show_progress, key_bins=kb, source=src)
+                                    progress=shown, key_bins=kb, source=src)
     return _show(run, args.json)
 
 

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from sdc.cli._output import final, show_progress
 from sdc.cli._args import DATA_HELP, config_overrides, csv_list, read_args, read_options
 
 __all__ = ["add_parsers", "run_protect", "assessment_overrides"]
@@ -191,7 +192,7 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
 
         check_file_target(args.export_r, [args.data, args.plan], flag="--export-r", replace=False)
     data = read_data(args.data, **reading)
-    progress = not args.json and sys.stderr.isatty()
+    progress = show_progress(args)
     run = protect_data(data, plan, config=args.config, overrides=overrides,
                        reassess=not args.no_assess, input_file=args.data, command="sdc " + shlex.join(argv),
                        progress=progress, now=_fixed_time(), utility_variables=args.utility_variables)
@@ -226,6 +227,8 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
           f"--plan {shlex.quote(str(folder.path / 'plan.toml'))} --out DIR")
     if run.comparison is not None and (folder.path / "comparison" / "report.html").exists():
         print(f"Comparison: {folder.path / 'comparison' / 'report.html'}")
+    final(f"Protected {len(run.original):,} records with {len(run.steps)} step(s). Released file: "
+          f"{folder.path / folder.released}")
     return 0
 
 

@@ -17,6 +17,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from sdc.cli._output import final
+
 __all__ = ["add_parsers", "run_search_command"]
 
 
@@ -115,6 +117,8 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
         print(f"Best combination: {run.combinations.best.get('combination')} "
               f"({'meets' if run.combinations.meets else 'misses'} the targets).")
     print(f"Written: {Path(out)}/ (search.md, search.json, lattice.csv, figures, released file)")
+    final("Optimum: " + ", ".join(f"{q}={r.levels[q]}" for q in r.quasi_identifiers)
+          + f"; loss ({r.metric}) {r.loss:.10g}; {r.suppressed:,} records suppressed. Written: {Path(out)}/")
     return 0
 
 

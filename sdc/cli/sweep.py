@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import sys
 from collections.abc import Sequence
 from typing import Any
 
+from sdc.cli._output import final, show_progress
 from sdc.cli._args import DATA_HELP, read_args, read_options
 from sdc.cli.protect import plan_errors
 
@@ -49,7 +49,7 @@ def run_sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
     reading = read_options(args, plan_read_settings(plan))
     data = read_data(args.data, **reading)
     plan = with_read_settings(plan, reading)  # the resolved plan.toml reads the file alike
-    progress = not args.json and sys.stderr.isatty()
+    progress = show_progress(args)
     res = sweep(data, plan, progress=progress, now=_fixed_time(), input_file=args.data,
                 command="sdc " + shlex.join(argv))
     folder = write_sweep(res, args.out, inputs=[args.data], png=not args.no_png)
@@ -68,4 +68,6 @@ def run_sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
           f"and {column_label(res.utility_axis)}.")
     print(render_table(t))
     print(f"Sweep: {folder.path / 'sweep.html'} ({len(folder.files)} files in {folder.path}/)")
+    final(f"Sweep of {len(res.table) - 1} settings on {len(data):,} records: {int(res.table['non_dominated'].sum())} "
+          f"non-dominated. Sweep: {folder.path / 'sweep.html'}")
     return 0

@@ -105,9 +105,9 @@ def minimal_uniques(cols: Sequence[np.ndarray], cards: Sequence[int], max_size: 
     levels: Sequence[int] | Iterator[int] = range(1, max_size + 1)
     bar = None
     if progress:
-        from tqdm.auto import tqdm
+        from sdc.core.progress import progress_bar
 
-        bar = levels = tqdm(levels, desc="SUDA2 (minimal sample uniques, by size)", unit="size")
+        bar = levels = progress_bar(levels, desc="SUDA2 (minimal sample uniques, by size)", unit="size")
     # Level 1: every key, its observed records alive.
     level = _Level.singletons(K, words, codes)
     spent = 0

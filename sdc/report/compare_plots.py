@@ -18,7 +18,7 @@ from sdc.report.plots import _figure, _png
 from sdc.workflow.compare import Comparison
 from sdc.workflow.registry import figure_named
 
-__all__ = ["comparison_figures", "COMPARE_FIGURES"]
+__all__ = ["comparison_figures", "comparison_figure", "COMPARE_FIGURES"]
 
 _BEFORE, _AFTER, _RED = "#7f7f7f", "#3b6ea5", "#c0392b"
 
@@ -42,7 +42,7 @@ for _name, _caption in COMPARE_FIGURES.items():
     FIGURES.setdefault(_name, _caption)
 
 
-def _risk(c: Comparison) -> bytes:
+def _risk(c: Comparison):  # noqa: ANN202  (a Figure)
     names = [r.scenario.name for r in c.before.scenarios][:6]
     k = c.config.thresholds.k
     # The rows of the risk table, by their figures' labels (sdc.workflow.registry), and a short name.
@@ -87,7 +87,7 @@ def _risk(c: Comparison) -> bytes:
                   fontsize=8)
     ax2.legend(loc="lower center", frameon=False, fontsize=7)  # clear of the threshold line at the right
     fig.suptitle("Risk before and after protection")
-    return _png(fig)
+    return fig
 
 
 _NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|inf|Inf)"
@@ -119,7 +119,7 @@ def _levels(s: pd.Series) -> pd.Series:
     return s.astype(object).where(s.notna(), "(missing)").astype(str).value_counts(sort=False)
 
 
-def _distributions(c: Comparison) -> bytes | None:
+def _distributions(c: Comparison):  # noqa: ANN202  (a Figure, or None)
     kept = c.changes[(c.changes["status"] == "kept") & (c.changes["cells_changed"] > 0)]
     pseudonymised = {v for st in (c.protection or {}).get("steps", []) if st.get("method") == "pseudonymise"
                      for v in (st.get("variables") or [])}
@@ -179,10 +179,10 @@ def _distributions(c: Comparison) -> bytes | None:
         ax.set_visible(False)
     axes[0].legend(frameon=False, fontsize=7)
     fig.suptitle("Changed variables: original (grey) and released (blue)")
-    return _png(fig)
+    return fig
 
 
-def _correlations(c: Comparison) -> bytes | None:
+def _correlations(c: Comparison):  # noqa: ANN202  (a Figure, or None)
     skip = {x for x in (c.config.id, c.config.weights, c.config.household) if x}
     cols = [v for v in c.original.columns if v in c.released.columns and v not in skip
             and _numeric(c.original[v]) and _numeric(c.released[v])][:_MAX_CORR]
@@ -203,7 +203,7 @@ def _correlations(c: Comparison) -> bytes | None:
         ax.set_title(title, fontsize=9)
         fig.colorbar(im, ax=ax, shrink=0.7)
     fig.suptitle("Pearson correlations (pairwise-complete)")
-    return _png(fig)
+    return fig
 
 
 def comparison_figures(c: Comparison) -> dict[str, bytes]:
@@ -213,9 +213,17 @@ def comparison_figures(c: Comparison) -> dict[str, bytes]:
 
     out = {}
     with matplotlib.style.context("default"), matplotlib.rc_context({"svg.hashsalt": "sdc", "font.size": 9}):
-        for name, build in (("risk_before_after", _risk), ("changed_distributions", _distributions),
-                            ("correlations", _correlations)):
-            png = build(c)
-            if png is not None:
-                out[name] = png
+        for name, build in _BUILDERS.items():
+            fig = build(c)
+            if fig is not None:
+                out[name] = _png(fig)
     return out
+
+
+#: Each figure's builder: ``build(c)`` draws it on a new Figure and returns it (None: nothing to draw).
+_BUILDERS = {"risk_before_after": _risk, "changed_distributions": _distributions, "correlations": _correlations}
+
+
+def comparison_figure(name: str, c: Comparison):  # noqa: ANN201
+    """Figure `name` of the comparison as a Figure (:mod:`sdc.plot`; None: nothing to draw)."""
+    return _BUILDERS[name](c)

@@ -485,3 +485,21 @@ def figure_captions(a: Assessment) -> dict[str, str]:
     """The caption of each scenario's figures, by figure id."""
     return {figure_id(f"s{i + 1}", name): f"{cap} — scenario '{r.scenario.name}'"
             for i, r in enumerate(a.scenarios) for name, cap in FIGURES.items()}
+
+
+def measure_run_line(run: MeasureRun) -> str:
+    """A one-measure assessment in one line (``sdc --quiet``): its title and each section's
+    verdict statistics, as the report states them."""
+    from sdc.report.formatting import format_cell
+
+    figures = []
+    for p in run.parts:
+        shown = p.shown
+        if isinstance(shown, ScenarioResult):  # a section shown from the scenario reads its own field
+            shown = getattr(shown, p.measure.field, None)
+        try:
+            found = p.measure.findings(run.config, shown) if shown is not None else []
+        except (AttributeError, KeyError, TypeError):  # a section without verdict statistics
+            found = []
+        figures += [f"{f.statistic}: {format_cell(f.value)}" for f in found]
+    return run.title + (f" — {'; '.join(figures)}" if figures else "")

@@ -37,7 +37,8 @@ from sdc.workflow.registry import figure_named
 from sdc.workflow.sweep import SweepResult, sweep_plan_toml
 from sdc.workflow.utility_registry import utility_figure
 
-__all__ = ["write_sweep", "sweep_files", "sweep_figures", "build_sweep_report", "SweepFolder", "SWEEP_FIGURES"]
+__all__ = ["write_sweep", "sweep_files", "sweep_figures", "sweep_figure", "build_sweep_report", "SweepFolder", "SWEEP_FIGURES",
+           "SWEEP_FIGURE_NAMES"]
 
 SCHEMA_VERSION = 1
 
@@ -112,10 +113,10 @@ RISK_SERIES = ("pct_unique", "pct_fk_lt_k", "global_risk")
 UTILITY_SERIES = ("il1_overall", "eigen_similarity_pct", "nue_utility_retained", "pct_records_retained")
 
 
-def _by_parameter(r: SweepResult, columns: Sequence[str], title: str) -> bytes:
+def _by_parameter(r: SweepResult, columns: Sequence[str], title: str):  # noqa: ANN202  (a Figure)
     """Small multiples: a row per measure (each on its own scale, its label and unit on the
     axis, the same scale across the methods), a column per swept step; dashed: the baseline."""
-    from sdc.report.plots import _figure, _png
+    from sdc.report.plots import _figure
 
     groups = _groups(r)
     t, base = r.table, r.baseline
@@ -123,7 +124,7 @@ def _by_parameter(r: SweepResult, columns: Sequence[str], title: str) -> bytes:
     if not series or not groups:
         fig = _figure(6.0, 1.6)
         fig.text(0.5, 0.5, "no figure to plot (every value is NA)", ha="center", va="center")
-        return _png(fig)
+        return fig
     ncol, nrow = len(groups), len(series)
     fig = _figure(max(2.7 * ncol + 1.0, 5.0), 2.0 * nrow + 0.9)
     axes = fig.subplots(nrow, ncol, squeeze=False, sharey="row")
@@ -148,13 +149,13 @@ def _by_parameter(r: SweepResult, columns: Sequence[str], title: str) -> bytes:
             if j == 0:
                 ax.set_ylabel(_wrap(axis_label(col, r.k), 22), fontsize=8)
     fig.suptitle(title + "\n(each measure on its own scale; dashed line: the original data)", fontsize=9)
-    return _png(fig)
+    return fig
 
 
-def _plane(r: SweepResult) -> bytes:
+def _plane(r: SweepResult):  # noqa: ANN202  (a Figure)
     """The risk-utility plane; the baseline drawn last, on top, and named, so that no setting
     hides it; the legend outside the axes."""
-    from sdc.report.plots import _figure, _png
+    from sdc.report.plots import _figure
 
     t = r.table
     fig = _figure(8.5, 5.0)
@@ -181,7 +182,7 @@ def _plane(r: SweepResult) -> bytes:
     ax.set_ylabel(axis_label(r.utility_axis))
     ax.legend(fontsize=7, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     ax.set_title("Risk against utility; numbers: the settings' rows", fontsize=9)
-    return _png(fig)
+    return fig
 
 
 def sweep_figures(r: SweepResult) -> dict[str, bytes]:
@@ -189,12 +190,25 @@ def sweep_figures(r: SweepResult) -> dict[str, bytes]:
     import matplotlib
     import matplotlib.style
 
+    from sdc.report.plots import _png
+
     with matplotlib.style.context("default"), matplotlib.rc_context({"svg.hashsalt": "sdc", "font.size": 9}):
-        return {
-            "risk_by_parameter": _by_parameter(r, RISK_SERIES, f"Risk by parameter (keys: {', '.join(r.keys)})"),
-            "utility_by_parameter": _by_parameter(r, UTILITY_SERIES, "Utility by parameter"),
-            "risk_utility": _plane(r),
-        }
+        return {name: _png(sweep_figure(name, r)) for name in SWEEP_FIGURE_NAMES}
+
+
+#: The sweep's figures, as :func:`sweep_figures` keys them.
+SWEEP_FIGURE_NAMES = tuple(SWEEP_FIGURES)
+
+
+def sweep_figure(name: str, r: SweepResult):  # noqa: ANN201
+    """Figure `name` of the sweep as a Figure (:mod:`sdc.plot`)."""
+    if name == "risk_by_parameter":
+        return _by_parameter(r, RISK_SERIES, f"Risk by parameter (keys: {', '.join(r.keys)})")
+    if name == "utility_by_parameter":
+        return _by_parameter(r, UTILITY_SERIES, "Utility by parameter")
+    if name == "risk_utility":
+        return _plane(r)
+    raise ValueError(f"no sweep figure named {name!r}; the figures: {', '.join(SWEEP_FIGURE_NAMES)}.")
 
 
 def build_sweep_report(r: SweepResult, *, files: dict[str, str] | None = None) -> Report:

@@ -151,9 +151,9 @@ def key_subset_snapshots(
     enc = kc.encoded
     iterator: Iterable[tuple[int, ...]] = chosen
     if progress:
-        from tqdm.auto import tqdm
+        from sdc.core.progress import progress_bar
 
-        iterator = tqdm(chosen, desc="risk snapshots (key subsets)", unit="subset", total=total)
+        iterator = progress_bar(chosen, desc="risk snapshots (key subsets)", unit="subset", total=total)
     rows = [_snapshot_row(pattern_frequencies(sub, w, rule), sub.keys, threshold, weighted=w is not None,
                           method=method) for sub in map(enc.subset, iterator)]
     table = pd.DataFrame(rows, columns=list(SNAPSHOT_COLUMNS))

@@ -226,9 +226,9 @@ def jackknife_interval(
         reps = np.empty(G)
         it = range(G)
         if progress:
-            from tqdm.auto import tqdm
+            from sdc.core.progress import progress_bar
 
-            it = tqdm(it, desc=_BAR_LABELS[statistic], unit="replicate")
+            it = progress_bar(it, desc=_BAR_LABELS[statistic], unit="replicate")
         wname = "__sdc_jackknife_weight__"
         # The replicates reuse the keys' codes (restricted to the kept records): nothing is
         # hashed again G times, and the frame holds only the replicate weights.

@@ -407,9 +407,9 @@ def cross_check(a: Assessed, progress: bool) -> tuple[pd.DataFrame, dict[str, st
         which.append("suda2")
     steps = [(sc, w) for sc in a.scenarios for w in which]
     if progress:
-        from tqdm.auto import tqdm
+        from sdc.core.progress import progress_bar
 
-        steps = tqdm(steps, desc="cross-check with sdcMicro", unit="measure")
+        steps = progress_bar(steps, desc="cross-check with sdcMicro", unit="measure")
     diffs: dict[str, list] = {}
     for r, w in steps:
         case = Case(name=r.scenario.name, dataset=r.scenario.name, data=frame, keys=r.scenario.keys,

@@ -291,9 +291,9 @@ def run_steps(data: pd.DataFrame, plan: Plan, *, methods: Mapping[str, MethodInf
     steps = [s for s in plan.steps if only is None or s.number in only]
     bar = None
     if progress and len(steps) > 1:
-        from tqdm import tqdm
+        from sdc.core.progress import progress_bar
 
-        bar = tqdm(total=len(steps), desc="protect", unit="step", leave=False)
+        bar = progress_bar(total=len(steps), desc="protect", unit="step", leave=False)
     try:
         for step in steps:
             spec = table[step.method]

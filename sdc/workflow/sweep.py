@@ -379,9 +379,9 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     t0 = time.perf_counter()
     bar = None
     if progress:
-        from tqdm import tqdm
+        from sdc.core.progress import progress_bar
 
-        bar = tqdm(total=len(settings), desc="sweep", unit="setting", leave=False)
+        bar = progress_bar(total=len(settings), desc="sweep", unit="setting", leave=False)
     rows = []
     cache: dict[tuple[int, ...], pd.DataFrame] = {}
     fixed = {s.number for s in plan.steps if not s.grid}

@@ -66,18 +66,18 @@ def test_progress_bars_named_for_the_measure(monkeypatch):
     """The jackknife's bar is named for the interval it computes, not "jackknife replicates"."""
     import numpy as np
     import pandas as pd
-    import tqdm.auto
+    import tqdm.std
 
     from sdc.risk.uncertainty import jackknife_interval
 
     names: list[str] = []
-    real = tqdm.auto.tqdm
+    real = tqdm.std.tqdm
 
     def spy(*a, **k):  # noqa: ANN002, ANN003, ANN202
         names.append(k.get("desc", ""))
         return real(*a, **{**k, "disable": True})
 
-    monkeypatch.setattr(tqdm.auto, "tqdm", spy)
+    monkeypatch.setattr(tqdm.std, "tqdm", spy)  # the text bar (sdc.core.progress)
     rng = np.random.default_rng(0)
     df = pd.DataFrame({"a": rng.integers(0, 3, 200), "b": rng.integers(0, 2, 200), "w": rng.uniform(1, 5, 200)})
     jackknife_interval(df, ["a", "b"], weights="w", statistic="global_risk", progress=True)
