@@ -42,8 +42,7 @@ def add_parsers(sub: Any) -> None:
                     "and open it in the browser: the bundled example or DATA, roles, the assessment, a "
                     "protection plan built step by step with undo and a preview of each step, the comparison, "
                     "and an export (release, reports, plan.toml, Python and R scripts) that `sdc protect` reruns "
-                    "to the same release. Ctrl-C stops it.",
-        )
+                    "to the same release. Ctrl-C stops it.")
     p.add_argument("data", metavar="DATA", nargs="?", help="a data file the app may open (any format sdc reads)")
     p.add_argument("--port", type=_port, default=0, metavar="N", help="the port (default: any free port)")
     p.add_argument("--no-browser", action="store_true", help="print the URL only; do not open a browser")
