@@ -157,6 +157,7 @@ def test_a_chunked_report_has_the_in_memory_sections_and_says_what_it_could_not_
     are no figures or per-record files."""
     from sdc.report import write_report
     from sdc.report.content import build_report
+    from sdc.report.jsonout import report_document
     from sdc.report.out_of_memory import assessment_report
 
     opts = {"keys": ["sex", "region", "marital_status"], "weights": "weight", "k": 3,
@@ -180,9 +181,16 @@ def test_a_chunked_report_has_the_in_memory_sections_and_says_what_it_could_not_
     assert out.title == "Disclosure risk assessment (chunks)"
     # the same figures as in memory for the measures that ran, by the same captions
     assert [t.title for t in sec["s1-risk"].tables] == [t.title for t in {s.key: s for s in mem.sections}["s1-risk"].tables]
-    md = (write_report(a, tmp_path / "chunks", formats=("md",)).path / "report.md").read_text()
+    folder = write_report(a, tmp_path / "chunks", formats=("md", "json")).path
+    md = (folder / "report.md").read_text()
     assert "## Executive summary" in md and "## Not run in chunks" in md and "plots/" not in md
     assert "No per-record files and no figures" in md and "| report.md | the report in Markdown |" in md
+    # report.json: the in-memory report.json's layout (schema 1), with where it ran
+    doc, mem_doc = json.loads((folder / "report.json").read_text()), report_document(mem, {})
+    assert doc["schema_version"] == 1 and doc["engine"] == "chunks" and doc["records"] == 4125
+    assert doc["chunk_rows"] == 500 and list(doc["not_run"]) == ["SUDA2"]
+    assert set(mem_doc) - set(doc) == set() and list(doc["tables"]) == [t.key for s in out.sections for t in s.tables]
+    assert [sorted(s) for s in doc["scenarios"]] == [sorted(k for k in s if k != "suda") for s in mem_doc["scenarios"]]
 
 
 def test_back_ends_and_the_not_run_list() -> None:

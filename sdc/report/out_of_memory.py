@@ -11,10 +11,10 @@ small-count levels) saying that they were not computed there::
                    run there, then per scenario its measures' sections (as in memory)
     report.html    the same, self-contained;  summary.txt  the same in plain text
     report.xlsx    every table, one sheet each
-    report.json    the same as data: ``verdicts``, ``not_run``, per scenario the measures'
-                   JSON objects (as in the in-memory report.json: ``scenarios`` a list of
-                   objects with ``name``, ``keys``, ``risk``, ``snapshots``, ``ldiversity``,
-                   ``tcloseness``), ``provenance``
+    report.json    the in-memory report.json (schema 1: ``verdicts``, ``scenarios`` with each
+                   measure's object, ``tables``, ``config``, ``provenance``, ...) with where it
+                   ran: ``engine``, ``records``, ``partitions`` or ``chunk_rows``, ``not_run``,
+                   ``not_computed``
     verdicts.csv   the verdict table (the csv format)
 
 There are no per-record files or figures: the records were never in memory. All or nothing:
@@ -39,34 +39,19 @@ def _marker(a: Any) -> str:
     return f"This folder was written by sdc assess {how}; sdc replaces it whole on the next run.\n"
 
 
-def _json_of(m: Any, res: Any) -> Any:
-    return None if m.json is None else m.json(res)
+def assessment_document(a: Any, report: Report | None = None, files: dict[str, str] | None = None) -> dict[str, Any]:
+    """report.json of an assessment not made in memory: the in-memory report.json
+    (:func:`sdc.report.jsonout.report_document`, schema 1: verdicts, per scenario each measure's
+    object, every table of `report`, `files`), with where it ran: ``engine``, ``records``,
+    ``partitions`` (Dask) or ``chunk_rows`` (chunks), ``not_run`` and ``not_computed``."""
+    from sdc.report.jsonout import report_document
 
-
-def assessment_document(a: Any) -> dict[str, Any]:
-    """report.json of an assessment not made in memory."""
-    from sdc.report import serialize
-    from sdc.workflow.registry import SCENARIO_MEASURES
-
-    scenarios = []
-    for r in a.scenarios:
-        doc: dict[str, Any] = {"name": r.scenario.name, "keys": list(r.scenario.keys),
-                               "risk": serialize.risk_summary(r.profile, r.risk)}
-        for m in SCENARIO_MEASURES:
-            res = m.result(r)
-            if res is not None and m.json_of is None:
-                obj = _json_of(m, res)
-                if obj is not None:
-                    doc[m.field] = obj
-        scenarios.append(doc)
+    report = report if report is not None else assessment_report(a, ("json",))
     where = ({"partitions": a.provenance.get("partitions")} if a.engine == "dask" else
              {"chunk_rows": a.provenance.get("chunk_rows")})
-    return jsonable({
-        "generated_utc": a.provenance.get("generated_utc", ""), "engine": a.engine, "records": n_records(a), **where,
-        "verdicts": serialize.frame_records(a.to_frame()),
-        "not_run": dict(a.not_run), "not_computed": dict(a.skipped), "notes": list(a.notes),
-        "scenarios": scenarios, "provenance": a.provenance,
-    })
+    doc = report_document(report, dict(files or {}))
+    return jsonable({**doc, "engine": a.engine, "records": n_records(a), **where, "not_run": dict(a.not_run),
+                     "not_computed": dict(a.skipped)})
 
 
 #: What each file of the folder holds (the report's "Files in this folder").
@@ -83,13 +68,17 @@ _FORMAT_OF = {"report.html": "html", "report.md": "md", "summary.txt": "txt", "r
               "report.xlsx": "xlsx", "verdicts.csv": "csv"}
 
 
+def _files_of(formats: tuple[str, ...]) -> dict[str, str]:
+    """The folder's files in `formats`, each with what it holds."""
+    return {name: what for name, what in _FILES.items() if _FORMAT_OF[name] in formats}
+
+
 def assessment_report(a: Any, formats: tuple[str, ...] = ()) -> Report:
     """The report's sections (rendered by :mod:`sdc.report.text`, ``html``, ``xlsx``): those of
     the in-memory report (:func:`~sdc.report.content.build_report`), the audience first."""
     from sdc.report.audience import audience_section
 
-    files = {name: what for name, what in _FILES.items() if _FORMAT_OF[name] in formats}
-    report = build_report(a, files=files, title=f"Disclosure risk assessment ({ENGINES[a.engine][0]})")
+    report = build_report(a, files=_files_of(formats), title=f"Disclosure risk assessment ({ENGINES[a.engine][0]})")
     report.sections.insert(0, audience_section("internal"))
     return report
 
@@ -113,7 +102,8 @@ def write_out_of_memory(a: Any, out: str | Path, formats: tuple[str, ...]) -> tu
     if "txt" in formats:
         files["summary.txt"] = render_text(report, {}, png_files=False, html=html)
     if "json" in formats:
-        files["report.json"] = json.dumps(assessment_document(a), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        files["report.json"] = json.dumps(assessment_document(a, report, _files_of(formats)), indent=2,
+                                          ensure_ascii=False, allow_nan=False) + "\n"
     if "xlsx" in formats:
         files["report.xlsx"] = render_xlsx(report)
     if "csv" in formats:
