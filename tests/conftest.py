@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import shutil
+from datetime import datetime, timezone
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -105,3 +107,30 @@ def installed(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
         return build_and_install(tmp_path_factory.mktemp("dist"))
     except RuntimeError as exc:
         pytest.fail(str(exc), pytrace=False)
+
+
+#: When the shared example run was generated (the reports of tests that compare with it are
+#: written at the same time).
+EXAMPLE_TIME = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+
+
+@pytest.fixture(scope="session")
+def example_assessment():  # noqa: ANN201 - an sdc.Assessment
+    """The bundled example assessed once per session (sdc/data/example.toml, generated at
+    :data:`EXAMPLE_TIME`), shared by the tests that only read it: never change it."""
+    from sdc.datasets import example_config_path
+    from sdc.workflow.assess import assess
+    from sdc.workflow.config import load_config
+
+    return assess(load_config(example_config_path()), now=EXAMPLE_TIME)
+
+
+@pytest.fixture(scope="session")
+def example_report(example_assessment, tmp_path_factory: pytest.TempPathFactory) -> Path:  # noqa: ANN001
+    """The shared example's report folder (every format), written once per session: read it,
+    never write into it."""
+    from sdc.report import write_report
+
+    out = tmp_path_factory.mktemp("example") / "report"
+    write_report(example_assessment, out)
+    return out

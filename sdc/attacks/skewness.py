@@ -242,6 +242,42 @@ def _categories(values: np.ndarray, categories: Mapping[object, object] | pd.Ser
     return np.array([index[str(x)] for x in labels], dtype=np.int64), np.array(uniq, dtype=object)
 
 
+def _top_lifts(G: int, ccls: np.ndarray, ccode: np.ndarray, lift: np.ndarray, share_in_class: np.ndarray,
+               file_share: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per class (of G) from its observed cells (sorted by class, then value code): the largest
+    lift, the value reaching it (ties go to the smallest value), that value's share in the
+    class and in the file. NaN (None for the value) for a class with no observed value."""
+    max_lift = np.full(G, np.nan)
+    max_value = np.full(G, None, dtype=object)
+    max_share = np.full(G, np.nan)
+    fs = np.full(G, np.nan)
+    if ccls.size:
+        starts = np.flatnonzero(np.r_[True, ccls[1:] != ccls[:-1]])
+        max_lift[ccls[starts]] = np.maximum.reduceat(lift, starts)
+        # First cell of a class reaching its top lift: ties go to the smallest value.
+        hit = np.flatnonzero(np.isclose(lift, max_lift[ccls], rtol=1e-12, atol=0.0))
+        first = hit[np.r_[True, ccls[hit][1:] != ccls[hit][:-1]]]
+        max_value[ccls[first]] = values[ccode[first]]
+        max_share[ccls[first]] = share_in_class[first]
+        fs[ccls[first]] = file_share[ccode[first]]
+    return max_lift, max_value, max_share, fs
+
+
+def _own_lifts(rec_cls: np.ndarray, codes: np.ndarray, n_values: int, ccls: np.ndarray, ccode: np.ndarray,
+               lift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per record the lift of its own value in its class (NaN when missing), and whether it has
+    a value: cells are sorted by (class, code), so a search finds each record's cell."""
+    width = n_values + 1
+    cell_key = ccls.astype(np.int64) * width + (ccode + 1)
+    rec_key = rec_cls.astype(np.int64) * width + (codes + 1)
+    own = np.full(len(codes), np.nan)
+    has = codes >= 0
+    if has.any() and cell_key.size:
+        at = np.searchsorted(cell_key, rec_key[has])
+        own[has] = lift[at]
+    return own, has
+
+
 def skewness_attack(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -309,20 +345,7 @@ def skewness_attack(
         file_share = n_value / n_total
         lift = share_in_class / file_share[ccode]
 
-    max_lift = np.full(G, np.nan)
-    max_value = np.full(G, None, dtype=object)
-    max_share = np.full(G, np.nan)
-    if ccls.size:
-        starts = np.flatnonzero(np.r_[True, ccls[1:] != ccls[:-1]])
-        top = np.maximum.reduceat(lift, starts)
-        g = ccls[starts]
-        max_lift[g] = top
-        # First cell of a class reaching its top lift: ties go to the smallest value.
-        hit = np.flatnonzero(np.isclose(lift, max_lift[ccls], rtol=1e-12, atol=0.0))
-        first = hit[np.r_[True, ccls[hit][1:] != ccls[hit][:-1]]]
-        max_value[ccls[first]] = s.values[ccode[first]]
-        max_share[ccls[first]] = share_in_class[first]
-
+    max_lift, max_value, max_share, fs = _top_lifts(G, ccls, ccode, lift, share_in_class, file_share, s.values)
     cls_tab = classes.key_values(data)
     cls_tab.insert(0, "class_id", np.arange(G))
     cls_tab["n_records"] = classes.sizes
@@ -330,21 +353,9 @@ def skewness_attack(
     cls_tab["max_lift"] = max_lift
     cls_tab["max_lift_value"] = max_value
     cls_tab["max_lift_share"] = max_share
-    fs = np.full(G, np.nan)
-    if ccls.size:
-        fs[ccls[first]] = file_share[ccode[first]]
     cls_tab["file_share"] = fs
-
-    # Per record: the lift of its own value (cells are sorted by (class, code): a search finds it).
     rec_cls = classes.ids
-    width = s.n_values + 1
-    cell_key = ccls.astype(np.int64) * width + (ccode + 1)
-    rec_key = rec_cls.astype(np.int64) * width + (s.codes + 1)
-    own = np.full(len(data), np.nan)
-    has = s.codes >= 0
-    if has.any() and cell_key.size:
-        at = np.searchsorted(cell_key, rec_key[has])
-        own[has] = lift[at]
+    own, has = _own_lifts(rec_cls, s.codes, s.n_values, ccls, ccode, lift)
     rec = pd.DataFrame({"class_id": rec_cls, "own_lift": own, "max_lift": max_lift[rec_cls],
                         "max_lift_value": max_value[rec_cls]}, index=data.index)
 

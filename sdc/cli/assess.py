@@ -156,7 +156,7 @@ def _run_assess_dask(args: argparse.Namespace, argv: Sequence[str], cfg: Any) ->
         folder = write_report(result, args.out, audience=args.audience)
     fails = [v for v in result.verdicts if v.verdict == "fail"]
     if args.json:
-        print(serialize.dumps(assessment_document(result)))
+        print(serialize.dumps(assessment_document(result, folder.report, dict.fromkeys(folder.files, ""))))
     else:
         from sdc.report.formatting import render_table
 

@@ -59,7 +59,7 @@ def _anonymeter(p: argparse.ArgumentParser) -> None:
 
 def add_parsers(sub: Any) -> None:
     """Add ``attack`` (with its attacks as subcommands) to the ``sdc`` subcommands."""
-    from sdc.attacks.anonymeter import SINGLING_OUT_ESTIMATORS, SINGLING_OUT_MODES
+    from sdc.attacks.singling_out import SINGLING_OUT_ESTIMATORS, SINGLING_OUT_MODES
     from sdc.attacks.distance import RL_DISTANCES
     from sdc.attacks.linkage import LINKAGE_METHODS
     from sdc.core.matching import MATCH_MISSING_RULES

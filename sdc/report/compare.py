@@ -126,10 +126,16 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     rendered from :func:`for_audience`'s comparison)."""
     from sdc.report.audience import audience_section
 
-    prov = c.provenance
-    k = c.config.thresholds.k
-    sections: list[Section] = [audience_section(audience)]
+    sections: list[Section] = [audience_section(audience), _input_section(c), _summary_section(c),
+                               _risk_section(c), _keys_section(c)]
+    sections += [s for s in (_release_section(c), _utility_section(c), _attack_section(c)) if s is not None]
+    sections += _changes_sections(c) + _closing_sections(c, files)
+    return Report(title=title, generated=str(c.provenance.get("generated_utc", "")), sections=sections)
 
+
+def _input_section(c: Comparison) -> Section:
+    """The two files: their names, hashes and the records matched."""
+    prov = c.provenance
     s = Section("input", "The two files")
     rows: list[tuple[str, object]] = [("original", prov.get("original", "")), ("released", prov.get("released", ""))]
     rows += [(f"SHA-256 of {Path(f).name}", h) for f, h in (prov.get("sha256") or {}).items()]
@@ -137,16 +143,23 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
              ("records matched", len(c.original)), ("original records dropped", c.records_dropped),
              ("records matched by", c.matched_by)]
     s.tables.append(Table("input", "The files", _kv(rows)))
-    sections.append(s)
+    return s
 
+
+def _summary_section(c: Comparison) -> Section:
+    """The headline and the verdicts before and after."""
     s = Section("summary", "Summary", comparison_headline(c).split("\n"))
     v = c.verdicts.copy()
     v["passes if"] = [passes_if(x) for x in v["threshold"]]
     s.tables.append(Table("verdicts", "Verdicts before and after", v,
                           show=["scenario", "measure", "statistic", "passes if", "before", "verdict before", "after",
                                 "verdict after"]))
-    sections.append(s)
+    return s
 
+
+def _risk_section(c: Comparison) -> Section:
+    """Every risk figure before and after."""
+    k = c.config.thresholds.k
     s = Section("risk", "Risk before and after",
                 ["Every risk measure of sdc assess, computed with the same configuration on both files "
                  "(the released file's adaptations are in the notes). change = after - before."])
@@ -156,8 +169,11 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
                                "count, offered beside it. Each row says its unit: a share is from 0 to 1, % from 0 "
                                "to 100."))
     s.figures.append("risk_before_after")
-    sections.append(s)
+    return s
 
+
+def _keys_section(c: Comparison) -> Section:
+    """Records by class size and the key variables' levels before and after."""
     s = Section("keys", "Key frequencies before and after",
                 ["Records by class size fk (the number of records sharing the key values), and the levels of each "
                  "key variable as assessed (continuous keys banded; a key the protection recoded is compared band "
@@ -170,29 +186,37 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
               "most frequent. Left out here: " + "; ".join(f"{var}: {fmt_num(n)} levels" for var, n in left.items())
               + ". Every level is in key_frequencies.csv.") if left else
         f"Every level is shown (at most {KEY_LEVELS_SHOWN} per variable are; all are in key_frequencies.csv)."))
-    sections.append(s)
+    return s
 
-    if len(c.release_marginals):
-        s = Section("release", "Every variable of the release",
-                    ["Each variable's distribution in the original (all its records) against the release (its "
-                     "records), sensitive variables first, then the keys. A variable no step changed is untouched; "
-                     "when records were withheld (dropped), its distribution still moves, and the last column is "
-                     "what the withheld records alone take away."])
-        s.tables.append(Table("release marginals", "Every variable of the release", c.release_marginals,
-                              note="total variation: half the sum of the absolute differences of the shares (0 = the "
-                                   "same distribution, 1 = disjoint); largest shift: the largest change of one "
-                                   "level's share, in percentage points (missing is a level; a numeric variable "
-                                   "with over 50 values over the original's deciles). Definitions: "
-                                   "docs/compare-sweep.md."))
-        sections.append(s)
 
+def _release_section(c: Comparison) -> Section | None:
+    """Every variable's distribution before and after (None without release marginals)."""
+    if not len(c.release_marginals):
+        return None
+    s = Section("release", "Every variable of the release",
+                ["Each variable's distribution in the original (all its records) against the release (its "
+                 "records), sensitive variables first, then the keys. A variable no step changed is untouched; "
+                 "when records were withheld (dropped), its distribution still moves, and the last column is "
+                 "what the withheld records alone take away."])
+    s.tables.append(Table("release marginals", "Every variable of the release", c.release_marginals,
+                          note="total variation: half the sum of the absolute differences of the shares (0 = the "
+                               "same distribution, 1 = disjoint); largest shift: the largest change of one "
+                               "level's share, in percentage points (missing is a level; a numeric variable "
+                               "with over 50 values over the original's deciles). Definitions: "
+                               "docs/compare-sweep.md."))
+    return s
+
+
+def _utility_section(c: Comparison) -> Section:
+    """The utility measures, marginals and associations of the changed variables."""
     s = Section("utility", "Utility", ["The utility measures (sdc.utility) on the matched records, over the variables "
                                        "whose values changed (pseudonymised identifiers left out: a pseudonym "
                                        "replaces a value one for one; a variable a step named but left "
                                        "unchanged is left out too)."])
     if len(c.utility_table):
-        s.tables.append(Table("utility", "Utility measures", c.utility_table, show=["label", "unit", "variable", "value"],
-                              labels={"label": "measure"}, keep=frozenset({"variable"}),
+        s.tables.append(Table("utility", "Utility measures", c.utility_table,
+                              show=["label", "unit", "variable", "value"], labels={"label": "measure"},
+                              keep=frozenset({"variable"}),
                               note="Information loss, share of the range: the mean |x' - x| / range per variable "
                                    "(categorical: the share of changed values; a suppressed cell counts as a loss "
                                    "of 1); it is not sdcMicro's IL1, which sdc.il1s(...).il1 gives. Eigenvalue "
@@ -213,24 +237,29 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
                               labels=COMPARE_COLUMN_LABELS,
                               note="Every pair is in associations.csv."))
     s.figures += ["changed_distributions", "correlations"]
-    sections.append(s)
+    return s
 
-    s = _attack_section(c)
-    if s is not None:
-        sections.append(s)
 
+def _changes_sections(c: Comparison) -> list[Section]:
+    """The cells changed per variable, then the protection log's sections (if any)."""
     s = Section("changes", "What the protection changed",
                 ["Cells changed per variable on the matched records (missing on both sides counts as unchanged); "
                  "cells suppressed = present in the original, missing in the release."])
     s.tables.append(Table("changes", "Cells changed per variable", c.changes))
-    sections.append(s)
+    sections = [s]
     if c.protection:
         from sdc.report.protection_log import protection_sections
 
         for sec in protection_sections(c.protection, prefix="p "):
             sec.title = "Protection log: " + sec.title[0].lower() + sec.title[1:]
             sections.append(sec)
+    return sections
 
+
+def _closing_sections(c: Comparison, files: Mapping[str, str] | None) -> list[Section]:
+    """The files of the folder (if given), the notes and how to reproduce the run."""
+    prov = c.provenance
+    sections: list[Section] = []
     if files:
         s = Section("files", "Files in this folder")
         s.tables.append(Table("files", "Files", pd.DataFrame(list(files.items()), columns=["file", "contents"])))
@@ -248,7 +277,7 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     vrows.append(("platform", prov.get("platform", "")))
     s.tables.append(Table("provenance", "Provenance", _kv(vrows)))
     sections.append(s)
-    return Report(title=title, generated=str(prov.get("generated_utc", "")), sections=sections)
+    return sections
 
 
 #: The attacks of :mod:`sdc.workflow.compare_attacks` in the report: table key, title, what it shows.

@@ -7,7 +7,9 @@ columns' names (the JSON shows them) and carries the human labels the other outp
 The report of ``sdc assess`` opens with an executive summary (what was assessed, the verdict
 per scenario, the worst findings), then gives the details: the input, the setup, every
 verdict, and for every scenario its k-anonymity, risk and measure sections with their
-figures.
+figures. An assessment whose records stayed where they are (``--engine dask``, ``--chunks``)
+gets the same sections from the same builders; those that need the records say so (the
+measures not run there, the small-count levels), and it has no figures or per-record files.
 """
 
 from __future__ import annotations
@@ -30,12 +32,22 @@ from sdc.report.formatting import fmt_num, fmt_pct, passes_if
 
 __all__ = ["Table", "Section", "Report", "build_report", "headline", "SAFETY_NOTE", "FIGURES", "figure_id",
            "figure_captions", "unique_keys", "measure_section", "scenario_sections", "measure_run_report",
-           "finish_sections"]
+           "finish_sections", "n_records", "ENGINES"]
 
 SAFETY_NOTE = ("Spreadsheet safety: in the CSV files, a text cell that starts with =, +, -, @, a tab or a "
                "carriage return is prefixed with an apostrophe (') so that spreadsheet programs show it as text "
                "instead of running it as a formula; in the XLSX files such a cell is stored as text with the "
                "quote prefix (shown as it is, never run).")
+
+#: Per engine that keeps the records where they are: the title's words, the run's words, and how
+#: the measures ran.
+ENGINES = {
+    "dask": ("Dask engine", "on Dask", "Computed on Dask: each measure is one pass over the data to a small table "
+             "(the key patterns, or the (class, sensitive value) cells), on which the in-memory code runs; the numbers "
+             "are the in-memory ones."),
+    "chunks": ("chunks", "in chunks", "Computed in chunks: the file was read a chunk of records at a time, keeping only "
+               "its key patterns, on which the in-memory code runs; the numbers are the in-memory ones."),
+}
 
 #: Figures (plots/<scenario tag>_<name>.png) and their captions.
 FIGURES = {
@@ -118,6 +130,14 @@ def unique_keys(names: list[str], sep: str = " ") -> list[str]:
         seen.add(name)
         out.append(name)
     return out
+
+
+def n_records(a: Assessment) -> int:
+    """The records assessed: the data's rows in memory; out of memory, as the measures counted
+    them (the report does not pass over the data)."""
+    if a.engine == "pandas":
+        return len(a.data)
+    return int(a.scenarios[0].profile.n_records) if a.scenarios else 0
 
 
 def _kv(rows: list[tuple[str, object]]) -> pd.DataFrame:
@@ -225,7 +245,8 @@ def _executive_summary(a: Assessment, inputs: list[str]) -> Section:
     cfg = a.config
     thr = cfg.thresholds
     n_scen = len(a.scenarios)
-    what = (f"{', '.join(Path(f).name for f in inputs)}: {fmt_num(len(a.data))} records, {a.data.shape[1]} variables, "
+    what = (f"{', '.join(Path(f).name for f in inputs)}: {fmt_num(n_records(a))} records, {len(a.data.columns)} "
+            "variables, "
             f"assessed against {n_scen} intruder scenario{'s' if n_scen != 1 else ''} (the key variables an intruder "
             f"is assumed to know)"
             + (f"; sensitive variables: {', '.join(cfg.sensitive)}" if cfg.sensitive else "; no sensitive variable")
@@ -264,7 +285,10 @@ def _executive_summary(a: Assessment, inputs: list[str]) -> Section:
     if a.skipped:
         s.paragraphs.append("Not computed: " + "; ".join(f"{m} ({why})" for m, why in a.skipped) + ".")
     s.paragraphs.append("The details follow: the input and its variables, the setup, every verdict, then each "
-                        "scenario's measures with their tables and figures.")
+                        "scenario's measures with their tables and figures." if a.engine == "pandas" else
+                        "The details follow: the input, the setup, every verdict, the measures not run "
+                        f"{ENGINES[a.engine][1]}, then each scenario's measures with their tables (no figures: the "
+                        "records were never in memory).")
     return s
 
 
@@ -275,7 +299,13 @@ def _input_section(a: Assessment, inputs: list[str]) -> Section:
     s = Section("input", "Input")
     rows = [("file" if len(inputs) == 1 else f"file {i + 1}", f) for i, f in enumerate(inputs)]
     rows += [(f"SHA-256 of {Path(f).name}", h) for f, h in prov.get("input_sha256", {}).items()]
-    rows += [("records", len(a.data)), ("variables", a.data.shape[1])]
+    rows += [("records", n_records(a)), ("variables", len(a.data.columns))]
+    if a.engine == "dask":
+        rows.append(("engine", f"Dask, {prov.get('partitions')} partition(s)"))
+    elif a.engine == "chunks":
+        rows.append(("engine", f"chunks of at most {fmt_num(prov.get('chunk_rows'))} records"))
+    if a.engine != "pandas":
+        s.paragraphs.append(ENGINES[a.engine][2])
     if a.read is not None and a.read.format in ("text", "excel"):
         markers = [repr(m) for m in a.read.na_values if m != ""]
         rows.append(("read as missing", "empty fields" + (f" and {', '.join(markers)}" if markers else
@@ -288,6 +318,9 @@ def _input_section(a: Assessment, inputs: list[str]) -> Section:
                               note="read as missing: the values the file held as missing (see above); flags: a "
                                    "column with a different value in every record identifies the records; a "
                                    "constant one distinguishes none."))
+    elif a.engine != "pandas":
+        s.paragraphs.append(f"Variables and their roles: not computed {ENGINES[a.engine][1]} (what each column "
+                            "holds as missing, and its flags, are counted over every record in memory).")
     return s
 
 
@@ -353,6 +386,16 @@ def _verdicts_section(a: Assessment) -> Section:
     return s
 
 
+def _not_run_section(a: Assessment) -> Section | None:
+    """Out of memory: the configured measures that do not run there, each with why (their
+    declarations' reasons), and those not computed. None in memory (every measure runs)."""
+    if a.engine == "pandas":
+        return None
+    lines = [f"{label}: {why}" for label, why in a.not_run]
+    lines += [f"{label}: not computed ({why})" for label, why in a.skipped]
+    return Section("not_run", f"Not run {ENGINES[a.engine][1]}", lines or ["Every configured measure ran."])
+
+
 def _across_sections(a: Assessment) -> list[Section]:
     """A section per measure that compares the scenarios (l-diversity, t-closeness), when it ran."""
     out = []
@@ -387,6 +430,9 @@ def _small_counts_section(a: Assessment) -> Section:
     thr = a.config.thresholds
     s = Section("small", "Small-count levels",
                 [f"Levels of the key variables held by fewer than {thr.small_count or thr.k} records."])
+    if a.engine != "pandas":
+        s.paragraphs.append(f"Not computed {ENGINES[a.engine][1]}: the levels are counted in memory.")
+        return s
     s.tables.append(Table("small counts", "Small-count levels", a.small_counts))
     return s
 
@@ -406,13 +452,14 @@ def _crosscheck_section(a: Assessment) -> Section | None:
     return s
 
 
-def _files_section(files: Mapping[str, str] | None) -> Section | None:
+def _files_section(a: Assessment, files: Mapping[str, str] | None) -> Section | None:
     if not files:
         return None
     s = Section("files", "Files in this folder",
                 ["The per-record files list the records at risk under each model (input_row = the record's row "
                  "in the input, 1-based), with the values that put them at risk; records.csv joins every "
-                 "per-record measure with an at_risk_... column per model."])
+                 "per-record measure with an at_risk_... column per model."] if a.engine == "pandas" else
+                [f"No per-record files and no figures: the records stayed where they are ({ENGINES[a.engine][1]})."])
     s.tables.append(Table("files", "Files", pd.DataFrame(list(files.items()), columns=["file", "contents"])))
     return s
 
@@ -429,7 +476,9 @@ def _reproduce_section(a: Assessment) -> Section:
     cmd = prov.get("command") or "sdc assess ..."
     repro = [f"Command: {cmd}",
              "The resolved configuration is in report.json (\"config\"); the same input and configuration give the "
-             "same report, byte for byte, except the line with the generation time."]
+             "same report, byte for byte, except the line with the generation time." if a.engine == "pandas" else
+             "The same input and configuration give the same report, byte for byte, except the line with the "
+             "generation time."]
     s = Section("reproduce", "How to reproduce", repro)
     rows = [("config", prov.get("config_source", ""))]
     rows += [(f"{k} version", v) for k, v in prov.get("versions", {}).items()]
@@ -456,17 +505,18 @@ def build_report(a: Assessment, *, files: Mapping[str, str] | None = None,
     """The report's sections from an assessment: the executive summary, the input, the setup,
     the verdicts, every scenario's measures (as the registry declares them), the comparisons
     across scenarios, the file-wide measures, the small counts, the cross-check, the files,
-    the notes and how to reproduce.
+    the notes and how to reproduce. Out of memory (``a.engine`` not pandas) the same sections,
+    with the measures not run there after the verdicts, and no figures.
 
     `files` lists the report folder's files (name -> what it holds) for the "Files" section.
     """
     inputs = a.provenance.get("input_files") or ["(a DataFrame)"]
     sections: list[Section | None] = [_executive_summary(a, inputs), _input_section(a, inputs), _setup_section(a),
-                                      _verdicts_section(a)]
+                                      _verdicts_section(a), _not_run_section(a)]
     for i, r in enumerate(a.scenarios):
         sections.extend(scenario_sections(r, a.config, i))
     sections += [*_across_sections(a), *_file_sections(a), _small_counts_section(a), _crosscheck_section(a),
-                 _files_section(files), _notes_section(a), _reproduce_section(a)]
+                 _files_section(a, files), _notes_section(a), _reproduce_section(a)]
     done = finish_sections([s for s in sections if s is not None], a.data.columns)
     return Report(title=title, generated=a.provenance["generated_utc"], sections=done, assessment=a,
                   captions=figure_captions(a))

@@ -180,6 +180,28 @@ def _attribute_contributions(keys: Sequence[str], contribs: np.ndarray, total: f
     return pd.DataFrame({"variable": list(keys), "contribution": share})
 
 
+def _key_codes(data: pd.DataFrame, keys: list[str], kc: KeyClasses | None, mode: str,
+               missing_value: float | None) -> list[np.ndarray]:
+    """Each key's codes as suda2 reads it. The scenario's codes serve wherever suda2 reads a key
+    as categories: always for text, and for numbers unless sdcMicro's truncation or a
+    missing-value code applies."""
+    return [kc.encoded.codes[j].astype(np.int64)
+            if kc is not None and (not _is_number(data[k]) or (mode != "sdcmicro" and missing_value is None))
+            else _codes(data[k], mode, missing_value) for j, k in enumerate(keys)]
+
+
+def _scores(counts: np.ndarray, contrib: np.ndarray, weights: list[float], max_size: int
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Each record's SUDA score, the sum over sizes of (number of MSUs of that size) x w(size)
+    added in size order as sdcMicro adds, and each key's share of it (0 for a score of 0)."""
+    score = np.zeros(counts.shape[0])
+    for k in range(max_size):
+        score += counts[:, k] * weights[k]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(score[:, None] > 0, contrib / score[:, None], 0.0)
+    return score, share
+
+
 @dispatch(dask=None, why="it searches the minimal sample uniques of every record over all key combinations at once")
 def suda(
     data: pd.DataFrame,
@@ -252,23 +274,14 @@ def suda(
     keys = resolve_keys(data, keys).keys if kc is not None else check_keys(data, keys)
     mode, f, missing_value = _check_arguments(mode, dis_fraction, original_scores, missing_value)
     n = len(data)
-    # The scenario's codes serve wherever suda2 reads a key as categories: always for text,
-    # and for numbers unless sdcMicro's truncation or a missing-value code applies.
-    cols = [kc.encoded.codes[j].astype(np.int64)
-            if kc is not None and (not _is_number(data[k]) or (mode != "sdcmicro" and missing_value is None))
-            else _codes(data[k], mode, missing_value) for j, k in enumerate(keys)]
+    cols = _key_codes(data, keys, kc, mode, missing_value)
     n_dummies = (3 - len(keys)) if mode == "sdcmicro" and len(keys) <= 2 else 0
     M = len(keys) + n_dummies
     max_size = len(keys) if max_size is None else check_int(max_size, "max_size", min_value=1, max_value=len(keys))
     weights = _weights(M, original_scores)
 
     counts, contrib = _search(cols, max_size, n, weights, max_work, progress)
-    # Score: sum over sizes of (number of MSUs of that size) * w(size), in size order as sdcMicro adds.
-    score = np.zeros(n)
-    for k in range(max_size):
-        score += counts[:, k] * weights[k]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        share = np.where(score[:, None] > 0, contrib / score[:, None], 0.0)
+    score, share = _scores(counts, contrib, weights, max_size)
 
     known = kc.encoded.codes if kc is not None else None  # one code per distinct value of each key
     full = _full_codes(data, keys, cols, mode, missing_value, n_dummies, known)

@@ -29,9 +29,8 @@ import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame, summary_values
-from sdc.attacks.anonymeter import (
-    AnonymeterResult, inference_attack, linkability_attack, singling_out_attack, split_control,
-)
+from sdc.attacks.anonymeter import AnonymeterResult, inference_attack, linkability_attack, split_control
+from sdc.attacks.singling_out import singling_out_attack
 from sdc.attacks.skewness import SkewnessResult, skewness_attack
 from sdc.core.binning import apply_binning
 from sdc.core.classes import equivalence_classes

@@ -1,53 +1,25 @@
 """The configuration of an assessment run: what to assess, with which roles and thresholds.
 
 A run is configured by a TOML (or YAML) file or by command-line flags; both produce a
-:class:`RunConfig`. Every error names the offending key and what is allowed. Example::
+:class:`RunConfig`. Every error names the offending key and what is allowed. The sections
+(``[data]``, ``[variables]``, ``[bins]``, ``[sensitive_bins]``, ``[sensitive_thresholds]``,
+``[[scenarios]]``, ``[thresholds]``, ``[options]``, ``[output]``) and every key are described,
+with a commented example, in docs/report.md ("The configuration"); their declarations are
+:data:`sdc.workflow.options.ASSESS_OPTIONS`; ``sdc/data/example.toml`` is the bundled example's.
+A short one::
 
     [data]
-    path = "survey.csv"          # or: [data.domains] DM = "dm.csv" ... (see sdc combine)
-    id = "subject_id"
-    na_values = ["NA", "."]      # markers read as missing besides empty fields (default: none)
-    text_columns = ["zip"]       # read as text (codes with leading zeros are, by default)
+    path = "survey.csv"
 
     [variables]
-    categorical_keys = ["sex", "region", "marital_status"]
+    categorical_keys = ["sex", "region"]
     continuous_keys = ["age"]
-    weights = "weight"
-    household = "household_id"
-    sensitive = ["diagnosis"]
 
     [bins]
     age = [0, 18, 40, 65, inf]     # or age = { quantiles = 5 }
 
-    [sensitive_bins]
-    cholesterol = [0, 5, 6.5, 10]
-
-    [sensitive_thresholds]       # per sensitive variable: t, l and the t-closeness distance
-    cholesterol = { t = 0.8, distance = "wasserstein" }   # mmol/l: Wasserstein is in the variable's units
-    diagnosis = { l = 3, t = 0.3 }
-
-    [[scenarios]]
-    name = "demographic"
-    keys = ["age", "sex", "region"]
-
     [thresholds]
     k = 5
-    l = 2
-    c = 2
-    t = 0.2
-    risk = 0.1
-    max_global_risk = 0.01
-
-    [options]
-    missing = "wildcard"
-    alpha = 1.0
-    measures = ["k_anonymity", "risk", "snapshots", "household", "ldiversity", "tcloseness",
-                "inference", "suda", "uniqueness"]
-    distance = "ordered"
-    sampling_fraction = 0.07      # or population_size = 56500 (for population uniqueness)
-
-    [output]
-    formats = ["html", "md", "txt", "json", "xlsx", "csv", "png"]
 """
 
 from __future__ import annotations
@@ -238,8 +210,6 @@ _BIN_WIDTH = Option("width", Real(0.0, low_open=True))
 _BIN_ORIGIN = Option("origin", Real())
 _QUANTILES = Option("quantiles", Whole(2, 1000))
 _EDGES = Option("bins", Edges())
-
-
 _BIN_CLOSED = Option("closed", Choice(CLOSED), default="left")
 _BIN_OUTSIDE = Option("outside", Choice(OUTSIDE), default="error")
 
@@ -567,8 +537,6 @@ def _toml_module():  # noqa: ANN202
             raise ConfigError("reading a TOML config needs Python 3.11 or the 'tomli' package; "
                               "a YAML config (.yaml) works too.") from None
     return tomllib
-
-
 
 
 def _written(opt: Option, value: Any) -> Any:

@@ -11,10 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import sdc
-from sdc.attacks.anonymeter import (
-    _Table, _condition, _count, _so_model, inference_attack, linkability_attack, residual_risk, singling_out_attack,
-    split_control, success_rate,
-)
+from sdc.attacks.anonymeter import inference_attack, linkability_attack, residual_risk, split_control, success_rate
+from sdc.attacks.singling_out import _condition, _count, _so_model, _Table, singling_out_attack
 
 
 # ---------------------------------------------------------------- statistics
@@ -123,7 +121,7 @@ def test_table_codes_are_those_of_the_files_coded_together(seed: int) -> None:
 
 
 def test_univariate_candidates_are_the_values_held_once_in_value_order():
-    from sdc.attacks.anonymeter import _univariate_queries
+    from sdc.attacks.singling_out import _univariate_queries
 
     df = pd.DataFrame({"c": ["b", "a", "b", "c", None, "d"], "v": [1.0, 2.0, 2.0, 5.0, np.nan, 7.0]})
     t = _Table(df, df, None, ("c", "v"))

@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sdc.attacks.anonymeter import singling_out_attack, split_control
+from sdc.attacks.anonymeter import split_control
+from sdc.attacks.singling_out import singling_out_attack
 
 DATA = Path(os.environ.get("SDC_ANONYMETER_DATA", "/work/shared/data/anonymeter"))
 ADULT = Path(os.environ.get("SDC_ARX_ADULT", "/work/shared/data/arx-adult/adult.csv"))

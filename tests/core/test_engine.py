@@ -1,59 +1,14 @@
 """sdc.core.engine: the one dispatch point of the engines, read by everything that asks where a
-measure runs; and the rule it makes true: only the dispatch point names Dask.
-
-The rule, checked on the source: outside ``sdc/core/engine.py`` and Dask's home
-(``sdc/core/_dask*.py``) no module tests ``is_dask``; outside those and the workflow's back ends
-(``sdc/workflow/engine.py``) none imports dask, distributed or Dask's home. The protection
-method's modules are the protect engineer's (issue 25) and are left out here.
+measure runs. The rule it makes true, only the dispatch point names Dask, is checked on the
+source in tests/test_layering.py (test_only_the_dispatch_point_names_dask), in one place.
 """
 
 from __future__ import annotations
-
-import ast
-from pathlib import Path
 
 import pytest
 
 import sdc
 from sdc.core.engine import ENGINE_NAMES, EngineError, dispatch, engines_of, not_on_engine
-
-ROOT = Path(__file__).resolve().parents[2]
-#: Where Dask may be named, and the modules another change converts (issue 25's protect part).
-DISPATCH = {"sdc/core/engine.py", "sdc/core/engine_base.py", "sdc/core/_dask.py", "sdc/core/_dask_protect.py"}
-BACK_ENDS = {"sdc/workflow/engine.py"}
-NOT_YET = ("sdc/protect/", "sdc/workflow/protect.py", "sdc/workflow/plan.py", "sdc/report/protection",
-           "sdc/cli/protect.py")
-
-
-def _uses(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and node.id == "is_dask" or isinstance(node, ast.Attribute) and \
-                node.attr == "is_dask":
-            found.append(f"{node.lineno}: is_dask")
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = [a.name for a in node.names]
-            mods = names if isinstance(node, ast.Import) else [node.module or ""] + [f"{node.module}.{n}" for n in names]
-            if "is_dask" in names:
-                found.append(f"{node.lineno}: imports is_dask")
-            for m in mods:
-                if m.split(".")[0] in ("dask", "distributed") or m.startswith(("sdc.core._dask", "sdc.core.engine._")):
-                    found.append(f"{node.lineno}: imports {m}")
-    return found
-
-
-def test_only_the_dispatch_point_names_dask() -> None:
-    bad = []
-    for p in sorted((ROOT / "sdc").rglob("*.py")):
-        rel = p.relative_to(ROOT).as_posix()
-        if rel in DISPATCH or rel.startswith(NOT_YET):
-            continue
-        for use in _uses(p):
-            if rel in BACK_ENDS and "is_dask" not in use:
-                continue  # the workflow's back ends start the cluster and read the partitions
-            bad.append(f"{rel}:{use}")
-    assert not bad, "only the dispatch point (sdc/core/engine.py) names Dask:\n" + "\n".join(bad)
 
 
 def test_the_measures_declare_where_they_run() -> None:

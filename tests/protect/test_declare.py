@@ -12,8 +12,8 @@ parametrised from the declarations, so a new method is checked without a line he
   random methods the same file on a rerun with the same seed and partitioning; the others are
   refused in one line saying why;
 * the docs' method tables are what the declarations give;
-* the layering rules this part makes true: no ``is_dask`` outside the engine's dispatch point
-  and Dask's home, and the protection report computes nothing.
+* the protection report computes nothing (no ``is_dask`` outside the engine's dispatch point
+  and Dask's home is tests/test_layering.py's rule, for every module).
 """
 
 from __future__ import annotations
@@ -238,20 +238,7 @@ def test_the_docs_method_tables_are_the_declarations() -> None:
     assert dask_markdown(INFOS) in (ROOT / "docs" / "dask.md").read_text(encoding="utf-8")
 
 
-# --- the layering rules of this part ------------------------------------------------------------
-
-def _sources(folder: str) -> list[Path]:
-    return sorted((ROOT / "sdc" / folder).rglob("*.py"))
-
-
-def test_no_is_dask_outside_the_dispatch_point_in_protect_and_its_workflow() -> None:
-    files = [*_sources("protect"), ROOT / "sdc/workflow/protect.py", ROOT / "sdc/workflow/plan.py",
-             ROOT / "sdc/workflow/protect_log.py", ROOT / "sdc/workflow/protect_config.py",
-             *(ROOT / "sdc/report").glob("protection*.py"), ROOT / "sdc/cli/protect.py"]
-    found = [f"{p.relative_to(ROOT)}:{n.lineno}" for p in files for n in ast.walk(ast.parse(p.read_text()))
-             if isinstance(n, ast.Name) and n.id == "is_dask" or isinstance(n, ast.alias) and n.name == "is_dask"]
-    assert not found, found
-
+# --- the layering rule of this part -------------------------------------------------------------
 
 def test_the_protection_report_computes_nothing() -> None:
     for p in (ROOT / "sdc/report").glob("protection*.py"):

@@ -20,18 +20,16 @@ import pytest
 import sdc
 from sdc.report import write_report
 from sdc.workflow.assess import assess
-from sdc.workflow.config import from_mapping, load_config
-from sdc.datasets import example_config_path
+from sdc.workflow.config import from_mapping
 
 T1 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 MEASURES = ["k_anonymity", "risk", "snapshots", "ldiversity", "tcloseness", "inference", "suda"]
 
 
 @pytest.fixture(scope="module")
-def example(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("audit") / "report"
-    write_report(assess(load_config(example_config_path()), now=T1), out)
-    return out
+def example(example_report: Path) -> Path:
+    """The session's example report folder (tests/conftest.py): read only."""
+    return example_report
 
 
 def _run(df: pd.DataFrame, variables: dict, measures: list[str], **sections: object) -> sdc.Assessment:

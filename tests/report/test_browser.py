@@ -5,26 +5,19 @@ from __future__ import annotations
 
 import re
 import struct
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
-from sdc.workflow.assess import assess
-from sdc.workflow.config import load_config
-from sdc.datasets import example_config_path
-from sdc.report import write_report
 from validation.browser import render
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def report_html(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("browser") / "report"
-    a = assess(load_config(example_config_path()), now=datetime(2026, 1, 1, tzinfo=timezone.utc))
-    write_report(a, out)
-    return out / "report.html"
+def report_html(example_report: Path) -> Path:
+    """The session's example report (tests/conftest.py): read only."""
+    return example_report / "report.html"
 
 
 def _png_size(path: Path) -> tuple[int, int]:

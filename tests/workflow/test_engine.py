@@ -145,6 +145,54 @@ def test_one_loop_the_same_verdicts_on_every_engine(client, survey, tmp_path) ->
         sdc.assess(sdc.read_chunks(DATA), **OPTIONS)
 
 
+def _outline(report) -> list[tuple[str, str, list[str]]]:  # noqa: ANN001
+    """Each section's key, title and table titles: what a reader finds where."""
+    return [(s.key, s.title, [t.title for t in s.tables]) for s in report.sections]
+
+
+def test_a_chunked_report_has_the_in_memory_sections_and_says_what_it_could_not_compute(survey, tmp_path) -> None:
+    """The out-of-memory report is built by the in-memory report's section builders: the same
+    sections, titles and tables in the same order and words; the measures not run there get a
+    section after the verdicts, the small-count levels say they were not computed, and there
+    are no figures or per-record files."""
+    from sdc.report import write_report
+    from sdc.report.content import build_report
+    from sdc.report.jsonout import report_document
+    from sdc.report.out_of_memory import assessment_report
+
+    opts = {"keys": ["sex", "region", "marital_status"], "weights": "weight", "k": 3,
+            "measures": ["k_anonymity", "risk", "snapshots", "suda"]}
+    mem = build_report(sdc.assess(survey, **opts))
+    a = sdc.assess(sdc.read_chunks(DATA, chunk_rows=500), **opts)
+    out = assessment_report(a, ("md",))
+    got, want = _outline(out), _outline(mem)
+    assert got[0][0] == "audience"
+    assert got[1] == want[0] and got[3:5] == want[2:4] and got[5] == ("not_run", "Not run in chunks", [])
+    assert got[2] == ("input", "Input", ["The data"]) and want[1] == ("input", "Input", ["The data",
+                                                                                       "Variables and their roles"])
+    run_there = [s for s in want if not s[0].endswith("-suda")]  # SUDA2 has no chunks variant
+    assert [s[:2] for s in got[6:] if s[0] != "files"] == [s[:2] for s in run_there[4:]]  # no files given in memory
+    assert [s for s in got[6:] if s[0] not in ("small", "files")] == [s for s in run_there[4:] if s[0] != "small"]
+    sec = {s.key: s for s in out.sections}
+    assert sec["not_run"].paragraphs == ["SUDA2: not run in chunks: it searches the minimal sample uniques of every "
+                                         "record over all key combinations at once"]
+    assert sec["small"].tables == [] and "Not computed in chunks" in sec["small"].paragraphs[-1]
+    assert "Variables and their roles: not computed in chunks" in sec["input"].paragraphs[-1]
+    assert out.title == "Disclosure risk assessment (chunks)"
+    # the same figures as in memory for the measures that ran, by the same captions
+    assert [t.title for t in sec["s1-risk"].tables] == [t.title for t in {s.key: s for s in mem.sections}["s1-risk"].tables]
+    folder = write_report(a, tmp_path / "chunks", formats=("md", "json")).path
+    md = (folder / "report.md").read_text()
+    assert "## Executive summary" in md and "## Not run in chunks" in md and "plots/" not in md
+    assert "No per-record files and no figures" in md and "| report.md | the report in Markdown |" in md
+    # report.json: the in-memory report.json's layout (schema 1), with where it ran
+    doc, mem_doc = json.loads((folder / "report.json").read_text()), report_document(mem, {})
+    assert doc["schema_version"] == 1 and doc["engine"] == "chunks" and doc["records"] == 4125
+    assert doc["chunk_rows"] == 500 and list(doc["not_run"]) == ["SUDA2"]
+    assert set(mem_doc) - set(doc) == set() and list(doc["tables"]) == [t.key for s in out.sections for t in s.tables]
+    assert [sorted(s) for s in doc["scenarios"]] == [sorted(k for k in s if k != "suda") for s in mem_doc["scenarios"]]
+
+
 def test_back_ends_and_the_not_run_list() -> None:
     """The back end is the engine asked for, or the data's; the list reads the declarations."""
     assert back_end(None, None).name == "pandas" and back_end("chunks", None).name == "chunks"
