@@ -150,6 +150,7 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc.report.protection import write_protection
     from sdc.workflow.plan import check_suppression_keys, flags_plan, load_plan
     from sdc.workflow.protect import assessment_config, plan_read_settings, protect_data
+    from sdc.workflow.protect_log import step_action
 
     steps = flags_plan(recode=args.recode, top_code=args.top_code, pram=args.pram, keys=args.keys, k=args.k,
                        pseudonymise=args.pseudonymise, key_file=args.key_file, key_env=args.key_env, drop=args.drop)
@@ -205,8 +206,10 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     for r in run.steps:
         seed = f", seed {r.seed}" if r.seed is not None else ""
         dropped = f", {r.records_dropped:,} records dropped" if r.records_dropped else ""
-        print(f"  {r.step.number}. {r.step.method} on {', '.join(map(str, r.result.variables)) or '-'}: "
-              f"{r.result.n_changed:,} cells changed{dropped}{seed}")
+        gone = r.step.parameters.get("drop")
+        cols = f", {len([gone] if isinstance(gone, str) else gone)} column(s) dropped" if gone else ""
+        done = f"{r.result.n_changed:,} cells changed{cols}" if r.result.variables else cols[2:]
+        print(f"  {r.step.number}. {step_action(r.step.method, r.result.variables, gone)}: {done}{dropped}{seed}")
     if run.comparison is not None:
         print(comparison_headline(run.comparison))
     print(f"Released file: {folder.path / folder.released} (SHA-256 {folder.released_sha256[:16]}...)")

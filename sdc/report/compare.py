@@ -32,6 +32,7 @@ import pandas as pd
 from sdc._files import csv_text
 from sdc._stats import summary_values
 from sdc._version import __version__
+from sdc.protect._result import CELLS_CHANGED
 from sdc.report.compare_plots import COMPARE_FIGURES, comparison_figures
 from sdc.report.content import SAFETY_NOTE, Report, Section, Table
 from sdc.report.formatting import fmt_num, fmt_pct, passes_if
@@ -77,8 +78,10 @@ def comparison_headline(c: Comparison) -> str:
             f"{fmt_num(b.risk.expected_reidentifications, 2)} -> {fmt_num(a.risk.expected_reidentifications, 2)} "
             f"(global risk {fmt_num(b.risk.global_risk_pct, 3)}% -> {fmt_num(a.risk.global_risk_pct, 3)}%).")
     cells = int(c.changes["cells_changed"].sum())
+    cols = int((c.changes["status"] == "dropped").sum())
     lines.append(f"{fmt_num(cells)} cells changed in {len(c.changed_variables)} variable(s); "
-                 f"{fmt_num(c.records_dropped)} record(s) dropped.")
+                 + (f"{fmt_num(cols)} column(s) dropped; " if cols else "")
+                 + f"{fmt_num(c.records_dropped)} record(s) dropped.")
     v = c.verdicts
     if len(v):
         turned = []
@@ -220,8 +223,9 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
         sections.append(s)
 
     s = Section("changes", "What the protection changed",
-                ["Cells changed per variable on the matched records (missing on both sides counts as unchanged); "
-                 "cells suppressed = present in the original, missing in the release."])
+                [CELLS_CHANGED[0].upper() + CELLS_CHANGED[1:] + " (on the matched records). Cells suppressed = "
+                 "present in the original, missing in the release. A dropped column shows 0 cells changed and the "
+                 "status dropped."])
     s.tables.append(Table("changes", "Cells changed per variable", c.changes))
     sections.append(s)
     if c.protection:

@@ -43,7 +43,7 @@ from sdc._validation import check_frame, check_int
 from sdc._version import __version__
 from sdc.core.engine import dispatch, engine_of
 from sdc.exceptions import DataFileError, SdcWarning
-from sdc.protect._result import ProtectionResult
+from sdc.protect._result import ProtectionResult, changed_cells
 from sdc.workflow.compare import Comparison, compare
 from sdc.workflow.config import RunConfig, to_toml
 from sdc.workflow.plan import MethodInfo, Plan, PlanError, Step, check_plan, load_plan, method_table, plan_to_toml, \
@@ -94,7 +94,7 @@ class StepRecord:
 #: The rows of :meth:`ProtectionRun.summary`: statistic and description.
 _SUMMARY = (("steps", "the steps, in order (number: method)"), ("seed", "the plan's seed"),
             ("records_in", "records of the input"), ("records_out", "records of the release"),
-            ("records_dropped", "records dropped"), ("cells_changed", "cells changed, summed over the steps"))
+            ("records_dropped", "records dropped"), ("cells_changed", "cells changed (original vs release; a cell two steps changed counts once)"))
 #: The comparison's figures the summary repeats (the primary scenario, after protection).
 _COMPARED = (("scenario", "the primary scenario"), ("pct_unique", "sample uniques, percent of records"),
              ("records_fk_below_k", "records whose key pattern has fewer than k records"),
@@ -172,9 +172,24 @@ class ProtectionRun:
         return self.records_in - self.records_out
 
     def cells_changed(self) -> pd.Series:
-        """Cells changed per variable over all steps (a cell changed twice counts twice)."""
+        """Cells changed per variable of the release, as the comparison counts them
+        (:data:`sdc.protect._result.CELLS_CHANGED`: the released records' cells that differ
+        from the original's; a cell two steps changed counts once; dropped columns not at all).
+        On Dask, where the two files are not compared cell by cell, the steps' counts summed
+        (:meth:`cells_changed_by_steps`)."""
         if self.lazy:
             return self.computed().cells_changed()
+        if self.engine != "pandas":
+            return self.cells_changed_by_steps()
+        common = [c for c in self.original.columns if c in self.released.columns]
+        before = self.original.loc[self.released.index, common]
+        out = changed_cells(before, self.released[common], common)
+        return out[out > 0].astype(np.int64).rename("cells_changed")
+
+    def cells_changed_by_steps(self) -> pd.Series:
+        """Cells changed per variable, each step's count added up (a cell two steps changed counts twice)."""
+        if self.lazy:
+            return self.computed().cells_changed_by_steps()
         out: dict[str, int] = {}
         for r in self.steps:
             for v, n in r.result.changed.items():
