@@ -33,9 +33,11 @@ def add_parsers(sub: Any) -> None:
                    help="pair records by the id column or by row order (default: the id column when both files "
                         "have it)")
     p.add_argument("--k", type=int, help="k of k-anonymity (default: the config's, or 3)")
-    p.add_argument("--variables", type=csv_list, metavar="A,B,...",
+    p.add_argument("--utility-variables", type=csv_list, metavar="A,B,...",
                    help="the variables the utility measures use (IL1, eigenvalues, marginals), as a sweep plan's "
-                        "`variables` (default: the variables with a changed cell)")
+                        "`utility_variables` (default: the variables with a changed cell)")
+    p.add_argument("--variables", dest="old_variables", type=csv_list, metavar="A,B,...",
+                   help="deprecated: the old name of --utility-variables")
     add_role_flags(p)
     p.add_argument("--audience", choices=("internal", "external"), default="internal",
                    help="who reads the report: internal (everything: seeds, plan, provenance) or external "
@@ -65,7 +67,8 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
     original, released = files["ORIGINAL"], files["RELEASED"]
     progress = not args.json and sys.stderr.isatty()
     comp = compare(original, released, cfg, protection=log, match=args.match, files=[args.original, args.released],
-                   command="sdc " + shlex.join(argv), progress=progress, now=_fixed_time(), variables=args.variables)
+                   command="sdc " + shlex.join(argv), progress=progress, now=_fixed_time(),
+                   utility_variables=args.utility_variables, variables=args.old_variables)
     folder = write_comparison(comp, args.out, inputs=[args.original, args.released], audience=args.audience)
     if args.json:
         print(serialize.dumps({"out": str(folder.path), "files": list(folder.files),

@@ -93,7 +93,7 @@ def add_parsers(sub: Any) -> None:
                    help="invariant PRAM with minimum diagonal PD (sdcMicro's pd); repeatable")
     g.add_argument("--k", type=int, help="local suppression until the --keys are k-anonymous (and k of the assessment)")
     g.add_argument("--utility-variables", type=csv_list, metavar="A,B,...",
-                   help="the variables the comparison's utility measures use, as a sweep plan's `variables` "
+                   help="the variables the comparison's utility measures use, as a sweep plan's `utility_variables` "
                         "(default: the variables with a changed cell)")
     g.add_argument("--pseudonymise", type=csv_list, default=[], metavar="COLS", help="pseudonymise these identifiers")
     g.add_argument("--key-file", metavar="FILE", help="the pseudonymisation key's file (never written anywhere)")

@@ -342,6 +342,7 @@ def compare(
     progress: bool = False,
     now: datetime | None = None,
     n_attacks: int = ATTACK_N,
+    utility_variables: Sequence[str] | None = None,
     variables: Sequence[str] | None = None,
 ) -> Comparison:
     """Assess an original and a released file alike and put them side by side.
@@ -366,9 +367,11 @@ def compare(
     n_attacks : int
         Singling-out queries sought and linkability and inference targets of the attacks
         before and after (:func:`sdc.workflow.compare_attacks.attacks_before_after`).
-    variables : sequence of str, optional
+    utility_variables : sequence of str, optional
         The variables the utility measures use (IL1, eigenvalues, marginals, associations), as
-        a sweep plan's ``variables``; by default the variables with a changed cell.
+        a sweep plan's ``utility_variables``; by default the variables with a changed cell.
+    variables : sequence of str, optional
+        Deprecated: the old name of `utility_variables` (warns).
 
     Returns
     -------
@@ -380,6 +383,7 @@ def compare(
     check_frame(released, "released")
     config = as_config(config)
     n_attacks = check_int(n_attacks, "n_attacks", min_value=1)
+    variables = _renamed(utility_variables, variables)
     orig_m, rel_m, how = match_records(original, released, match=match, id=config.id)
     recoded = _recoded(protection, recoded)
     before, after, notes = _assessments(config, original, released, recoded, files, command=command,
@@ -427,15 +431,27 @@ def _recoded(protection: Mapping[str, Any] | None, recoded: Sequence[str]) -> se
     return set(recoded) | _treated_by(protection, "changes_categories")
 
 
+def _renamed(utility_variables: Sequence[str] | None, variables: Sequence[str] | None) -> Sequence[str] | None:
+    """`utility_variables`, or `variables` (its deprecated name, with a warning)."""
+    if variables is None:
+        return utility_variables
+    if utility_variables is not None:
+        raise ValueError("give `utility_variables` only (`variables` is its old name).")
+    warnings.warn("`variables` is deprecated: name the utility variables `utility_variables`.", SdcWarning,
+                  stacklevel=3)
+    return variables
+
+
 def _utility_variables(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str]) -> list[str]:
     """The utility variables asked for, each in both files (one error naming those that are not)."""
     names = [variables] if isinstance(variables, str) else list(variables)
     if not names:
-        raise ValueError("`variables` (the utility variables) is empty; leave it out for the changed variables.")
+        raise ValueError("`utility_variables` is empty; leave it out for the changed variables.")
     for frame, which in ((original, "original"), (released, "released")):
         missing = [v for v in names if v not in frame.columns]
         if missing:
-            raise ValueError(f"`variables` names columns not in the {which} file: {', '.join(map(repr, missing))}.")
+            raise ValueError(f"`utility_variables` names columns not in the {which} file: "
+                             f"{', '.join(map(repr, missing))}.")
     return list(dict.fromkeys(names))
 
 

@@ -411,7 +411,7 @@ def _compared(data: pd.DataFrame, run: ProtectionRun, *, input_file: str | Path 
     recoded = [v for r in run.steps if table[r.step.method].changes_categories for v in r.result.variables]
     comp = compare(data, run.released, run.config, protection=run.log(), match="index", recoded=recoded,
                    files=[input_file] if input_file else (), command=command, progress=progress, now=now,
-                   variables=utility_variables)
+                   utility_variables=utility_variables)
     return replace(run, comparison=comp)
 
 

@@ -10,7 +10,7 @@ A sweep plan is a protection plan (:mod:`sdc.workflow.plan`) whose steps may giv
     weights = "weight"                # optional: Benedetti-Franconi risk with sampling weights
     missing = "wildcard"              # missing key values (sdcMicro's rule, or "category")
     mode = "separate"                 # or "product" (see below)
-    variables = ["age", "sex"]        # utility variables (default: every variable a step treats)
+    utility_variables = ["age", "sex"]  # (default: every variable a step treats)
     risk_axis = "global_risk"         # the axes of the risk-utility plane
     utility_axis = "il1_overall"
     suppressed = "max"                # a suppressed cell is a loss of 1 in IL1 ("ignore": left out)
@@ -93,7 +93,8 @@ def risk_axes(measures: Sequence[str] = RISK_MEASURES) -> tuple[str, ...]:
 RISK_AXES = risk_axes()
 #: The measures ``[sweep].measures`` may name: those with sweep columns.
 SWEEP_MEASURES = tuple(dict.fromkeys(m.name for m in ALL_MEASURES if any(f.sweep for f in m.figures or ())))
-_SWEEP_KEYS = {"keys", "k", "weights", "missing", "alpha", "mode", "variables", "risk_axis", "utility_axis",
+_SWEEP_KEYS = {"keys", "k", "weights", "missing", "alpha", "mode", "utility_variables", "variables", "risk_axis",
+               "utility_axis",
                "suppressed", "measures", "sensitive"}
 
 
@@ -211,7 +212,12 @@ def _check_sweep_section(plan: Plan) -> None:
                         f"got {sw['utility_axis']!r}.")
     MISSING.check(sw.get("missing", MISSING.default), "plan [sweep].missing:", PlanError)
     ALPHA.check(sw.get("alpha", ALPHA.default), "plan [sweep].alpha:", PlanError)
-    for name in ("keys", "variables", "sensitive"):
+    if "variables" in sw:
+        if "utility_variables" in sw:
+            raise PlanError("plan [sweep]: give utility_variables only (variables is its old name).")
+        warnings.warn("plan [sweep].variables is deprecated: name it utility_variables (as --utility-variables of "
+                      "sdc compare and sdc protect).", SdcWarning, stacklevel=3)
+    for name in ("keys", "utility_variables", "variables", "sensitive"):
         v = sw.get(name)
         if v is not None and (isinstance(v, str) or not isinstance(v, Sequence) or not v
                               or not all(isinstance(x, str) for x in v)):
@@ -434,14 +440,15 @@ def _options(plan: Plan, data: pd.DataFrame, table: Mapping[str, Any]) -> dict[s
     weights = sw.get("weights")
     if weights is not None:
         check_columns(data, [weights], role="[sweep].weights")
-    variables = sw.get("variables")
+    variables = sw.get("utility_variables", sw.get("variables"))
     if variables is None:
         variables = list(dict.fromkeys(v for s in plan.steps if not table[s.method].replaces_identifiers
                                        for v in s.variables(table[s.method])))
     sensitive = sw.get("sensitive") or []
     return {"mode": sw.get("mode", "separate"), "keys": keys,
             "weights": weights, "k": int(sw.get("k", 3)), "missing": sw.get("missing", "wildcard"),
-            "alpha": float(sw.get("alpha", 1.0)), "variables": check_columns(data, variables, role="[sweep].variables"),
+            "alpha": float(sw.get("alpha", 1.0)), "variables": check_columns(data, variables,
+                                                                         role="[sweep].utility_variables"),
             "suppressed": sw.get("suppressed", "max"), "risk_axis": sw.get("risk_axis", "global_risk"),
             "utility_axis": sw.get("utility_axis", "il1_overall"),
             "measures": list(dict.fromkeys([*RISK_MEASURES, *sw.get("measures", ())])),
@@ -470,7 +477,8 @@ def _apply(data: pd.DataFrame, plan: Plan, st: Setting, fixed: set[int], cache: 
 
 def sweep_plan_toml(result: SweepResult) -> str:
     """The resolved sweep plan (with its seed and the resolved [sweep] section)."""
-    sw = {"keys": list(result.keys), "k": result.k, "mode": result.mode, "variables": list(result.variables),
+    sw = {"keys": list(result.keys), "k": result.k, "mode": result.mode,
+          "utility_variables": list(result.variables),
           "risk_axis": result.risk_axis, "utility_axis": result.utility_axis, "missing": result.missing,
           "suppressed": result.suppressed}
     if result.weights:
