@@ -11,7 +11,11 @@ pandas/numpy/scipy/statsmodels and cross-validated against R's sdcMicro through
 
 from __future__ import annotations
 
-from sdc._version import __version__
+from sdc._interrupt import quiet_interrupt_while_importing as _quiet_interrupt
+
+_quiet_interrupt()  # the command line: Ctrl-C during the imports exits 130 with one line (sdc/_interrupt.py)
+
+from sdc._version import __version__  # noqa: E402
 from sdc._process import keep_freed_memory
 from sdc.workflow.assess import Assessment, assess
 from sdc.risk.attacker import AttackerRiskResult, attacker_risk

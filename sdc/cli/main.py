@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from sdc._interrupt import INTERRUPTED_LINE, INTERRUPTED_STATUS
 from sdc._process import keep_freed_memory
 from sdc.cli._args import DATA_HELP, Parser, bins, csv_list, flag_names, one_line, read_args, read_options
 from sdc.datasets import EXAMPLE_ROLES, example_path
@@ -284,8 +285,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not argv:
         print(OVERVIEW, end="")
         return 0
-    parser = _parser()
-    args = parser.parse_args(argv)
+    try:  # the command modules' imports: Ctrl-C here is an interrupt too, not a traceback
+        parser = _parser()
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:
+        print(INTERRUPTED_LINE, file=sys.stderr)
+        return INTERRUPTED_STATUS
     keep_freed_memory()  # large temporary arrays: reused, not faulted in again (sdc/_process.py)
     stdout = sys.stdout
     sys.stdout = _VisibleStream(stdout)  # type: ignore[assignment]
