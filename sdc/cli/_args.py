@@ -202,6 +202,25 @@ def read_options(args: argparse.Namespace, settings: Any = None) -> dict[str, An
     return out
 
 
+def read_with_notes(path: str, options: Mapping[str, Any]) -> tuple[Any, list[str]]:
+    """The data of `path` and what reading them had to say: the reader's notes (a missing-value
+    marker read as a value, codes read as text) and its warnings, which still print on the
+    console; the notes travel into the command's pages, as assess's do."""
+    import warnings
+
+    from sdc.io import read_data_details
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        data, details = read_data_details(path, **options)
+    said = []
+    for w in caught:  # shown as the command line shows warnings (sdc's own only), and kept
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if isinstance(w.message, Warning) and type(w.message).__module__.startswith("sdc"):
+            said.append(" ".join(str(w.message).split()))
+    return data, list(dict.fromkeys([*details.notes(), *said]))
+
+
 def read_files(paths: Mapping[str, str | None], options: Mapping[str, Any]) -> dict[str, Any]:
     """Several data files of one command (its names -> paths; None: not given), each read by
     :func:`sdc.io.read_data` with the same `options`, except that a sheet is for the Excel
@@ -252,15 +271,15 @@ def bins(text: str) -> tuple[str, object]:
     spec = ",".join(p for p in parts if "=" not in p)
     if not mods:
         return _bin_spec(name, spec)
-    from sdc.core.binning import BIN_OPTIONS, CLOSED, OUTSIDE
+    from sdc.workflow.options import BIN_MODIFIERS
 
     for k, v in mods.items():
-        allowed = {"closed": CLOSED, "outside": OUTSIDE}.get(k)
-        if allowed is None or v not in allowed:
-            raise argparse.ArgumentTypeError(
-                f"expected closed={'|'.join(CLOSED)} or outside={'|'.join(OUTSIDE)} after the bins, got {k}={v!r}")
+        if k not in BIN_MODIFIERS or BIN_MODIFIERS[k].rule.problem(v) is not None:
+            allowed = " or ".join(f"{o.name}={'|'.join(o.rule.values)}" for o in BIN_MODIFIERS)
+            raise argparse.ArgumentTypeError(f"expected {allowed} after the bins, got {k}={v!r}")
     col, base = _bin_spec(name, spec)
-    return col, {**(base if isinstance(base, dict) else {"edges": base}), **{k: mods[k] for k in BIN_OPTIONS if k in mods}}
+    return col, {**(base if isinstance(base, dict) else {"edges": base}),
+                 **{k: mods[k] for k in BIN_MODIFIERS.names if k in mods}}
 
 
 def _bin_spec(name: str, spec: str) -> tuple[str, object]:

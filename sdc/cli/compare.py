@@ -55,6 +55,7 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc.report.compare import comparison_headline, write_comparison
     from sdc.workflow.compare import compare, load_protection_log
     from sdc.workflow.config import load_config
+    from sdc.workflow.header_check import check_config_in_header, check_names_in_header
 
     overrides = assessment_overrides(args)
     if args.config is None and not (args.keys or args.continuous_keys):
@@ -62,6 +63,13 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
     overrides["data"] = {**overrides.get("data", {}), "path": str(args.original)}
     cfg = load_config(args.config, overrides)
     log = load_protection_log(args.protection) if args.protection else None
+    # The columns named, against the headers, before the records are read.
+    check_config_in_header(cfg)
+    utility = args.utility_variables or args.old_variables
+    for path in (args.original, args.released):
+        check_names_in_header(path, {"utility_variables" if args.utility_variables else "variables": utility},
+                              where=f"the {'original' if path == args.original else 'released'} file",
+                              **read_options(args, cfg))
     # Both files read alike: the config's [data] settings, a flag winning (merged in cfg).
     files = read_files({"ORIGINAL": args.original, "RELEASED": args.released}, read_options(args, cfg))
     original, released = files["ORIGINAL"], files["RELEASED"]

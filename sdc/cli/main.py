@@ -437,6 +437,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
     if args.command == "example":
         return _example(args)
+    _check_header(args)
     if args.command == "risk" and getattr(args, "engine", "pandas") != "dask" and _chunked(args):
         return _risk_in_chunks(args)
     data = _read(args)
@@ -459,6 +460,18 @@ def _dispatch(args: argparse.Namespace) -> int:
                                           progress=not args.json and sys.stderr.isatty(), source=src, **opts),
                      args.json)
     raise AssertionError(args.command)  # argparse restricts the choices
+
+
+def _check_header(args: argparse.Namespace) -> None:
+    """The columns the command names, against the file's header, before the records are read
+    (a misspelt --keys is one line at once, not after the whole file)."""
+    from sdc.workflow.header_check import check_names_in_header
+
+    named = {role: getattr(args, role, None) for role in ("keys", "sensitive", "weights", "household", "candidates")}
+    named["bins"] = [c for c, _ in getattr(args, "bins", None) or ()]
+    named["sensitive_bins"] = [c for c, _ in getattr(args, "sensitive_bins", None) or ()]
+    if getattr(args, "engine", "pandas") != "dask":  # a Dask path may be a glob: checked when opened
+        check_names_in_header(args.data, named, **read_options(args))
 
 
 def _names(text: str, option: str) -> list[str]:

@@ -150,6 +150,7 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc.report.protection import write_protection
     from sdc.workflow.plan import check_suppression_keys, flags_plan, load_plan
     from sdc.workflow.protect import assessment_config, plan_read_settings, protect_data
+    from sdc.workflow.header_check import check_config_in_header, check_plan_in_header
     from sdc.workflow.protect_log import step_action
 
     steps = flags_plan(recode=args.recode, top_code=args.top_code, pram=args.pram, keys=args.keys, k=args.k,
@@ -184,6 +185,11 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
         from sdc._files import check_file_target
 
         check_file_target(args.export_r, [args.data, args.plan], flag="--export-r", replace=False)
+    # The plan's columns and the assessment's against the header, before the records are read.
+    check_plan_in_header(plan, args.data, {"utility_variables": args.utility_variables}, **reading)
+    if not args.no_assess:
+        check_config_in_header(assessment_config(plan, config=args.config, overrides=overrides,
+                                                 data_path=str(args.data)))
     data = read_data(args.data, **reading)
     progress = not args.json and sys.stderr.isatty()
     run = protect_data(data, plan, config=args.config, overrides=overrides,

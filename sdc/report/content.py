@@ -22,6 +22,7 @@ import pandas as pd
 from sdc._schema import Maybe
 from sdc.workflow.assess import Assessment, ScenarioResult
 from sdc.workflow.config import ASSESS_OPTIONS, RunConfig, option_values
+from sdc.workflow.options import BIN_MODIFIERS
 from sdc.workflow.crosscheck import compared_as
 from sdc.workflow.measure import COUNT, UNIT_HEADINGS, Measure
 from sdc.workflow.registry import ALL_MEASURES, COLUMN_LABELS, FILE_MEASURES
@@ -335,7 +336,8 @@ def _setup_section(a: Assessment) -> Section:
                 rows += [(b.column, "sensitive (l-diversity, inference)", b.method, ", ".join(b.labels), *_bands(b))
                          for b in sc.ldiversity.binning if b.column in cfg.sensitive]
         s.tables.append(Table("binning", "Binning", pd.DataFrame(
-            rows, columns=["variable", "as", "method", "bins", "bands", "values outside the edges"])))
+            rows, columns=["variable", "as", "method", "bins", BIN_MODIFIERS["closed"].shown_label,
+                           BIN_MODIFIERS["outside"].shown_label])))
     return s
 
 

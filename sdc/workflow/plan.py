@@ -352,7 +352,7 @@ def _needs_numbers(step: Step, spec: MethodInfo) -> bool:
     return spec.needs_numbers(given)
 
 
-def _check_columns(step: Step, spec: MethodInfo, columns: list[str], data: pd.DataFrame) -> None:
+def _check_columns(step: Step, spec: MethodInfo, columns: list[str], data: pd.DataFrame, types: bool = True) -> None:
     """The columns a step names exist (in the data as the earlier steps leave it), and are
     numeric where the method needs numbers."""
     where = step.label
@@ -374,7 +374,7 @@ def _check_columns(step: Step, spec: MethodInfo, columns: list[str], data: pd.Da
         if bad:
             raise _err(where, f"parameter `{opt.name}` names a column that is not in the data: "
                               f"{bad[0]!r}{did_you_mean(bad[0], columns)}.")
-    if _needs_numbers(step, spec):
+    if types and _needs_numbers(step, spec):
         text = [v for v in names if v in data.columns and not is_numeric_column(data[v])]
         if text:
             raise _err(where, f"parameter `{spec.variables_param}`: {step.method} needs numeric columns; "
@@ -397,15 +397,17 @@ def _check_secrets(step: Step, spec: MethodInfo) -> None:
                           "set or empty.")
 
 
-def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodInfo] | None = None) -> None:
+def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodInfo] | None = None, *,
+               types: bool = True) -> None:
     """Check a plan against the data before any step runs: every variable a step names exists
-    (in the data as the earlier steps leave it), numeric methods get numeric columns, and a
-    key file exists and is not empty. Raises :class:`PlanError` naming the step."""
+    (in the data as the earlier steps leave it), numeric methods get numeric columns (not with
+    ``types=False``: `data` is then a header, without records), and a key file exists and is
+    not empty. Raises :class:`PlanError` naming the step."""
     table = method_table() if methods is None else methods
     columns = list(data.columns)
     for step in plan.steps:
         spec = table[step.method]
-        _check_columns(step, spec, columns, data)
+        _check_columns(step, spec, columns, data, types)
         _check_secrets(step, spec)
         drop = step.parameters.get("drop") if "drop" in spec.options else None
         if drop:  # the columns this step removes are gone for the later steps

@@ -70,6 +70,7 @@ from sdc.workflow.measure import UtilityContext
 from sdc.workflow.plan import Plan, PlanError, check_plan, grid_points, method_table, plan_to_toml
 from sdc.workflow.protect import run_steps
 from sdc.workflow.registry import ALL_MEASURES
+from sdc.workflow.sweep_changes import change_notes, comparable, what_changed
 from sdc.workflow import utility_registry
 from sdc.workflow.utility_registry import UTILITY_AXES
 
@@ -127,7 +128,10 @@ class SweepResult:
         ``global_risk_pct``), the utility figures (``il1_overall``, ``il1[<variable>]``,
         ``eigen_similarity_pct``, ``nue``, ``nue_normalised``, ``nue_utility_retained``,
         ``records_retained``, ``pct_records_retained``, ``cells_suppressed``,
-        ``records_dropped``) and ``non_dominated``.
+        ``records_dropped``), what the setting changed (``cells_changed``, ``variables_changed``,
+        ``not_measured``: changed variables outside the utility variables;
+        :mod:`sdc.workflow.sweep_changes`) and ``non_dominated`` (a setting with a change not
+        measured is never non-dominated: its utility cost is not known).
     settings : tuple of Setting
     keys : tuple of str
     k : int
@@ -347,7 +351,8 @@ def _utility_row(original: pd.DataFrame, released: pd.DataFrame, variables: Sequ
 
 
 def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False,
-          now: datetime | None = None, input_file: str | Path | None = None, command: str = "") -> SweepResult:
+          now: datetime | None = None, input_file: str | Path | None = None, command: str = "",
+          read_notes: Sequence[str] = ()) -> SweepResult:
     """Run a risk-utility sweep (see the module docstring).
 
     Parameters
@@ -358,6 +363,9 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
         The sweep plan (:func:`load_sweep`).
     progress : bool
         A progress bar over the settings.
+    read_notes : sequence of str
+        What reading the data had to say (a marker read as a value, codes read as text, the
+        reader's warnings): the first notes of the sweep's pages, as on assess's.
 
     Returns
     -------
@@ -391,6 +399,8 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     rows = []
     cache: dict[tuple[int, ...], pd.DataFrame] = {}
     fixed = {s.number for s in plan.steps if not s.grid}
+    treated = list(dict.fromkeys(v for s in plan.steps for v in (*s.variables(table[s.method]),
+                                                                 *_dropped(s.parameters.get("drop")))))
     notes: list[str] = []
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -404,6 +414,7 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
                 row.update(_risk_row(released, cfg))
                 row.update(_utility_row(data, released, present, [c for c in keys if c in released.columns],
                                         o["suppressed"]))
+                row.update(what_changed(data, released, treated, variables))
                 rows.append(row)
                 if bar is not None:
                     bar.update(1)
@@ -414,7 +425,10 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     frame = pd.DataFrame(rows)
     higher = UTILITY_AXES[utility_axis]
     loss = -frame[utility_axis].to_numpy(dtype=float) if higher else frame[utility_axis].to_numpy(dtype=float)
+    # a setting whose changes the utility figures do not all measure has no known cost: left out
+    loss = np.where(comparable(frame), loss, np.nan)
     frame["non_dominated"] = non_dominated(frame[risk_axis].to_numpy(dtype=float), loss)
+    notes = list(dict.fromkeys([*read_notes, *notes, *change_notes(frame, variables)]))
     prov = provenance(now, command=command, plan_source=plan.source, sdc=__version__, notes=notes)
     if input_file is not None:
         prov["input_file"] = str(input_file)
@@ -424,6 +438,10 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
                        risk_axis=risk_axis, utility_axis=utility_axis, suppressed=o["suppressed"],
                        seconds=time.perf_counter() - t0, provenance=prov, measures=tuple(o["measures"]),
                        sensitive=tuple(o["sensitive"]))
+
+
+def _dropped(drop: Any) -> list[str]:
+    return [drop] if isinstance(drop, str) else list(drop or ())
 
 
 def _options(plan: Plan, data: pd.DataFrame, table: Mapping[str, Any]) -> dict[str, Any]:
