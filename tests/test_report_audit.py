@@ -399,7 +399,7 @@ def test_the_worst_findings_give_the_global_risk_its_unit() -> None:
     rows = shown.set_index("measure")
     assert rows.loc["global risk", "unit"] == "share (0 to 1)"
     assert rows.loc["global risk", "value"] == pytest.approx(v.loc["global risk", "value"])
-    assert pd.isna(rows.loc["global risk", "share of the records (0 to 1)"])
+    assert rows.loc["global risk", "share of the records (0 to 1)"] == "-"
     assert rows.loc["3-anonymity", "unit"] == "count"
     assert rows.loc["3-anonymity", "share of the records (0 to 1)"] == pytest.approx(
         v.loc["3-anonymity", "value"] / 300)

@@ -71,12 +71,14 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
                               where=f"the {'original' if path == args.original else 'released'} file",
                               **read_options(args, cfg))
     # Both files read alike: the config's [data] settings, a flag winning (merged in cfg).
-    files = read_files({"ORIGINAL": args.original, "RELEASED": args.released}, read_options(args, cfg))
+    read_notes: list[str] = []
+    files = read_files({"ORIGINAL": args.original, "RELEASED": args.released}, read_options(args, cfg),
+                       notes=read_notes)
     original, released = files["ORIGINAL"], files["RELEASED"]
     progress = not args.json and sys.stderr.isatty()
     comp = compare(original, released, cfg, protection=log, match=args.match, files=[args.original, args.released],
                    command="sdc " + shlex.join(argv), progress=progress, now=_fixed_time(),
-                   utility_variables=args.utility_variables, variables=args.old_variables)
+                   utility_variables=args.utility_variables, variables=args.old_variables, read_notes=read_notes)
     folder = write_comparison(comp, args.out, inputs=[args.original, args.released], audience=args.audience)
     if args.json:
         print(serialize.dumps({"out": str(folder.path), "files": list(folder.files),

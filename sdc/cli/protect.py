@@ -143,8 +143,8 @@ def plan_errors(run):  # noqa: ANN001, ANN201
 
 @plan_errors
 def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from sdc.cli._args import read_with_notes
     from sdc.cli.assess import _fixed_time
-    from sdc.io import read_data
     from sdc.report import serialize
     from sdc.report.compare import comparison_headline
     from sdc.report.protection import write_protection
@@ -190,11 +190,12 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     if not args.no_assess:
         check_config_in_header(assessment_config(plan, config=args.config, overrides=overrides,
                                                  data_path=str(args.data)))
-    data = read_data(args.data, **reading)
+    data, read_notes = read_with_notes(args.data, reading)
     progress = not args.json and sys.stderr.isatty()
     run = protect_data(data, plan, config=args.config, overrides=overrides,
                        reassess=not args.no_assess, input_file=args.data, command="sdc " + shlex.join(argv),
-                       progress=progress, now=_fixed_time(), utility_variables=args.utility_variables)
+                       progress=progress, now=_fixed_time(), utility_variables=args.utility_variables,
+                       read_notes=read_notes)
     folder = write_protection(run, args.out, input_path=args.data, sep=reading["sep"], formats=args.formats,
                               audience=args.audience)
     if args.export_r:

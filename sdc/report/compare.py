@@ -189,10 +189,14 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
                                    "docs/compare-sweep.md."))
         sections.append(s)
 
-    s = Section("utility", "Utility", ["The utility measures (sdc.utility) on the matched records, over the variables "
-                                       "whose values changed (pseudonymised identifiers left out: a pseudonym "
-                                       "replaces a value one for one; a variable a step named but left "
-                                       "unchanged is left out too)."])
+    over = ", ".join(c.utility_variables) or "none"
+    s = Section("utility", "Utility", [
+        f"The utility measures (sdc.utility) on the matched records, over the utility variables named "
+        f"(utility_variables, --utility-variables): {over}. The eigenvalue similarity reads the numeric ones among "
+        "them; a variable released as bands is categorical." if c.utility_named else
+        f"The utility measures (sdc.utility) on the matched records, over the variables whose values changed: {over} "
+        "(pseudonymised identifiers left out: a pseudonym replaces a value one for one; a variable a step named "
+        "but left unchanged is left out too; --utility-variables names others)."])
     if len(c.utility_table):
         s.tables.append(Table("utility", "Utility measures", c.utility_table, show=["label", "unit", "variable", "value"],
                               labels={"label": "measure"}, keep=frozenset({"variable"}),
@@ -205,7 +209,8 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     else:
         s.paragraphs.append("No utility figure (see the notes).")
     if len(c.marginals):
-        s.tables.append(Table("marginals", "Marginal distributions of the changed variables", c.marginals,
+        s.tables.append(Table("marginals", "Marginal distributions of the "
+                              + ("utility variables" if c.utility_named else "changed variables"), c.marginals,
                               labels=COMPARE_COLUMN_LABELS,
                               note="largest shift (points): the largest change of a category's share, in percentage "
                                    "points."))

@@ -255,7 +255,8 @@ def _executive_summary(a: Assessment, inputs: list[str]) -> Section:
         # and has no second column.
         worst["rank"] = [float("nan") if x is None or x != x else float(x) for x in worst["share"]]
         worst = worst.sort_values("rank", ascending=False, kind="stable", na_position="last")
-        worst["concerned"] = [r if u == COUNT else float("nan") for r, u in zip(worst["rank"], worst["unit"])]
+        worst["concerned"] = pd.Series([r if u == COUNT else "-" for r, u in zip(worst["rank"], worst["unit"])],
+                                       index=worst.index, dtype=object)
         worst["unit"] = [UNIT_HEADINGS.get(u, u) for u in worst["unit"]]
         s.tables.append(Table("worst findings", f"Worst findings (all {len(worst)} failing measures, by share of "
                                                 "records concerned; a measure without a share last)",
@@ -264,7 +265,7 @@ def _executive_summary(a: Assessment, inputs: list[str]) -> Section:
                               labels={"concerned": "share of the records (0 to 1)", "passes if": "passes if"},
                               note="value: in its unit (a count of records, or a share from 0 to 1 for the global "
                                    "risk: expected re-identifications / records); share of the records: the count "
-                                   "as a share of the records, blank where the value is itself a share."))
+                                   "as a share of the records; - where the value is itself a share."))
     if a.skipped:
         s.paragraphs.append("Not computed: " + "; ".join(f"{m} ({why})" for m, why in a.skipped) + ".")
     s.paragraphs.append("The details follow: the input and its variables, the setup, every verdict, then each "

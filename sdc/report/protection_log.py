@@ -93,7 +93,8 @@ def _cell(v: Any) -> Any:
 
 def step_tables(st: Mapping[str, Any]) -> list[Table]:
     """A step's changes and details as report tables."""
-    n, m = st["number"], st["method"]
+    n = st["number"]
+    m = "drop columns" if st.get("columns_dropped") and not st.get("variables") else st["method"]
     tag = f"step {n}"
     out = []
     changed = st.get("cells_changed") or {}
@@ -124,6 +125,7 @@ def protection_sections(log: Mapping[str, Any], *, prefix: str = "") -> list[Sec
             ("columns dropped", _text(rel.get("columns_dropped")) or "none"),
             ("records dropped", (log.get("totals") or {}).get("records_dropped", 0)),
             ("plan", plan.get("source")), ("plan seed", None if plan.get("seed") is None else str(plan["seed"]))]
+    rows += [("reading the input", n) for n in inp.get("notes") or []]
     if rel.get("note"):
         rows.append(("note", rel["note"]))
     kv = pd.DataFrame([(k, _text(v)) for k, v in rows if v is not None], columns=["item", "value"])

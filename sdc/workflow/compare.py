@@ -117,6 +117,8 @@ class Comparison:
     attack_figures: AttackComparison | None = field(default=None, repr=False)
     notes: tuple[str, ...] = ()
     provenance: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    utility_variables: tuple[str, ...] = ()   # the variables the utility measures used
+    utility_named: bool = False               # named by the caller (else: the changed variables)
 
     @property
     def records_dropped(self) -> int:
@@ -344,6 +346,7 @@ def compare(
     n_attacks: int = ATTACK_N,
     utility_variables: Sequence[str] | None = None,
     variables: Sequence[str] | None = None,
+    read_notes: Sequence[str] = (),
 ) -> Comparison:
     """Assess an original and a released file alike and put them side by side.
 
@@ -372,6 +375,8 @@ def compare(
         a sweep plan's ``utility_variables``; by default the variables with a changed cell.
     variables : sequence of str, optional
         Deprecated: the old name of `utility_variables` (warns).
+    read_notes : sequence of str
+        What reading the files had to say (a marker read as a value, ...): the first notes.
 
     Returns
     -------
@@ -421,8 +426,9 @@ def compare(
         release_marginals=release_marginals(original, orig_m, rel_m, changes, sensitive=config.sensitive,
                                             keys=keyvars, skip=[c for c in (config.id,) if c]),
         protection=dict(protection) if protection else None, attacks=attacks,
-        attack_figures=more, notes=tuple(dict.fromkeys(notes)),
-        provenance=_provenance(before, files, command, config))
+        attack_figures=more, notes=tuple(dict.fromkeys([*read_notes, *notes])),
+        provenance=_provenance(before, files, command, config), utility_variables=tuple(chosen),
+        utility_named=variables is not None)
 
 
 def _recoded(protection: Mapping[str, Any] | None, recoded: Sequence[str]) -> set[str]:

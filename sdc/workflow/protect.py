@@ -405,13 +405,14 @@ def _compare_dask(data: Any, run: ProtectionRun, **kwargs: Any) -> ProtectionRun
 
 @dispatch(dask=_compare_dask)
 def _compared(data: pd.DataFrame, run: ProtectionRun, *, input_file: str | Path | None, command: str, progress: bool,
-              now: datetime | None, utility_variables: Sequence[str] | None = None) -> ProtectionRun:
+              now: datetime | None, utility_variables: Sequence[str] | None = None,
+              read_notes: Sequence[str] = ()) -> ProtectionRun:
     """The run with the comparison of the original (`data`) and the released file, in memory."""
     table = method_table()
     recoded = [v for r in run.steps if table[r.step.method].changes_categories for v in r.result.variables]
     comp = compare(data, run.released, run.config, protection=run.log(), match="index", recoded=recoded,
                    files=[input_file] if input_file else (), command=command, progress=progress, now=now,
-                   utility_variables=utility_variables)
+                   utility_variables=utility_variables, read_notes=read_notes)
     return replace(run, comparison=comp)
 
 
@@ -443,6 +444,7 @@ def protect_data(
     progress: bool = False,
     now: datetime | None = None,
     utility_variables: Sequence[str] | None = None,
+    read_notes: Sequence[str] = (),
 ) -> ProtectionRun:
     """Apply a protection plan to `data` and assess the released file beside the original.
 
@@ -468,6 +470,9 @@ def protect_data(
     utility_variables : sequence of str, optional
         The variables the comparison's utility measures use (:func:`sdc.compare`'s `variables`;
         default: the changed ones). In-memory runs only.
+    read_notes : sequence of str
+        What reading `data` had to say (a missing-value marker read as a value, ...): in the
+        log (``input.notes``) and first in the comparison's notes.
 
     Returns
     -------
@@ -496,11 +501,11 @@ def protect_data(
     released, records = run_steps(data, plan, methods=table, progress=progress and engine == "pandas")
     when = run_time(now)
     prov = provenance(when, command=command, plan_source=plan.source, sdc=__version__,
-                      **_input_fields(data, input_file))
+                      **_input_fields(data, input_file), **({"read_notes": list(read_notes)} if read_notes else {}))
     run = ProtectionRun(plan=plan, original=data, released=released, steps=tuple(records), config=cfg,
                         provenance=prov)
     return run if cfg is None else _compared(data, run, input_file=input_file, command=command, progress=progress, now=when,
-                                                     utility_variables=utility_variables)
+                                                     utility_variables=utility_variables, read_notes=read_notes)
 
 
 # ---------------------------------------------------------------------------------------------
