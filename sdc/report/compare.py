@@ -121,6 +121,60 @@ def _file_list(formats: tuple[str, ...], figures: Mapping[str, bytes], has_assoc
     return files
 
 
+def _keys_section(c: Comparison) -> Section:
+    """Records by class size and the levels of the key variables (capped, said on the page)."""
+    s = Section("keys", "Key frequencies before and after",
+                ["Records by class size fk (the number of records sharing the key values), and the levels of each "
+                 "key variable as assessed (continuous keys banded; a key the protection recoded is compared band "
+                 "to band: the original's values coded as the release codes them)."])
+    s.tables.append(Table("class sizes", "Records by class size", c.class_sizes))
+    left = c.key_levels_left_out
+    s.tables.append(Table(
+        "key frequencies", f"Levels of the key variables (at most {KEY_LEVELS_SHOWN} per variable)", c.key_levels_shown,
+        note=(f"Per variable at most {KEY_LEVELS_SHOWN} levels are shown: those whose count changed most, then the "
+              "most frequent. Left out here: " + "; ".join(f"{var}: {fmt_num(n)} levels" for var, n in left.items())
+              + ". Every level is in key_frequencies.csv.") if left else
+        f"Every level is shown (at most {KEY_LEVELS_SHOWN} per variable are; all are in key_frequencies.csv)."))
+    return s
+
+
+def _utility_section(c: Comparison) -> Section:
+    """The utility measures, the marginals and the associations, over the variables used."""
+    over = ", ".join(c.utility_variables) or "none"
+    s = Section("utility", "Utility", [
+        f"The utility measures (sdc.utility) on the matched records, over the utility variables named "
+        f"(utility_variables, --utility-variables): {over}. The eigenvalue similarity reads the numeric ones among "
+        "them; a variable released as bands is categorical." if c.utility_named else
+        f"The utility measures (sdc.utility) on the matched records, over the variables whose values changed: {over} "
+        "(pseudonymised identifiers left out: a pseudonym replaces a value one for one; a variable a step named "
+        "but left unchanged is left out too; --utility-variables names others)."])
+    if len(c.utility_table):
+        s.tables.append(Table("utility", "Utility measures", c.utility_table, show=["label", "unit", "variable", "value"],
+                              labels={"label": "measure"}, keep=frozenset({"variable"}),
+                              note="Information loss, share of the range: the mean |x' - x| / range per variable "
+                                   "(categorical: the share of changed values; a suppressed cell counts as a loss "
+                                   "of 1); it is not sdcMicro's IL1, which sdc.il1s(...).il1 gives. Eigenvalue "
+                                   "similarity: of the correlation matrices; non-uniform entropy: of the keys. The "
+                                   "code names (il1, il1_overall, eigen_similarity_pct, ...) are the measure column "
+                                   "of utility.csv and report.json. Formulas: docs/utility.md."))
+    else:
+        s.paragraphs.append("No utility figure (see the notes).")
+    if len(c.marginals):
+        s.tables.append(Table("marginals", "Marginal distributions of the "
+                              + ("utility variables" if c.utility_named else "changed variables"), c.marginals,
+                              labels=COMPARE_COLUMN_LABELS,
+                              note="largest shift (points): the largest change of a category's share, in percentage "
+                                   "points."))
+    if len(c.associations):
+        s.tables.append(Table("associations", "Associations that changed (largest first, first 30)",
+                              c.associations.head(30).assign(measure=lambda d: [
+                                  ASSOCIATION_LABELS.get(str(m), str(m)) for m in d["measure"]]),
+                              labels=COMPARE_COLUMN_LABELS,
+                              note="Every pair is in associations.csv."))
+    s.figures += ["changed_distributions", "correlations"]
+    return s
+
+
 def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = None,
                             title: str = "Disclosure risk and utility: original and released file",
                             audience: str = "internal") -> Report:
@@ -161,19 +215,7 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
     s.figures.append("risk_before_after")
     sections.append(s)
 
-    s = Section("keys", "Key frequencies before and after",
-                ["Records by class size fk (the number of records sharing the key values), and the levels of each "
-                 "key variable as assessed (continuous keys banded; a key the protection recoded is compared band "
-                 "to band: the original's values coded as the release codes them)."])
-    s.tables.append(Table("class sizes", "Records by class size", c.class_sizes))
-    left = c.key_levels_left_out
-    s.tables.append(Table(
-        "key frequencies", f"Levels of the key variables (at most {KEY_LEVELS_SHOWN} per variable)", c.key_levels_shown,
-        note=(f"Per variable at most {KEY_LEVELS_SHOWN} levels are shown: those whose count changed most, then the "
-              "most frequent. Left out here: " + "; ".join(f"{var}: {fmt_num(n)} levels" for var, n in left.items())
-              + ". Every level is in key_frequencies.csv.") if left else
-        f"Every level is shown (at most {KEY_LEVELS_SHOWN} per variable are; all are in key_frequencies.csv)."))
-    sections.append(s)
+    sections.append(_keys_section(c))
 
     if len(c.release_marginals):
         s = Section("release", "Every variable of the release",
@@ -189,39 +231,7 @@ def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = 
                                    "docs/compare-sweep.md."))
         sections.append(s)
 
-    over = ", ".join(c.utility_variables) or "none"
-    s = Section("utility", "Utility", [
-        f"The utility measures (sdc.utility) on the matched records, over the utility variables named "
-        f"(utility_variables, --utility-variables): {over}. The eigenvalue similarity reads the numeric ones among "
-        "them; a variable released as bands is categorical." if c.utility_named else
-        f"The utility measures (sdc.utility) on the matched records, over the variables whose values changed: {over} "
-        "(pseudonymised identifiers left out: a pseudonym replaces a value one for one; a variable a step named "
-        "but left unchanged is left out too; --utility-variables names others)."])
-    if len(c.utility_table):
-        s.tables.append(Table("utility", "Utility measures", c.utility_table, show=["label", "unit", "variable", "value"],
-                              labels={"label": "measure"}, keep=frozenset({"variable"}),
-                              note="Information loss, share of the range: the mean |x' - x| / range per variable "
-                                   "(categorical: the share of changed values; a suppressed cell counts as a loss "
-                                   "of 1); it is not sdcMicro's IL1, which sdc.il1s(...).il1 gives. Eigenvalue "
-                                   "similarity: of the correlation matrices; non-uniform entropy: of the keys. The "
-                                   "code names (il1, il1_overall, eigen_similarity_pct, ...) are the measure column "
-                                   "of utility.csv and report.json. Formulas: docs/utility.md."))
-    else:
-        s.paragraphs.append("No utility figure (see the notes).")
-    if len(c.marginals):
-        s.tables.append(Table("marginals", "Marginal distributions of the "
-                              + ("utility variables" if c.utility_named else "changed variables"), c.marginals,
-                              labels=COMPARE_COLUMN_LABELS,
-                              note="largest shift (points): the largest change of a category's share, in percentage "
-                                   "points."))
-    if len(c.associations):
-        s.tables.append(Table("associations", "Associations that changed (largest first, first 30)",
-                              c.associations.head(30).assign(measure=lambda d: [
-                                  ASSOCIATION_LABELS.get(str(m), str(m)) for m in d["measure"]]),
-                              labels=COMPARE_COLUMN_LABELS,
-                              note="Every pair is in associations.csv."))
-    s.figures += ["changed_distributions", "correlations"]
-    sections.append(s)
+    sections.append(_utility_section(c))
 
     s = _attack_section(c)
     if s is not None:
