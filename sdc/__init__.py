@@ -11,8 +11,12 @@ pandas/numpy/scipy/statsmodels and cross-validated against R's sdcMicro through
 
 from __future__ import annotations
 
-import sys
-import types
+from sdc._interrupt import quiet_interrupt_while_importing as _quiet_interrupt
+
+_quiet_interrupt()  # the command line: Ctrl-C during the imports exits 130 with one line (sdc/_interrupt.py)
+
+import sys  # noqa: E402
+import types  # noqa: E402
 
 from sdc._version import __version__
 

@@ -10,12 +10,13 @@ from pathlib import Path
 
 from sdc.protect import method_infos
 from sdc.protect._declare import dask_markdown, methods_markdown
-from sdc.workflow.options import flags_table, options_table
+from sdc.workflow.options import BIN_MODIFIERS, flags_table, options_table
 from sdc.workflow.search_config import MODEL_OPTIONS, SEARCH_OPTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = {
     ("report.md", "assess options"): options_table,
+    ("report.md", "bin options"): lambda: options_table(BIN_MODIFIERS),
     ("cli.md", "assess flags"): flags_table,
     ("search.md", "search options"): lambda: options_table(MODEL_OPTIONS + SEARCH_OPTIONS),
     ("protect-run.md", "protection methods"): lambda: methods_markdown(method_infos()),

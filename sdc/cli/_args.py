@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from sdc._formats import Markers, Sheet, data_help, option_formats, takes
 from sdc._schema import Choice, Each, Either, Flag, Maybe, Names, Option, Real, Subset, Whole
 
 __all__ = ["Parser", "bins", "csv_list", "one_line", "flag_names", "DATA_HELP", "read_args", "read_options",
-           "read_files", "CONFIG_OPTIONS", "config_overrides", "add_option_flags", "option_help"]
+           "read_files", "read_with_notes", "CONFIG_OPTIONS", "config_overrides", "add_option_flags", "option_help"]
 
 #: The help of a command's data-file argument: the formats :func:`sdc.io.read_data` reads.
 DATA_HELP = data_help()
@@ -202,12 +203,36 @@ def read_options(args: argparse.Namespace, settings: Any = None) -> dict[str, An
     return out
 
 
-def read_files(paths: Mapping[str, str | None], options: Mapping[str, Any]) -> dict[str, Any]:
+def read_with_notes(path: str, options: Mapping[str, Any]) -> tuple[Any, list[str]]:
+    """The data of `path` and what reading them had to say: the reader's notes (a missing-value
+    marker read as a value, codes read as text) and its warnings, which still print on the
+    console; the notes travel into the command's pages, as assess's do."""
+    import warnings
+
+    from sdc.io import read_data_details
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        data, details = read_data_details(path, **options)
+    said = []
+    told = [repr(c) for c in details.marker_values]  # a column the notes already name is not said twice
+    for w in caught:  # shown as the command line shows warnings (sdc's own only), and kept
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        text = " ".join(str(w.message).split())
+        if isinstance(w.message, Warning) and type(w.message).__module__.startswith("sdc") \
+                and not any(c in text for c in told):
+            said.append(text)
+    return data, list(dict.fromkeys([*details.notes(), *said]))
+
+
+def read_files(paths: Mapping[str, str | None], options: Mapping[str, Any],
+               notes: list[str] | None = None) -> dict[str, Any]:
     """Several data files of one command (its names -> paths; None: not given), each read by
     :func:`sdc.io.read_data` with the same `options`, except that a sheet is for the Excel
     files among them and named text columns for the files that have them (the released file
     may lack a column the original has): a sheet with no Excel file, or a text column in none
-    of the files, is refused in one line."""
+    of the files, is refused in one line. `notes`: a list that gets what reading each file had
+    to say (:func:`read_with_notes`), each note naming its file."""
     from sdc.io import read_data, read_header
 
     given = {name: path for name, path in paths.items() if path is not None}
@@ -236,7 +261,11 @@ def read_files(paths: Mapping[str, str | None], options: Mapping[str, Any]) -> d
         opts = {**options, "sheet": sheet if name in excel else None}
         if named and headers[name] is not None:
             opts["text_columns"] = [c for c in named if c in headers[name]]
-        out[name] = read_data(path, **opts)
+        if notes is None:
+            out[name] = read_data(path, **opts)
+        else:
+            out[name], said = read_with_notes(path, opts)
+            notes.extend(f"{name} ({Path(path).name}): {n}" for n in said)
     check([[str(c) for c in df.columns] for df in out.values() if df is not None])
     return out
 
@@ -252,15 +281,15 @@ def bins(text: str) -> tuple[str, object]:
     spec = ",".join(p for p in parts if "=" not in p)
     if not mods:
         return _bin_spec(name, spec)
-    from sdc.core.binning import BIN_OPTIONS, CLOSED, OUTSIDE
+    from sdc.workflow.options import BIN_MODIFIERS
 
     for k, v in mods.items():
-        allowed = {"closed": CLOSED, "outside": OUTSIDE}.get(k)
-        if allowed is None or v not in allowed:
-            raise argparse.ArgumentTypeError(
-                f"expected closed={'|'.join(CLOSED)} or outside={'|'.join(OUTSIDE)} after the bins, got {k}={v!r}")
+        if k not in BIN_MODIFIERS or BIN_MODIFIERS[k].rule.problem(v) is not None:
+            allowed = " or ".join(f"{o.name}={'|'.join(o.rule.values)}" for o in BIN_MODIFIERS)
+            raise argparse.ArgumentTypeError(f"expected {allowed} after the bins, got {k}={v!r}")
     col, base = _bin_spec(name, spec)
-    return col, {**(base if isinstance(base, dict) else {"edges": base}), **{k: mods[k] for k in BIN_OPTIONS if k in mods}}
+    return col, {**(base if isinstance(base, dict) else {"edges": base}),
+                 **{k: mods[k] for k in BIN_MODIFIERS.names if k in mods}}
 
 
 def _bin_spec(name: str, spec: str) -> tuple[str, object]:

@@ -34,9 +34,11 @@ def add_parsers(sub: Any) -> None:
                    help="pair records by the id column or by row order (default: the id column when both files "
                         "have it)")
     p.add_argument("--k", type=int, help="k of k-anonymity (default: the config's, or 3)")
-    p.add_argument("--variables", type=csv_list, metavar="A,B,...",
+    p.add_argument("--utility-variables", type=csv_list, metavar="A,B,...",
                    help="the variables the utility measures use (IL1, eigenvalues, marginals), as a sweep plan's "
-                        "`variables` (default: the variables with a changed cell)")
+                        "`utility_variables` (default: the variables with a changed cell)")
+    p.add_argument("--variables", dest="old_variables", type=csv_list, metavar="A,B,...",
+                   help="deprecated: the old name of --utility-variables")
     add_role_flags(p)
     p.add_argument("--audience", choices=("internal", "external"), default="internal",
                    help="who reads the report: internal (everything: seeds, plan, provenance) or external "
@@ -54,6 +56,7 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc.report.compare import comparison_headline, write_comparison
     from sdc.workflow.compare import compare, load_protection_log
     from sdc.workflow.config import load_config
+    from sdc.workflow.header_check import check_config_in_header, check_names_in_header
 
     overrides = assessment_overrides(args)
     if args.config is None and not (args.keys or args.continuous_keys):
@@ -61,12 +64,22 @@ def run_compare(args: argparse.Namespace, argv: Sequence[str]) -> int:
     overrides["data"] = {**overrides.get("data", {}), "path": str(args.original)}
     cfg = load_config(args.config, overrides)
     log = load_protection_log(args.protection) if args.protection else None
+    # The columns named, against the headers, before the records are read.
+    check_config_in_header(cfg)
+    utility = args.utility_variables or args.old_variables
+    for path in (args.original, args.released):
+        check_names_in_header(path, {"utility_variables" if args.utility_variables else "variables": utility},
+                              where=f"the {'original' if path == args.original else 'released'} file",
+                              **read_options(args, cfg))
     # Both files read alike: the config's [data] settings, a flag winning (merged in cfg).
-    files = read_files({"ORIGINAL": args.original, "RELEASED": args.released}, read_options(args, cfg))
+    read_notes: list[str] = []
+    files = read_files({"ORIGINAL": args.original, "RELEASED": args.released}, read_options(args, cfg),
+                       notes=read_notes)
     original, released = files["ORIGINAL"], files["RELEASED"]
     progress = show_progress(args)
     comp = compare(original, released, cfg, protection=log, match=args.match, files=[args.original, args.released],
-                   command="sdc " + shlex.join(argv), progress=progress, now=_fixed_time(), variables=args.variables)
+                   command="sdc " + shlex.join(argv), progress=progress, now=_fixed_time(),
+                   utility_variables=args.utility_variables, variables=args.old_variables, read_notes=read_notes)
     folder = write_comparison(comp, args.out, inputs=[args.original, args.released], audience=args.audience)
     if args.json:
         print(serialize.dumps({"out": str(folder.path), "files": list(folder.files),

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from sdc._interrupt import INTERRUPTED_LINE, INTERRUPTED_STATUS
 from sdc._process import keep_freed_memory
 from sdc.cli._output import add_flags, final, output, show_progress
 from sdc.cli._teach import DOCS, command_parsers, teach
@@ -281,8 +282,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not [a for a in argv if a not in ("-q", "--quiet", "-v", "--verbose")]:
         print(OVERVIEW, end="")
         return 0
-    parser = _parser()
-    args = parser.parse_args(argv)
+    try:  # the command modules' imports: Ctrl-C here is an interrupt too, not a traceback
+        parser = _parser()
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:
+        print(INTERRUPTED_LINE, file=sys.stderr)
+        return INTERRUPTED_STATUS
     keep_freed_memory()  # large temporary arrays: reused, not faulted in again (sdc/_process.py)
     stdout = sys.stdout
     sys.stdout = _VisibleStream(stdout)  # type: ignore[assignment]
@@ -426,6 +431,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
     if args.command == "example":
         return _example(args)
+    _check_header(args)
     if args.command == "risk" and getattr(args, "engine", "pandas") != "dask" and _chunked(args):
         return _risk_in_chunks(args)
     from sdc._stages import stage
@@ -452,6 +458,18 @@ def _dispatch(args: argparse.Namespace) -> int:
                                           progress=show_progress(args), source=src, **opts),
                      args.json)
     raise AssertionError(args.command)  # argparse restricts the choices
+
+
+def _check_header(args: argparse.Namespace) -> None:
+    """The columns the command names, against the file's header, before the records are read
+    (a misspelt --keys is one line at once, not after the whole file)."""
+    from sdc.workflow.header_check import check_names_in_header
+
+    named = {role: getattr(args, role, None) for role in ("keys", "sensitive", "weights", "household", "candidates")}
+    named["bins"] = [c for c, _ in getattr(args, "bins", None) or ()]
+    named["sensitive_bins"] = [c for c, _ in getattr(args, "sensitive_bins", None) or ()]
+    if getattr(args, "engine", "pandas") != "dask":  # a Dask path may be a glob: checked when opened
+        check_names_in_header(args.data, named, **read_options(args))
 
 
 def _names(text: str, option: str) -> list[str]:

@@ -98,7 +98,7 @@ def add_parsers(sub: Any) -> None:
                    help="invariant PRAM with minimum diagonal PD (sdcMicro's pd); repeatable")
     g.add_argument("--k", type=int, help="local suppression until the --keys are k-anonymous (and k of the assessment)")
     g.add_argument("--utility-variables", type=csv_list, metavar="A,B,...",
-                   help="the variables the comparison's utility measures use, as a sweep plan's `variables` "
+                   help="the variables the comparison's utility measures use, as a sweep plan's `utility_variables` "
                         "(default: the variables with a changed cell)")
     g.add_argument("--pseudonymise", type=csv_list, default=[], metavar="COLS", help="pseudonymise these identifiers")
     g.add_argument("--key-file", metavar="FILE", help="the pseudonymisation key's file (never written anywhere)")
@@ -148,13 +148,15 @@ def plan_errors(run):  # noqa: ANN001, ANN201
 
 @plan_errors
 def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from sdc.cli._args import read_with_notes
     from sdc.cli.assess import _fixed_time
-    from sdc.io import read_data
     from sdc.report import serialize
     from sdc.report.compare import comparison_headline
     from sdc.report.protection import write_protection
     from sdc.workflow.plan import check_suppression_keys, flags_plan, load_plan
     from sdc.workflow.protect import assessment_config, plan_read_settings, protect_data
+    from sdc.workflow.header_check import check_config_in_header, check_plan_in_header
+    from sdc.workflow.protect_log import step_action
 
     steps = flags_plan(recode=args.recode, top_code=args.top_code, pram=args.pram, keys=args.keys, k=args.k,
                        pseudonymise=args.pseudonymise, key_file=args.key_file, key_env=args.key_env, drop=args.drop,
@@ -191,11 +193,17 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
         from sdc._files import check_file_target
 
         check_file_target(args.export_r, [args.data, args.plan], flag="--export-r", replace=False)
-    data = read_data(args.data, **reading)
+    # The plan's columns and the assessment's against the header, before the records are read.
+    check_plan_in_header(plan, args.data, {"utility_variables": args.utility_variables}, **reading)
+    if not args.no_assess:
+        check_config_in_header(assessment_config(plan, config=args.config, overrides=overrides,
+                                                 data_path=str(args.data)))
+    data, read_notes = read_with_notes(args.data, reading)
     progress = show_progress(args)
     run = protect_data(data, plan, config=args.config, overrides=overrides,
                        reassess=not args.no_assess, input_file=args.data, command="sdc " + shlex.join(argv),
-                       progress=progress, now=_fixed_time(), utility_variables=args.utility_variables)
+                       progress=progress, now=_fixed_time(), utility_variables=args.utility_variables,
+                       read_notes=read_notes)
     folder = write_protection(run, args.out, input_path=args.data, sep=reading["sep"], formats=args.formats,
                               audience=args.audience)
     if args.export_r:
@@ -213,8 +221,10 @@ def run_protect(args: argparse.Namespace, argv: Sequence[str]) -> int:
     for r in run.steps:
         seed = f", seed {r.seed}" if r.seed is not None else ""
         dropped = f", {r.records_dropped:,} records dropped" if r.records_dropped else ""
-        print(f"  {r.step.number}. {r.step.method} on {', '.join(map(str, r.result.variables)) or '-'}: "
-              f"{r.result.n_changed:,} cells changed{dropped}{seed}")
+        gone = r.step.parameters.get("drop")
+        cols = f", {len([gone] if isinstance(gone, str) else gone)} column(s) dropped" if gone else ""
+        done = f"{r.result.n_changed:,} cells changed{cols}" if r.result.variables else cols[2:]
+        print(f"  {r.step.number}. {step_action(r.step.method, r.result.variables, gone)}: {done}{dropped}{seed}")
     for r in run.steps:
         if r.step.method == "safe_harbor_release":
             left = r.result.details.get("found_after", [])

@@ -37,21 +37,26 @@ def add_parsers(sub: Any) -> None:
 def run_sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
     from sdc._stats import summary_values
     from sdc.cli.assess import _fixed_time
-    from sdc.io import read_data
+    from sdc.cli._args import read_with_notes
     from sdc.report import serialize
     from sdc.report.formatting import render_table
     from sdc.report.sweep import column_label, write_sweep
     from sdc.workflow.plan import with_read_settings
     from sdc.workflow.protect import plan_read_settings
+    from sdc.workflow.header_check import check_plan_in_header
     from sdc.workflow.sweep import load_sweep, sweep
 
     plan = load_sweep(args.plan, seed=args.seed)
     reading = read_options(args, plan_read_settings(plan))
-    data = read_data(args.data, **reading)
+    sw = plan.sweep  # the plan's columns and the [sweep] section's, against the header first
+    check_plan_in_header(plan, args.data, {f"[sweep].{k}": sw.get(k) for k in
+                                           ("keys", "weights", "utility_variables", "variables", "sensitive")},
+                         **reading)
+    data, read_notes = read_with_notes(args.data, reading)
     plan = with_read_settings(plan, reading)  # the resolved plan.toml reads the file alike
     progress = show_progress(args)
     res = sweep(data, plan, progress=progress, now=_fixed_time(), input_file=args.data,
-                command="sdc " + shlex.join(argv))
+                command="sdc " + shlex.join(argv), read_notes=read_notes)
     folder = write_sweep(res, args.out, inputs=[args.data], png=not args.no_png)
     if args.json:
         print(serialize.dumps({"out": str(folder.path), "summary": summary_values(res.summary()),

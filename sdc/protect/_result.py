@@ -9,7 +9,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["ProtectionResult", "changed_cells"]
+__all__ = ["ProtectionResult", "changed_cells", "CELLS_CHANGED"]
+
+#: What "cells changed" counts, on the protection log and on the comparison alike (issue 26):
+#: the cells of the released records, in the variables both files hold, whose value differs
+#: between the two files (:func:`changed_cells`). Dropped columns and dropped records are
+#: counted apart (columns dropped, records dropped), never as changed cells.
+CELLS_CHANGED = ("cells changed: the cells of the released records, in the variables both files hold, whose value "
+                 "differs between the original and the release; missing on both sides is unchanged, a value made "
+                 "missing is changed (and counted as suppressed too); a cell two steps changed counts once; dropped "
+                 "columns and dropped records are counted apart, not as changed cells")
 
 
 @dataclass(frozen=True)

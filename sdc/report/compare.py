@@ -32,6 +32,7 @@ import pandas as pd
 from sdc._files import csv_text
 from sdc._stats import summary_values
 from sdc._version import __version__
+from sdc.protect._result import CELLS_CHANGED
 from sdc.report.compare_plots import COMPARE_FIGURES, comparison_figures
 from sdc.report.content import SAFETY_NOTE, Report, Section, Table
 from sdc.report.formatting import fmt_num, fmt_pct, passes_if
@@ -77,8 +78,10 @@ def comparison_headline(c: Comparison) -> str:
             f"{fmt_num(b.risk.expected_reidentifications, 2)} -> {fmt_num(a.risk.expected_reidentifications, 2)} "
             f"(global risk {fmt_num(b.risk.global_risk_pct, 3)}% -> {fmt_num(a.risk.global_risk_pct, 3)}%).")
     cells = int(c.changes["cells_changed"].sum())
+    cols = int((c.changes["status"] == "dropped").sum())
     lines.append(f"{fmt_num(cells)} cells changed in {len(c.changed_variables)} variable(s); "
-                 f"{fmt_num(c.records_dropped)} record(s) dropped.")
+                 + (f"{fmt_num(cols)} column(s) dropped; " if cols else "")
+                 + f"{fmt_num(c.records_dropped)} record(s) dropped.")
     v = c.verdicts
     if len(v):
         turned = []
@@ -116,6 +119,60 @@ def _file_list(formats: tuple[str, ...], figures: Mapping[str, bytes], has_assoc
     if "png" in formats:
         files.update({f"plots/{n}.png": COMPARE_FIGURES[n] for n in figures})
     return files
+
+
+def _keys_section(c: Comparison) -> Section:
+    """Records by class size and the levels of the key variables (capped, said on the page)."""
+    s = Section("keys", "Key frequencies before and after",
+                ["Records by class size fk (the number of records sharing the key values), and the levels of each "
+                 "key variable as assessed (continuous keys banded; a key the protection recoded is compared band "
+                 "to band: the original's values coded as the release codes them)."])
+    s.tables.append(Table("class sizes", "Records by class size", c.class_sizes))
+    left = c.key_levels_left_out
+    s.tables.append(Table(
+        "key frequencies", f"Levels of the key variables (at most {KEY_LEVELS_SHOWN} per variable)", c.key_levels_shown,
+        note=(f"Per variable at most {KEY_LEVELS_SHOWN} levels are shown: those whose count changed most, then the "
+              "most frequent. Left out here: " + "; ".join(f"{var}: {fmt_num(n)} levels" for var, n in left.items())
+              + ". Every level is in key_frequencies.csv.") if left else
+        f"Every level is shown (at most {KEY_LEVELS_SHOWN} per variable are; all are in key_frequencies.csv)."))
+    return s
+
+
+def _utility_section(c: Comparison) -> Section:
+    """The utility measures, the marginals and the associations, over the variables used."""
+    over = ", ".join(c.utility_variables) or "none"
+    s = Section("utility", "Utility", [
+        f"The utility measures (sdc.utility) on the matched records, over the utility variables named "
+        f"(utility_variables, --utility-variables): {over}. The eigenvalue similarity reads the numeric ones among "
+        "them; a variable released as bands is categorical." if c.utility_named else
+        f"The utility measures (sdc.utility) on the matched records, over the variables whose values changed: {over} "
+        "(pseudonymised identifiers left out: a pseudonym replaces a value one for one; a variable a step named "
+        "but left unchanged is left out too; --utility-variables names others)."])
+    if len(c.utility_table):
+        s.tables.append(Table("utility", "Utility measures", c.utility_table, show=["label", "unit", "variable", "value"],
+                              labels={"label": "measure"}, keep=frozenset({"variable"}),
+                              note="Information loss, share of the range: the mean |x' - x| / range per variable "
+                                   "(categorical: the share of changed values; a suppressed cell counts as a loss "
+                                   "of 1); it is not sdcMicro's IL1, which sdc.il1s(...).il1 gives. Eigenvalue "
+                                   "similarity: of the correlation matrices; non-uniform entropy: of the keys. The "
+                                   "code names (il1, il1_overall, eigen_similarity_pct, ...) are the measure column "
+                                   "of utility.csv and report.json. Formulas: docs/utility.md."))
+    else:
+        s.paragraphs.append("No utility figure (see the notes).")
+    if len(c.marginals):
+        s.tables.append(Table("marginals", "Marginal distributions of the "
+                              + ("utility variables" if c.utility_named else "changed variables"), c.marginals,
+                              labels=COMPARE_COLUMN_LABELS,
+                              note="largest shift (points): the largest change of a category's share, in percentage "
+                                   "points."))
+    if len(c.associations):
+        s.tables.append(Table("associations", "Associations that changed (largest first, first 30)",
+                              c.associations.head(30).assign(measure=lambda d: [
+                                  ASSOCIATION_LABELS.get(str(m), str(m)) for m in d["measure"]]),
+                              labels=COMPARE_COLUMN_LABELS,
+                              note="Every pair is in associations.csv."))
+    s.figures += ["changed_distributions", "correlations"]
+    return s
 
 
 def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = None,
@@ -172,21 +229,6 @@ def _risk_section(c: Comparison) -> Section:
     return s
 
 
-def _keys_section(c: Comparison) -> Section:
-    """Records by class size and the key variables' levels before and after."""
-    s = Section("keys", "Key frequencies before and after",
-                ["Records by class size fk (the number of records sharing the key values), and the levels of each "
-                 "key variable as assessed (continuous keys banded; a key the protection recoded is compared band "
-                 "to band: the original's values coded as the release codes them)."])
-    s.tables.append(Table("class sizes", "Records by class size", c.class_sizes))
-    left = c.key_levels_left_out
-    s.tables.append(Table(
-        "key frequencies", f"Levels of the key variables (at most {KEY_LEVELS_SHOWN} per variable)", c.key_levels_shown,
-        note=(f"Per variable at most {KEY_LEVELS_SHOWN} levels are shown: those whose count changed most, then the "
-              "most frequent. Left out here: " + "; ".join(f"{var}: {fmt_num(n)} levels" for var, n in left.items())
-              + ". Every level is in key_frequencies.csv.") if left else
-        f"Every level is shown (at most {KEY_LEVELS_SHOWN} per variable are; all are in key_frequencies.csv)."))
-    return s
 
 
 def _release_section(c: Comparison) -> Section | None:
@@ -207,44 +249,12 @@ def _release_section(c: Comparison) -> Section | None:
     return s
 
 
-def _utility_section(c: Comparison) -> Section:
-    """The utility measures, marginals and associations of the changed variables."""
-    s = Section("utility", "Utility", ["The utility measures (sdc.utility) on the matched records, over the variables "
-                                       "whose values changed (pseudonymised identifiers left out: a pseudonym "
-                                       "replaces a value one for one; a variable a step named but left "
-                                       "unchanged is left out too)."])
-    if len(c.utility_table):
-        s.tables.append(Table("utility", "Utility measures", c.utility_table,
-                              show=["label", "unit", "variable", "value"], labels={"label": "measure"},
-                              keep=frozenset({"variable"}),
-                              note="Information loss, share of the range: the mean |x' - x| / range per variable "
-                                   "(categorical: the share of changed values; a suppressed cell counts as a loss "
-                                   "of 1); it is not sdcMicro's IL1, which sdc.il1s(...).il1 gives. Eigenvalue "
-                                   "similarity: of the correlation matrices; non-uniform entropy: of the keys. The "
-                                   "code names (il1, il1_overall, eigen_similarity_pct, ...) are the measure column "
-                                   "of utility.csv and report.json. Formulas: docs/utility.md."))
-    else:
-        s.paragraphs.append("No utility figure (see the notes).")
-    if len(c.marginals):
-        s.tables.append(Table("marginals", "Marginal distributions of the changed variables", c.marginals,
-                              labels=COMPARE_COLUMN_LABELS,
-                              note="largest shift (points): the largest change of a category's share, in percentage "
-                                   "points."))
-    if len(c.associations):
-        s.tables.append(Table("associations", "Associations that changed (largest first, first 30)",
-                              c.associations.head(30).assign(measure=lambda d: [
-                                  ASSOCIATION_LABELS.get(str(m), str(m)) for m in d["measure"]]),
-                              labels=COMPARE_COLUMN_LABELS,
-                              note="Every pair is in associations.csv."))
-    s.figures += ["changed_distributions", "correlations"]
-    return s
-
-
 def _changes_sections(c: Comparison) -> list[Section]:
     """The cells changed per variable, then the protection log's sections (if any)."""
     s = Section("changes", "What the protection changed",
-                ["Cells changed per variable on the matched records (missing on both sides counts as unchanged); "
-                 "cells suppressed = present in the original, missing in the release."])
+                [CELLS_CHANGED[0].upper() + CELLS_CHANGED[1:] + " (on the matched records). Cells suppressed = "
+                 "present in the original, missing in the release. A dropped column shows 0 cells changed and the "
+                 "status dropped."])
     s.tables.append(Table("changes", "Cells changed per variable", c.changes))
     sections = [s]
     if c.protection:

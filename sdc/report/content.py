@@ -24,8 +24,9 @@ import pandas as pd
 from sdc._schema import Maybe
 from sdc.workflow.assess import Assessment, ScenarioResult
 from sdc.workflow.config import ASSESS_OPTIONS, RunConfig, option_values
+from sdc.workflow.options import BIN_MODIFIERS
 from sdc.workflow.crosscheck import compared_as
-from sdc.workflow.measure import Measure
+from sdc.workflow.measure import COUNT, UNIT_HEADINGS, Measure
 from sdc.workflow.registry import ALL_MEASURES, COLUMN_LABELS, FILE_MEASURES
 from sdc.workflow.single import MeasureRun
 from sdc.report.formatting import fmt_num, fmt_pct, passes_if
@@ -274,14 +275,23 @@ def _executive_summary(a: Assessment, inputs: list[str]) -> Section:
             "pct_k_lt_threshold": f"% records below k = {thr.k}"}))
     worst = v[v["verdict"] == "fail"].copy()
     if len(worst):
-        worst["pct"] = [100.0 * x if x is not None and x == x else float("nan") for x in worst["share"]]
-        # Every failing measure (the overall line counts them all; inference has no share and
-        # sorts last, but is listed).
-        worst = worst.sort_values("pct", ascending=False, kind="stable", na_position="last")
+        # Ranked by the share of records each concerns (inference has none and sorts last, but
+        # is listed). A count of records shows its share beside it; a value that is itself a
+        # share (the global risk: expected re-identifications / records) says so in its unit
+        # and has no second column.
+        worst["rank"] = [float("nan") if x is None or x != x else float(x) for x in worst["share"]]
+        worst = worst.sort_values("rank", ascending=False, kind="stable", na_position="last")
+        worst["concerned"] = pd.Series([r if u == COUNT else "-" for r, u in zip(worst["rank"], worst["unit"])],
+                                       index=worst.index, dtype=object)
+        worst["unit"] = [UNIT_HEADINGS.get(u, u) for u in worst["unit"]]
         s.tables.append(Table("worst findings", f"Worst findings (all {len(worst)} failing measures, by share of "
                                                 "records concerned; a measure without a share last)",
-                              worst[["scenario", "measure", "statistic", "value", "passes if", "pct", "verdict"]],
-                              labels={"pct": "% of records", "passes if": "passes if"}))
+                              worst[["scenario", "measure", "statistic", "value", "unit", "passes if", "concerned",
+                                     "verdict"]],
+                              labels={"concerned": "share of the records (0 to 1)", "passes if": "passes if"},
+                              note="value: in its unit (a count of records, or a share from 0 to 1 for the global "
+                                   "risk: expected re-identifications / records); share of the records: the count "
+                                   "as a share of the records; - where the value is itself a share."))
     if a.skipped:
         s.paragraphs.append("Not computed: " + "; ".join(f"{m} ({why})" for m, why in a.skipped) + ".")
     s.paragraphs.append("The details follow: the input and its variables, the setup, every verdict, then each "
@@ -365,7 +375,8 @@ def _setup_section(a: Assessment) -> Section:
                 rows += [(b.column, "sensitive (l-diversity, inference)", b.method, ", ".join(b.labels), *_bands(b))
                          for b in sc.ldiversity.binning if b.column in cfg.sensitive]
         s.tables.append(Table("binning", "Binning", pd.DataFrame(
-            rows, columns=["variable", "as", "method", "bins", "bands", "values outside the edges"])))
+            rows, columns=["variable", "as", "method", "bins", BIN_MODIFIERS["closed"].shown_label,
+                           BIN_MODIFIERS["outside"].shown_label])))
     return s
 
 

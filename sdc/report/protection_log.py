@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from sdc.protect._result import CELLS_CHANGED
 from sdc.report.content import Section, Table
 from sdc.report.formatting import fmt_num
 from sdc.report.serialize import jsonable
@@ -48,12 +49,21 @@ def steps_table(log: Mapping[str, Any]) -> pd.DataFrame:
         var_names = [k for k in ("variables", "keys") if k in params]
         for k in var_names:
             params.pop(k)
-        rows.append((st["number"], st["method"], _text(st.get("variables")), _text(params),
+        rows.append((st["number"], _method(st), _text(st.get("variables") or st.get("columns_dropped")), _text(params),
                      "" if st.get("seed") is None else str(st["seed"]) + (" (from the plan's seed)"
                                                                           if st.get("seed_source") == "plan" else ""),
                      int(st.get("cells_changed_total", 0)), int(st.get("records_dropped", 0))))
     return pd.DataFrame(rows, columns=["step", "method", "variables", "parameters", "seed", "cells changed",
                                        "records dropped"])
+
+
+def _method(st: Mapping[str, Any]) -> str:
+    """The step's method as what it did: a pseudonymisation step that only drops columns reads
+    "drop columns" (the plan's method name in brackets)."""
+    m = st["method"]
+    if st.get("columns_dropped") and not st.get("variables"):
+        return f"drop columns ({m} step)"
+    return f"{m}; drop columns" if st.get("columns_dropped") else m
 
 
 def _scalar_like(v: Any) -> bool:
@@ -83,7 +93,8 @@ def _cell(v: Any) -> Any:
 
 def step_tables(st: Mapping[str, Any]) -> list[Table]:
     """A step's changes and details as report tables."""
-    n, m = st["number"], st["method"]
+    n = st["number"]
+    m = "drop columns" if st.get("columns_dropped") and not st.get("variables") else st["method"]
     tag = f"step {n}"
     out = []
     changed = st.get("cells_changed") or {}
@@ -114,6 +125,7 @@ def protection_sections(log: Mapping[str, Any], *, prefix: str = "") -> list[Sec
             ("columns dropped", _text(rel.get("columns_dropped")) or "none"),
             ("records dropped", (log.get("totals") or {}).get("records_dropped", 0)),
             ("plan", plan.get("source")), ("plan seed", None if plan.get("seed") is None else str(plan["seed"]))]
+    rows += [("reading the input", n) for n in inp.get("notes") or []]
     if rel.get("note"):
         rows.append(("note", rel["note"]))
     kv = pd.DataFrame([(k, _text(v)) for k, v in rows if v is not None], columns=["item", "value"])
@@ -123,21 +135,28 @@ def protection_sections(log: Mapping[str, Any], *, prefix: str = "") -> list[Sec
                         "(numpy SeedSequence of the plan's seed and the step number)."],
                        tables=[Table(f"{prefix}steps", "Steps", steps_table(log))]))
     for st in log.get("steps", []):
-        params = st.get("parameters") or {}
+        params = {k: v for k, v in (st.get("parameters") or {}).items() if v not in ([], "", None)}
         paras = [f"Parameters: {_text(params) or 'none'}."
                  + (f" Seed: {st['seed']}." if st.get("seed") is not None else "")]
         paras += [f"Note: {n}" for n in st.get("notes") or []]
-        out.append(Section(f"{prefix}step{st['number']}", f"Step {st['number']}: {st['method']}", paras,
+        out.append(Section(f"{prefix}step{st['number']}", f"Step {st['number']}: {st.get('action') or st['method']}", paras,
                            tables=[replace(t, key=f"{prefix}{t.key}"[:31]) for t in step_tables(st)]))
-    tot = (log.get("totals") or {}).get("cells_changed") or {}
+    totals = log.get("totals") or {}
+    tot = totals.get("cells_changed") or {}
     if tot:
-        out.append(Section(f"{prefix}totals", "Cells changed per variable, summed over the steps", [
-            "Each step's changes added up: a cell two steps changed (recoded, then suppressed) counts twice, so a "
-            "variable can show more changes than records. The comparison counts the cells that differ between the "
-            "original and the released file."], tables=[
-            Table(f"{prefix}cells changed", "Cells changed per variable, summed over the steps",
+        out.append(Section(f"{prefix}totals", "Cells changed per variable (original vs release)", [
+            _definition(totals.get("cells_changed_definition")) + " The comparison counts the same cells: its "
+            "\"cells changed\" is this table's total. A step's own count (in the steps table) is the cells that "
+            "step changed in its input, so the steps' counts can add up to more."], tables=[
+            Table(f"{prefix}cells changed", "Cells changed per variable (original vs release)",
                   pd.DataFrame(list(tot.items()), columns=["variable", "cells changed"]))]))
     return out
+
+
+def _definition(text: str | None) -> str:
+    """The log's definition of a changed cell as a sentence (an older log: the one in force)."""
+    t = text or CELLS_CHANGED
+    return t[0].upper() + t[1:] + "."
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,9 @@ _COLORS = ("#3b6ea5", "#c0392b", "#2e8b57", "#8e44ad", "#d68910", "#17a589", "#7
 
 
 #: The sweep's columns that are not a measure's figure, as a page heads them.
-_OTHER_LABELS = {"non_dominated": "non-dominated", "records_dropped": "records dropped"}
+_OTHER_LABELS = {"non_dominated": "non-dominated", "records_dropped": "records dropped",
+                 "cells_changed": "cells changed", "variables_changed": "variables changed",
+                 "not_measured": "changed, loss not measured"}
 
 
 def column_label(column: str, k: object = None) -> str:
@@ -254,6 +256,12 @@ def build_sweep_report(r: SweepResult, *, files: dict[str, str] | None = None) -
     util_cols = ["setting", "label", *(c for c in _UTILITY_SHOWN if c in t.columns)]
     s.tables.append(Table("settings utility", "Utility by setting", t, show=util_cols,
                           labels={c: column_label(c) for c in t.columns}))
+    if "cells_changed" in t.columns:
+        s.tables.append(Table("settings changes", "What each setting changed", _changes(t),
+                              note="cells changed: the cells that differ from the original's (as sdc compare counts "
+                                   "them); a setting that changes nothing is marked so, and a change outside the "
+                                   "utility variables is named: its loss is not measured, its setting never "
+                                   "non-dominated."))
     per_var = [c for c in t.columns if str(c).startswith("il1[")]
     if per_var:
         s.tables.append(Table("settings il1", "Information loss per variable (share of the range, 0 to 1)", t,
@@ -272,12 +280,29 @@ def build_sweep_report(r: SweepResult, *, files: dict[str, str] | None = None) -
     return Report(title="Risk-utility sweep", generated=str(prov.get("generated_utc", "")), sections=sections)
 
 
+def _changes(t: pd.DataFrame) -> pd.DataFrame:
+    """The "What each setting changed" table: the baseline, an untouched setting and a change
+    whose loss is not measured said in words."""
+    def what(x: Any) -> str:
+        if int(x.setting) == 0:
+            return "(the original data)"
+        if int(x.cells_changed) == 0 and int(x.records_dropped) == 0:
+            return "nothing: the data as they are"
+        return str(x.variables_changed) or "records only"
+
+    return pd.DataFrame({"setting": t["setting"], "label": t["label"],
+                         "cells changed": t["cells_changed"].astype("int64"),
+                         "records dropped": t["records_dropped"].astype("int64"),
+                         "variables changed": [what(x) for x in t.itertuples(index=False)],
+                         "changed, loss not measured": t["not_measured"].fillna("")})
+
+
 #: The utility columns of the "Utility by setting" table (the rest of a row is in the risk table).
 _UTILITY_SHOWN = ("il1_overall", "eigen_similarity_pct", "nue_utility_retained", "pct_records_retained",
                   "cells_suppressed", "non_dominated")
 #: Columns of sweep.csv the pages leave out (the group, parameter and value are in the label).
 _NOT_SHOWN = ("group", "parameter", "value", "n_records", "global_risk_pct", "records_dropped", "nue", "nue_normalised",
-              "records_retained")
+              "records_retained", "cells_changed", "variables_changed", "not_measured")
 
 
 def _file_list(png: bool) -> dict[str, str]:

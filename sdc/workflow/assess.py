@@ -59,7 +59,9 @@ class Verdict:
     """Whether a measure passes its threshold (``"pass"``, ``"fail"`` or ``"info"``).
 
     ``share`` is the share of the records (or of the population) the statistic concerns,
-    when it has one: the executive summary ranks the failing measures by it.
+    when it has one: the executive summary ranks the failing measures by it. ``unit`` is the
+    value's unit as the registry declares it (``"count"``, ``"share"``, ...:
+    :data:`sdc.workflow.measure.UNITS`).
     """
 
     scenario: str
@@ -69,6 +71,7 @@ class Verdict:
     threshold: str
     verdict: str
     share: float | None = None
+    unit: str = "count"
 
 
 @dataclass(frozen=True)
@@ -133,9 +136,10 @@ class Assessment:
 
     def to_frame(self) -> pd.DataFrame:
         """The verdicts, one row per measure and scenario: ``scenario``, ``measure``,
-        ``statistic``, ``value``, ``threshold``, ``verdict`` (pass, fail, info), ``share``."""
+        ``statistic``, ``value``, ``threshold``, ``verdict`` (pass, fail, info), ``share``, ``unit``."""
         return pd.DataFrame([v.__dict__ for v in self.verdicts],
-                            columns=["scenario", "measure", "statistic", "value", "threshold", "verdict", "share"])
+                            columns=["scenario", "measure", "statistic", "value", "threshold", "verdict", "share",
+                                     "unit"])
 
     def summary(self) -> pd.DataFrame:
         """Headline figures as rows of (statistic, value, description): records, the failing
@@ -406,7 +410,7 @@ def _verdicts(cfg: RunConfig, results: list[ScenarioResult], file_wide: dict[str
     def add(sc: str, c: Check) -> None:
         out.append(Verdict(sc, c.measure, c.statistic, float(c.value) + 0.0, c.threshold,
                            "info" if c.ok is None else ("pass" if c.ok else "fail"),
-                           None if c.share is None else float(c.share)))
+                           None if c.share is None else float(c.share), c.unit))
 
     for r in results:
         for m in ALL_MEASURES:

@@ -117,6 +117,8 @@ class Comparison:
     attack_figures: AttackComparison | None = field(default=None, repr=False)
     notes: tuple[str, ...] = ()
     provenance: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    utility_variables: tuple[str, ...] = ()   # the variables the utility measures used
+    utility_named: bool = False               # named by the caller (else: the changed variables)
 
     @property
     def records_dropped(self) -> int:
@@ -376,7 +378,9 @@ def compare(
     progress: bool = False,
     now: datetime | None = None,
     n_attacks: int = ATTACK_N,
+    utility_variables: Sequence[str] | None = None,
     variables: Sequence[str] | None = None,
+    read_notes: Sequence[str] = (),
 ) -> Comparison:
     """Assess an original and a released file alike and put them side by side.
 
@@ -400,9 +404,13 @@ def compare(
     n_attacks : int
         Singling-out queries sought and linkability and inference targets of the attacks
         before and after (:func:`sdc.workflow.compare_attacks.attacks_before_after`).
-    variables : sequence of str, optional
+    utility_variables : sequence of str, optional
         The variables the utility measures use (IL1, eigenvalues, marginals, associations), as
-        a sweep plan's ``variables``; by default the variables with a changed cell.
+        a sweep plan's ``utility_variables``; by default the variables with a changed cell.
+    variables : sequence of str, optional
+        Deprecated: the old name of `utility_variables` (warns).
+    read_notes : sequence of str
+        What reading the files had to say (a marker read as a value, ...): the first notes.
 
     Returns
     -------
@@ -414,6 +422,7 @@ def compare(
     check_frame(released, "released")
     config = as_config(config)
     n_attacks = check_int(n_attacks, "n_attacks", min_value=1)
+    variables = _renamed(utility_variables, variables)
     orig_m, rel_m, how = match_records(original, released, match=match, id=config.id)
     recoded = _recoded(protection, recoded)
     before, after, notes = _assessments(config, original, released, recoded, files, command=command,
@@ -451,8 +460,9 @@ def compare(
         release_marginals=release_marginals(original, orig_m, rel_m, changes, sensitive=config.sensitive,
                                             keys=keyvars, skip=[c for c in (config.id,) if c]),
         protection=dict(protection) if protection else None, attacks=attacks,
-        attack_figures=more, notes=tuple(dict.fromkeys(notes)),
-        provenance=_provenance(before, files, command, config))
+        attack_figures=more, notes=tuple(dict.fromkeys([*read_notes, *notes])),
+        provenance=_provenance(before, files, command, config), utility_variables=tuple(chosen),
+        utility_named=variables is not None)
 
 
 def _recoded(protection: Mapping[str, Any] | None, recoded: Sequence[str]) -> set[str]:
@@ -461,15 +471,27 @@ def _recoded(protection: Mapping[str, Any] | None, recoded: Sequence[str]) -> se
     return set(recoded) | _treated_by(protection, "changes_categories")
 
 
+def _renamed(utility_variables: Sequence[str] | None, variables: Sequence[str] | None) -> Sequence[str] | None:
+    """`utility_variables`, or `variables` (its deprecated name, with a warning)."""
+    if variables is None:
+        return utility_variables
+    if utility_variables is not None:
+        raise ValueError("give `utility_variables` only (`variables` is its old name).")
+    warnings.warn("`variables` is deprecated: name the utility variables `utility_variables`.", SdcWarning,
+                  stacklevel=3)
+    return variables
+
+
 def _utility_variables(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str]) -> list[str]:
     """The utility variables asked for, each in both files (one error naming those that are not)."""
     names = [variables] if isinstance(variables, str) else list(variables)
     if not names:
-        raise ValueError("`variables` (the utility variables) is empty; leave it out for the changed variables.")
+        raise ValueError("`utility_variables` is empty; leave it out for the changed variables.")
     for frame, which in ((original, "original"), (released, "released")):
         missing = [v for v in names if v not in frame.columns]
         if missing:
-            raise ValueError(f"`variables` names columns not in the {which} file: {', '.join(map(repr, missing))}.")
+            raise ValueError(f"`utility_variables` names columns not in the {which} file: "
+                             f"{', '.join(map(repr, missing))}.")
     return list(dict.fromkeys(names))
 
 

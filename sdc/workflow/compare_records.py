@@ -160,6 +160,9 @@ def released_config(cfg: RunConfig, released: pd.DataFrame, recoded: Sequence[st
 # Changes and frequencies
 
 def cell_changes(original: pd.DataFrame, released: pd.DataFrame, skip: Sequence[str]) -> pd.DataFrame:
+    """Per variable of either file: its status (kept, dropped, added), the cells changed and
+    suppressed as :data:`sdc.protect._result.CELLS_CHANGED` defines them (a dropped or added
+    column: 0, its status says what happened), and their share of the records."""
     common = [c for c in original.columns if c in released.columns and c not in skip]
     changed = changed_cells(original, released, common)
     n = len(original)
@@ -169,7 +172,7 @@ def cell_changes(original: pd.DataFrame, released: pd.DataFrame, skip: Sequence[
     out["share_changed"] = out["cells_changed"] / n if n else np.nan
     dropped = [c for c in original.columns if c not in released.columns]
     added = [c for c in released.columns if c not in original.columns]
-    extra = [(c, n, 0, 1.0) for c in dropped]
+    extra = [(c, 0, 0, 0.0) for c in dropped]  # counted as a dropped column, not as changed cells
     if extra:
         out = pd.concat([out, pd.DataFrame(extra, columns=out.columns)], ignore_index=True)
     if added:

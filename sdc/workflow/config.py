@@ -32,10 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from sdc._formats import READ_OPTIONS
-from sdc.core.binning import BIN_OPTIONS, CLOSED, OUTSIDE
-from sdc._schema import Choice, Edges, Names, Option, Real, Text, Whole, toml_key, toml_value
+from sdc._schema import Edges, Names, Option, Real, Text, Whole, toml_key, toml_value
 from sdc.workflow.options import (
-    ALIASES, ASSESS_OPTIONS, DISTANCE_RANGES, FORMATS, MEASURE_ALIASES, MEASURES, OPTIONAL_MEASURES, PER_SENSITIVE,
+    ALIASES, ASSESS_OPTIONS, BIN_MODIFIERS, DISTANCE_RANGES, FORMATS, MEASURE_ALIASES, MEASURES, PER_SENSITIVE,
     SECTIONS, TABLE_SECTIONS,
 )
 
@@ -210,8 +209,8 @@ _BIN_WIDTH = Option("width", Real(0.0, low_open=True))
 _BIN_ORIGIN = Option("origin", Real())
 _QUANTILES = Option("quantiles", Whole(2, 1000))
 _EDGES = Option("bins", Edges())
-_BIN_CLOSED = Option("closed", Choice(CLOSED), default="left")
-_BIN_OUTSIDE = Option("outside", Choice(OUTSIDE), default="error")
+
+
 
 
 def _bins(spec: Any, where: str) -> Any:
@@ -219,9 +218,8 @@ def _bins(spec: Any, where: str) -> Any:
     an optional ``origin``) or ``{edges = [...]}``; a table may add ``closed = "left"|"right"``
     and ``outside = "error"|"missing"|"extend"`` (:mod:`sdc.core.binning`)."""
     if isinstance(spec, Mapping):
-        mods = {o.name: _check(o, spec[o.name], f"{where}.{o.name}") for o in (_BIN_CLOSED, _BIN_OUTSIDE)
-                if o.name in spec}
-        rest = {k: v for k, v in spec.items() if k not in BIN_OPTIONS}
+        mods = {o.name: _check(o, spec[o.name], f"{where}.{o.name}") for o in BIN_MODIFIERS if o.name in spec}
+        rest = {k: v for k, v in spec.items() if k not in BIN_MODIFIERS.names}
         if set(rest) == {"edges"}:
             return {"edges": _check(_EDGES, rest["edges"], f"{where}.edges"), **mods}
         if set(rest) == {"width"} or set(rest) == {"width", "origin"}:

@@ -166,7 +166,9 @@ class Finding:
     `rule` when one measure gives two kinds of verdict).
 
     ``statistic`` is a sentence a reader understands without the code; ``share`` is the share
-    of records (or of the population) it concerns, for ranking the worst findings.
+    of records (or of the population) it concerns, for ranking the worst findings; ``unit`` is
+    the value's unit (one of :data:`UNITS`: a count of records by default, a share for the
+    global risk).
     """
 
     measure: str
@@ -174,6 +176,7 @@ class Finding:
     value: float
     share: float | None = None
     rule: Rule | None = None
+    unit: str = COUNT
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,7 @@ class Check:
     threshold: str
     ok: bool | None
     share: float | None = None
+    unit: str = COUNT
 
 
 # --------------------------------------------------------------------------------- presentation
@@ -377,7 +381,8 @@ class Measure:
         out = []
         for f in self.findings(cfg, res):
             rule = f.rule or self.rule
-            out.append(Check(f.measure, f.statistic, f.value, rule.threshold(cfg), rule.passes(cfg, f.value), f.share))
+            out.append(Check(f.measure, f.statistic, f.value, rule.threshold(cfg), rule.passes(cfg, f.value), f.share,
+                             f.unit))
         return out
 
     def figure_values(self, cfg: RunConfig, res: Any) -> list[tuple[Figure | None, str, Any]]:

@@ -20,10 +20,11 @@ from sdc._formats import NA_VALUES, SEP, SHEET, TEXT_COLUMNS
 from sdc._schema import (
     COUNT, PROBABILITY, Choice, Maybe, Name, Names, Option, Options, Real, Subset, Table,
 )
+from sdc.core.binning import CLOSED, OUTSIDE
 from sdc.core.missing import ALPHA, MISSING
 
 __all__ = ["MEASURES", "OPTIONAL_MEASURES", "MEASURE_ALIASES", "FORMATS", "DISTANCE_RANGES", "ASSESS_OPTIONS",
-           "PER_SENSITIVE", "SECTIONS", "TABLE_SECTIONS", "ALIASES", "options_table", "flags_table", "shown_default"]
+           "PER_SENSITIVE", "BIN_MODIFIERS", "SECTIONS", "TABLE_SECTIONS", "ALIASES", "options_table", "flags_table", "shown_default"]
 
 MEASURES = ("k_anonymity", "risk", "snapshots", "household", "ldiversity", "tcloseness", "inference", "suda",
             "uniqueness")
@@ -136,6 +137,19 @@ ASSESS_OPTIONS = Options(_DATA + _VARIABLES + _THRESHOLDS + _OPTIONS + _OUTPUT)
 #: The options a sensitive variable may have of its own ([sensitive_thresholds]; the flags'
 #: ``VAR=`` form).
 PER_SENSITIVE = Options([_T, _L, _DISTANCE])
+#: The modifiers of one variable's bins, declared once: a table of ``[bins]`` or
+#: ``[sensitive_bins]`` (``age = { edges = [...], closed = "right", outside = "missing" }``), the
+#: ``--bins`` / ``--sensitive-bins`` value (``age=0,18,65,inf,closed=right``), the API's bin
+#: specification (:mod:`sdc.core.binning`), the written TOML and the report's binning table.
+BIN_MODIFIERS = Options([
+    Option("closed", Choice(CLOSED), "left", section="bins", key="COLUMN.closed", flag="", label="bands closed on",
+           help="which side of each band is closed: left, [a, b) with the last band [a, b], or right, (a, b] with the "
+                "first [a, b] (--bins COL=EDGES,closed=right)"),
+    Option("outside", Choice(OUTSIDE), "error", section="bins", key="COLUMN.outside", flag="",
+           label="values outside the edges",
+           help="a value outside given edges: error (refused), missing (made missing) or extend (taken by the first "
+                "or last band) (--bins COL=EDGES,outside=missing)"),
+])
 #: The sections of keys (in a written config's order) and the sections that are tables of
 #: their own (column -> value, or a list of scenarios).
 SECTIONS = ("data", "variables", "thresholds", "options", "output")

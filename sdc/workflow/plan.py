@@ -356,7 +356,7 @@ def _needs_numbers(step: Step, spec: MethodInfo) -> bool:
 
 
 def _check_columns(step: Step, spec: MethodInfo, columns: list[str], data: pd.DataFrame,
-                   numeric: Mapping[str, bool | None] | None = None) -> None:
+                   numeric: Mapping[str, bool | None] | None = None, types: bool = True) -> None:
     """The columns a step names exist (in the data as the earlier steps leave it), and are
     numeric where the method needs numbers (`numeric`: each column's kind as the earlier steps
     leave it, None where it is not known before they run)."""
@@ -379,7 +379,7 @@ def _check_columns(step: Step, spec: MethodInfo, columns: list[str], data: pd.Da
         if bad:
             raise _err(where, f"parameter `{opt.name}` names a column that is not in the data: "
                               f"{bad[0]!r}{did_you_mean(bad[0], columns)}.")
-    if _needs_numbers(step, spec):
+    if types and _needs_numbers(step, spec):
         kind = numeric if numeric is not None else {v: is_numeric_column(data[v]) for v in names if v in data.columns}
         text = [v for v in names if v in data.columns and kind.get(v) is False]
         if text:
@@ -403,17 +403,20 @@ def _check_secrets(step: Step, spec: MethodInfo) -> None:
                           "set or empty.")
 
 
-def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodInfo] | None = None) -> None:
+def check_plan(plan: Plan, data: pd.DataFrame, methods: Mapping[str, MethodInfo] | None = None, *,
+               types: bool = True) -> None:
     """Check a plan against the data before any step runs: every variable a step names exists
     (in the data as the earlier steps leave it), numeric methods get numeric columns (as the
     earlier steps leave them: a ``date = "year"`` step makes years, which ``top_bottom_code``
-    may then code; the methods' declared ``produces``), and a key file exists and is not empty. Raises :class:`PlanError` naming the step."""
+    may then code; the methods' declared ``produces``; not with ``types=False``: `data` is then
+    a header, without records), and a key file exists and is not empty. Raises
+    :class:`PlanError` naming the step."""
     table = method_table() if methods is None else methods
     columns = list(data.columns)
     numeric: dict[str, bool | None] = {c: is_numeric_column(data[c]) for c in columns}
     for step in plan.steps:
         spec = table[step.method]
-        _check_columns(step, spec, columns, data, numeric)
+        _check_columns(step, spec, columns, data, numeric, types)
         _check_secrets(step, spec)
         after = spec.produces(step.parameters) if spec.produces is not None and not step.grid else None
         if after == "unknown":  # not known before it runs: its variables, or every column when it names none

@@ -43,7 +43,7 @@ from sdc._validation import check_frame, check_int
 from sdc._version import __version__
 from sdc.core.engine import dispatch, engine_of
 from sdc.exceptions import DataFileError, SdcWarning
-from sdc.protect._result import ProtectionResult
+from sdc.protect._result import ProtectionResult, changed_cells
 from sdc.workflow.compare import Comparison, compare
 from sdc.workflow.config import RunConfig, to_toml
 from sdc.workflow.plan import MethodInfo, Plan, PlanError, Step, check_plan, load_plan, method_table, plan_to_toml, \
@@ -94,7 +94,7 @@ class StepRecord:
 #: The rows of :meth:`ProtectionRun.summary`: statistic and description.
 _SUMMARY = (("steps", "the steps, in order (number: method)"), ("seed", "the plan's seed"),
             ("records_in", "records of the input"), ("records_out", "records of the release"),
-            ("records_dropped", "records dropped"), ("cells_changed", "cells changed, summed over the steps"))
+            ("records_dropped", "records dropped"), ("cells_changed", "cells changed (original vs release; a cell two steps changed counts once)"))
 #: The comparison's figures the summary repeats (the primary scenario, after protection).
 _COMPARED = (("scenario", "the primary scenario"), ("pct_unique", "sample uniques, percent of records"),
              ("records_fk_below_k", "records whose key pattern has fewer than k records"),
@@ -172,9 +172,24 @@ class ProtectionRun:
         return self.records_in - self.records_out
 
     def cells_changed(self) -> pd.Series:
-        """Cells changed per variable over all steps (a cell changed twice counts twice)."""
+        """Cells changed per variable of the release, as the comparison counts them
+        (:data:`sdc.protect._result.CELLS_CHANGED`: the released records' cells that differ
+        from the original's; a cell two steps changed counts once; dropped columns not at all).
+        On Dask, where the two files are not compared cell by cell, the steps' counts summed
+        (:meth:`cells_changed_by_steps`)."""
         if self.lazy:
             return self.computed().cells_changed()
+        if self.engine != "pandas":
+            return self.cells_changed_by_steps()
+        common = [c for c in self.original.columns if c in self.released.columns]
+        before = self.original.loc[self.released.index, common]
+        out = changed_cells(before, self.released[common], common)
+        return out[out > 0].astype(np.int64).rename("cells_changed")
+
+    def cells_changed_by_steps(self) -> pd.Series:
+        """Cells changed per variable, each step's count added up (a cell two steps changed counts twice)."""
+        if self.lazy:
+            return self.computed().cells_changed_by_steps()
         out: dict[str, int] = {}
         for r in self.steps:
             for v, n in r.result.changed.items():
@@ -390,13 +405,14 @@ def _compare_dask(data: Any, run: ProtectionRun, **kwargs: Any) -> ProtectionRun
 
 @dispatch(dask=_compare_dask)
 def _compared(data: pd.DataFrame, run: ProtectionRun, *, input_file: str | Path | None, command: str, progress: bool,
-              now: datetime | None, utility_variables: Sequence[str] | None = None) -> ProtectionRun:
+              now: datetime | None, utility_variables: Sequence[str] | None = None,
+              read_notes: Sequence[str] = ()) -> ProtectionRun:
     """The run with the comparison of the original (`data`) and the released file, in memory."""
     table = method_table()
     recoded = [v for r in run.steps if table[r.step.method].changes_categories for v in r.result.variables]
     comp = compare(data, run.released, run.config, protection=run.log(), match="index", recoded=recoded,
                    files=[input_file] if input_file else (), command=command, progress=progress, now=now,
-                   variables=utility_variables)
+                   utility_variables=utility_variables, read_notes=read_notes)
     return replace(run, comparison=comp)
 
 
@@ -428,6 +444,7 @@ def protect_data(
     progress: bool = False,
     now: datetime | None = None,
     utility_variables: Sequence[str] | None = None,
+    read_notes: Sequence[str] = (),
 ) -> ProtectionRun:
     """Apply a protection plan to `data` and assess the released file beside the original.
 
@@ -453,6 +470,9 @@ def protect_data(
     utility_variables : sequence of str, optional
         The variables the comparison's utility measures use (:func:`sdc.compare`'s `variables`;
         default: the changed ones). In-memory runs only.
+    read_notes : sequence of str
+        What reading `data` had to say (a missing-value marker read as a value, ...): in the
+        log (``input.notes``) and first in the comparison's notes.
 
     Returns
     -------
@@ -481,11 +501,11 @@ def protect_data(
     released, records = run_steps(data, plan, methods=table, progress=progress and engine == "pandas")
     when = run_time(now)
     prov = provenance(when, command=command, plan_source=plan.source, sdc=__version__,
-                      **_input_fields(data, input_file))
+                      **_input_fields(data, input_file), **({"read_notes": list(read_notes)} if read_notes else {}))
     run = ProtectionRun(plan=plan, original=data, released=released, steps=tuple(records), config=cfg,
                         provenance=prov)
     return run if cfg is None else _compared(data, run, input_file=input_file, command=command, progress=progress, now=when,
-                                                     utility_variables=utility_variables)
+                                                     utility_variables=utility_variables, read_notes=read_notes)
 
 
 # ---------------------------------------------------------------------------------------------

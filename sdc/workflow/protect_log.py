@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 
 from sdc._version import __version__
+from sdc.protect._result import CELLS_CHANGED
 
-__all__ = ["protection_log", "LOG_SCHEMA_VERSION", "jsonable_details"]
+__all__ = ["protection_log", "LOG_SCHEMA_VERSION", "jsonable_details", "step_action"]
 
 LOG_SCHEMA_VERSION = 1
 #: Longer lists of values in a method's details are summarised in the log (min, median, max).
@@ -76,6 +77,21 @@ def _per_record_summaries(details: Mapping[str, Any], n: int) -> dict[str, Any]:
     return out
 
 
+def _dropped(drop: Any) -> tuple[str, ...]:
+    return (drop,) if isinstance(drop, str) else tuple(map(str, drop or ()))
+
+
+def step_action(method: str, variables: Any, dropped: Any) -> str:
+    """What a step did, in words: a pseudonymisation step that only drops columns is a drop
+    ("drop household_id"), not "pseudonymise on -"; one that does both says both."""
+    names = ", ".join(map(str, variables or ()))
+    gone = ", ".join(_dropped(dropped))
+    if gone and not names:
+        return f"drop {gone}"
+    done = f"{method} on {names}" if names else method
+    return f"{done}; drop {gone}" if gone else done
+
+
 def protection_log(run: Any) -> dict[str, Any]:
     """Every step of a run: its parameters (never a secret), seed, and what it changed."""
     steps = []
@@ -85,7 +101,9 @@ def protection_log(run: Any) -> dict[str, Any]:
         steps.append({
             "number": r.step.number,
             "method": r.step.method,
+            "action": step_action(r.step.method, res.variables, r.step.parameters.get("drop")),
             "variables": list(res.variables),
+            "columns_dropped": list(_dropped(r.step.parameters.get("drop"))),
             "parameters": _json(params),
             "method_parameters": _json(res.parameters),
             "seed": r.seed,
@@ -105,12 +123,16 @@ def protection_log(run: Any) -> dict[str, Any]:
         "generator": f"sdc {__version__}",
         "generated_utc": prov.get("generated_utc", ""),
         "input": {"file": prov.get("input_file", "(a DataFrame)"), "sha256": prov.get("input_sha256"),
-                  "records": run.records_in, "variables": len(run.original.columns)},
+                  "records": run.records_in, "variables": len(run.original.columns),
+                  **({"notes": list(prov["read_notes"])} if prov.get("read_notes") else {})},
         "released": {"records": run.records_out, "variables": len(run.released.columns),
                      "columns_dropped": [c for c in run.original.columns if c not in run.released.columns]},
         "plan": {"source": run.plan.source, "seed": run.plan.seed, "steps": len(run.plan.steps)},
         "steps": steps,
         "totals": {"cells_changed": {str(k): int(v) for k, v in total.items()},
+                   "cells_changed_total": int(total.sum()),
+                   "cells_changed_definition": CELLS_CHANGED if run.engine == "pandas" else
+                   "cells changed: each step's count added up (on Dask the two files are not compared cell by cell)",
                    "records_dropped": run.records_dropped},
         "command": prov.get("command", ""),
         **({"engine": {"name": "dask", "partitions": prov.get("partitions"), "files": prov.get("input_files")},

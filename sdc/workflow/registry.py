@@ -131,7 +131,7 @@ def _risk_findings(cfg: RunConfig, risk: Any) -> list[Finding]:
     above = risk.n_records_above(thr.risk)
     return [Finding("individual risk", f"records with a re-identification risk above {thr.risk:g}", above, above / size),
             Finding("global risk", "expected re-identifications as a share of the records", risk.global_risk,
-                    risk.global_risk, rule=_MAX_GLOBAL)]
+                    risk.global_risk, rule=_MAX_GLOBAL, unit=SHARE)]
 
 
 def _heading(m: Measure, name: str) -> str:
@@ -337,7 +337,7 @@ HOUSEHOLD = Measure(
     "it needs a household id column ([variables].household, --household)",
     rule=_MAX_GLOBAL,
     findings=lambda cfg, h: [Finding("household risk", "expected re-identifications of households, as a share of "
-                                     "the records", h.global_risk, h.global_risk)],
+                                     "the records", h.global_risk, h.global_risk, unit=SHARE)],
     figures=(Figure("expected_reidentifications", "household expected re-identifications"),
              Figure("global_risk_pct", "household global risk", PERCENT)),
     json=doc.household_fields)  # shown in the risk section
@@ -422,7 +422,7 @@ SCENARIO_MEASURES: tuple[Measure, ...] = (
         "it needs the population size or the sampling fraction ([options].population_size or sampling_fraction; "
         "--population-size, --sampling-fraction)",
         findings=lambda cfg, u: [Finding("population uniqueness", "estimated share of the population that is unique",
-                                         u.fraction_chosen, u.fraction_chosen)],
+                                         u.fraction_chosen, u.fraction_chosen, unit=SHARE)],
         figures=(Figure("fraction_chosen", "estimated population uniques / N", SHARE),),
         title="Population uniqueness", key="uniq",
         paragraph=("Population size {population_size:,} (sampling fraction {sampling_fraction:.4g}); "

@@ -10,7 +10,7 @@ A sweep plan is a protection plan (:mod:`sdc.workflow.plan`) whose steps may giv
     weights = "weight"                # optional: Benedetti-Franconi risk with sampling weights
     missing = "wildcard"              # missing key values (sdcMicro's rule, or "category")
     mode = "separate"                 # or "product" (see below)
-    variables = ["age", "sex"]        # utility variables (default: every variable a step treats)
+    utility_variables = ["age", "sex"]  # (default: every variable a step treats)
     risk_axis = "global_risk"         # the axes of the risk-utility plane
     utility_axis = "il1_overall"
     suppressed = "max"                # a suppressed cell is a loss of 1 in IL1 ("ignore": left out)
@@ -70,6 +70,7 @@ from sdc.workflow.measure import UtilityContext
 from sdc.workflow.plan import Plan, PlanError, check_plan, grid_points, method_table, plan_to_toml
 from sdc.workflow.protect import run_steps
 from sdc.workflow.registry import ALL_MEASURES
+from sdc.workflow.sweep_changes import change_notes, comparable, what_changed
 from sdc.workflow import utility_registry
 from sdc.workflow.utility_registry import UTILITY_AXES
 
@@ -93,7 +94,8 @@ def risk_axes(measures: Sequence[str] = RISK_MEASURES) -> tuple[str, ...]:
 RISK_AXES = risk_axes()
 #: The measures ``[sweep].measures`` may name: those with sweep columns.
 SWEEP_MEASURES = tuple(dict.fromkeys(m.name for m in ALL_MEASURES if any(f.sweep for f in m.figures or ())))
-_SWEEP_KEYS = {"keys", "k", "weights", "missing", "alpha", "mode", "variables", "risk_axis", "utility_axis",
+_SWEEP_KEYS = {"keys", "k", "weights", "missing", "alpha", "mode", "utility_variables", "variables", "risk_axis",
+               "utility_axis",
                "suppressed", "measures", "sensitive"}
 
 
@@ -126,7 +128,10 @@ class SweepResult:
         ``global_risk_pct``), the utility figures (``il1_overall``, ``il1[<variable>]``,
         ``eigen_similarity_pct``, ``nue``, ``nue_normalised``, ``nue_utility_retained``,
         ``records_retained``, ``pct_records_retained``, ``cells_suppressed``,
-        ``records_dropped``) and ``non_dominated``.
+        ``records_dropped``), what the setting changed (``cells_changed``, ``variables_changed``,
+        ``not_measured``: changed variables outside the utility variables;
+        :mod:`sdc.workflow.sweep_changes`) and ``non_dominated`` (a setting with a change not
+        measured is never non-dominated: its utility cost is not known).
     settings : tuple of Setting
     keys : tuple of str
     k : int
@@ -211,7 +216,12 @@ def _check_sweep_section(plan: Plan) -> None:
                         f"got {sw['utility_axis']!r}.")
     MISSING.check(sw.get("missing", MISSING.default), "plan [sweep].missing:", PlanError)
     ALPHA.check(sw.get("alpha", ALPHA.default), "plan [sweep].alpha:", PlanError)
-    for name in ("keys", "variables", "sensitive"):
+    if "variables" in sw:
+        if "utility_variables" in sw:
+            raise PlanError("plan [sweep]: give utility_variables only (variables is its old name).")
+        warnings.warn("plan [sweep].variables is deprecated: name it utility_variables (as --utility-variables of "
+                      "sdc compare and sdc protect).", SdcWarning, stacklevel=3)
+    for name in ("keys", "utility_variables", "variables", "sensitive"):
         v = sw.get(name)
         if v is not None and (isinstance(v, str) or not isinstance(v, Sequence) or not v
                               or not all(isinstance(x, str) for x in v)):
@@ -341,7 +351,8 @@ def _utility_row(original: pd.DataFrame, released: pd.DataFrame, variables: Sequ
 
 
 def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False,
-          now: datetime | None = None, input_file: str | Path | None = None, command: str = "") -> SweepResult:
+          now: datetime | None = None, input_file: str | Path | None = None, command: str = "",
+          read_notes: Sequence[str] = ()) -> SweepResult:
     """Run a risk-utility sweep (see the module docstring).
 
     Parameters
@@ -352,6 +363,9 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
         The sweep plan (:func:`load_sweep`).
     progress : bool
         A progress bar over the settings.
+    read_notes : sequence of str
+        What reading the data had to say (a marker read as a value, codes read as text, the
+        reader's warnings): the first notes of the sweep's pages, as on assess's.
 
     Returns
     -------
@@ -385,6 +399,8 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     rows = []
     cache: dict[tuple[int, ...], pd.DataFrame] = {}
     fixed = {s.number for s in plan.steps if not s.grid}
+    treated = list(dict.fromkeys(v for s in plan.steps for v in (*s.variables(table[s.method]),
+                                                                 *_dropped(s.parameters.get("drop")))))
     notes: list[str] = []
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -398,6 +414,7 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
                 row.update(_risk_row(released, cfg))
                 row.update(_utility_row(data, released, present, [c for c in keys if c in released.columns],
                                         o["suppressed"]))
+                row.update(what_changed(data, released, treated, variables))
                 rows.append(row)
                 if bar is not None:
                     bar.update(1)
@@ -408,7 +425,10 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     frame = pd.DataFrame(rows)
     higher = UTILITY_AXES[utility_axis]
     loss = -frame[utility_axis].to_numpy(dtype=float) if higher else frame[utility_axis].to_numpy(dtype=float)
+    # a setting whose changes the utility figures do not all measure has no known cost: left out
+    loss = np.where(comparable(frame), loss, np.nan)
     frame["non_dominated"] = non_dominated(frame[risk_axis].to_numpy(dtype=float), loss)
+    notes = list(dict.fromkeys([*read_notes, *notes, *change_notes(frame, variables)]))
     prov = provenance(now, command=command, plan_source=plan.source, sdc=__version__, notes=notes)
     if input_file is not None:
         prov["input_file"] = str(input_file)
@@ -418,6 +438,10 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
                        risk_axis=risk_axis, utility_axis=utility_axis, suppressed=o["suppressed"],
                        seconds=time.perf_counter() - t0, provenance=prov, measures=tuple(o["measures"]),
                        sensitive=tuple(o["sensitive"]))
+
+
+def _dropped(drop: Any) -> list[str]:
+    return [drop] if isinstance(drop, str) else list(drop or ())
 
 
 def _options(plan: Plan, data: pd.DataFrame, table: Mapping[str, Any]) -> dict[str, Any]:
@@ -434,14 +458,15 @@ def _options(plan: Plan, data: pd.DataFrame, table: Mapping[str, Any]) -> dict[s
     weights = sw.get("weights")
     if weights is not None:
         check_columns(data, [weights], role="[sweep].weights")
-    variables = sw.get("variables")
+    variables = sw.get("utility_variables", sw.get("variables"))
     if variables is None:
         variables = list(dict.fromkeys(v for s in plan.steps if not table[s.method].replaces_identifiers
                                        for v in s.variables(table[s.method])))
     sensitive = sw.get("sensitive") or []
     return {"mode": sw.get("mode", "separate"), "keys": keys,
             "weights": weights, "k": int(sw.get("k", 3)), "missing": sw.get("missing", "wildcard"),
-            "alpha": float(sw.get("alpha", 1.0)), "variables": check_columns(data, variables, role="[sweep].variables"),
+            "alpha": float(sw.get("alpha", 1.0)), "variables": check_columns(data, variables,
+                                                                         role="[sweep].utility_variables"),
             "suppressed": sw.get("suppressed", "max"), "risk_axis": sw.get("risk_axis", "global_risk"),
             "utility_axis": sw.get("utility_axis", "il1_overall"),
             "measures": list(dict.fromkeys([*RISK_MEASURES, *sw.get("measures", ())])),
@@ -470,7 +495,8 @@ def _apply(data: pd.DataFrame, plan: Plan, st: Setting, fixed: set[int], cache: 
 
 def sweep_plan_toml(result: SweepResult) -> str:
     """The resolved sweep plan (with its seed and the resolved [sweep] section)."""
-    sw = {"keys": list(result.keys), "k": result.k, "mode": result.mode, "variables": list(result.variables),
+    sw = {"keys": list(result.keys), "k": result.k, "mode": result.mode,
+          "utility_variables": list(result.variables),
           "risk_axis": result.risk_axis, "utility_axis": result.utility_axis, "missing": result.missing,
           "suppressed": result.suppressed}
     if result.weights:

@@ -120,3 +120,41 @@ def test_a_stage_line_per_step(tmp_path, capsys, monkeypatch):
                  "sdc: k-anonymity", "sdc: writing records.csv", "sdc: writing report.html"):
         assert any(e.startswith(line) for e in err), (line, err)
     assert not any("jackknife" in e or "plots/" in e for e in err)
+
+
+_HOOK = """
+import os, signal, sys
+
+class _InterruptAt:
+    # SIGINT to this process when `{module}` is first imported: Ctrl-C during sdc's imports
+    def find_spec(self, name, path=None, target=None):
+        if name == {module!r}:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, _InterruptAt())
+"""
+
+
+@pytest.mark.parametrize("module", ["pandas", "sdc.workflow.compare", "sdc.cli.sweep"])
+@pytest.mark.parametrize("how", ["-m", "script"])
+def test_ctrl_c_during_the_imports_exits_130_with_one_line(tmp_path, module, how):
+    """Issue 26: Ctrl-C while `sdc` imports the package (pandas, the workflow) or the command
+    modules, before the main loop, printed a traceback through the imports."""
+    (tmp_path / "sitecustomize.py").write_text(_HOOK.format(module=module))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    cmd = ([sys.executable, "-m", "sdc"] if how == "-m" else
+           [sys.executable, "-c", "import sys; sys.argv[0] = 'sdc'; from sdc.cli.main import main; sys.exit(main())"])
+    proc = subprocess.run([*cmd, "risk", "nowhere.csv", "--keys", "a"], capture_output=True, text=True, env=env,
+                          timeout=120, cwd=tmp_path)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr.strip().splitlines() == ["sdc: interrupted"], proc.stderr
+
+
+def test_a_library_import_interrupted_is_python_s_own(tmp_path):
+    """`import sdc` in a user's script keeps Python's KeyboardInterrupt (no handler installed)."""
+    (tmp_path / "sitecustomize.py").write_text(_HOOK.format(module="pandas"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-c", "import sdc"], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode != 130 and "KeyboardInterrupt" in proc.stderr

@@ -118,13 +118,22 @@ def _run(capsys, argv: list[str]) -> tuple[int, str, str]:
 def test_every_read_gets_the_options(command, files, tmp_path, capsys, monkeypatch) -> None:
     """--na-values and --text reach every read_data call of the command (all files it reads)."""
     calls: list[tuple[str, dict]] = []
-    real = sdc.io.read_data
+    inside: list[bool] = []  # read_data reads with read_data_details: one call, counted once
 
-    def spy(path, **kw):  # noqa: ANN001, ANN202
-        calls.append((str(path), kw))
-        return real(path, **kw)
+    def spying(real):  # noqa: ANN001, ANN202
+        def spy(path, **kw):  # noqa: ANN001, ANN202
+            if not inside:
+                calls.append((str(path), kw))
+            inside.append(True)
+            try:
+                return real(path, **kw)
+            finally:
+                inside.pop()
+        return spy
 
-    monkeypatch.setattr(sdc.io, "read_data", spy)
+    monkeypatch.setattr(sdc.io, "read_data", spying(sdc.io.read_data))
+    # protect, compare and sweep read with the details (what reading said goes on their pages)
+    monkeypatch.setattr(sdc.io, "read_data_details", spying(sdc.io.read_data_details))
     argv = _argv(command, files["na"], files, tmp_path / "o") + ["--na-values", "NA", "--text", "code"]
     code, out, err = _run(capsys, argv)
     assert code == 0, err

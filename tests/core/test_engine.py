@@ -1,6 +1,6 @@
 """sdc.core.engine: the one dispatch point of the engines, read by everything that asks where a
 measure runs. The rule it makes true, only the dispatch point names Dask, is checked on the
-source in tests/test_layering.py (test_only_the_dispatch_point_names_dask), in one place.
+source in tests/project/test_layering.py (test_only_the_dispatch_point_names_dask), in one place.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BASE = {"sdc._validation", "sdc._stats", "sdc.exceptions", "sdc._version", "sdc.io", "sdc._structure", "sdc.datasets",
         "sdc._files", "sdc._process", "sdc._schema", "sdc._provenance", "sdc._formats",
         "sdc._readers", "sdc._stages", "sdc._rbridge", "sdc._labelled", "sdc._formats_r", "sdc._json", "sdc._excel",
-        "sdc._dates", "sdc._overview"}
+        "sdc._dates", "sdc._overview", "sdc._interrupt"}
 
 #: The wings (measures and methods) and the wings each may import, besides core and base.
 #: Kept acyclic: a wing only imports wings listed before it.

@@ -13,7 +13,7 @@ parametrised from the declarations, so a new method is checked without a line he
   refused in one line saying why;
 * the docs' method tables are what the declarations give;
 * the protection report computes nothing (no ``is_dask`` outside the engine's dispatch point
-  and Dask's home is tests/test_layering.py's rule, for every module).
+  and Dask's home is tests/project/test_layering.py's rule, for every module).
 """
 
 from __future__ import annotations

@@ -374,3 +374,30 @@ def test_the_thresholds_table_shows_the_values_in_force_per_variable() -> None:
     thr = next(t for t in _setup_section(a).tables if t.key == "thresholds").frame
     text = " ".join(str(v) for v in thr["value"])
     assert "in force: 5 (chol)" in text and "in force: 30 wasserstein (chol)" in text
+
+
+def test_the_worst_findings_give_the_global_risk_its_unit() -> None:
+    """Issue 26: the global risk sat under "% of records" (it is expected re-identifications /
+    records, a share); each value now carries the registry's unit."""
+    import numpy as np
+    import pandas as pd
+
+    import sdc
+    from sdc.report.content import _executive_summary
+
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"a": rng.integers(0, 40, 300), "b": rng.integers(0, 9, 300)})
+    a = sdc.assess(df, {"variables": {"categorical_keys": ["a", "b"]}, "thresholds": {"max_global_risk": 0.01},
+                        "options": {"measures": ["k_anonymity", "risk"]}})
+    v = a.to_frame().set_index("measure")
+    assert v.loc["global risk", "unit"] == "share" and v.loc["3-anonymity", "unit"] == "count"
+    worst = next(t for t in _executive_summary(a, ["x.csv"]).tables if t.key == "worst findings")
+    shown = worst.display()
+    assert "% of records" not in shown.columns and "unit" in shown.columns
+    rows = shown.set_index("measure")
+    assert rows.loc["global risk", "unit"] == "share (0 to 1)"
+    assert rows.loc["global risk", "value"] == pytest.approx(v.loc["global risk", "value"])
+    assert rows.loc["global risk", "share of the records (0 to 1)"] == "-"
+    assert rows.loc["3-anonymity", "unit"] == "count"
+    assert rows.loc["3-anonymity", "share of the records (0 to 1)"] == pytest.approx(
+        v.loc["3-anonymity", "value"] / 300)

@@ -244,7 +244,8 @@ def test_assess_takes_the_data_first_and_a_dict_or_keywords() -> None:
 def test_assessment_to_frame_and_summary() -> None:
     a = sdc.assess(_records(), keys=["sex", "region"], measures=["k_anonymity", "risk"], k=30)
     f = a.to_frame()
-    assert f.columns.tolist() == ["scenario", "measure", "statistic", "value", "threshold", "verdict", "share"]
+    assert f.columns.tolist() == ["scenario", "measure", "statistic", "value", "threshold", "verdict", "share",
+                                   "unit"]
     assert f["measure"].tolist() == ["30-anonymity", "individual risk", "global risk"]
     s = summary_values(a.summary())
     assert s["records"] == 40 and s["all keys: fail"] == int((f["verdict"] == "fail").sum())

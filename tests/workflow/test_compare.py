@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from sdc._stats import summary_values
+from sdc.exceptions import SdcWarning
 import sdc
 from sdc.report.folder import MARKER
 from sdc.workflow.compare import compare, match_records, released_config
@@ -400,21 +401,33 @@ def test_the_attacker_models_missing_value_rule_is_said_where_it_differs_from_fk
 
 
 def test_utility_variables_chosen_as_in_the_sweep(tmp_path, capsys) -> None:
-    """compare(variables=...) / sdc compare --variables: the utility measures use the variables
-    asked for (issue 26, item 6), not only the changed ones."""
+    """compare(utility_variables=...) / sdc compare --utility-variables: the utility measures use
+    the variables asked for (issue 26, item 6), not only the changed ones. One name for compare,
+    protect and the sweep plan; the old `variables` / --variables still work and warn."""
     rel = ORIG.assign(region="x")
     default = compare(ORIG, rel, _cfg())
     assert set(default.marginals["variable"]) == {"region"}
-    c = compare(ORIG, rel, _cfg(), variables=["region", "income", "sex"])
+    c = compare(ORIG, rel, _cfg(), utility_variables=["region", "income", "sex"])
     assert set(c.marginals["variable"]) == {"region", "income", "sex"}
     assert "income" in set(c.utility_table["variable"])
-    with pytest.raises(ValueError, match="not in the original file: 'nope'"):
-        compare(ORIG, rel, _cfg(), variables=["nope"])
+    with pytest.warns(SdcWarning, match="`variables` is deprecated"):
+        old = compare(ORIG, rel, _cfg(), variables=["region", "income", "sex"])
+    assert set(old.marginals["variable"]) == {"region", "income", "sex"}
+    with pytest.raises(ValueError, match="`utility_variables` names columns not in the original file: 'nope'"):
+        compare(ORIG, rel, _cfg(), utility_variables=["nope"])
     ORIG.to_csv(tmp_path / "o.csv", index=False)
     rel.to_csv(tmp_path / "r.csv", index=False)
     code, _, err = run_cli(capsys, "compare", str(tmp_path / "o.csv"), str(tmp_path / "r.csv"), "--keys", "sex,region",
-                           "--variables", "region,income", "--out", str(tmp_path / "cmp"), "--json")
+                           "--utility-variables", "region,income", "--out", str(tmp_path / "cmp"), "--json")
     assert code == 0, err
+    assert "deprecated" not in err
+    code, _, err = run_cli(capsys, "compare", str(tmp_path / "o.csv"), str(tmp_path / "r.csv"), "--keys", "sex,region",
+                           "--variables", "region,income", "--out", str(tmp_path / "cmp2"), "--json")
+    assert code == 0, err
+    assert "sdc: warning: `variables` is deprecated" in err or "--variables is deprecated" in err, err
+    code, _, err = run_cli(capsys, "compare", str(tmp_path / "o.csv"), str(tmp_path / "r.csv"), "--keys", "sex,region",
+                           "--utility-variables", "nope", "--out", str(tmp_path / "cmp3"))
+    assert code == 2 and "--utility-variables names columns not in the original file: 'nope'" in err, err
 
 
 def test_a_comparison_after_l_diversity_dropping_records_shows_the_sensitive_shift() -> None:

@@ -511,8 +511,8 @@ def test_the_folder_holds_the_documented_files(work: Path, capsys: pytest.Captur
             "comparison/utility.csv", "comparison/key_frequencies.csv"} <= names
     md = (work / "out" / "protection.md").read_text(encoding="utf-8")
     for text in ("Step 2: pram", "marital_status / matrix", "suppressions", "group_size_counts", "Seed: ",
-                 # the totals add the steps up (a cell recoded then suppressed twice), and say so
-                 "Cells changed per variable, summed over the steps", "counts twice",
+                 # the totals compare the two files (a cell recoded then suppressed counts once), and say so
+                 "Cells changed per variable (original vs release)", "counts once",
                  # the folder's files, listed (only the hidden marker listed them)
                  "The files of this folder", "| released.csv | the released data |", "| comparison/ |"):
         assert text in md, text
