@@ -153,8 +153,9 @@ def test_ctrl_c_during_the_imports_exits_130_with_one_line(tmp_path, module, how
 
 
 def test_a_library_import_interrupted_is_python_s_own(tmp_path):
-    """`import sdc` in a user's script keeps Python's KeyboardInterrupt (no handler installed)."""
+    """`import sdc` in a user's script keeps Python's KeyboardInterrupt (no handler installed);
+    the face loads on first use, so the script uses a name (which imports pandas)."""
     (tmp_path / "sitecustomize.py").write_text(_HOOK.format(module="pandas"))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
-    proc = subprocess.run([sys.executable, "-c", "import sdc"], capture_output=True, text=True, env=env, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", "import sdc; sdc.load_example"], capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode != 130 and "KeyboardInterrupt" in proc.stderr

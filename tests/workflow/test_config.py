@@ -219,7 +219,7 @@ def test_measures_accept_the_api_function_names() -> None:
                                     "model_risk"]}}
     cfg = from_mapping(raw)
     assert cfg.measures == ("k_anonymity", "ldiversity", "risk", "tcloseness", "modrisk")
-    from sdc.workflow.config import MEASURE_ALIASES, OPTIONAL_MEASURES
+    from sdc.workflow.options import MEASURE_ALIASES, OPTIONAL_MEASURES
 
     import sdc
 

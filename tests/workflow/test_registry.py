@@ -15,7 +15,8 @@ import pytest
 import sdc
 from sdc.datasets import example_config_path
 from sdc.report import write_report
-from sdc.workflow.config import MEASURES, OPTIONAL_MEASURES, ConfigError, load_config
+from sdc.workflow.config import ConfigError, load_config
+from sdc.workflow.options import MEASURES, OPTIONAL_MEASURES
 from sdc.workflow.registry import CORE_MEASURES, SCENARIO_MEASURES, measure_named
 
 

@@ -19,7 +19,7 @@ import pytest
 import sdc
 from sdc.core.engine import engines_of
 from sdc.report import write_report
-from sdc.workflow.config import OPTIONAL_MEASURES
+from sdc.workflow.options import OPTIONAL_MEASURES
 from sdc.workflow.plan import plan_from_mapping
 from sdc.workflow.registry import BETA, measure_named
 from sdc.workflow.sweep import sweep
