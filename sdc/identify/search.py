@@ -38,12 +38,11 @@ import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame
-from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
+from sdc._validation import check_fraction, check_int, check_option
 from sdc.core.generalise import GroupTable
-from sdc.identify.criteria import (
-    BETA_VARIANTS, L_VARIANTS, T_DISTANCES, Models, achieved, class_checks,
-)
-from sdc.identify.hierarchy import Hierarchy, as_hierarchy
+from sdc.identify._search_args import resolve
+from sdc.identify.criteria import Models, achieved, class_checks
+from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import Lattice, Problem
 from sdc.identify.metrics import METRICS, MetricTables, dm_star
 
@@ -160,75 +159,14 @@ class GeneralisationResult:
         ])
 
 
-# ----------------------------------------------------------------------------- arguments
-
-
-def _per_sensitive(value: object, name: str, sensitive: list[str], check) -> dict[str, float]:  # noqa: ANN001
-    if value is None:
-        return {}
-    if isinstance(value, Mapping):
-        out = {}
-        for s, v in value.items():
-            if s not in sensitive:
-                raise ValueError(f"`{name}` names {s!r}, which is not a sensitive variable ({', '.join(map(repr, sensitive)) or 'none given'}).")
-            out[s] = check(v, f"{name}[{s!r}]")
-        return out
-    if not sensitive:
-        raise ValueError(f"`{name}` needs `sensitive`: the sensitive variable(s) it applies to.")
-    v = check(value, name)
-    return {s: v for s in sensitive}
-
-
-def _resolve(
-    data: pd.DataFrame, hierarchies: Mapping[str, object], sensitive: object, k: object, l: object,
-    l_variant: str, c: float, t: object, t_distance: str, beta: object, beta_variant: str, base: object,
-) -> tuple[dict[str, Hierarchy], list[str], Models]:
-    check_frame(data)
-    if not isinstance(hierarchies, Mapping) or not hierarchies:
-        raise TypeError("`hierarchies` must be a non-empty mapping from each quasi-identifier to its hierarchy.")
-    qis = check_columns(data, list(hierarchies), role="hierarchies")
-    hs = {q: as_hierarchy(hierarchies[q], name=q, base=base) for q in qis}  # type: ignore[arg-type]
-    sens: list[str] = []
-    if sensitive is not None:
-        sens = list(check_columns(data, sensitive, role="sensitive"))
-    for m in (l, t, beta):
-        if isinstance(m, Mapping):
-            sens += [s for s in m if s not in sens and s in data.columns]
-            for s in m:
-                if s not in data.columns:
-                    check_columns(data, [s], role="sensitive")
-    both = [s for s in sens if s in qis]
-    if both:
-        raise ValueError(f"{both[0]!r} is both a quasi-identifier and a sensitive variable; choose one role.")
-    check_option(l_variant, "l_variant", L_VARIANTS)
-    check_option(t_distance, "t_distance", T_DISTANCES)
-    check_option(beta_variant, "beta_variant", BETA_VARIANTS)
-    kk = None if k is None else check_int(k, "k", min_value=1)
-    ls = _per_sensitive(l, "l", sens, lambda v, n: check_number(v, n, low=1, high=math.inf))
-    if l_variant != "entropy":
-        for s_, v in ls.items():
-            if not float(v).is_integer():
-                raise ValueError(f"`l` must be a whole number for {l_variant} l-diversity; got {v:g} for {s_!r} "
-                                 "(entropy l-diversity takes any l >= 1).")
-    ts = _per_sensitive(t, "t", sens, lambda v, n: check_fraction(v, n))
-    bs = _per_sensitive(beta, "beta", sens, lambda v, n: check_number(v, n, low=0, high=math.inf))
-    cc = check_number(c, "c", low=0, high=math.inf, low_open=True)
-    models = Models(k=kk, l=ls, l_variant=l_variant, c=cc, t=ts, t_distance=t_distance, beta=bs,
-                    beta_variant=beta_variant)
-    if models.empty:
-        raise ValueError("no privacy model given: set at least one of `k`, `l`, `t`, `beta`.")
-    used = set(ls) | set(ts) | set(bs)
-    sens = [s for s in sens if s in used] + [s for s in sens if s not in used]
-    return hs, sens, models
-
-
 # ----------------------------------------------------------------------------- the search
 
 
 class _Search:
     """State of one search over one lattice."""
 
-    def __init__(self, problem: Problem, models: Models, limit: float, metric: str, keep: int) -> None:
+    def __init__(self, problem: Problem, models: Models, limit: float, metric: str, keep: int,
+                 practical: bool = False) -> None:
         self.p = problem
         self.models = models
         self.metric = metric
@@ -238,7 +176,9 @@ class _Search:
         self.tables = MetricTables(problem)
         self.sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
         self.q = {s.name: s.q for s in problem.sensitive}
-        self.mono = models.monotone_part(self.limit > 0)
+        self.trees = problem.trees
+        # ARX's practical monotonicity: every model taken as monotone (tagging on all of them)
+        self.mono = models if practical else models.monotone_part(self.limit > 0)
         self.full_monotone = self.mono == models
         N = self.lat.size
         self.lb = self.tables.lower_bounds(metric, self.lat).astype(float)
@@ -292,14 +232,14 @@ class _Search:
         cnt = t.counts
         mono_pass = True
         if not self.mono.empty:
-            ok_m = class_checks(t, self.mono, self.sidx, self.q)
+            ok_m = class_checks(t, self.mono, self.sidx, self.q, self.trees)
             mono_pass = int(cnt[~ok_m].sum()) <= self.limit
         if mono_pass and not self.full_monotone:
-            ok = class_checks(t, self.models, self.sidx, self.q)
+            ok = class_checks(t, self.models, self.sidx, self.q, self.trees)
         elif not self.mono.empty:
             ok = ok_m
         else:
-            ok = class_checks(t, self.models, self.sidx, self.q)
+            ok = class_checks(t, self.models, self.sidx, self.q, self.trees)
         out = int(cnt[~ok].sum())
         anonymous = mono_pass and out <= self.limit
         self.suppressed[i] = out
@@ -432,7 +372,7 @@ def _release(data: pd.DataFrame, problem: Problem, levels: Sequence[int], models
     table, ids = problem.table_at(levels)
     sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
     q = {s.name: s.q for s in problem.sensitive}
-    kept = class_checks(table, models, sidx, q)
+    kept = class_checks(table, models, sidx, q, problem.trees)
     cls = ids[problem.record_group]
     supp = ~kept[cls]
     cols: dict[str, pd.Series] = {}
@@ -474,7 +414,7 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search, models: Models, hs
     ranked = [i for _, _, i in s.best]
     ups = lattice.iloc[ranked[1:]].reset_index(drop=True)
     ups = ups[[*problem.names, "height", "loss", "classes", "classes_released", "suppressed", "max_risk", "avg_risk"]]
-    ach = achieved(table, kept, models, s.sidx, s.q)
+    ach = achieved(table, kept, models, s.sidx, s.q, s.trees)
     mdict = models.to_dict()
     mdict["described"] = models.describe()
     return GeneralisationResult(
@@ -489,12 +429,12 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search, models: Models, hs
 
 
 def _searched(problem: Problem, models: Models, limit: float, metric: str, n_up: int,
-              exhaustive: bool | None) -> tuple[_Search, bool]:
+              exhaustive: bool | None, practical: bool = False) -> tuple[_Search, bool]:
     """The search over the lattice (every node when `exhaustive`, or by default when the
-    lattice is small; else ARX's optimisation), and whether it was exhaustive; refused when no
-    node meets the models within the suppression limit."""
-    s = _Search(problem, models, limit, metric, n_up + 1)
-    full = exhaustive if exhaustive is not None else s.lat.size <= EXHAUSTIVE_NODES
+    lattice is small and monotonicity is not assumed; else ARX's optimisation), and whether it
+    was exhaustive; refused when no node meets the models within the suppression limit."""
+    s = _Search(problem, models, limit, metric, n_up + 1, practical)
+    full = exhaustive if exhaustive is not None else (s.lat.size <= EXHAUSTIVE_NODES and not practical)
     if full:
         s.exhaustive()
     else:
@@ -519,6 +459,8 @@ def generalisation_search(
     t_distance: str = "equal",
     beta: float | Mapping[str, float] | None = None,
     beta_variant: str = "basic",
+    delta: float | Mapping[str, float] | None = None,
+    delta_variant: str = "arx",
     sensitive: str | Sequence[str] | None = None,
     suppression_limit: float = 0.04,
     metric: str = "discernibility",
@@ -526,6 +468,7 @@ def generalisation_search(
     suppressed_as: str = "missing",
     exhaustive: bool | None = None,
     hierarchy_base: str | None = None,
+    practical_monotonicity: bool = False,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
 
@@ -536,17 +479,24 @@ def generalisation_search(
     hierarchies : mapping
         Each quasi-identifier -> its hierarchy: a file path in ARX's CSV layout, a DataFrame
         in that layout, or a :class:`~sdc.identify.hierarchy.Hierarchy` (see the builders in
-        :mod:`sdc.identify.hierarchy`). The keys are the quasi-identifiers, in lattice order.
+        :mod:`sdc.identify.hierarchy`). The keys are the quasi-identifiers, in lattice order;
+        with ``t_distance="hierarchical"`` the sensitive variables with a t bound are given
+        here too, under their names: their hierarchies are the trees of the ground distance.
     k : int, optional
         k-anonymity: every released class has at least k records.
-    l, t, beta : number or mapping, optional
-        l-diversity, t-closeness, beta-likeness: one bound for every `sensitive` variable, or
-        a mapping ``{variable: bound}`` (e.g. ``t={"occupation": 0.2}``).
-    l_variant : {"distinct", "entropy", "recursive"}
-        With ``"recursive"``, `c` is the constant of recursive (c, l)-diversity.
-    t_distance : {"equal", "ordered"}
-        Ground distance of t-closeness' earth mover's distance.
+    l, t, beta, delta : number or mapping, optional
+        l-diversity, t-closeness, beta-likeness, delta-disclosure privacy: one bound for every
+        `sensitive` variable, or a mapping ``{variable: bound}`` (e.g. ``t={"occupation": 0.2}``).
+    l_variant : {"distinct", "entropy", "grassberger", "recursive"}
+        ``"entropy"`` uses Shannon's estimator, ``"grassberger"`` Grassberger's (ARX's two
+        estimators); with ``"recursive"``, `c` is the constant of recursive (c, l)-diversity.
+    t_distance : {"equal", "ordered", "hierarchical"}
+        Ground distance of t-closeness' earth mover's distance; ``"hierarchical"`` needs the
+        sensitive variable's hierarchy in `hierarchies`.
     beta_variant : {"basic", "enhanced"}
+    delta_variant : {"arx", "present"}
+        delta-disclosure: |log2(p / q)| < delta over the values present in the class (ARX's
+        ``DDisclosurePrivacy``), or the same with the natural log (pyCANON).
     sensitive : str or sequence of str, optional
         The sensitive variables (default: the keys of the mappings given for l, t, beta).
     suppression_limit : float, default 0.04
@@ -566,6 +516,12 @@ def generalisation_search(
         256 nodes).
     hierarchy_base : str, optional
         Directory that relative hierarchy paths are resolved against.
+    practical_monotonicity : bool, default False
+        ARX's ``setPracticalMonotonicity(true)``: take every model as monotone, so the pruned
+        search tags on all of them. Faster, but the result is then **not proven optimal** where
+        a model is not monotone (with suppression, all but k-anonymity and distinct
+        l-diversity). For reproducing ARX runs made so; implies the pruned search unless
+        ``exhaustive=True`` (which evaluates every node: the exact optimum).
 
     Returns
     -------
@@ -585,14 +541,20 @@ def generalisation_search(
     Missing sensitive values are left out of l, t and beta, as in :func:`sdc.l_diversity`.
     """
     start = time.perf_counter()
-    hs, sens, models = _resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta,
-                                beta_variant, hierarchy_base)
+    args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant,
+                   hierarchy_base, delta, delta_variant)
+    hs, sens, models = args.hierarchies, args.sensitive, args.models
     limit = check_fraction(suppression_limit, "suppression_limit")
     check_option(metric, "metric", METRICS)
     check_option(suppressed_as, "suppressed_as", SUPPRESSED_AS)
     n_up = check_int(runner_ups, "runner_ups", min_value=0)
     if exhaustive is not None and not isinstance(exhaustive, bool):
         raise TypeError(f"`exhaustive` must be True, False or None; got {exhaustive!r}.")
-    problem = Problem.encode(data, hs, sens)
-    s, full = _searched(problem, models, limit, metric, n_up, exhaustive)
-    return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
+    if not isinstance(practical_monotonicity, bool):
+        raise TypeError(f"`practical_monotonicity` must be True or False; got {practical_monotonicity!r}.")
+    problem = Problem.encode(data, hs, sens, args.sensitive_hierarchies)
+    s, full = _searched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity)
+    res = _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
+    if practical_monotonicity:
+        res.models["practical_monotonicity"] = True
+    return res
