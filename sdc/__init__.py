@@ -19,6 +19,7 @@ from sdc.core.binning import Binning, bin_column
 from sdc.attribute.closeness import (
     BetaLikenessResult, DeltaDisclosureResult, TClosenessResult, beta_likeness, delta_disclosure, t_closeness,
 )
+from sdc.attribute.tree_closeness import hierarchical_t_closeness
 from sdc.workflow.combine import combine_domains
 from sdc.workflow.engine import read_dask
 from sdc.workflow.config import ConfigError, RunConfig, load_config
@@ -81,7 +82,7 @@ __all__ = [
     "individual_risk", "IndividualRiskResult",
     "key_subset_snapshots", "SnapshotResult",
     "l_diversity", "LDiversityResult",
-    "t_closeness", "TClosenessResult", "beta_likeness", "BetaLikenessResult",
+    "t_closeness", "TClosenessResult", "hierarchical_t_closeness", "beta_likeness", "BetaLikenessResult",
     "delta_disclosure", "DeltaDisclosureResult",
     "inference_risk", "InferenceResult", "homogeneity", "HomogeneityResult",
     "bin_column", "Binning",

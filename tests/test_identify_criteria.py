@@ -151,3 +151,34 @@ def test_practical_monotonicity_is_recorded_and_small_lattices_stay_exact() -> N
     r = generalisation_search(data, hs, l={"dx": 2}, l_variant="grassberger", suppression_limit=0,
                               practical_monotonicity=True, exhaustive=True)
     assert r.models["practical_monotonicity"] is True and r.exhaustive and r.levels == {"g": 0}
+
+
+def test_hierarchical_t_closeness_measure() -> None:
+    """sdc.hierarchical_t_closeness: the same EMD per class as the search's criterion."""
+    data, hs = _two_classes(["x", "x"], ["y", "y", "z", "z"])
+    r = sdc.hierarchical_t_closeness(data, ["g"], "dx", Hierarchy(DX_TREE, name="dx"), t=0.3)
+    assert r.distance == "hierarchical"
+    assert r.classes["distance"].tolist() == pytest.approx([0.5, 0.25])
+    assert r.max_t == pytest.approx(0.5) and r.n_classes_above_t == 1 and r.n_records_above_t == 2
+    assert r.records.tolist() == pytest.approx([0.5] * 2 + [0.25] * 4)
+    # a table works as well as a Hierarchy; a value missing from it is one line
+    r2 = sdc.hierarchical_t_closeness(data, "g", "dx", pd.DataFrame(DX_TREE))
+    assert r2.classes["distance"].tolist() == pytest.approx([0.5, 0.25])
+    with pytest.raises(ValueError, match=r"sensitive variable 'dx' has values missing from its hierarchy.*'z'"):
+        sdc.hierarchical_t_closeness(data, "g", "dx", DX_TREE[:2])
+    with pytest.raises(TypeError, match="`hierarchy` must be"):
+        sdc.hierarchical_t_closeness(data, "g", "dx", "not a table")
+
+
+def test_hierarchical_measure_matches_the_brute_force_on_random_classes() -> None:
+    rng = np.random.default_rng(3)
+    tree = np.array([[v, v[0], "*"] for v in ["a1", "a2", "a3", "b1", "b2", "c1"]], dtype=object)
+    for _ in range(20):
+        n = int(rng.integers(5, 60))
+        data = pd.DataFrame({"g": rng.integers(0, 5, n), "dx": rng.choice(tree[:, 0], n)})
+        r = sdc.hierarchical_t_closeness(data, "g", "dx", tree)
+        q = data["dx"].value_counts(normalize=True).to_dict()
+        for g, cls in data.groupby("g"):
+            want = hierarchical_emd(cls["dx"].value_counts(normalize=True).to_dict(), q, tree)
+            got = r.classes.loc[r.classes["g"] == g, "distance"].item()
+            assert got == pytest.approx(want, abs=1e-12)

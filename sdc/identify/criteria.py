@@ -24,7 +24,7 @@ p_v = f_v / N, and q_v the file-wide share of value v (all records, before suppr
   EMD = sum over the nodes N above level 0 of (level(N) / H) min(pos(N), neg(N)), pos(N) the
   sum of its children's positive extras and neg(N) of the negative ones in absolute value
   (Li et al. 2007, section 4.2; ARX's ``HierarchicalDistanceTCloseness``, computed in integers
-  as ARX does: e_v scaled by the file's and the class's totals).
+  as ARX does: e_v scaled by the file's and the class's totals; :mod:`sdc.attribute.tree_closeness`).
 * beta-likeness (Cao and Karras 2012): basic, max over the class's values of
   (p_v - q_v) / q_v <= beta; enhanced, (p_v - q_v) / q_v <= min(beta, -ln q_v) for each value.
 * delta-disclosure privacy (Brickell and Shmatikov 2008) as ARX defines it
@@ -64,6 +64,7 @@ import numpy as np
 from sdc.attribute._diversity import grassberger_entropy
 from sdc.attribute.ldiversity import ENTROPY_RTOL, entropy_below
 from sdc.attribute.ldiversity import _recursive as _recursive_l
+from sdc.attribute.tree_closeness import HierarchyTree, tree_emd
 from sdc.core.generalise import Cells, GroupTable
 
 __all__ = ["Models", "L_VARIANTS", "T_DISTANCES", "BETA_VARIANTS", "DELTA_VARIANTS", "HierarchyTree", "class_checks",
@@ -82,34 +83,6 @@ def _above(x: np.ndarray, bound: float | np.ndarray) -> np.ndarray:
     """x above its bound by more than the tolerance (NaN is never above)."""
     return x > bound + _RTOL * np.maximum(np.abs(bound), 1.0)
 _BLOCK = 1 << 22
-
-
-@dataclass(frozen=True, eq=False)
-class HierarchyTree:
-    """A sensitive variable's hierarchy for the hierarchical ground distance: per level
-    L = 1 .. H, the level-L node of each node of level L - 1 (``parents[L - 1]``, level 0 being
-    the variable's values in code order), and the file's count of each value."""
-
-    parents: tuple[np.ndarray, ...] = field(repr=False)
-    counts: np.ndarray = field(repr=False)
-
-    @property
-    def height(self) -> int:
-        return len(self.parents)
-
-    @classmethod
-    def build(cls, value_rows: np.ndarray, table: np.ndarray, counts: np.ndarray) -> "HierarchyTree":
-        """From each value's row in the hierarchy's `table` (rows x levels, level 0 first)."""
-        parents = []
-        prev = np.arange(value_rows.shape[0])  # level-0 node of each value: itself
-        for lev in range(1, table.shape[1]):
-            _, node = np.unique(table[value_rows, lev].astype(str), return_inverse=True)
-            node = node.ravel().astype(np.int64)
-            par = np.zeros(int(prev.max()) + 1 if prev.size else 0, dtype=np.int64)
-            par[prev] = node  # a tree: every node of level L - 1 has one parent
-            parents.append(par)
-            prev = node
-        return cls(parents=tuple(parents), counts=np.asarray(counts, dtype=np.int64))
 
 
 @dataclass(frozen=True)
@@ -206,40 +179,6 @@ def recursive_ok(cells: Cells, n_groups: int, l: int, c: float) -> np.ndarray:
     return l_values(cells, n_groups, "recursive", c) >= l
 
 
-def _hierarchical_emd(cells: Cells, tree: HierarchyTree, n_groups: int) -> np.ndarray:
-    """Per class, the EMD with hierarchical ground distance (see the module notes), in integers
-    scaled by P Q (P the file's observed records, Q the class's) as ARX computes it, then divided."""
-    F = tree.counts
-    P = int(F.sum())
-    m = F.shape[0]
-    Q = np.bincount(cells.group, weights=cells.count, minlength=n_groups).astype(np.int64)
-    out = np.zeros(n_groups)
-    H = tree.height
-    if H == 0 or m == 0:
-        return out
-    indicators = []
-    for par in tree.parents:
-        A = np.zeros((par.shape[0], int(par.max()) + 1), dtype=np.int64)
-        A[np.arange(par.shape[0]), par] = 1
-        indicators.append(A)
-    rows = max(1, _BLOCK // max(m, 1))
-    for g0 in range(0, n_groups, rows):
-        g1 = min(n_groups, g0 + rows)
-        lo, hi = np.searchsorted(cells.group, [g0, g1])
-        f = np.zeros((g1 - g0, m), dtype=np.int64)
-        f[cells.group[lo:hi] - g0, cells.code[lo:hi]] = cells.count[lo:hi]
-        extra = f * P - np.outer(Q[g0:g1], F)  # (p_v - q_v) P Q
-        cost = np.zeros(g1 - g0, dtype=np.int64)
-        for level, A in enumerate(indicators, start=1):
-            pos = np.maximum(extra, 0) @ A
-            neg = np.maximum(-extra, 0) @ A
-            cost += level * np.minimum(pos, neg).sum(axis=1)
-            extra = pos - neg
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out[g0:g1] = cost / (float(H) * float(P) * Q[g0:g1].astype(float))
-    return out
-
-
 def t_values(cells: Cells, q: np.ndarray, n_groups: int, distance: str, tree: HierarchyTree | None = None) -> np.ndarray:
     """Per class: EMD to the file's distribution q (NaN for a class without observed values);
     the hierarchical distance needs the sensitive variable's `tree`."""
@@ -248,7 +187,7 @@ def t_values(cells: Cells, q: np.ndarray, n_groups: int, distance: str, tree: Hi
     if distance == "hierarchical":
         if tree is None:
             raise ValueError("the hierarchical distance needs the sensitive variable's hierarchy.")
-        out = _hierarchical_emd(cells, tree, n_groups)
+        out = tree_emd(cells.group, cells.code, cells.count, n_groups, tree)
     elif distance == "equal":
         p = cnt / n_obs[cells.group]
         qv = q[cells.code]

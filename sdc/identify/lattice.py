@@ -27,8 +27,8 @@ import pandas as pd
 
 from sdc.core.classes import sensitive_kind
 from sdc.core.generalise import GroupTable, group_table, roll_up
-from sdc.identify.criteria import HierarchyTree
-from sdc.identify.hierarchy import Hierarchy, column_text, value_text
+from sdc.attribute.tree_closeness import HierarchyTree
+from sdc.identify.hierarchy import Hierarchy, column_text
 
 __all__ = ["Lattice", "EncodedQI", "EncodedSensitive", "Problem", "MAX_NODES"]
 
@@ -209,22 +209,6 @@ def _codes_of(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rank[inv.ravel()].astype(np.int64), labels[first[order]]
 
 
-def _sensitive_tree(name: str, values: np.ndarray, counts: np.ndarray, h: Hierarchy) -> HierarchyTree:
-    """The tree of a sensitive variable's hierarchy over its observed values (matched as text,
-    as the quasi-identifiers are); every value needs a row."""
-    row_of = {v: i for i, v in enumerate(h.table[:, 0])}
-    texts = [value_text(v) for v in values]
-    unknown = [t for t in texts if t not in row_of]
-    if unknown:
-        more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
-        raise ValueError(
-            f"sensitive variable {name!r} has values missing from its hierarchy {h.name or ''}: "
-            f"{', '.join(map(repr, unknown[:3]))}{more}; every value needs a row (level 0 = the value)."
-        )
-    rows = np.array([row_of[t] for t in texts], dtype=np.int64)
-    return HierarchyTree.build(rows, h.table, counts.astype(np.int64))
-
-
 def _encode_sensitive(data: pd.DataFrame, name: str, hierarchy: Hierarchy | None = None) -> EncodedSensitive:
     s = data[name]
     numeric, _ = sensitive_kind(s)
@@ -250,7 +234,8 @@ def _encode_sensitive(data: pd.DataFrame, name: str, hierarchy: Hierarchy | None
         codes = lookup[raw]  # code -1 (missing) picks the appended -1
     counts = np.bincount(codes[codes >= 0], minlength=len(uniq)).astype(float)
     q = counts / counts.sum() if counts.sum() else counts
-    tree = None if hierarchy is None else _sensitive_tree(name, np.asarray(uniq), counts, hierarchy)
+    tree = None if hierarchy is None else HierarchyTree.of_values(name, list(uniq), counts.astype(np.int64),
+                                                                  hierarchy.table, hierarchy.name)
     return EncodedSensitive(name=name, codes=codes, values=np.asarray(uniq), q=q, tree=tree)
 
 
