@@ -83,6 +83,10 @@ def class_ok(sens: dict[str, list], q: dict[str, dict], rows: list[int], models:
             bound = min(bv, -math.log(q[s][v])) if models.get("beta_variant", "basic") == "enhanced" else bv
             if rel > bound + 1e-12:
                 return False
+    for s, av in models.get("alpha", {}).items():
+        vals = [sens[s][i] for i in rows if sens[s][i] is not None]
+        if vals and max(Counter(vals).values()) / len(vals) > av + 1e-12:
+            return False
     for s, dv in models.get("delta", {}).items():
         vals = [sens[s][i] for i in rows if sens[s][i] is not None]
         n = len(vals)

@@ -182,3 +182,15 @@ def test_hierarchical_measure_matches_the_brute_force_on_random_classes() -> Non
             want = hierarchical_emd(cls["dx"].value_counts(normalize=True).to_dict(), q, tree)
             got = r.classes.loc[r.classes["g"] == g, "distance"].item()
             assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_alpha_k_anonymity_by_hand() -> None:
+    # class A {x, x, y}: x has 2/3; B {y, y, x}: y has 2/3; merged: 1/2
+    data, hs = _two_classes(["x", "x", "y"], ["y", "y", "x"])
+    r = generalisation_search(data, hs, k=3, alpha={"dx": 2 / 3}, suppression_limit=0)
+    assert r.levels == {"g": 0} and r.achieved["alpha"]["dx"] == pytest.approx(2 / 3)  # on the bound
+    r = generalisation_search(data, hs, k=3, alpha=0.6, sensitive="dx", suppression_limit=0)
+    assert r.levels == {"g": 1} and r.achieved["alpha"]["dx"] == 0.5
+    assert "alpha 0.6 of dx (largest share of a value in a class)" in r.models["described"]
+    with pytest.raises(ValueError, match=r"`alpha` must lie in \(0, 1\]"):
+        generalisation_search(data, hs, alpha=1.5, sensitive="dx")

@@ -244,7 +244,7 @@ def _random_problem(d: st.DataObject) -> tuple[pd.DataFrame, dict[str, np.ndarra
     models: dict = {}
     if d.draw(st.booleans()):
         models["k"] = d.draw(st.integers(2, 4))
-    kind = d.draw(st.sampled_from(["none", "l", "t", "beta", "delta"]))
+    kind = d.draw(st.sampled_from(["none", "l", "t", "beta", "delta", "alpha"]))
     if kind == "l":
         models["l_variant"] = d.draw(st.sampled_from(["distinct", "entropy", "grassberger", "recursive"]))
         entropic = models["l_variant"] in ("entropy", "grassberger")
@@ -258,6 +258,8 @@ def _random_problem(d: st.DataObject) -> tuple[pd.DataFrame, dict[str, np.ndarra
     elif kind == "delta":
         models["delta_variant"] = d.draw(st.sampled_from(["arx", "present"]))
         models["delta"] = {"dx": d.draw(st.sampled_from([0.5, 1.0, 2.0]))}
+    elif kind == "alpha":
+        models["alpha"] = {"dx": d.draw(st.sampled_from([0.5, 0.6, 0.8]))}
     elif kind == "beta":
         models["beta_variant"] = d.draw(st.sampled_from(["basic", "enhanced"]))
         models["beta"] = {"dx": d.draw(st.sampled_from([0.5, 1.0, 3.0]))}
@@ -344,6 +346,9 @@ def _check_release(r, data: pd.DataFrame, qis: list[str], models: dict, limit: f
         cls = res.classes.dropna(subset=qis, how="all")
         col = "enhanced_beta" if models.get("beta_variant") == "enhanced" else "beta"
         assert (cls[col].dropna() <= bv + 1e-9).all()
+    for s, av in models.get("alpha", {}).items():
+        res = sdc.l_diversity(kept, qis, s, l=2)
+        assert (res.classes[f"{s}_dominant_share"].dropna() <= av + 1e-9).all()
     for s, dv in models.get("delta", {}).items():
         res = sdc.delta_disclosure(marked, qis, s, delta=dv, variant=models.get("delta_variant", "arx"))
         cls = res.classes.dropna(subset=qis, how="all")

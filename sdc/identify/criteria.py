@@ -27,12 +27,14 @@ p_v = f_v / N, and q_v the file-wide share of value v (all records, before suppr
   as ARX does: e_v scaled by the file's and the class's totals; :mod:`sdc.attribute.tree_closeness`).
 * beta-likeness (Cao and Karras 2012): basic, max over the class's values of
   (p_v - q_v) / q_v <= beta; enhanced, (p_v - q_v) / q_v <= min(beta, -ln q_v) for each value.
+* (alpha, k)-anonymity's alpha (Wong, Li, Fu and Wang 2006, KDD): every value's share in the
+  class is at most alpha, max_v p_v <= alpha (with ``k`` for the k; not an ARX model).
 * delta-disclosure privacy (Brickell and Shmatikov 2008) as ARX defines it
   (``DDisclosurePrivacy``, ``delta_variant="arx"``): |log2(p_v / q_v)| < delta for every value
   present in the class; ``"present"`` is the same with the natural log (pyCANON's reading).
 
 A class without any observed sensitive value fails l-diversity (it has no value) and meets
-t-closeness, beta-likeness and delta-disclosure (it discloses nothing). The l-diversity of a
+t-closeness, beta-likeness, delta-disclosure and alpha (it discloses nothing). The l-diversity of a
 class is the one :mod:`sdc.attribute.ldiversity` computes (distinct values; exp of the entropy;
 the recursive (c, l) value of sdcMicro's loop, :func:`sdc.attribute.ldiversity._recursive`),
 and every bound is compared with that module's one tolerance: a value within 1e-9 x max(bound,
@@ -41,8 +43,8 @@ rounding (delta-disclosure's inequality is strict, as in ARX and the paper: on t
 
 Monotonicity (what lets a search prune; ARX's ``isMonotonicWithSuppression`` and
 ``isMonotonicWithGeneralization``): without suppression k-anonymity, distinct, Shannon entropy
-and recursive l-diversity, t-closeness (every distance: the EMD is convex in p) and
-beta-likeness are monotone under generalisation (merging two classes that satisfy it gives a
+and recursive l-diversity, t-closeness (every distance: the EMD is convex in p),
+beta-likeness and alpha (a merged share lies between the parts' shares) are monotone under generalisation (merging two classes that satisfy it gives a
 class that satisfies it); Grassberger entropy l-diversity is not (two classes with counts
 {1, 1} have H_G = 2, l = 7.4; merged, {2, 2} has H_G = 2/3, l = 1.9: the estimator's
 small-sample correction shrinks as classes grow) and neither is delta-disclosure (a merged
@@ -99,6 +101,7 @@ class Models:
     beta_variant: str = "basic"
     delta: Mapping[str, float] = field(default_factory=dict)
     delta_variant: str = "arx"
+    alpha: Mapping[str, float] = field(default_factory=dict)
 
     def describe(self) -> list[str]:
         out = [] if self.k is None else [f"{self.k}-anonymity"]
@@ -110,6 +113,7 @@ class Models:
         out += [f"{v:g}-closeness of {s} ({self.t_distance} distance)" for s, v in self.t.items()]
         out += [f"{self.beta_variant} {v:g}-likeness of {s}" for s, v in self.beta.items()]
         out += [f"{v:g}-disclosure privacy of {s} ({self.delta_variant})" for s, v in self.delta.items()]
+        out += [f"alpha {v:g} of {s} (largest share of a value in a class)" for s, v in self.alpha.items()]
         return out
 
     def monotone_part(self, suppression: bool) -> "Models":
@@ -119,12 +123,12 @@ class Models:
             keep_l = self.l_variant != "grassberger"
             return Models(k=self.k, l=dict(self.l) if keep_l else {}, l_variant=self.l_variant, c=self.c,
                           t=dict(self.t), t_distance=self.t_distance, beta=dict(self.beta),
-                          beta_variant=self.beta_variant)
+                          beta_variant=self.beta_variant, alpha=dict(self.alpha))
         return Models(k=self.k, l=dict(self.l) if self.l_variant == "distinct" else {}, l_variant="distinct")
 
     @property
     def empty(self) -> bool:
-        return self.k is None and not self.l and not self.t and not self.beta and not self.delta
+        return self.k is None and not self.l and not self.t and not self.beta and not self.delta and not self.alpha
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"k": self.k}
@@ -138,6 +142,8 @@ class Models:
             out.update(beta=dict(self.beta), beta_variant=self.beta_variant)
         if self.delta:
             out.update(delta=dict(self.delta), delta_variant=self.delta_variant)
+        if self.alpha:
+            out["alpha"] = dict(self.alpha)
         return out
 
 
@@ -232,6 +238,14 @@ def delta_values(cells: Cells, q: np.ndarray, n_groups: int, variant: str) -> np
     return _per_group_max(d, cells.group, n_groups, np.nan)
 
 
+def alpha_values(cells: Cells, n_groups: int) -> np.ndarray:
+    """Per class: the largest share of one value (NaN for a class without observed values)."""
+    cnt = cells.count.astype(float)
+    n_obs = _sum(cells.group, cnt, n_groups)
+    share = cnt / n_obs[cells.group]
+    return _per_group_max(share, cells.group, n_groups, np.nan)
+
+
 def _at_or_above(x: np.ndarray, bound: float) -> np.ndarray:
     """x >= bound, a value within the tolerance below the bound counting as on it (NaN never)."""
     return x >= bound - _RTOL * max(abs(bound), 1.0)
@@ -267,6 +281,8 @@ def class_checks(table: GroupTable, models: Models, sensitive_index: Mapping[str
     for s, dv in models.delta.items():
         d = delta_values(table.cells[sensitive_index[s]], q[s], g, models.delta_variant)
         ok &= ~_at_or_above(d, dv)
+    for s, av in models.alpha.items():
+        ok &= ~_above(alpha_values(table.cells[sensitive_index[s]], g), av)
     return ok
 
 
@@ -292,4 +308,8 @@ def achieved(table: GroupTable, kept: np.ndarray, models: Models, sensitive_inde
         v = delta_values(table.cells[sensitive_index[s]], q[s], g, models.delta_variant)[kept]
         v = v[~np.isnan(v)]
         out.setdefault("delta", {})[s] = float(v.max()) if v.size else None
+    for s in models.alpha:
+        v = alpha_values(table.cells[sensitive_index[s]], g)[kept]
+        v = v[~np.isnan(v)]
+        out.setdefault("alpha", {})[s] = float(v.max()) if v.size else None
     return out

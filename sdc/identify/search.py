@@ -9,10 +9,12 @@ classes are suppressed whole (their quasi-identifiers removed), as in ARX.
 The optimum is exact. Small lattices are evaluated exhaustively; larger ones by a
 branch-and-bound in the spirit of Flash and OLA (Kohlmayer et al. 2012; El Emam et al. 2009):
 
-1. *Predictive tagging.* The monotone models (all of them without suppression; k-anonymity
-   and distinct l-diversity with it) are settled by binary searches along upward paths of
-   the lattice: if a node meets them, so does every generalisation of it; if it fails, so
-   does every specialisation. Tagged nodes are not evaluated.
+1. *Predictive tagging.* The monotone models (without suppression all but Grassberger entropy
+   l-diversity and delta-disclosure; with it k-anonymity and distinct l-diversity, see
+   :mod:`sdc.identify.criteria`; every model with ``practical_monotonicity``, ARX's option)
+   are settled by binary searches along upward paths of the lattice: if a node meets them, so
+   does every generalisation of it; if it fails, so does every specialisation. Tagged nodes
+   are not evaluated.
 2. *Bound pruning.* Each node has a lower bound of its loss (metric's generalisation-only
    part, or the DM*/class counts of an evaluated specialisation, see
    :mod:`sdc.identify.metrics`). Candidates are evaluated in order of their bound; once the
@@ -86,7 +88,7 @@ class GeneralisationResult:
         Records suppressed in the release.
     achieved : dict
         What the release achieves: smallest class (k) and, per sensitive variable, the
-        smallest l, largest t, largest beta over released classes.
+        smallest l, largest t, largest beta and largest delta over released classes.
     models : dict
         The privacy models as given; ``suppression_limit``, ``suppressed_as`` alongside.
     n_nodes, n_evaluated : int
@@ -461,6 +463,7 @@ def generalisation_search(
     beta_variant: str = "basic",
     delta: float | Mapping[str, float] | None = None,
     delta_variant: str = "arx",
+    alpha: float | Mapping[str, float] | None = None,
     sensitive: str | Sequence[str] | None = None,
     suppression_limit: float = 0.04,
     metric: str = "discernibility",
@@ -497,6 +500,9 @@ def generalisation_search(
     delta_variant : {"arx", "present"}
         delta-disclosure: |log2(p / q)| < delta over the values present in the class (ARX's
         ``DDisclosurePrivacy``), or the same with the natural log (pyCANON).
+    alpha : number in (0, 1] or mapping, optional
+        The alpha of (alpha, k)-anonymity (Wong et al. 2006): no value has a share above alpha
+        in a released class (with `k` for the k).
     sensitive : str or sequence of str, optional
         The sensitive variables (default: the keys of the mappings given for l, t, beta).
     suppression_limit : float, default 0.04
@@ -542,7 +548,7 @@ def generalisation_search(
     """
     start = time.perf_counter()
     args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant,
-                   hierarchy_base, delta, delta_variant)
+                   hierarchy_base, delta, delta_variant, alpha)
     hs, sens, models = args.hierarchies, args.sensitive, args.models
     limit = check_fraction(suppression_limit, "suppression_limit")
     check_option(metric, "metric", METRICS)

@@ -24,6 +24,7 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
     beta_variant = "basic"        # basic | enhanced
     delta = 1.5                   # delta-disclosure privacy
     delta_variant = "arx"         # arx (log2) | present (natural log)
+    alpha = 0.8                   # (alpha, k)-anonymity's alpha, with k above
 
     [search]
     suppression_limit = 0.04
@@ -110,6 +111,8 @@ MODEL_OPTIONS = Options([
            help="delta of delta-disclosure privacy (every sensitive variable)"),
     Option("delta_variant", Choice(DELTA_VARIANTS), "arx", section="models",
            help="delta-disclosure: log2 (ARX) or natural log (pyCANON)"),
+    Option("alpha", _per_variable(PROBABILITY), None, section="models", metavar="ALPHA",
+           help="alpha of (alpha, k)-anonymity: largest share of a value in a class"),
     Option("sensitive", Names(), (), section="models", metavar="COLS", help="sensitive variables, comma-separated"),
 ])
 #: The search's settings ([search]).
@@ -123,7 +126,7 @@ SEARCH_OPTIONS = Options([
     Option("practical_monotonicity", Flag(), False, section="search",
            help="take every model as monotone (ARX's practical monotonicity; not proven optimal)"),
 ])
-_TARGETS = Options([o for o in MODEL_OPTIONS if not o.name.startswith(("beta", "delta"))]
+_TARGETS = Options([o for o in MODEL_OPTIONS if not o.name.startswith(("beta", "delta", "alpha"))]
                    + [SEARCH_OPTIONS["suppression_limit"]])
 #: The options of each section (the dimension and combination searches add their own table).
 _SECTION_OPTIONS: dict[str, Options] = {
@@ -157,7 +160,7 @@ class SearchConfig:
     def sensitive(self) -> list[str]:
         s = self.models.get("sensitive")
         out = [s] if isinstance(s, str) else list(s or [])
-        for key in ("l", "t", "beta", "delta"):
+        for key in ("l", "t", "beta", "delta", "alpha"):
             v = self.models.get(key)
             if isinstance(v, Mapping):
                 out += [x for x in v if x not in out]
