@@ -96,6 +96,20 @@ def class_ok(sens: dict[str, list], q: dict[str, dict], rows: list[int], models:
     return True
 
 
+def risk_kept(classes: list[list[int]], kept: list[bool], avg_risk: float) -> list[bool]:
+    """ARX's average-risk enforcement, one class at a time: while kept classes / kept records
+    exceeds the limit, suppress the smallest kept class (ties: the one whose first record comes first)."""
+    kept = list(kept)
+    order = sorted((len(c), min(c), i) for i, c in enumerate(classes) if kept[i])
+    for _, _, i in order:
+        n_cls = sum(kept)
+        n_rec = sum(len(c) for c, k in zip(classes, kept) if k)
+        if n_rec == 0 or 1.0 / (n_rec / n_cls) <= avg_risk:
+            break
+        kept[i] = False
+    return kept
+
+
 def grassberger_g(n: int) -> float:
     """Grassberger's G(n) from its definition: G(2m) = -gamma - ln 2 + sum_{k<=m} 2/(2k-1), G(2m+1) = G(2m)."""
     m = n // 2
@@ -181,6 +195,8 @@ def brute_force(data: pd.DataFrame, tables: dict[str, np.ndarray], sensitive: li
     for node in itertools.product(*[range(t.shape[1]) for t in tables.values()]):
         classes = node_classes(data, tables, node)
         kept = [class_ok(sens, q, c, models) for c in classes]
+        if models.get("avg_risk") is not None and node != tuple(t.shape[1] - 1 for t in tables.values()):
+            kept = risk_kept(classes, kept, models["avg_risk"])
         if sum(len(c) for c, k in zip(classes, kept) if not k) > max_out:
             continue
         out.append((metric(data, tables, node, classes, kept, metric_name), sum(node), node))

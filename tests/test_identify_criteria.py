@@ -194,3 +194,23 @@ def test_alpha_k_anonymity_by_hand() -> None:
     assert "alpha 0.6 of dx (largest share of a value in a class)" in r.models["described"]
     with pytest.raises(ValueError, match=r"`alpha` must lie in \(0, 1\]"):
         generalisation_search(data, hs, alpha=1.5, sensitive="dx")
+
+
+def test_average_risk_limit_by_hand() -> None:
+    # classes A (1 record), B (2), C (3): 3 classes / 6 records = 0.5. Limit 0.4: suppress the
+    # smallest, A: 2 / 5 = 0.4 meets it (on the bound); with no suppression allowed only the top
+    # node (one class) does.
+    data = pd.DataFrame({"g": ["A", "B", "B", "C", "C", "C"], "dx": list("xyxyxy")})
+    hs = {"g": Hierarchy(np.array([["A", "*"], ["B", "*"], ["C", "*"]], dtype=object), name="g")}
+    r = generalisation_search(data, hs, avg_risk=0.4, suppression_limit=1 / 6)
+    assert r.levels == {"g": 0} and r.suppressed == 1 and r.data["g"].isna().tolist() == [True] + [False] * 5
+    assert "average re-identification risk <= 0.4" in r.models["described"] and r.models["avg_risk"] == 0.4
+    r = generalisation_search(data, hs, avg_risk=0.4, suppression_limit=0)
+    assert r.levels == {"g": 1} and r.suppressed == 0
+    # ties go to the class whose first record comes first: B and D both have 2 records
+    data = pd.DataFrame({"g": ["D", "B", "B", "D", "C", "C", "C"]})
+    hs = {"g": Hierarchy(np.array([["B", "*"], ["C", "*"], ["D", "*"]], dtype=object), name="g")}
+    r = generalisation_search(data, hs, avg_risk=0.4, suppression_limit=0.3)
+    assert r.data["g"].isna().tolist() == [True, False, False, True, False, False, False]  # D: rows 0 and 3
+    with pytest.raises(ValueError, match=r"`avg_risk` must lie in \(0, 1\]"):
+        generalisation_search(data, hs, avg_risk=0)

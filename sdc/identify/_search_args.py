@@ -79,7 +79,7 @@ def _split_trees(hierarchies: Mapping[str, object], sens: list[str], t: object, 
 def resolve(
     data: pd.DataFrame, hierarchies: Mapping[str, object], sensitive: object, k: object, l: object,
     l_variant: str, c: float, t: object, t_distance: str, beta: object, beta_variant: str, base: object,
-    delta: object = None, delta_variant: str = "arx", alpha: object = None,
+    delta: object = None, delta_variant: str = "arx", alpha: object = None, avg_risk: object = None,
 ) -> Resolved:
     """Check every argument of the search; see :func:`sdc.identify.search.generalisation_search`."""
     check_frame(data)
@@ -110,11 +110,13 @@ def resolve(
     bs = _per_sensitive(beta, "beta", sens, lambda v, n: check_number(v, n, low=0, high=math.inf))
     ds = _per_sensitive(delta, "delta", sens, lambda v, n: check_number(v, n, low=0, high=math.inf, low_open=True))
     als = _per_sensitive(alpha, "alpha", sens, lambda v, n: check_number(v, n, low=0, high=1, low_open=True))
+    ar = None if avg_risk is None else check_number(avg_risk, "avg_risk", low=0, high=1, low_open=True)
     cc = check_number(c, "c", low=0, high=math.inf, low_open=True)
     models = Models(k=kk, l=ls, l_variant=l_variant, c=cc, t=ts, t_distance=t_distance, beta=bs,
-                    beta_variant=beta_variant, delta=ds, delta_variant=delta_variant, alpha=als)
+                    beta_variant=beta_variant, delta=ds, delta_variant=delta_variant, alpha=als,
+                    avg_risk=ar)
     if models.empty:
-        raise ValueError("no privacy model given: set at least one of `k`, `l`, `t`, `beta`, `delta`, `alpha`.")
+        raise ValueError("no privacy model given: set at least one of `k`, `l`, `t`, `beta`, `delta`, `alpha`, `avg_risk`.")
     used = set(ls) | set(ts) | set(bs) | set(ds) | set(als)
     sens = [s for s in sens if s in used] + [s for s in sens if s not in used]
     return Resolved(hierarchies=hs, sensitive=sens, models=models, sensitive_hierarchies=sh)

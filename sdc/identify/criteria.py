@@ -29,6 +29,12 @@ p_v = f_v / N, and q_v the file-wide share of value v (all records, before suppr
   (p_v - q_v) / q_v <= beta; enhanced, (p_v - q_v) / q_v <= min(beta, -ln q_v) for each value.
 * (alpha, k)-anonymity's alpha (Wong, Li, Fu and Wang 2006, KDD): every value's share in the
   class is at most alpha, max_v p_v <= alpha (with ``k`` for the k; not an ARX model).
+* average re-identification risk (``avg_risk``; ARX's ``AverageReidentificationRisk``, El Emam
+  2013): a limit on the whole release, not a class: after the classes failing the other models
+  are suppressed, released classes / released records <= avg_risk; when it is above, the
+  smallest classes are suppressed first (ties: the class whose first record comes first), as
+  few as make it hold (ARX's ``HashGroupifyDistribution``), within the suppression limit. The
+  top transformation (every record generalised completely) meets it, as in ARX.
 * delta-disclosure privacy (Brickell and Shmatikov 2008) as ARX defines it
   (``DDisclosurePrivacy``, ``delta_variant="arx"``): |log2(p_v / q_v)| < delta for every value
   present in the class; ``"present"`` is the same with the natural log (pyCANON's reading).
@@ -50,8 +56,14 @@ class that satisfies it); Grassberger entropy l-diversity is not (two classes wi
 small-sample correction shrinks as classes grow) and neither is delta-disclosure (a merged
 class can hold a value rare in it that the parts did not hold). ARX declares Grassberger's
 estimator monotone with generalisation; sdc does not prune on it. With suppression only
-k-anonymity and distinct l-diversity stay monotone: merging a satisfying class with a
-suppressed one can break the others.
+k-anonymity, distinct l-diversity and the average risk limit stay monotone: merging a satisfying
+class with a suppressed one can break the others. The average risk (with k and distinct l, the
+classes failing them suppressed first): if node A meets it suppressing a set of classes, a
+generalisation B can keep every class holding one of A's kept classes and suppress the rest (no
+more records than A); it keeps at least as many records in at most as many classes, so the
+average risk is no higher; and suppressing B's smallest classes first needs the fewest records
+(for any number j of classes removed the j smallest remove the fewest records and lower the
+ratio most), so B meets it too. ARX declares it monotone likewise.
 """
 
 from __future__ import annotations
@@ -102,6 +114,7 @@ class Models:
     delta: Mapping[str, float] = field(default_factory=dict)
     delta_variant: str = "arx"
     alpha: Mapping[str, float] = field(default_factory=dict)
+    avg_risk: float | None = None
 
     def describe(self) -> list[str]:
         out = [] if self.k is None else [f"{self.k}-anonymity"]
@@ -114,21 +127,25 @@ class Models:
         out += [f"{self.beta_variant} {v:g}-likeness of {s}" for s, v in self.beta.items()]
         out += [f"{v:g}-disclosure privacy of {s} ({self.delta_variant})" for s, v in self.delta.items()]
         out += [f"alpha {v:g} of {s} (largest share of a value in a class)" for s, v in self.alpha.items()]
+        if self.avg_risk is not None:
+            out.append(f"average re-identification risk <= {self.avg_risk:g}")
         return out
 
     def monotone_part(self, suppression: bool) -> "Models":
         """The models that stay monotone under generalisation: without suppression all but
-        Grassberger entropy l-diversity and delta-disclosure; with it, k and distinct l."""
+        Grassberger entropy l-diversity and delta-disclosure; with it, k, distinct l and the
+        average risk (module notes)."""
         if not suppression:
             keep_l = self.l_variant != "grassberger"
             return Models(k=self.k, l=dict(self.l) if keep_l else {}, l_variant=self.l_variant, c=self.c,
                           t=dict(self.t), t_distance=self.t_distance, beta=dict(self.beta),
-                          beta_variant=self.beta_variant, alpha=dict(self.alpha))
-        return Models(k=self.k, l=dict(self.l) if self.l_variant == "distinct" else {}, l_variant="distinct")
+                          beta_variant=self.beta_variant, alpha=dict(self.alpha), avg_risk=self.avg_risk)
+        return Models(k=self.k, l=dict(self.l) if self.l_variant == "distinct" else {}, l_variant="distinct",
+                      avg_risk=self.avg_risk)
 
     @property
     def empty(self) -> bool:
-        return self.k is None and not self.l and not self.t and not self.beta and not self.delta and not self.alpha
+        return self.k is None and not self.l and not self.t and not self.beta and not self.delta and not self.alpha and self.avg_risk is None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"k": self.k}
@@ -144,6 +161,8 @@ class Models:
             out.update(delta=dict(self.delta), delta_variant=self.delta_variant)
         if self.alpha:
             out["alpha"] = dict(self.alpha)
+        if self.avg_risk is not None:
+            out["avg_risk"] = self.avg_risk
         return out
 
 
@@ -244,6 +263,26 @@ def alpha_values(cells: Cells, n_groups: int) -> np.ndarray:
     n_obs = _sum(cells.group, cnt, n_groups)
     share = cnt / n_obs[cells.group]
     return _per_group_max(share, cells.group, n_groups, np.nan)
+
+
+def risk_suppression(counts: np.ndarray, ok: np.ndarray, first: np.ndarray, avg_risk: float) -> np.ndarray:
+    """The classes kept once the average re-identification risk is enforced: of those in `ok`,
+    the fewest smallest (ties: smaller `first`, the class's first record) suppressed so that
+    classes / records <= avg_risk (module notes). Suppressing the smallest class never lowers
+    the mean class size, so the fewest is the first prefix that meets the limit."""
+    idx = np.flatnonzero(ok)
+    if idx.size == 0:
+        return ok
+    order = idx[np.lexsort((first[idx], counts[idx]))]
+    sizes = counts[order].astype(float)
+    recs = sizes.sum() - np.concatenate([[0.0], np.cumsum(sizes)])   # records left after j removed
+    left = idx.size - np.arange(idx.size + 1, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        meets = (recs <= 0) | (1.0 / (recs / left) <= avg_risk)  # ARX: 1 / average class size
+    j = int(np.argmax(meets))
+    out = ok.copy()
+    out[order[:j]] = False
+    return out
 
 
 def _at_or_above(x: np.ndarray, bound: float) -> np.ndarray:

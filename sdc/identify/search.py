@@ -43,7 +43,7 @@ from sdc._stats import summary_frame
 from sdc._validation import check_fraction, check_int, check_option
 from sdc.core.generalise import GroupTable
 from sdc.identify._search_args import resolve
-from sdc.identify.criteria import Models, achieved, class_checks
+from sdc.identify.criteria import Models, achieved, class_checks, risk_suppression
 from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import Lattice, Problem
 from sdc.identify.metrics import METRICS, MetricTables, dm_star
@@ -195,18 +195,20 @@ class _Search:
         self.avg_risk = np.full(N, np.nan)
         self.best: list[tuple[float, int, int]] = []     # sorted keys (loss, height, index)
         self._cache: dict[int, GroupTable] = {0: problem.base} if N else {}
+        self._first: dict[int, np.ndarray] = {}
+        if models.avg_risk is not None and N:
+            self._first[0] = _first_records(problem, problem.base, np.arange(problem.base.n_groups))
         self._cache_groups = problem.base.n_groups
         self.integer_metric = metric in ("discernibility", "dm_star")
 
     # -- evaluation
 
-    def _source(self, i: int) -> tuple[GroupTable, tuple[int, ...]]:
+    def _source(self, i: int) -> int:
         keys = np.fromiter(self._cache.keys(), dtype=np.int64)
         below = (self.lat.levels[keys] <= self.lat.levels[i]).all(axis=1)
         cand = keys[below]
         sizes = np.array([self._cache[int(c)].n_groups for c in cand])
-        j = int(cand[int(np.argmin(sizes))])
-        return self._cache[j], self.lat.node(j)
+        return int(cand[int(np.argmin(sizes))])
 
     def _remember(self, i: int, table: GroupTable) -> None:
         if i in self._cache:
@@ -216,14 +218,29 @@ class _Search:
         while (len(self._cache) > _CACHE_TABLES or self._cache_groups > _CACHE_GROUPS) and len(self._cache) > 1:
             old = next(k for k in self._cache if k != 0)  # oldest, never the level-0 table
             self._cache_groups -= self._cache.pop(old).n_groups
+            self._first.pop(old, None)
 
     def table(self, i: int) -> GroupTable:
+        """Node i's classes (and, with the average-risk model, each class's first record in
+        ``_first[i]``, the tie-break of its suppression), rolled up from a cached table."""
         if i in self._cache:
             return self._cache[i]
-        src, lv = self._source(i)
-        t, _ = self.p.table_at(self.lat.node(i), src, lv)
+        j = self._source(i)
+        t, ids = self.p.table_at(self.lat.node(i), self._cache[j], self.lat.node(j))
+        if self.models.avg_risk is not None:
+            first = np.full(t.n_groups, self.p.n, dtype=np.int64)
+            np.minimum.at(first, ids, self._first[j])
+            self._first[i] = first
         self._remember(i, t)
         return t
+
+    def _checks(self, i: int, t: GroupTable, models: Models) -> np.ndarray:
+        """The classes of node i kept under `models`: the per-class checks, then the average
+        risk's suppression of the smallest classes (the top node meets it, as in ARX)."""
+        ok = class_checks(t, models, self.sidx, self.q, self.trees)
+        if models.avg_risk is not None and int(self.lat.height[i]) < sum(self.lat.top):
+            ok = risk_suppression(t.counts, ok, self._first[i], models.avg_risk)
+        return ok
 
     def evaluate(self, i: int) -> None:
         if self.evaluated[i]:
@@ -234,14 +251,14 @@ class _Search:
         cnt = t.counts
         mono_pass = True
         if not self.mono.empty:
-            ok_m = class_checks(t, self.mono, self.sidx, self.q, self.trees)
+            ok_m = self._checks(i, t, self.mono)
             mono_pass = int(cnt[~ok_m].sum()) <= self.limit
         if mono_pass and not self.full_monotone:
-            ok = class_checks(t, self.models, self.sidx, self.q, self.trees)
+            ok = self._checks(i, t, self.models)
         elif not self.mono.empty:
             ok = ok_m
         else:
-            ok = class_checks(t, self.models, self.sidx, self.q, self.trees)
+            ok = self._checks(i, t, self.models)
         out = int(cnt[~ok].sum())
         anonymous = mono_pass and out <= self.limit
         self.suppressed[i] = out
@@ -369,12 +386,21 @@ class _Search:
         return df
 
 
+def _first_records(problem: Problem, table: GroupTable, ids: np.ndarray) -> np.ndarray:
+    """Each class's first record (ids: the class of each level-0 group)."""
+    first = np.full(table.n_groups, problem.n, dtype=np.int64)
+    np.minimum.at(first, ids[problem.record_group], np.arange(problem.n, dtype=np.int64))
+    return first
+
+
 def _release(data: pd.DataFrame, problem: Problem, levels: Sequence[int], models: Models,
              suppressed_as: str) -> tuple[pd.DataFrame, GroupTable, np.ndarray, int, tuple[int, ...], dict[str, int]]:
     table, ids = problem.table_at(levels)
     sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
     q = {s.name: s.q for s in problem.sensitive}
     kept = class_checks(table, models, sidx, q, problem.trees)
+    if models.avg_risk is not None and any(lv < q_.top for lv, q_ in zip(levels, problem.qis)):
+        kept = risk_suppression(table.counts, kept, _first_records(problem, table, ids), models.avg_risk)
     cls = ids[problem.record_group]
     supp = ~kept[cls]
     cols: dict[str, pd.Series] = {}
@@ -464,6 +490,7 @@ def generalisation_search(
     delta: float | Mapping[str, float] | None = None,
     delta_variant: str = "arx",
     alpha: float | Mapping[str, float] | None = None,
+    avg_risk: float | None = None,
     sensitive: str | Sequence[str] | None = None,
     suppression_limit: float = 0.04,
     metric: str = "discernibility",
@@ -503,6 +530,9 @@ def generalisation_search(
     alpha : number in (0, 1] or mapping, optional
         The alpha of (alpha, k)-anonymity (Wong et al. 2006): no value has a share above alpha
         in a released class (with `k` for the k).
+    avg_risk : float in (0, 1], optional
+        ARX's average re-identification risk limit: released classes / released records at most
+        this, the smallest classes suppressed first to reach it (see :mod:`sdc.identify.criteria`).
     sensitive : str or sequence of str, optional
         The sensitive variables (default: the keys of the mappings given for l, t, beta).
     suppression_limit : float, default 0.04
@@ -548,7 +578,7 @@ def generalisation_search(
     """
     start = time.perf_counter()
     args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant,
-                   hierarchy_base, delta, delta_variant, alpha)
+                   hierarchy_base, delta, delta_variant, alpha, avg_risk)
     hs, sens, models = args.hierarchies, args.sensitive, args.models
     limit = check_fraction(suppression_limit, "suppression_limit")
     check_option(metric, "metric", METRICS)

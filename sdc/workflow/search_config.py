@@ -25,6 +25,7 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
     delta = 1.5                   # delta-disclosure privacy
     delta_variant = "arx"         # arx (log2) | present (natural log)
     alpha = 0.8                   # (alpha, k)-anonymity's alpha, with k above
+    avg_risk = 0.05               # largest average re-identification risk (ARX's)
 
     [search]
     suppression_limit = 0.04
@@ -113,6 +114,8 @@ MODEL_OPTIONS = Options([
            help="delta-disclosure: log2 (ARX) or natural log (pyCANON)"),
     Option("alpha", _per_variable(PROBABILITY), None, section="models", metavar="ALPHA",
            help="alpha of (alpha, k)-anonymity: largest share of a value in a class"),
+    Option("avg_risk", Maybe(PROBABILITY), None, section="models", metavar="RISK",
+           help="largest average re-identification risk (ARX's AverageReidentificationRisk)"),
     Option("sensitive", Names(), (), section="models", metavar="COLS", help="sensitive variables, comma-separated"),
 ])
 #: The search's settings ([search]).
@@ -126,7 +129,7 @@ SEARCH_OPTIONS = Options([
     Option("practical_monotonicity", Flag(), False, section="search",
            help="take every model as monotone (ARX's practical monotonicity; not proven optimal)"),
 ])
-_TARGETS = Options([o for o in MODEL_OPTIONS if not o.name.startswith(("beta", "delta", "alpha"))]
+_TARGETS = Options([o for o in MODEL_OPTIONS if not o.name.startswith(("beta", "delta", "alpha", "avg_risk"))]
                    + [SEARCH_OPTIONS["suppression_limit"]])
 #: The options of each section (the dimension and combination searches add their own table).
 _SECTION_OPTIONS: dict[str, Options] = {
