@@ -149,6 +149,14 @@ def metric(data: pd.DataFrame, tables: dict[str, np.ndarray], node: tuple[int, .
         return float(sum(s * s for s, k in zip(sizes, kept) if k) + n * supp)
     if name == "avg_class_size":
         return n / (sum(kept) + (1 if supp else 0))
+    if name == "height":
+        return float(sum(node))
+    if name in ("precision", "precision_monotonic"):
+        parts = []
+        for tab, lev in zip(tables.values(), node):
+            share = lev / (tab.shape[1] - 1) if tab.shape[1] > 1 else 0.0
+            parts.append(((n - supp) * share + supp) / n if name == "precision" else share)
+        return sum(parts) / len(parts)
     total_nue, loss_parts = 0.0, []
     for (q, tab), lev in zip(tables.items(), node):
         orig = [_text(v) for v in data[q]]

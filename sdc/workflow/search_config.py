@@ -29,7 +29,8 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
 
     [search]
     suppression_limit = 0.04
-    metric = "discernibility"     # dm_star | nue | nue_monotonic | loss | avg_class_size
+    metric = "discernibility"     # dm_star | nue | nue_monotonic | loss | avg_class_size | precision |
+                                  # precision_monotonic | height
     runner_ups = 5
     suppressed_as = "missing"     # or "*"
 
