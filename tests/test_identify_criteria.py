@@ -214,3 +214,19 @@ def test_average_risk_limit_by_hand() -> None:
     assert r.data["g"].isna().tolist() == [True, False, False, True, False, False, False]  # D: rows 0 and 3
     with pytest.raises(ValueError, match=r"`avg_risk` must lie in \(0, 1\]"):
         generalisation_search(data, hs, avg_risk=0)
+
+
+def test_sample_uniqueness_limit_by_hand() -> None:
+    # classes A, D (1 record each), B (2), C (3): 2 uniques of 7 records. Limit 0.2: suppress
+    # one unique, the first (A, row 0): 1 / 6 <= 0.2; limit 0: both.
+    data = pd.DataFrame({"g": ["A", "B", "B", "C", "C", "C", "D"]})
+    hs = {"g": Hierarchy(np.array([["A", "*"], ["B", "*"], ["C", "*"], ["D", "*"]], dtype=object), name="g")}
+    r = generalisation_search(data, hs, sample_uniques=0.2, suppression_limit=0.3)
+    assert r.levels == {"g": 0} and r.data["g"].isna().tolist() == [True] + [False] * 6
+    assert "share of sample uniques <= 0.2" in r.models["described"]
+    r = generalisation_search(data, hs, sample_uniques=0.0, suppression_limit=0.3)
+    assert r.suppressed == 2 and r.data["g"].isna().tolist() == [True] + [False] * 5 + [True]
+    r = generalisation_search(data, hs, sample_uniques=0.0, suppression_limit=0.1)
+    assert r.levels == {"g": 1}
+    with pytest.raises(ValueError, match=r"`sample_uniques` must lie in \[0, 1\]"):
+        generalisation_search(data, hs, sample_uniques=2)

@@ -419,6 +419,9 @@ ARX_CASES = [
      209764.96161974416, [1, 0, 1, 1, 2, 2, 2, 0]),
     # TestAnonymizationRiskBased.java:52 (average re-identification risk 0.01)
     (ALL, dict(avg_risk=0.01, suppression_limit=0.04, metric="nue"), 314637.8461904862, [1, 0, 1, 1, 3, 2, 2, 1, 1]),
+    # TestAnonymizationRiskBased.java:53 (sample uniqueness 0.01, ARX's Loss)
+    (ALL, dict(sample_uniques=0.01, suppression_limit=0.04, metric="loss"), 0.1606952725863784,
+     [0, 3, 0, 0, 1, 1, 1, 1, 0]),
     # TestAnonymizationCombinations.java:62, :173 (hierarchical t-closeness alone)
     (NO_OCC, dict(t={"occupation": 0.2}, t_distance="hierarchical", suppression_limit=0.0, metric="nue_monotonic"),
      398400.0741806447, [0, 4, 1, 1, 3, 2, 2, 1]),

@@ -16,8 +16,11 @@ import pandas as pd
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
 from sdc.identify.criteria import BETA_VARIANTS, DELTA_VARIANTS, L_VARIANTS, T_DISTANCES, Models
 from sdc.identify.hierarchy import Hierarchy, as_hierarchy
+from sdc.identify.metrics import METRICS
 
-__all__ = ["Resolved", "resolve"]
+__all__ = ["Resolved", "resolve", "settings", "SUPPRESSED_AS"]
+
+SUPPRESSED_AS = ("missing", "*")
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,7 @@ def resolve(
     data: pd.DataFrame, hierarchies: Mapping[str, object], sensitive: object, k: object, l: object,
     l_variant: str, c: float, t: object, t_distance: str, beta: object, beta_variant: str, base: object,
     delta: object = None, delta_variant: str = "arx", alpha: object = None, avg_risk: object = None,
+    sample_uniques: object = None,
 ) -> Resolved:
     """Check every argument of the search; see :func:`sdc.identify.search.generalisation_search`."""
     check_frame(data)
@@ -111,12 +115,27 @@ def resolve(
     ds = _per_sensitive(delta, "delta", sens, lambda v, n: check_number(v, n, low=0, high=math.inf, low_open=True))
     als = _per_sensitive(alpha, "alpha", sens, lambda v, n: check_number(v, n, low=0, high=1, low_open=True))
     ar = None if avg_risk is None else check_number(avg_risk, "avg_risk", low=0, high=1, low_open=True)
+    su = None if sample_uniques is None else check_fraction(sample_uniques, "sample_uniques")
     cc = check_number(c, "c", low=0, high=math.inf, low_open=True)
     models = Models(k=kk, l=ls, l_variant=l_variant, c=cc, t=ts, t_distance=t_distance, beta=bs,
                     beta_variant=beta_variant, delta=ds, delta_variant=delta_variant, alpha=als,
-                    avg_risk=ar)
+                    avg_risk=ar, sample_uniques=su)
     if models.empty:
-        raise ValueError("no privacy model given: set at least one of `k`, `l`, `t`, `beta`, `delta`, `alpha`, `avg_risk`.")
+        raise ValueError("no privacy model given: set at least one of `k`, `l`, `t`, `beta`, `delta`, `alpha`, `avg_risk`, `sample_uniques`.")
     used = set(ls) | set(ts) | set(bs) | set(ds) | set(als)
     sens = [s for s in sens if s in used] + [s for s in sens if s not in used]
     return Resolved(hierarchies=hs, sensitive=sens, models=models, sensitive_hierarchies=sh)
+
+
+def settings(suppression_limit: object, metric: object, suppressed_as: object, runner_ups: object,
+             exhaustive: object, practical: object) -> tuple[float, int]:
+    """The search's settings checked (one line each): the suppression limit and the runner-ups."""
+    limit = check_fraction(suppression_limit, "suppression_limit")
+    check_option(metric, "metric", METRICS)
+    check_option(suppressed_as, "suppressed_as", SUPPRESSED_AS)
+    n_up = check_int(runner_ups, "runner_ups", min_value=0)
+    if exhaustive is not None and not isinstance(exhaustive, bool):
+        raise TypeError(f"`exhaustive` must be True, False or None; got {exhaustive!r}.")
+    if not isinstance(practical, bool):
+        raise TypeError(f"`practical_monotonicity` must be True or False; got {practical!r}.")
+    return limit, n_up

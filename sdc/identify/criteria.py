@@ -35,6 +35,12 @@ p_v = f_v / N, and q_v the file-wide share of value v (all records, before suppr
   smallest classes are suppressed first (ties: the class whose first record comes first), as
   few as make it hold (ARX's ``HashGroupifyDistribution``), within the suppression limit. The
   top transformation (every record generalised completely) meets it, as in ARX.
+* sample uniqueness (``sample_uniques``; ARX's ``SampleUniqueness``): the share of released
+  records alone in their class at most the limit, enforced like the average risk (the unique
+  classes suppressed first; among them, with the ``loss`` metric, those of least loss first, as
+  ARX orders them by the metric's loss of the class, else by first record). Monotone with
+  suppression by the same argument (a unique class of a generalisation is a unique class of
+  the node it generalises).
 * delta-disclosure privacy (Brickell and Shmatikov 2008) as ARX defines it
   (``DDisclosurePrivacy``, ``delta_variant="arx"``): |log2(p_v / q_v)| < delta for every value
   present in the class; ``"present"`` is the same with the natural log (pyCANON's reading).
@@ -115,6 +121,7 @@ class Models:
     delta_variant: str = "arx"
     alpha: Mapping[str, float] = field(default_factory=dict)
     avg_risk: float | None = None
+    sample_uniques: float | None = None
 
     def describe(self) -> list[str]:
         out = [] if self.k is None else [f"{self.k}-anonymity"]
@@ -129,6 +136,8 @@ class Models:
         out += [f"alpha {v:g} of {s} (largest share of a value in a class)" for s, v in self.alpha.items()]
         if self.avg_risk is not None:
             out.append(f"average re-identification risk <= {self.avg_risk:g}")
+        if self.sample_uniques is not None:
+            out.append(f"share of sample uniques <= {self.sample_uniques:g}")
         return out
 
     def monotone_part(self, suppression: bool) -> "Models":
@@ -139,13 +148,14 @@ class Models:
             keep_l = self.l_variant != "grassberger"
             return Models(k=self.k, l=dict(self.l) if keep_l else {}, l_variant=self.l_variant, c=self.c,
                           t=dict(self.t), t_distance=self.t_distance, beta=dict(self.beta),
-                          beta_variant=self.beta_variant, alpha=dict(self.alpha), avg_risk=self.avg_risk)
+                          beta_variant=self.beta_variant, alpha=dict(self.alpha), avg_risk=self.avg_risk,
+                          sample_uniques=self.sample_uniques)
         return Models(k=self.k, l=dict(self.l) if self.l_variant == "distinct" else {}, l_variant="distinct",
-                      avg_risk=self.avg_risk)
+                      avg_risk=self.avg_risk, sample_uniques=self.sample_uniques)
 
     @property
     def empty(self) -> bool:
-        return self.k is None and not self.l and not self.t and not self.beta and not self.delta and not self.alpha and self.avg_risk is None
+        return self.k is None and not self.l and not self.t and not self.beta and not self.delta and not self.alpha and self.avg_risk is None and self.sample_uniques is None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"k": self.k}
@@ -163,6 +173,8 @@ class Models:
             out["alpha"] = dict(self.alpha)
         if self.avg_risk is not None:
             out["avg_risk"] = self.avg_risk
+        if self.sample_uniques is not None:
+            out["sample_uniques"] = self.sample_uniques
         return out
 
 
@@ -265,20 +277,30 @@ def alpha_values(cells: Cells, n_groups: int) -> np.ndarray:
     return _per_group_max(share, cells.group, n_groups, np.nan)
 
 
-def risk_suppression(counts: np.ndarray, ok: np.ndarray, first: np.ndarray, avg_risk: float) -> np.ndarray:
-    """The classes kept once the average re-identification risk is enforced: of those in `ok`,
-    the fewest smallest (ties: smaller `first`, the class's first record) suppressed so that
-    classes / records <= avg_risk (module notes). Suppressing the smallest class never lowers
-    the mean class size, so the fewest is the first prefix that meets the limit."""
+def risk_suppression(counts: np.ndarray, ok: np.ndarray, first: np.ndarray, avg_risk: float | None,
+                     uniques: float | None = None, tie: np.ndarray | None = None) -> np.ndarray:
+    """The classes kept once the average re-identification risk (or the share of sample
+    uniques) is enforced: of those in `ok`, the fewest smallest (ties: smaller `tie`, then
+    smaller `first`, the class's first record) suppressed so that classes / records <= avg_risk
+    (and uniques / records <= uniques) (module notes). Suppressing the smallest class never
+    lowers the mean class size, nor raises the share of uniques, so the fewest is the first
+    prefix that meets the limits."""
     idx = np.flatnonzero(ok)
     if idx.size == 0:
         return ok
-    order = idx[np.lexsort((first[idx], counts[idx]))]
+    keys = (first[idx],) if tie is None else (first[idx], tie[idx])
+    order = idx[np.lexsort((*keys, counts[idx]))]
     sizes = counts[order].astype(float)
     recs = sizes.sum() - np.concatenate([[0.0], np.cumsum(sizes)])   # records left after j removed
     left = idx.size - np.arange(idx.size + 1, dtype=float)
+    ones = np.count_nonzero(sizes == 1) - np.minimum(np.arange(idx.size + 1), np.count_nonzero(sizes == 1))
     with np.errstate(divide="ignore", invalid="ignore"):
-        meets = (recs <= 0) | (1.0 / (recs / left) <= avg_risk)  # ARX: 1 / average class size
+        cond = np.ones(idx.size + 1, dtype=bool)
+        if avg_risk is not None:
+            cond &= 1.0 / (recs / left) <= avg_risk  # ARX: 1 / average class size
+        if uniques is not None:
+            cond &= ones / recs <= uniques           # ARX: records in classes of size 1 / records
+        meets = (recs <= 0) | cond
     j = int(np.argmax(meets))
     out = ok.copy()
     out[order[:j]] = False

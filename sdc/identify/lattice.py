@@ -264,6 +264,13 @@ class Problem:
     def names(self) -> tuple[str, ...]:
         return tuple(q.name for q in self.qis)
 
+    def first_records(self, n_groups: int, ids: np.ndarray) -> np.ndarray:
+        """Each class's first record, for a table whose classes hold the level-0 groups
+        `ids` maps (the tie-break of the risk-based models' suppression)."""
+        first = np.full(n_groups, self.n, dtype=np.int64)
+        np.minimum.at(first, ids[self.record_group], np.arange(self.n, dtype=np.int64))
+        return first
+
     @property
     def trees(self) -> dict[str, HierarchyTree]:
         """The hierarchies (as trees) of the sensitive variables that have one."""

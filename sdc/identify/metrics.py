@@ -123,6 +123,17 @@ class MetricTables:
             return np.zeros_like(np.asarray(total, dtype=float))
         return _round(np.maximum((np.asarray(total, dtype=float) - lo) / (n - lo), 0.0))
 
+    def class_loss(self, levels: Sequence[int], table: GroupTable) -> np.ndarray:
+        """Per class, ARX's Loss of the class alone (``MetricMDNMLoss`` of an entry: per
+        quasi-identifier |E| share_j(g), geometric mean): ARX's order of suppression for the
+        risk-based models with this metric."""
+        d = len(levels)
+        out = np.ones(table.n_groups)
+        for j, lev in enumerate(levels):
+            x = table.counts * self.share[j][lev][table.codes[j]]
+            out = out * np.power(x + 1.0, 1.0 / d)
+        return out - 1.0
+
     # -- the metric of an evaluated node
 
     def value(self, metric: str, levels: Sequence[int], table: GroupTable, kept: np.ndarray) -> float:

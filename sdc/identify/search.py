@@ -40,17 +40,15 @@ import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame
-from sdc._validation import check_fraction, check_int, check_option
 from sdc.core.generalise import GroupTable
-from sdc.identify._search_args import resolve
+from sdc.identify._search_args import SUPPRESSED_AS, resolve, settings
 from sdc.identify.criteria import Models, achieved, class_checks, risk_suppression
 from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import Lattice, Problem
-from sdc.identify.metrics import METRICS, MetricTables, dm_star
+from sdc.identify.metrics import MetricTables, dm_star
 
 __all__ = ["GeneralisationResult", "generalisation_search", "SUPPRESSED_AS", "EXHAUSTIVE_NODES"]
 
-SUPPRESSED_AS = ("missing", "*")
 #: Lattices up to this many nodes are evaluated exhaustively when ``exhaustive=None``.
 EXHAUSTIVE_NODES = 256
 
@@ -196,8 +194,8 @@ class _Search:
         self.best: list[tuple[float, int, int]] = []     # sorted keys (loss, height, index)
         self._cache: dict[int, GroupTable] = {0: problem.base} if N else {}
         self._first: dict[int, np.ndarray] = {}
-        if models.avg_risk is not None and N:
-            self._first[0] = _first_records(problem, problem.base, np.arange(problem.base.n_groups))
+        if (models.avg_risk is not None or models.sample_uniques is not None) and N:
+            self._first[0] = problem.first_records(problem.base.n_groups, np.arange(problem.base.n_groups))
         self._cache_groups = problem.base.n_groups
         self.integer_metric = metric in ("discernibility", "dm_star")
 
@@ -227,7 +225,7 @@ class _Search:
             return self._cache[i]
         j = self._source(i)
         t, ids = self.p.table_at(self.lat.node(i), self._cache[j], self.lat.node(j))
-        if self.models.avg_risk is not None:
+        if self.models.avg_risk is not None or self.models.sample_uniques is not None:
             first = np.full(t.n_groups, self.p.n, dtype=np.int64)
             np.minimum.at(first, ids, self._first[j])
             self._first[i] = first
@@ -238,8 +236,10 @@ class _Search:
         """The classes of node i kept under `models`: the per-class checks, then the average
         risk's suppression of the smallest classes (the top node meets it, as in ARX)."""
         ok = class_checks(t, models, self.sidx, self.q, self.trees)
-        if models.avg_risk is not None and int(self.lat.height[i]) < sum(self.lat.top):
-            ok = risk_suppression(t.counts, ok, self._first[i], models.avg_risk)
+        if (models.avg_risk is not None or models.sample_uniques is not None) and \
+                int(self.lat.height[i]) < sum(self.lat.top):
+            tie = self.tables.class_loss(self.lat.node(i), t) if self.metric == "loss" else None
+            ok = risk_suppression(t.counts, ok, self._first[i], models.avg_risk, models.sample_uniques, tie)
         return ok
 
     def evaluate(self, i: int) -> None:
@@ -386,21 +386,17 @@ class _Search:
         return df
 
 
-def _first_records(problem: Problem, table: GroupTable, ids: np.ndarray) -> np.ndarray:
-    """Each class's first record (ids: the class of each level-0 group)."""
-    first = np.full(table.n_groups, problem.n, dtype=np.int64)
-    np.minimum.at(first, ids[problem.record_group], np.arange(problem.n, dtype=np.int64))
-    return first
-
-
 def _release(data: pd.DataFrame, problem: Problem, levels: Sequence[int], models: Models,
-             suppressed_as: str) -> tuple[pd.DataFrame, GroupTable, np.ndarray, int, tuple[int, ...], dict[str, int]]:
+             suppressed_as: str, metric: str = "discernibility") -> tuple[pd.DataFrame, GroupTable, np.ndarray, int, tuple[int, ...], dict[str, int]]:
     table, ids = problem.table_at(levels)
     sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
     q = {s.name: s.q for s in problem.sensitive}
     kept = class_checks(table, models, sidx, q, problem.trees)
-    if models.avg_risk is not None and any(lv < q_.top for lv, q_ in zip(levels, problem.qis)):
-        kept = risk_suppression(table.counts, kept, _first_records(problem, table, ids), models.avg_risk)
+    if (models.avg_risk is not None or models.sample_uniques is not None) and \
+            any(lv < q_.top for lv, q_ in zip(levels, problem.qis)):
+        tie = MetricTables(problem).class_loss(levels, table) if metric == "loss" else None
+        kept = risk_suppression(table.counts, kept, problem.first_records(table.n_groups, ids), models.avg_risk,
+                                models.sample_uniques, tie)
     cls = ids[problem.record_group]
     supp = ~kept[cls]
     cols: dict[str, pd.Series] = {}
@@ -437,7 +433,7 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search, models: Models, hs
     """The best transformation's release, lattice, runner-ups and figures."""
     best_i = s.best[0][2]
     levels = s.lat.node(best_i)
-    released, table, kept, n_supp, after, changed = _release(data, problem, levels, models, suppressed_as)
+    released, table, kept, n_supp, after, changed = _release(data, problem, levels, models, suppressed_as, metric)
     lattice = s.frame()
     ranked = [i for _, _, i in s.best]
     ups = lattice.iloc[ranked[1:]].reset_index(drop=True)
@@ -491,6 +487,7 @@ def generalisation_search(
     delta_variant: str = "arx",
     alpha: float | Mapping[str, float] | None = None,
     avg_risk: float | None = None,
+    sample_uniques: float | None = None,
     sensitive: str | Sequence[str] | None = None,
     suppression_limit: float = 0.04,
     metric: str = "discernibility",
@@ -507,57 +504,43 @@ def generalisation_search(
     data : pandas.DataFrame
         The microdata (only read).
     hierarchies : mapping
-        Each quasi-identifier -> its hierarchy: a file path in ARX's CSV layout, a DataFrame
-        in that layout, or a :class:`~sdc.identify.hierarchy.Hierarchy` (see the builders in
-        :mod:`sdc.identify.hierarchy`). The keys are the quasi-identifiers, in lattice order;
-        with ``t_distance="hierarchical"`` the sensitive variables with a t bound are given
-        here too, under their names: their hierarchies are the trees of the ground distance.
+        Each quasi-identifier (in lattice order) -> its hierarchy: a path to ARX's CSV layout,
+        a DataFrame in it or a :class:`~sdc.identify.hierarchy.Hierarchy`; with the
+        hierarchical distance also each sensitive variable with a t bound -> its tree.
     k : int, optional
         k-anonymity: every released class has at least k records.
-    l, t, beta, delta : number or mapping, optional
-        l-diversity, t-closeness, beta-likeness, delta-disclosure privacy: one bound for every
-        `sensitive` variable, or a mapping ``{variable: bound}`` (e.g. ``t={"occupation": 0.2}``).
+    l, t, beta, delta, alpha : number or mapping, optional
+        l-diversity, t-closeness, beta-likeness, delta-disclosure privacy, the alpha of (alpha,
+        k)-anonymity: one bound for every `sensitive` variable, or ``{variable: bound}``.
     l_variant : {"distinct", "entropy", "grassberger", "recursive"}
-        ``"entropy"`` uses Shannon's estimator, ``"grassberger"`` Grassberger's (ARX's two
-        estimators); with ``"recursive"``, `c` is the constant of recursive (c, l)-diversity.
+        Shannon's or Grassberger's entropy (ARX's estimators); recursive (c, l) with `c`.
     t_distance : {"equal", "ordered", "hierarchical"}
-        Ground distance of t-closeness' earth mover's distance; ``"hierarchical"`` needs the
-        sensitive variable's hierarchy in `hierarchies`.
-    beta_variant : {"basic", "enhanced"}
-    delta_variant : {"arx", "present"}
-        delta-disclosure: |log2(p / q)| < delta over the values present in the class (ARX's
-        ``DDisclosurePrivacy``), or the same with the natural log (pyCANON).
-    alpha : number in (0, 1] or mapping, optional
-        The alpha of (alpha, k)-anonymity (Wong et al. 2006): no value has a share above alpha
-        in a released class (with `k` for the k).
-    avg_risk : float in (0, 1], optional
-        ARX's average re-identification risk limit: released classes / released records at most
-        this, the smallest classes suppressed first to reach it (see :mod:`sdc.identify.criteria`).
+        EMD ground distance; "hierarchical" takes the variable's hierarchy from `hierarchies`.
+    beta_variant, delta_variant : {"basic", "enhanced"}, {"arx", "present"}
+    avg_risk, sample_uniques : float, optional
+        Limits on the release (ARX's AverageReidentificationRisk, SampleUniqueness): released
+        classes / records, or the share of unique records, the smallest classes suppressed
+        first. Definitions, sources and monotonicity: :mod:`sdc.identify.criteria`.
     sensitive : str or sequence of str, optional
         The sensitive variables (default: the keys of the mappings given for l, t, beta).
     suppression_limit : float, default 0.04
         Largest share of records that may be suppressed (whole classes that fail the models);
         ``floor(limit * n)`` records, as in ARX.
-    metric : {"discernibility", "dm_star", "nue", "nue_monotonic", "loss", "avg_class_size"}
-        Information loss to minimise, in ARX's definitions (:mod:`sdc.identify.metrics`).
+    metric : str, default "discernibility"
+        One of :data:`~sdc.identify.metrics.METRICS`, in ARX's definitions (that module).
     runner_ups : int, default 5
         How many next-best transformations to report (found exactly).
     suppressed_as : {"missing", "*"}
-        What replaces the quasi-identifiers of suppressed records in ``.data``. Missing (the
-        default) is what sdc's and sdcMicro's measures read as a suppressed value (a
-        wildcard), so re-assessing the release counts those records correctly; ``"*"`` is
-        ARX's output, for users who compare files.
+        What replaces suppressed quasi-identifiers in ``.data``: missing (what sdc's and
+        sdcMicro's measures read as suppressed, so a re-assessment counts them) or ARX's "*".
     exhaustive : bool, optional
         Evaluate every node (True), prune (False), or decide by size (None: exhaustive up to
         256 nodes).
     hierarchy_base : str, optional
         Directory that relative hierarchy paths are resolved against.
     practical_monotonicity : bool, default False
-        ARX's ``setPracticalMonotonicity(true)``: take every model as monotone, so the pruned
-        search tags on all of them. Faster, but the result is then **not proven optimal** where
-        a model is not monotone (with suppression, all but k-anonymity and distinct
-        l-diversity). For reproducing ARX runs made so; implies the pruned search unless
-        ``exhaustive=True`` (which evaluates every node: the exact optimum).
+        ARX's practical monotonicity: every model taken as monotone (the pruned search, unless
+        ``exhaustive=True``); the result is then not proven optimal.
 
     Returns
     -------
@@ -578,16 +561,9 @@ def generalisation_search(
     """
     start = time.perf_counter()
     args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant,
-                   hierarchy_base, delta, delta_variant, alpha, avg_risk)
+                   hierarchy_base, delta, delta_variant, alpha, avg_risk, sample_uniques)
     hs, sens, models = args.hierarchies, args.sensitive, args.models
-    limit = check_fraction(suppression_limit, "suppression_limit")
-    check_option(metric, "metric", METRICS)
-    check_option(suppressed_as, "suppressed_as", SUPPRESSED_AS)
-    n_up = check_int(runner_ups, "runner_ups", min_value=0)
-    if exhaustive is not None and not isinstance(exhaustive, bool):
-        raise TypeError(f"`exhaustive` must be True, False or None; got {exhaustive!r}.")
-    if not isinstance(practical_monotonicity, bool):
-        raise TypeError(f"`practical_monotonicity` must be True or False; got {practical_monotonicity!r}.")
+    limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
     problem = Problem.encode(data, hs, sens, args.sensitive_hierarchies)
     s, full = _searched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity)
     res = _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)

@@ -117,6 +117,8 @@ MODEL_OPTIONS = Options([
            help="alpha of (alpha, k)-anonymity: largest share of a value in a class"),
     Option("avg_risk", Maybe(PROBABILITY), None, section="models", metavar="RISK",
            help="largest average re-identification risk (ARX's AverageReidentificationRisk)"),
+    Option("sample_uniques", Maybe(PROBABILITY), None, section="models", metavar="SHARE",
+           help="largest share of sample uniques (ARX's SampleUniqueness)"),
     Option("sensitive", Names(), (), section="models", metavar="COLS", help="sensitive variables, comma-separated"),
 ])
 #: The search's settings ([search]).
@@ -130,7 +132,8 @@ SEARCH_OPTIONS = Options([
     Option("practical_monotonicity", Flag(), False, section="search",
            help="take every model as monotone (ARX's practical monotonicity; not proven optimal)"),
 ])
-_TARGETS = Options([o for o in MODEL_OPTIONS if not o.name.startswith(("beta", "delta", "alpha", "avg_risk"))]
+_TARGETS = Options([o for o in MODEL_OPTIONS
+                    if not o.name.startswith(("beta", "delta", "alpha", "avg_risk", "sample_uniques"))]
                    + [SEARCH_OPTIONS["suppression_limit"]])
 #: The options of each section (the dimension and combination searches add their own table).
 _SECTION_OPTIONS: dict[str, Options] = {
