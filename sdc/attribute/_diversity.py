@@ -1,21 +1,38 @@
 """The per-class kernels of l-diversity (:mod:`sdc.attribute.ldiversity`): from the (class,
 sensitive value) cells, each class's observed count, distinct, entropy and recursive
 (c, l)-diversity, all classes at once (Machanavajjhala et al. 2007; sdcMicro's ``ldiversity``
-in its mode).
+in its mode), and the Grassberger entropy estimator ARX offers for entropy l-diversity.
+
+Grassberger's estimator (Grassberger 1988, "Finite sample corrections to entropy and dimension
+estimates", Phys. Lett. A 128, 369-373; Grassberger 2003, "Entropy estimates from insufficient
+samplings", arXiv:physics/0307138, eq. 35): for a class of N records with value counts f_v,
+
+    H_G = G(N) - (1/N) sum_v f_v G(f_v),
+    G(n) = psi(n) + (1/2) (-1)^n (psi((n + 1)/2) - psi(n/2)),
+
+psi the digamma function. G(2m) = -gamma - ln 2 + sum_{k=1..m} 2/(2k - 1) and G(2m + 1) = G(2m),
+so G(1) = -gamma - ln 2 = -1.2703628454614782 and G(n) -> ln n. This is ARX's
+``EntropyLDiversity.EntropyEstimator.GRASSBERGER`` (its table of G for n <= 100, the series
+ln n + 1/(24 m^2) - 7/(960 m^4) + 31/(8064 m^6), m = n/2 for even n above): computed here the
+same way, the sum exactly (``math.fsum``) up to 100, the series above. The Shannon estimator is
+the same expression with G = ln.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 from sdc.core.classes import Cells, Classes
 
-__all__ = ["_class_values", "_sum_by", "_recursive"]
+__all__ = ["_class_values", "_sum_by", "_recursive", "grassberger_g", "grassberger_entropy"]
 
 
 def _class_values(cl: Cells, classes: Classes, miss_code: int, c: float, mode: str) -> dict[str, np.ndarray]:
-    """Per class: observed count, distinct, entropy and recursive l-diversity (in sdcmicro
-    mode a class without categories has recursive NaN here; see :func:`_assess_sensitive`)."""
+    """Per class: observed count, distinct, entropy and recursive l-diversity, and exp of
+    Grassberger's entropy estimate over the observed values (in sdcmicro mode a class without
+    categories has recursive NaN here; see :func:`_assess_sensitive`)."""
     G = classes.n_classes
     is_na = cl.code == -1
     is_code = cl.code == miss_code
@@ -39,14 +56,15 @@ def _class_values(cl: Cells, classes: Classes, miss_code: int, c: float, mode: s
         cat_cls = np.concatenate([cl.cls[obs], np.repeat(np.arange(G), n_na.astype(np.int64))])
         cat_cnt = np.concatenate([cl.count[obs], np.ones(int(n_na.sum()), dtype=np.int64)])
         recursive = _recursive(cat_cls, cat_cnt, G, c, np.float32)
-        return {"observed": n_obs + n_na, "distinct": distinct, "entropy": entropy, "recursive": recursive}
+        return {"observed": n_obs + n_na, "distinct": distinct, "entropy": entropy, "recursive": recursive,
+                "grassberger": np.exp(grassberger_entropy(cl.cls[obs], cl.count[obs], G))}
     p = cl.count[obs] / n_obs[cl.cls[obs]]
     h = _sum_by(cl.cls[obs], p * np.log(p), G)
     none = n_obs == 0
     entropy = np.where(none, np.nan, np.exp(-h))
     recursive = _recursive(cl.cls[obs], cl.count[obs], G, c, np.float64)
     return {"observed": n_obs, "distinct": np.where(none, np.nan, distinct), "entropy": entropy,
-            "recursive": recursive}
+            "recursive": recursive, "grassberger": np.exp(grassberger_entropy(cl.cls[obs], cl.count[obs], G))}
 
 
 def _sum_by(groups: np.ndarray, weights: np.ndarray, n: int) -> np.ndarray:
@@ -110,4 +128,35 @@ def _recursive(cls: np.ndarray, count: np.ndarray, G: int, c: float, dtype: type
         alive[:k] = go
         alive[k:] = False
     out[multi] = rank
+    return out
+
+
+_EULER = 0.5772156649015329
+#: G(2m) for m = 0 .. 50 (G(0) = G(1), as ARX indexes its table); exact sums.
+_G_EVEN = np.array([-_EULER - math.log(2.0) + math.fsum(2.0 / (2 * k - 1) for k in range(1, m + 1))
+                    if m else -_EULER - math.log(2.0) for m in range(51)])
+
+
+def grassberger_g(n: np.ndarray) -> np.ndarray:
+    """Grassberger's G(n) for counts n >= 1 (see the module notes): G(2m + 1) = G(2m)."""
+    n = np.asarray(n, dtype=np.int64)
+    even = n - n % 2
+    out = np.empty(n.shape, dtype=np.float64)
+    small = even <= 100
+    out[small] = _G_EVEN[even[small] // 2]
+    big = even[~small].astype(np.float64)
+    m = 1.0 / ((big / 2.0) * (big / 2.0))
+    out[~small] = np.log(big) + m * (1.0 / 24 - m * (7.0 / 960 - m * (31.0 / 8064)))
+    return out
+
+
+def grassberger_entropy(groups: np.ndarray, counts: np.ndarray, n_groups: int) -> np.ndarray:
+    """Per group, Grassberger's entropy estimate H_G = G(N) - (1/N) sum f G(f) of its value
+    counts (NaN for a group without values)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    total = np.bincount(groups, weights=counts, minlength=n_groups)
+    fg = np.bincount(groups, weights=counts * grassberger_g(counts), minlength=n_groups)
+    out = np.full(n_groups, np.nan)
+    has = total > 0
+    out[has] = grassberger_g(total[has].astype(np.int64)) - fg[has] / total[has]
     return out

@@ -195,7 +195,8 @@ class TClosenessResult:
     ----------
     keys : tuple of str
     sensitive : str
-    distance : {"ordered", "equal", "tvd", "wasserstein"}
+    distance : {"ordered", "equal", "tvd", "wasserstein", "hierarchical"}
+        ("hierarchical": :func:`sdc.attribute.tree_closeness.hierarchical_t_closeness`)
     t : float
         The bound: a class is above t when its distance exceeds t.
     n_records, n_classes : int

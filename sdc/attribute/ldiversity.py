@@ -9,7 +9,12 @@ value of its own), the sensitive variable S should take "well-represented" value
   entropy l-diverse when exp(H) >= l, compared with a relative tolerance of 1e-9: m equally
   frequent values give exp(H) = m exactly in theory, 2.9999999999999996 in floating point);
 * recursive (c, l)-diversity: with the class's value counts sorted r_1 >= r_2 >= ... >= r_m,
-  the largest l such that r_1 < c (r_l + r_{l+1} + ... + r_m), and 1 when there is none.
+  the largest l such that r_1 < c (r_l + r_{l+1} + ... + r_m), and 1 when there is none;
+* Grassberger entropy l-diversity (the class table's ``s_grassberger``): exp(H_G), H_G =
+  G(N) - (1/N) sum_v f_v G(f_v) over the observed counts, Grassberger's (1988, 2003) entropy
+  estimator as ARX's ``EntropyLDiversity`` offers it (:mod:`sdc.attribute._diversity`); ARX
+  also asks a Grassberger-l-diverse class for at least ceil(l) distinct values (``classes_below``
+  with ``measure="grassberger"`` does so too). Not one of sdcMicro's columns.
 
 Two modes:
 
@@ -65,7 +70,7 @@ from sdc.attribute._diversity import _class_values, _recursive, _sum_by  # noqa:
 __all__ = ["LDiversityResult", "l_diversity", "LDIVERSITY_MODES"]
 
 LDIVERSITY_MODES = ("correct", "sdcmicro")
-MEASURES = ("distinct", "entropy", "recursive")
+MEASURES = ("distinct", "entropy", "recursive", "grassberger")
 #: Relative tolerance of the comparison exp(H) < l (entropy l-diversity).
 ENTROPY_RTOL = 1e-9
 
@@ -100,7 +105,7 @@ class LDiversityResult:
         then ``MultiEntropy_Ldiversity`` and ``MultiRecursive_Ldiversity`` (sdcMicro's names).
     classes : pandas.DataFrame
         Per class: ``class``, the key values, ``n_records`` and, for each sensitive s,
-        ``s_observed``, ``s_distinct``, ``s_entropy``, ``s_recursive``, ``s_dominant`` (the
+        ``s_observed``, ``s_distinct``, ``s_entropy``, ``s_recursive``, ``s_grassberger``, ``s_dominant`` (the
         most frequent observed value) and ``s_dominant_share``.
     l_by_sensitive : dict
         The threshold of each sensitive variable.
@@ -145,7 +150,9 @@ class LDiversityResult:
         s = self.sensitive[0] if sensitive is None else check_option(sensitive, "sensitive", self.sensitive)
         m = check_option(measure, "measure", MEASURES)
         v = self.classes[f"{s}_{m}"].to_numpy(dtype=float)
-        below = entropy_below(v, self.l_of(s)) if m == "entropy" else v < self.l_of(s)
+        below = entropy_below(v, self.l_of(s)) if m in ("entropy", "grassberger") else v < self.l_of(s)
+        if m == "grassberger":  # ARX: at least ceil(l) distinct values as well
+            below |= self.classes[f"{s}_distinct"].to_numpy(dtype=float) < np.ceil(self.l_of(s))
         return self.classes[below].sort_values([f"{s}_{m}", "n_records"])
 
     def summary(self) -> pd.DataFrame:
@@ -269,7 +276,7 @@ def _class_frame(classes: Classes, data: pd.DataFrame, encoded: list, per_class:
     frame["n_records"] = classes.sizes
     for s in encoded:
         per_class[f"{s.name}_dominant"], per_class[f"{s.name}_dominant_share"] = dominant[s.name]()
-        for k in ("observed", "distinct", "entropy", "recursive", "dominant", "dominant_share"):
+        for k in ("observed", "distinct", "entropy", "recursive", "grassberger", "dominant", "dominant_share"):
             frame[f"{s.name}_{k}"] = per_class[f"{s.name}_{k}"]
     if len(encoded) >= 2:
         frame["multi_entropy"] = m_ent

@@ -12,13 +12,30 @@ pandas equality), ``1`` and ``"1"`` are two.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
 from sdc.core._factorize import factorize
 from sdc.core.keys import combine_codes
 
-__all__ = ["encode_values", "encode_pair", "pair_counts"]
+__all__ = ["encode_values", "encode_pair", "pair_counts", "value_text"]
+
+
+def value_text(v: object) -> str:
+    """The text a value is matched by in a hierarchy: whole floats without ``.0``, everything
+    else ``str`` (so a numeric column matches a hierarchy read from a file)."""
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        if math.isfinite(f) and f.is_integer():
+            return str(int(f))
+        return repr(f)
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    return str(v)
 
 
 def encode_values(s: pd.Series) -> tuple[np.ndarray, pd.Index]:

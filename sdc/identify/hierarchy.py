@@ -46,6 +46,7 @@ import pandas as pd
 from sdc._dates import parse_text_dates
 from sdc._files import atomic_write
 from sdc.core.keys import factorize_column, first_occurrence
+from sdc.core.values import value_text
 
 __all__ = [
     "Hierarchy", "read_hierarchy", "as_hierarchy", "value_text", "column_text",
@@ -55,20 +56,6 @@ __all__ = [
 
 #: Levels of :func:`date_hierarchy`, finest first.
 DATE_LEVELS = ("month", "quarter", "year", "decade")
-
-
-def value_text(v: object) -> str:
-    """The text a value is matched by: whole floats without ``.0``, everything else ``str``."""
-    if isinstance(v, (bool, np.bool_)):
-        return str(bool(v))
-    if isinstance(v, (float, np.floating)):
-        f = float(v)
-        if math.isfinite(f) and f.is_integer():
-            return str(int(f))
-        return repr(f)
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    return str(v)
 
 
 def column_text(s: pd.Series) -> tuple[np.ndarray, list[str | None]]:

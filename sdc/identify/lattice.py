@@ -11,7 +11,8 @@ Flash).
 * each quasi-identifier's records as level-0 codes (the row of their value in the
   hierarchy) and, per level, an array mapping level-0 codes to that level's codes, so a
   node's codes are one ``numpy.take`` per quasi-identifier;
-* each sensitive variable as codes in value order, with its file-wide distribution;
+* each sensitive variable as codes in value order, with its file-wide distribution (and, for
+  t-closeness with hierarchical distance, its hierarchy as a tree over those codes);
 * the level-0 :class:`~sdc.core.generalise.GroupTable` (distinct level-0 combinations with
   counts and sensitive cells), from which every node's classes are rolled up.
 """
@@ -26,6 +27,7 @@ import pandas as pd
 
 from sdc.core.classes import sensitive_kind
 from sdc.core.generalise import GroupTable, group_table, roll_up
+from sdc.attribute.tree_closeness import HierarchyTree
 from sdc.identify.hierarchy import Hierarchy, column_text
 
 __all__ = ["Lattice", "EncodedQI", "EncodedSensitive", "Problem", "MAX_NODES"]
@@ -153,13 +155,14 @@ class EncodedQI:
 
 @dataclass(frozen=True, eq=False)
 class EncodedSensitive:
-    """A sensitive variable: codes in value order (-1 missing) and its file-wide distribution
-    over the observed values (``q``)."""
+    """A sensitive variable: codes in value order (-1 missing), its file-wide distribution
+    over the observed values (``q``) and, when given a hierarchy, its tree (``tree``)."""
 
     name: str
     codes: np.ndarray = field(repr=False)
     values: np.ndarray = field(repr=False)
     q: np.ndarray = field(repr=False)
+    tree: HierarchyTree | None = field(default=None, repr=False)
 
     @property
     def n_values(self) -> int:
@@ -206,7 +209,7 @@ def _codes_of(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rank[inv.ravel()].astype(np.int64), labels[first[order]]
 
 
-def _encode_sensitive(data: pd.DataFrame, name: str) -> EncodedSensitive:
+def _encode_sensitive(data: pd.DataFrame, name: str, hierarchy: Hierarchy | None = None) -> EncodedSensitive:
     s = data[name]
     numeric, _ = sensitive_kind(s)
     if isinstance(s.dtype, pd.CategoricalDtype):
@@ -231,7 +234,9 @@ def _encode_sensitive(data: pd.DataFrame, name: str) -> EncodedSensitive:
         codes = lookup[raw]  # code -1 (missing) picks the appended -1
     counts = np.bincount(codes[codes >= 0], minlength=len(uniq)).astype(float)
     q = counts / counts.sum() if counts.sum() else counts
-    return EncodedSensitive(name=name, codes=codes, values=np.asarray(uniq), q=q)
+    tree = None if hierarchy is None else HierarchyTree.of_values(name, list(uniq), counts.astype(np.int64),
+                                                                  hierarchy.table, hierarchy.name)
+    return EncodedSensitive(name=name, codes=codes, values=np.asarray(uniq), q=q, tree=tree)
 
 
 @dataclass(frozen=True, eq=False)
@@ -245,9 +250,12 @@ class Problem:
     n: int
 
     @classmethod
-    def encode(cls, data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], sensitive: Sequence[str]) -> "Problem":
+    def encode(cls, data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], sensitive: Sequence[str],
+               sensitive_hierarchies: Mapping[str, Hierarchy] | None = None) -> "Problem":
+        """`sensitive_hierarchies`: the hierarchies of sensitive variables (hierarchical distance)."""
         qis = tuple(_encode_qi(data, name, h) for name, h in hierarchies.items())
-        sens = tuple(_encode_sensitive(data, s) for s in sensitive)
+        sh = sensitive_hierarchies or {}
+        sens = tuple(_encode_sensitive(data, s, sh.get(s)) for s in sensitive)
         base, rec = group_table([q.codes for q in qis], [q.cards[0] for q in qis],
                                 [s.codes for s in sens], [s.n_values for s in sens])
         return cls(qis=qis, sensitive=sens, base=base, record_group=rec, n=len(data))
@@ -255,6 +263,18 @@ class Problem:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(q.name for q in self.qis)
+
+    def first_records(self, n_groups: int, ids: np.ndarray) -> np.ndarray:
+        """Each class's first record, for a table whose classes hold the level-0 groups
+        `ids` maps (the tie-break of the risk-based models' suppression)."""
+        first = np.full(n_groups, self.n, dtype=np.int64)
+        np.minimum.at(first, ids[self.record_group], np.arange(self.n, dtype=np.int64))
+        return first
+
+    @property
+    def trees(self) -> dict[str, HierarchyTree]:
+        """The hierarchies (as trees) of the sensitive variables that have one."""
+        return {s.name: s.tree for s in self.sensitive if s.tree is not None}
 
     def lattice(self) -> Lattice:
         return Lattice.build(self.names, [q.top for q in self.qis])

@@ -22,9 +22,15 @@ values absent from the data) that generalise to g.
     prod_j (1 + L_j)^(1/d) - 1 over the d quasi-identifiers. 0 = untouched, 1 = all suppressed.
 ``"avg_class_size"`` — ARX's AECS (``MetricSDAECS``; LeFevre et al. 2006): n divided by the
     number of released classes, the suppressed records counting as one more class.
+``"precision"`` — ARX's Precision, ``createPrecisionMetric(false)`` (``MetricMDNMPrecision``;
+    Sweeney 2002): per quasi-identifier at level L_j of H_j, ((n - S) L_j / H_j + S) / n (a
+    suppressed record costs 1), averaged over the quasi-identifiers.
+``"precision_monotonic"`` — ``createPrecisionMetric(true)`` (``MetricMDPrecision``): the mean of
+    L_j / H_j, suppression ignored.
+``"height"`` — ARX's Height (``createHeightMetric()``, ``MetricMDHeight``): the sum of the levels.
 
 As in ARX, ``loss`` per quasi-identifier and ``nue`` per quasi-identifier are rounded down to
-10 decimals before aggregation (``Metric.round``). Lower is better for all six.
+10 decimals before aggregation (``Metric.round``). Lower is better for all nine.
 
 Lower bounds (for pruning): ``nue``/``nue_monotonic`` and ``loss`` have a generalisation-only
 part that needs no grouping and never exceeds the metric; DM* never exceeds DM, grows under
@@ -44,7 +50,8 @@ from sdc.identify.lattice import Lattice, Problem
 
 __all__ = ["METRICS", "MetricTables", "metric_value", "dm_star"]
 
-METRICS = ("discernibility", "dm_star", "nue", "nue_monotonic", "loss", "avg_class_size")
+METRICS = ("discernibility", "dm_star", "nue", "nue_monotonic", "loss", "avg_class_size", "precision",
+           "precision_monotonic", "height")
 _FACTOR = 1e10
 
 
@@ -84,9 +91,18 @@ class MetricTables:
 
     # -- lower bounds for every node (vectorised over the lattice)
 
+    def _level_shares(self, L: np.ndarray) -> np.ndarray:
+        """L_j / H_j per node and quasi-identifier (0 where H_j = 0)."""
+        H = np.array([q.top for q in self.problem.qis], dtype=float)
+        return np.divide(L.astype(float), H, out=np.zeros(L.shape, dtype=float), where=H > 0)
+
     def lower_bounds(self, metric: str, lattice: Lattice) -> np.ndarray:
         L = lattice.levels
         n = float(self.problem.n)
+        if metric == "height":
+            return L.sum(axis=1).astype(float)
+        if metric in ("precision", "precision_monotonic"):  # suppression only adds (L / H <= 1)
+            return self._level_shares(L).mean(axis=1) if L.shape[1] else np.zeros(lattice.size)
         if metric in ("nue", "nue_monotonic"):
             return sum(_round(t[L[:, j]]) for j, t in enumerate(self.nue_gen)) if self.nue_gen else np.zeros(lattice.size)
         if metric == "loss":
@@ -107,6 +123,17 @@ class MetricTables:
             return np.zeros_like(np.asarray(total, dtype=float))
         return _round(np.maximum((np.asarray(total, dtype=float) - lo) / (n - lo), 0.0))
 
+    def class_loss(self, levels: Sequence[int], table: GroupTable) -> np.ndarray:
+        """Per class, ARX's Loss of the class alone (``MetricMDNMLoss`` of an entry: per
+        quasi-identifier |E| share_j(g), geometric mean): ARX's order of suppression for the
+        risk-based models with this metric."""
+        d = len(levels)
+        out = np.ones(table.n_groups)
+        for j, lev in enumerate(levels):
+            x = table.counts * self.share[j][lev][table.codes[j]]
+            out = out * np.power(x + 1.0, 1.0 / d)
+        return out - 1.0
+
     # -- the metric of an evaluated node
 
     def value(self, metric: str, levels: Sequence[int], table: GroupTable, kept: np.ndarray) -> float:
@@ -121,6 +148,14 @@ class MetricTables:
         if metric == "discernibility":
             c = cnt.astype(float)
             return float(np.dot(c, c) - np.dot(cs, cs) + n * n_supp)
+        if metric == "height":
+            return float(sum(int(v) for v in levels))
+        if metric in ("precision", "precision_monotonic"):
+            total = 0.0
+            for lev, q in zip(levels, self.problem.qis):  # ARX's order of operations
+                v = float(lev) / float(q.top) if q.top else 0.0
+                total += ((n - n_supp) * v + n_supp) / n if metric == "precision" else v
+            return total / len(levels) if levels else 0.0
         if metric == "avg_class_size":
             denom = float(table.n_groups - supp.size) + (1.0 if n_supp > 0 else 0.0)
             return n / denom if denom else math.inf

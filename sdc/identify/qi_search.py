@@ -48,7 +48,7 @@ from sdc._validation import check_fraction, check_int
 from sdc.identify.criteria import Models, achieved, class_checks
 from sdc.identify.lattice import Problem
 from sdc.identify.metrics import MetricTables
-from sdc.identify.search import _resolve
+from sdc.identify._search_args import resolve
 
 __all__ = ["SubsetSearchResult", "qi_dimension_search", "transformation_search", "MAX_CANDIDATES"]
 
@@ -110,10 +110,10 @@ class _Evaluator:
 
     def __call__(self, levels: Sequence[int]) -> dict[str, Any]:
         table, _ = self.p.table_at(levels)
-        ok = class_checks(table, self.models, self.sidx, self.q)
+        ok = class_checks(table, self.models, self.sidx, self.q, self.p.trees)
         failing = int(table.counts[~ok].sum())
         kept = ok if failing <= self.limit else np.ones(table.n_groups, dtype=bool)
-        ach = achieved(table, kept, self.models, self.sidx, self.q)
+        ach = achieved(table, kept, self.models, self.sidx, self.q, self.p.trees)
         nue = self.tables.value("nue", levels, table, kept)
         miss = 0.0
         m = self.models
@@ -140,11 +140,11 @@ class _Evaluator:
 
 
 def _setup(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, suppression_limit, base):  # noqa: ANN001, ANN202
-    hs, sens, models = _resolve(data, hierarchies, sensitive, k, l if sensitive or isinstance(l, Mapping) else None,
-                                l_variant, c, t if sensitive or isinstance(t, Mapping) else None, t_distance, None,
-                                "basic", base)
+    args = resolve(data, hierarchies, sensitive, k, l if sensitive or isinstance(l, Mapping) else None,
+                   l_variant, c, t if sensitive or isinstance(t, Mapping) else None, t_distance, None, "basic", base)
+    hs, sens, models = args.hierarchies, args.sensitive, args.models
     limit = check_fraction(suppression_limit, "suppression_limit")
-    problem = Problem.encode(data, hs, sens)
+    problem = Problem.encode(data, hs, sens, args.sensitive_hierarchies)
     return problem, models, limit
 
 

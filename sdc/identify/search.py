@@ -9,10 +9,12 @@ classes are suppressed whole (their quasi-identifiers removed), as in ARX.
 The optimum is exact. Small lattices are evaluated exhaustively; larger ones by a
 branch-and-bound in the spirit of Flash and OLA (Kohlmayer et al. 2012; El Emam et al. 2009):
 
-1. *Predictive tagging.* The monotone models (all of them without suppression; k-anonymity
-   and distinct l-diversity with it) are settled by binary searches along upward paths of
-   the lattice: if a node meets them, so does every generalisation of it; if it fails, so
-   does every specialisation. Tagged nodes are not evaluated.
+1. *Predictive tagging.* The monotone models (without suppression all but Grassberger entropy
+   l-diversity and delta-disclosure; with it k-anonymity and distinct l-diversity, see
+   :mod:`sdc.identify.criteria`; every model with ``practical_monotonicity``, ARX's option)
+   are settled by binary searches along upward paths of the lattice: if a node meets them, so
+   does every generalisation of it; if it fails, so does every specialisation. Tagged nodes
+   are not evaluated.
 2. *Bound pruning.* Each node has a lower bound of its loss (metric's generalisation-only
    part, or the DM*/class counts of an evaluated specialisation, see
    :mod:`sdc.identify.metrics`). Candidates are evaluated in order of their bound; once the
@@ -38,18 +40,15 @@ import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame
-from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
 from sdc.core.generalise import GroupTable
-from sdc.identify.criteria import (
-    BETA_VARIANTS, L_VARIANTS, T_DISTANCES, Models, achieved, class_checks,
-)
-from sdc.identify.hierarchy import Hierarchy, as_hierarchy
+from sdc.identify._search_args import SUPPRESSED_AS, resolve, settings
+from sdc.identify.criteria import Models, achieved, class_checks, risk_suppression
+from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import Lattice, Problem
-from sdc.identify.metrics import METRICS, MetricTables, dm_star
+from sdc.identify.metrics import MetricTables, dm_star
 
 __all__ = ["GeneralisationResult", "generalisation_search", "SUPPRESSED_AS", "EXHAUSTIVE_NODES"]
 
-SUPPRESSED_AS = ("missing", "*")
 #: Lattices up to this many nodes are evaluated exhaustively when ``exhaustive=None``.
 EXHAUSTIVE_NODES = 256
 
@@ -87,7 +86,7 @@ class GeneralisationResult:
         Records suppressed in the release.
     achieved : dict
         What the release achieves: smallest class (k) and, per sensitive variable, the
-        smallest l, largest t, largest beta over released classes.
+        smallest l, largest t, largest beta and largest delta over released classes.
     models : dict
         The privacy models as given; ``suppression_limit``, ``suppressed_as`` alongside.
     n_nodes, n_evaluated : int
@@ -160,75 +159,14 @@ class GeneralisationResult:
         ])
 
 
-# ----------------------------------------------------------------------------- arguments
-
-
-def _per_sensitive(value: object, name: str, sensitive: list[str], check) -> dict[str, float]:  # noqa: ANN001
-    if value is None:
-        return {}
-    if isinstance(value, Mapping):
-        out = {}
-        for s, v in value.items():
-            if s not in sensitive:
-                raise ValueError(f"`{name}` names {s!r}, which is not a sensitive variable ({', '.join(map(repr, sensitive)) or 'none given'}).")
-            out[s] = check(v, f"{name}[{s!r}]")
-        return out
-    if not sensitive:
-        raise ValueError(f"`{name}` needs `sensitive`: the sensitive variable(s) it applies to.")
-    v = check(value, name)
-    return {s: v for s in sensitive}
-
-
-def _resolve(
-    data: pd.DataFrame, hierarchies: Mapping[str, object], sensitive: object, k: object, l: object,
-    l_variant: str, c: float, t: object, t_distance: str, beta: object, beta_variant: str, base: object,
-) -> tuple[dict[str, Hierarchy], list[str], Models]:
-    check_frame(data)
-    if not isinstance(hierarchies, Mapping) or not hierarchies:
-        raise TypeError("`hierarchies` must be a non-empty mapping from each quasi-identifier to its hierarchy.")
-    qis = check_columns(data, list(hierarchies), role="hierarchies")
-    hs = {q: as_hierarchy(hierarchies[q], name=q, base=base) for q in qis}  # type: ignore[arg-type]
-    sens: list[str] = []
-    if sensitive is not None:
-        sens = list(check_columns(data, sensitive, role="sensitive"))
-    for m in (l, t, beta):
-        if isinstance(m, Mapping):
-            sens += [s for s in m if s not in sens and s in data.columns]
-            for s in m:
-                if s not in data.columns:
-                    check_columns(data, [s], role="sensitive")
-    both = [s for s in sens if s in qis]
-    if both:
-        raise ValueError(f"{both[0]!r} is both a quasi-identifier and a sensitive variable; choose one role.")
-    check_option(l_variant, "l_variant", L_VARIANTS)
-    check_option(t_distance, "t_distance", T_DISTANCES)
-    check_option(beta_variant, "beta_variant", BETA_VARIANTS)
-    kk = None if k is None else check_int(k, "k", min_value=1)
-    ls = _per_sensitive(l, "l", sens, lambda v, n: check_number(v, n, low=1, high=math.inf))
-    if l_variant != "entropy":
-        for s_, v in ls.items():
-            if not float(v).is_integer():
-                raise ValueError(f"`l` must be a whole number for {l_variant} l-diversity; got {v:g} for {s_!r} "
-                                 "(entropy l-diversity takes any l >= 1).")
-    ts = _per_sensitive(t, "t", sens, lambda v, n: check_fraction(v, n))
-    bs = _per_sensitive(beta, "beta", sens, lambda v, n: check_number(v, n, low=0, high=math.inf))
-    cc = check_number(c, "c", low=0, high=math.inf, low_open=True)
-    models = Models(k=kk, l=ls, l_variant=l_variant, c=cc, t=ts, t_distance=t_distance, beta=bs,
-                    beta_variant=beta_variant)
-    if models.empty:
-        raise ValueError("no privacy model given: set at least one of `k`, `l`, `t`, `beta`.")
-    used = set(ls) | set(ts) | set(bs)
-    sens = [s for s in sens if s in used] + [s for s in sens if s not in used]
-    return hs, sens, models
-
-
 # ----------------------------------------------------------------------------- the search
 
 
 class _Search:
     """State of one search over one lattice."""
 
-    def __init__(self, problem: Problem, models: Models, limit: float, metric: str, keep: int) -> None:
+    def __init__(self, problem: Problem, models: Models, limit: float, metric: str, keep: int,
+                 practical: bool = False) -> None:
         self.p = problem
         self.models = models
         self.metric = metric
@@ -238,7 +176,9 @@ class _Search:
         self.tables = MetricTables(problem)
         self.sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
         self.q = {s.name: s.q for s in problem.sensitive}
-        self.mono = models.monotone_part(self.limit > 0)
+        self.trees = problem.trees
+        # ARX's practical monotonicity: every model taken as monotone (tagging on all of them)
+        self.mono = models if practical else models.monotone_part(self.limit > 0)
         self.full_monotone = self.mono == models
         N = self.lat.size
         self.lb = self.tables.lower_bounds(metric, self.lat).astype(float)
@@ -253,18 +193,20 @@ class _Search:
         self.avg_risk = np.full(N, np.nan)
         self.best: list[tuple[float, int, int]] = []     # sorted keys (loss, height, index)
         self._cache: dict[int, GroupTable] = {0: problem.base} if N else {}
+        self._first: dict[int, np.ndarray] = {}
+        if (models.avg_risk is not None or models.sample_uniques is not None) and N:
+            self._first[0] = problem.first_records(problem.base.n_groups, np.arange(problem.base.n_groups))
         self._cache_groups = problem.base.n_groups
         self.integer_metric = metric in ("discernibility", "dm_star")
 
     # -- evaluation
 
-    def _source(self, i: int) -> tuple[GroupTable, tuple[int, ...]]:
+    def _source(self, i: int) -> int:
         keys = np.fromiter(self._cache.keys(), dtype=np.int64)
         below = (self.lat.levels[keys] <= self.lat.levels[i]).all(axis=1)
         cand = keys[below]
         sizes = np.array([self._cache[int(c)].n_groups for c in cand])
-        j = int(cand[int(np.argmin(sizes))])
-        return self._cache[j], self.lat.node(j)
+        return int(cand[int(np.argmin(sizes))])
 
     def _remember(self, i: int, table: GroupTable) -> None:
         if i in self._cache:
@@ -274,14 +216,31 @@ class _Search:
         while (len(self._cache) > _CACHE_TABLES or self._cache_groups > _CACHE_GROUPS) and len(self._cache) > 1:
             old = next(k for k in self._cache if k != 0)  # oldest, never the level-0 table
             self._cache_groups -= self._cache.pop(old).n_groups
+            self._first.pop(old, None)
 
     def table(self, i: int) -> GroupTable:
+        """Node i's classes (and, with the average-risk model, each class's first record in
+        ``_first[i]``, the tie-break of its suppression), rolled up from a cached table."""
         if i in self._cache:
             return self._cache[i]
-        src, lv = self._source(i)
-        t, _ = self.p.table_at(self.lat.node(i), src, lv)
+        j = self._source(i)
+        t, ids = self.p.table_at(self.lat.node(i), self._cache[j], self.lat.node(j))
+        if self.models.avg_risk is not None or self.models.sample_uniques is not None:
+            first = np.full(t.n_groups, self.p.n, dtype=np.int64)
+            np.minimum.at(first, ids, self._first[j])
+            self._first[i] = first
         self._remember(i, t)
         return t
+
+    def _checks(self, i: int, t: GroupTable, models: Models) -> np.ndarray:
+        """The classes of node i kept under `models`: the per-class checks, then the average
+        risk's suppression of the smallest classes (the top node meets it, as in ARX)."""
+        ok = class_checks(t, models, self.sidx, self.q, self.trees)
+        if (models.avg_risk is not None or models.sample_uniques is not None) and \
+                int(self.lat.height[i]) < sum(self.lat.top):
+            tie = self.tables.class_loss(self.lat.node(i), t) if self.metric == "loss" else None
+            ok = risk_suppression(t.counts, ok, self._first[i], models.avg_risk, models.sample_uniques, tie)
+        return ok
 
     def evaluate(self, i: int) -> None:
         if self.evaluated[i]:
@@ -292,14 +251,14 @@ class _Search:
         cnt = t.counts
         mono_pass = True
         if not self.mono.empty:
-            ok_m = class_checks(t, self.mono, self.sidx, self.q)
+            ok_m = self._checks(i, t, self.mono)
             mono_pass = int(cnt[~ok_m].sum()) <= self.limit
         if mono_pass and not self.full_monotone:
-            ok = class_checks(t, self.models, self.sidx, self.q)
+            ok = self._checks(i, t, self.models)
         elif not self.mono.empty:
             ok = ok_m
         else:
-            ok = class_checks(t, self.models, self.sidx, self.q)
+            ok = self._checks(i, t, self.models)
         out = int(cnt[~ok].sum())
         anonymous = mono_pass and out <= self.limit
         self.suppressed[i] = out
@@ -428,11 +387,16 @@ class _Search:
 
 
 def _release(data: pd.DataFrame, problem: Problem, levels: Sequence[int], models: Models,
-             suppressed_as: str) -> tuple[pd.DataFrame, GroupTable, np.ndarray, int, tuple[int, ...], dict[str, int]]:
+             suppressed_as: str, metric: str = "discernibility") -> tuple[pd.DataFrame, GroupTable, np.ndarray, int, tuple[int, ...], dict[str, int]]:
     table, ids = problem.table_at(levels)
     sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
     q = {s.name: s.q for s in problem.sensitive}
-    kept = class_checks(table, models, sidx, q)
+    kept = class_checks(table, models, sidx, q, problem.trees)
+    if (models.avg_risk is not None or models.sample_uniques is not None) and \
+            any(lv < q_.top for lv, q_ in zip(levels, problem.qis)):
+        tie = MetricTables(problem).class_loss(levels, table) if metric == "loss" else None
+        kept = risk_suppression(table.counts, kept, problem.first_records(table.n_groups, ids), models.avg_risk,
+                                models.sample_uniques, tie)
     cls = ids[problem.record_group]
     supp = ~kept[cls]
     cols: dict[str, pd.Series] = {}
@@ -469,12 +433,12 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search, models: Models, hs
     """The best transformation's release, lattice, runner-ups and figures."""
     best_i = s.best[0][2]
     levels = s.lat.node(best_i)
-    released, table, kept, n_supp, after, changed = _release(data, problem, levels, models, suppressed_as)
+    released, table, kept, n_supp, after, changed = _release(data, problem, levels, models, suppressed_as, metric)
     lattice = s.frame()
     ranked = [i for _, _, i in s.best]
     ups = lattice.iloc[ranked[1:]].reset_index(drop=True)
     ups = ups[[*problem.names, "height", "loss", "classes", "classes_released", "suppressed", "max_risk", "avg_risk"]]
-    ach = achieved(table, kept, models, s.sidx, s.q)
+    ach = achieved(table, kept, models, s.sidx, s.q, s.trees)
     mdict = models.to_dict()
     mdict["described"] = models.describe()
     return GeneralisationResult(
@@ -489,12 +453,12 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search, models: Models, hs
 
 
 def _searched(problem: Problem, models: Models, limit: float, metric: str, n_up: int,
-              exhaustive: bool | None) -> tuple[_Search, bool]:
+              exhaustive: bool | None, practical: bool = False) -> tuple[_Search, bool]:
     """The search over the lattice (every node when `exhaustive`, or by default when the
-    lattice is small; else ARX's optimisation), and whether it was exhaustive; refused when no
-    node meets the models within the suppression limit."""
-    s = _Search(problem, models, limit, metric, n_up + 1)
-    full = exhaustive if exhaustive is not None else s.lat.size <= EXHAUSTIVE_NODES
+    lattice is small and monotonicity is not assumed; else ARX's optimisation), and whether it
+    was exhaustive; refused when no node meets the models within the suppression limit."""
+    s = _Search(problem, models, limit, metric, n_up + 1, practical)
+    full = exhaustive if exhaustive is not None else (s.lat.size <= EXHAUSTIVE_NODES and not practical)
     if full:
         s.exhaustive()
     else:
@@ -519,6 +483,11 @@ def generalisation_search(
     t_distance: str = "equal",
     beta: float | Mapping[str, float] | None = None,
     beta_variant: str = "basic",
+    delta: float | Mapping[str, float] | None = None,
+    delta_variant: str = "arx",
+    alpha: float | Mapping[str, float] | None = None,
+    avg_risk: float | None = None,
+    sample_uniques: float | None = None,
     sensitive: str | Sequence[str] | None = None,
     suppression_limit: float = 0.04,
     metric: str = "discernibility",
@@ -526,6 +495,7 @@ def generalisation_search(
     suppressed_as: str = "missing",
     exhaustive: bool | None = None,
     hierarchy_base: str | None = None,
+    practical_monotonicity: bool = False,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
 
@@ -534,38 +504,43 @@ def generalisation_search(
     data : pandas.DataFrame
         The microdata (only read).
     hierarchies : mapping
-        Each quasi-identifier -> its hierarchy: a file path in ARX's CSV layout, a DataFrame
-        in that layout, or a :class:`~sdc.identify.hierarchy.Hierarchy` (see the builders in
-        :mod:`sdc.identify.hierarchy`). The keys are the quasi-identifiers, in lattice order.
+        Each quasi-identifier (in lattice order) -> its hierarchy: a path to ARX's CSV layout,
+        a DataFrame in it or a :class:`~sdc.identify.hierarchy.Hierarchy`; with the
+        hierarchical distance also each sensitive variable with a t bound -> its tree.
     k : int, optional
         k-anonymity: every released class has at least k records.
-    l, t, beta : number or mapping, optional
-        l-diversity, t-closeness, beta-likeness: one bound for every `sensitive` variable, or
-        a mapping ``{variable: bound}`` (e.g. ``t={"occupation": 0.2}``).
-    l_variant : {"distinct", "entropy", "recursive"}
-        With ``"recursive"``, `c` is the constant of recursive (c, l)-diversity.
-    t_distance : {"equal", "ordered"}
-        Ground distance of t-closeness' earth mover's distance.
-    beta_variant : {"basic", "enhanced"}
+    l, t, beta, delta, alpha : number or mapping, optional
+        l-diversity, t-closeness, beta-likeness, delta-disclosure privacy, the alpha of (alpha,
+        k)-anonymity: one bound for every `sensitive` variable, or ``{variable: bound}``.
+    l_variant : {"distinct", "entropy", "grassberger", "recursive"}
+        Shannon's or Grassberger's entropy (ARX's estimators); recursive (c, l) with `c`.
+    t_distance : {"equal", "ordered", "hierarchical"}
+        EMD ground distance; "hierarchical" takes the variable's hierarchy from `hierarchies`.
+    beta_variant, delta_variant : {"basic", "enhanced"}, {"arx", "present"}
+    avg_risk, sample_uniques : float, optional
+        Limits on the release (ARX's AverageReidentificationRisk, SampleUniqueness): released
+        classes / records, or the share of unique records, the smallest classes suppressed
+        first. Definitions, sources and monotonicity: :mod:`sdc.identify.criteria`.
     sensitive : str or sequence of str, optional
         The sensitive variables (default: the keys of the mappings given for l, t, beta).
     suppression_limit : float, default 0.04
         Largest share of records that may be suppressed (whole classes that fail the models);
         ``floor(limit * n)`` records, as in ARX.
-    metric : {"discernibility", "dm_star", "nue", "nue_monotonic", "loss", "avg_class_size"}
-        Information loss to minimise, in ARX's definitions (:mod:`sdc.identify.metrics`).
+    metric : str, default "discernibility"
+        One of :data:`~sdc.identify.metrics.METRICS`, in ARX's definitions (that module).
     runner_ups : int, default 5
         How many next-best transformations to report (found exactly).
     suppressed_as : {"missing", "*"}
-        What replaces the quasi-identifiers of suppressed records in ``.data``. Missing (the
-        default) is what sdc's and sdcMicro's measures read as a suppressed value (a
-        wildcard), so re-assessing the release counts those records correctly; ``"*"`` is
-        ARX's output, for users who compare files.
+        What replaces suppressed quasi-identifiers in ``.data``: missing (what sdc's and
+        sdcMicro's measures read as suppressed, so a re-assessment counts them) or ARX's "*".
     exhaustive : bool, optional
         Evaluate every node (True), prune (False), or decide by size (None: exhaustive up to
         256 nodes).
     hierarchy_base : str, optional
         Directory that relative hierarchy paths are resolved against.
+    practical_monotonicity : bool, default False
+        ARX's practical monotonicity: every model taken as monotone (the pruned search, unless
+        ``exhaustive=True``); the result is then not proven optimal.
 
     Returns
     -------
@@ -585,14 +560,13 @@ def generalisation_search(
     Missing sensitive values are left out of l, t and beta, as in :func:`sdc.l_diversity`.
     """
     start = time.perf_counter()
-    hs, sens, models = _resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta,
-                                beta_variant, hierarchy_base)
-    limit = check_fraction(suppression_limit, "suppression_limit")
-    check_option(metric, "metric", METRICS)
-    check_option(suppressed_as, "suppressed_as", SUPPRESSED_AS)
-    n_up = check_int(runner_ups, "runner_ups", min_value=0)
-    if exhaustive is not None and not isinstance(exhaustive, bool):
-        raise TypeError(f"`exhaustive` must be True, False or None; got {exhaustive!r}.")
-    problem = Problem.encode(data, hs, sens)
-    s, full = _searched(problem, models, limit, metric, n_up, exhaustive)
-    return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
+    args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant,
+                   hierarchy_base, delta, delta_variant, alpha, avg_risk, sample_uniques)
+    hs, sens, models = args.hierarchies, args.sensitive, args.models
+    limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
+    problem = Problem.encode(data, hs, sens, args.sensitive_hierarchies)
+    s, full = _searched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity)
+    res = _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
+    if practical_monotonicity:
+        res.models["practical_monotonicity"] = True
+    return res

@@ -46,6 +46,9 @@ _METRIC_TEXT = {
     "nue_monotonic": "non-uniform entropy of the generalisation alone (ARX's monotonic variant), bits",
     "loss": "ARX's Loss (0 = untouched, 1 = everything suppressed), geometric mean over quasi-identifiers",
     "avg_class_size": "average equivalence-class size (suppressed records count as one class)",
+    "precision": "ARX's Precision: mean level / height over quasi-identifiers, a suppressed record costing 1",
+    "precision_monotonic": "ARX's monotonic Precision: mean level / height over quasi-identifiers",
+    "height": "ARX's Height: the sum of the generalisation levels",
 }
 
 
@@ -129,7 +132,8 @@ def _md_table(df: pd.DataFrame, max_rows: int = 50) -> str:
 
 def _achieved_text(a: dict[str, Any]) -> str:
     parts = [f"smallest class {fmt_num(a.get('k'))}"]
-    for key, label in (("l", "smallest l"), ("t", "largest t"), ("beta", "largest beta")):
+    for key, label in (("l", "smallest l"), ("t", "largest t"), ("beta", "largest beta"), ("delta", "largest delta"),
+                       ("alpha", "largest share of a value")):
         for s, v in (a.get(key) or {}).items():
             parts.append(f"{label} of {s} {fmt_num(v)}")
     return "; ".join(parts)

@@ -17,15 +17,20 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
     k = 5
     sensitive = ["occupation"]
     l = 2                         # or { occupation = 2 }
-    l_variant = "distinct"        # distinct | entropy | recursive (with c = ...)
+    l_variant = "distinct"        # distinct | entropy | grassberger | recursive (with c = ...)
     t = 0.2                       # or { occupation = 0.2 }
-    t_distance = "equal"          # equal | ordered
+    t_distance = "equal"          # equal | ordered | hierarchical (the sensitive's hierarchy in [keys])
     beta = 1.0
     beta_variant = "basic"        # basic | enhanced
+    delta = 1.5                   # delta-disclosure privacy
+    delta_variant = "arx"         # arx (log2) | present (natural log)
+    alpha = 0.8                   # (alpha, k)-anonymity's alpha, with k above
+    avg_risk = 0.05               # largest average re-identification risk (ARX's)
 
     [search]
     suppression_limit = 0.04
-    metric = "discernibility"     # dm_star | nue | nue_monotonic | loss | avg_class_size
+    metric = "discernibility"     # dm_star | nue | nue_monotonic | loss | avg_class_size | precision |
+                                  # precision_monotonic | height
     runner_ups = 5
     suppressed_as = "missing"     # or "*"
 
@@ -67,7 +72,7 @@ from sdc._schema import (
     COUNT, POSITIVE, PROBABILITY, Choice, Each, Flag, Maybe, Name, Names, Option, Options, Real, Table, Whole,
 )
 from sdc.exceptions import SdcWarning
-from sdc.identify.criteria import BETA_VARIANTS, L_VARIANTS, T_DISTANCES
+from sdc.identify.criteria import BETA_VARIANTS, DELTA_VARIANTS, L_VARIANTS, T_DISTANCES
 from sdc.identify.hierarchy import (
     Hierarchy, as_hierarchy, date_hierarchy, interval_hierarchy, mapping_hierarchy, prefix_hierarchy,
 )
@@ -104,6 +109,16 @@ MODEL_OPTIONS = Options([
     Option("beta", _per_variable(Real(0.0)), None, section="models", metavar="BETA",
            help="beta of beta-likeness (every sensitive variable)"),
     Option("beta_variant", Choice(BETA_VARIANTS), "basic", section="models", help="beta-likeness variant"),
+    Option("delta", _per_variable(Real(0.0)), None, section="models", metavar="DELTA",
+           help="delta of delta-disclosure privacy (every sensitive variable)"),
+    Option("delta_variant", Choice(DELTA_VARIANTS), "arx", section="models",
+           help="delta-disclosure: log2 (ARX) or natural log (pyCANON)"),
+    Option("alpha", _per_variable(PROBABILITY), None, section="models", metavar="ALPHA",
+           help="alpha of (alpha, k)-anonymity: largest share of a value in a class"),
+    Option("avg_risk", Maybe(PROBABILITY), None, section="models", metavar="RISK",
+           help="largest average re-identification risk (ARX's AverageReidentificationRisk)"),
+    Option("sample_uniques", Maybe(PROBABILITY), None, section="models", metavar="SHARE",
+           help="largest share of sample uniques (ARX's SampleUniqueness)"),
     Option("sensitive", Names(), (), section="models", metavar="COLS", help="sensitive variables, comma-separated"),
 ])
 #: The search's settings ([search]).
@@ -114,8 +129,12 @@ SEARCH_OPTIONS = Options([
     Option("runner_ups", Whole(min=0), 5, section="search", metavar="N", help="next-best transformations to report"),
     Option("suppressed_as", Choice(SUPPRESSED_AS), "missing", section="search", help="suppressed quasi-identifiers"),
     Option("exhaustive", Flag(), None, section="search", help="evaluate every transformation (no pruning)"),
+    Option("practical_monotonicity", Flag(), False, section="search",
+           help="take every model as monotone (ARX's practical monotonicity; not proven optimal)"),
 ])
-_TARGETS = Options([o for o in MODEL_OPTIONS if not o.name.startswith("beta")] + [SEARCH_OPTIONS["suppression_limit"]])
+_TARGETS = Options([o for o in MODEL_OPTIONS
+                    if not o.name.startswith(("beta", "delta", "alpha", "avg_risk", "sample_uniques"))]
+                   + [SEARCH_OPTIONS["suppression_limit"]])
 #: The options of each section (the dimension and combination searches add their own table).
 _SECTION_OPTIONS: dict[str, Options] = {
     "models": MODEL_OPTIONS, "search": SEARCH_OPTIONS,
@@ -148,7 +167,7 @@ class SearchConfig:
     def sensitive(self) -> list[str]:
         s = self.models.get("sensitive")
         out = [s] if isinstance(s, str) else list(s or [])
-        for key in ("l", "t", "beta"):
+        for key in ("l", "t", "beta", "delta", "alpha"):
             v = self.models.get(key)
             if isinstance(v, Mapping):
                 out += [x for x in v if x not in out]
@@ -352,12 +371,13 @@ def compare_release(cfg: SearchConfig, data: pd.DataFrame, res: GeneralisationRe
 
     sens = [s for s in cfg.sensitive if s in data.columns]
     k = cfg.models.get("k")
+    qis = list(res.quasi_identifiers)  # [keys] less the sensitive variables' trees (hierarchical distance)
     raw = {"data": {},
-           "variables": {"categorical_keys": list(cfg.keys), "sensitive": sens},
+           "variables": {"categorical_keys": qis, "sensitive": sens},
            "options": {"measures": ["k_anonymity", "risk"] + (["ldiversity", "tcloseness"] if sens else []),
                        "missing": "wildcard"}}
     if isinstance(k, int) and k >= 2:
         raw["thresholds"] = {"k": k}
     run_cfg = from_mapping(raw, source=cfg.source, data_given=True)
-    return compare(data, res.data, run_cfg, match="index", recoded=list(cfg.keys),
+    return compare(data, res.data, run_cfg, match="index", recoded=qis,
                    files=[input_file] if input_file is not None else (), command=command)

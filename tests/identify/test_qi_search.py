@@ -182,3 +182,29 @@ def test_search_config_errors_name_the_config_keys(spec: dict, said: str) -> Non
     cfg = search_config_from_mapping({"keys": {col: spec}, "models": {"k": 2}}, source="t")
     with pytest.raises(ConfigError, match=f"^config \\[keys\\]\\.{col}: {said}"):
         build_hierarchies(cfg, data)
+
+
+def test_cli_search_with_the_sensitive_hierarchy_in_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """t_distance = "hierarchical": the sensitive variable's hierarchy sits in [keys] under its
+    name and is its tree, not a key variable (issue 30); delta and Grassberger from the config."""
+    data, cfg = _setup(tmp_path)
+    tree = Hierarchy(np.array([["a", "ab", "*"], ["b", "ab", "*"], ["c", "c", "*"]], dtype=object))
+    tree.to_csv(cfg.parent / "hier" / "dx.csv")
+    cfg.write_text(
+        '[keys]\nsex = "hier/sex.csv"\nage = { intervals = [10], start = 0 }\ndx = "hier/dx.csv"\n'
+        '\n[models]\nk = 2\nt = { dx = 0.5 }\nt_distance = "hierarchical"\ndelta = { dx = 3 }\n'
+        'l = { dx = 1.5 }\nl_variant = "grassberger"\n'
+        '\n[search]\nsuppression_limit = 0\nmetric = "discernibility"\npractical_monotonicity = true\n',
+        encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["search", str(data), "--config", str(cfg), "--out", str(out)]) == 0
+    doc = json.loads((out / "search.json").read_text(encoding="utf-8"))
+    assert set(doc["optimum"]["levels"]) == {"sex", "age"}
+    cmp = json.loads((out / "comparison" / "report.json").read_text(encoding="utf-8"))
+    assert "dx" not in json.dumps(cmp.get("variables", {}).get("categorical_keys", []))
+    # without the tree: one line, nothing written
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace('dx = "hier/dx.csv"\n', ""), encoding="utf-8")
+    out2 = tmp_path / "out2"
+    assert main(["search", str(data), "--config", str(cfg), "--out", str(out2)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "needs the hierarchy of sensitive variable 'dx'" in err[0] and not out2.exists()

@@ -1,0 +1,141 @@
+"""The arguments of a generalisation search, checked once (:func:`resolve`): the hierarchies of
+the quasi-identifiers and, for t-closeness with hierarchical distance, of the sensitive
+variables (given in the same ``hierarchies`` mapping under their names), the sensitive
+variables and the privacy models (:class:`sdc.identify.criteria.Models`). Every bad value is
+one line naming the argument.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pandas as pd
+
+from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
+from sdc.identify.criteria import BETA_VARIANTS, DELTA_VARIANTS, L_VARIANTS, T_DISTANCES, Models
+from sdc.identify.hierarchy import Hierarchy, as_hierarchy
+from sdc.identify.metrics import METRICS
+
+__all__ = ["Resolved", "resolve", "settings", "SUPPRESSED_AS"]
+
+SUPPRESSED_AS = ("missing", "*")
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Quasi-identifier hierarchies (in lattice order), sensitive variables (those with a model
+    first), the models, and the sensitive variables' hierarchies (hierarchical distance)."""
+
+    hierarchies: dict[str, Hierarchy]
+    sensitive: list[str]
+    models: Models
+    sensitive_hierarchies: dict[str, Hierarchy]
+
+
+def _per_sensitive(value: object, name: str, sensitive: list[str], check) -> dict[str, float]:  # noqa: ANN001
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        out = {}
+        for s, v in value.items():
+            if s not in sensitive:
+                raise ValueError(f"`{name}` names {s!r}, which is not a sensitive variable ({', '.join(map(repr, sensitive)) or 'none given'}).")
+            out[s] = check(v, f"{name}[{s!r}]")
+        return out
+    if not sensitive:
+        raise ValueError(f"`{name}` needs `sensitive`: the sensitive variable(s) it applies to.")
+    v = check(value, name)
+    return {s: v for s in sensitive}
+
+
+def _sensitive_names(data: pd.DataFrame, sensitive: object, per_model: tuple[object, ...]) -> list[str]:
+    sens: list[str] = []
+    if sensitive is not None:
+        sens = list(check_columns(data, sensitive, role="sensitive"))
+    for m in per_model:
+        if isinstance(m, Mapping):
+            sens += [s for s in m if s not in sens and s in data.columns]
+            for s in m:
+                if s not in data.columns:
+                    check_columns(data, [s], role="sensitive")
+    return sens
+
+
+def _split_trees(hierarchies: Mapping[str, object], sens: list[str], t: object, t_distance: str) -> tuple[list, list]:
+    """The names of `hierarchies` that are quasi-identifiers, and those that are the trees of
+    sensitive variables (only with the hierarchical distance, for variables with a t bound)."""
+    if t_distance != "hierarchical" or t is None:
+        return list(hierarchies), []
+    with_t = list(t) if isinstance(t, Mapping) else sens
+    trees = [s for s in with_t if s in hierarchies]
+    missing = [s for s in with_t if s not in hierarchies]
+    if missing:
+        raise ValueError(
+            f"`t_distance=\"hierarchical\"` needs the hierarchy of sensitive variable {missing[0]!r}: give it in "
+            f"`hierarchies` under its name (it is then its tree, not a quasi-identifier)."
+        )
+    return [q for q in hierarchies if q not in trees], trees
+
+
+def resolve(
+    data: pd.DataFrame, hierarchies: Mapping[str, object], sensitive: object, k: object, l: object,
+    l_variant: str, c: float, t: object, t_distance: str, beta: object, beta_variant: str, base: object,
+    delta: object = None, delta_variant: str = "arx", alpha: object = None, avg_risk: object = None,
+    sample_uniques: object = None,
+) -> Resolved:
+    """Check every argument of the search; see :func:`sdc.identify.search.generalisation_search`."""
+    check_frame(data)
+    if not isinstance(hierarchies, Mapping) or not hierarchies:
+        raise TypeError("`hierarchies` must be a non-empty mapping from each quasi-identifier to its hierarchy.")
+    check_option(t_distance, "t_distance", T_DISTANCES)
+    sens = _sensitive_names(data, sensitive, (l, t, beta, delta, alpha))
+    qi_names, tree_names = _split_trees(hierarchies, sens, t, t_distance)
+    if not qi_names:
+        raise ValueError("`hierarchies` names no quasi-identifier: only the sensitive variables' trees.")
+    qis = check_columns(data, qi_names, role="hierarchies")
+    hs = {q: as_hierarchy(hierarchies[q], name=q, base=base) for q in qis}  # type: ignore[arg-type]
+    sh = {s: as_hierarchy(hierarchies[s], name=s, base=base) for s in tree_names}  # type: ignore[arg-type]
+    both = [s for s in sens if s in qis]
+    if both:
+        raise ValueError(f"{both[0]!r} is both a quasi-identifier and a sensitive variable; choose one role.")
+    check_option(l_variant, "l_variant", L_VARIANTS)
+    check_option(beta_variant, "beta_variant", BETA_VARIANTS)
+    check_option(delta_variant, "delta_variant", DELTA_VARIANTS)
+    kk = None if k is None else check_int(k, "k", min_value=1)
+    ls = _per_sensitive(l, "l", sens, lambda v, n: check_number(v, n, low=1, high=math.inf))
+    if l_variant not in ("entropy", "grassberger"):
+        for s_, v in ls.items():
+            if not float(v).is_integer():
+                raise ValueError(f"`l` must be a whole number for {l_variant} l-diversity; got {v:g} for {s_!r} "
+                                 "(entropy l-diversity takes any l >= 1).")
+    ts = _per_sensitive(t, "t", sens, lambda v, n: check_fraction(v, n))
+    bs = _per_sensitive(beta, "beta", sens, lambda v, n: check_number(v, n, low=0, high=math.inf))
+    ds = _per_sensitive(delta, "delta", sens, lambda v, n: check_number(v, n, low=0, high=math.inf, low_open=True))
+    als = _per_sensitive(alpha, "alpha", sens, lambda v, n: check_number(v, n, low=0, high=1, low_open=True))
+    ar = None if avg_risk is None else check_number(avg_risk, "avg_risk", low=0, high=1, low_open=True)
+    su = None if sample_uniques is None else check_fraction(sample_uniques, "sample_uniques")
+    cc = check_number(c, "c", low=0, high=math.inf, low_open=True)
+    models = Models(k=kk, l=ls, l_variant=l_variant, c=cc, t=ts, t_distance=t_distance, beta=bs,
+                    beta_variant=beta_variant, delta=ds, delta_variant=delta_variant, alpha=als,
+                    avg_risk=ar, sample_uniques=su)
+    if models.empty:
+        raise ValueError("no privacy model given: set at least one of `k`, `l`, `t`, `beta`, `delta`, `alpha`, `avg_risk`, `sample_uniques`.")
+    used = set(ls) | set(ts) | set(bs) | set(ds) | set(als)
+    sens = [s for s in sens if s in used] + [s for s in sens if s not in used]
+    return Resolved(hierarchies=hs, sensitive=sens, models=models, sensitive_hierarchies=sh)
+
+
+def settings(suppression_limit: object, metric: object, suppressed_as: object, runner_ups: object,
+             exhaustive: object, practical: object) -> tuple[float, int]:
+    """The search's settings checked (one line each): the suppression limit and the runner-ups."""
+    limit = check_fraction(suppression_limit, "suppression_limit")
+    check_option(metric, "metric", METRICS)
+    check_option(suppressed_as, "suppressed_as", SUPPRESSED_AS)
+    n_up = check_int(runner_ups, "runner_ups", min_value=0)
+    if exhaustive is not None and not isinstance(exhaustive, bool):
+        raise TypeError(f"`exhaustive` must be True, False or None; got {exhaustive!r}.")
+    if not isinstance(practical, bool):
+        raise TypeError(f"`practical_monotonicity` must be True or False; got {practical!r}.")
+    return limit, n_up
