@@ -20,3 +20,27 @@ mv_top_coding_df <- function(df, alpha, seed, center, cov) capture({
   list(y = lapply(as.data.frame(y), as.numeric), center = as.numeric(center), cov = as.numeric(cov),
        flagged = as.integer(!is.na(maha) & maha > stats::qchisq(1 - alpha, df = ncol(x))))
 })
+
+shuffle_df <- function(df, responses, predictors, method, covmethod, seed) capture({
+  form <- stats::as.formula(paste(paste(responses, collapse = " + "), "~", paste(predictors, collapse = " + ")))
+  set.seed(seed)
+  res <- sdcMicro::shuffle(df, form = form, method = method, covmethod = covmethod)
+  e <- NULL
+  M <- as.matrix(df[c(responses, predictors)])
+  if (method == "ds" && !anyNA(M)) {
+    # replay shuffle's one draw: with no missing value it is the first after the seed
+    q <- length(responses)
+    pmc <- 2 * sin(pi * stats::cor(M, method = covmethod) / 6)
+    s <- pmc[1:q, 1:q, drop = FALSE] - pmc[1:q, -(1:q), drop = FALSE] %*%
+      solve(pmc[-(1:q), -(1:q), drop = FALSE]) %*% pmc[-(1:q), 1:q, drop = FALSE]
+    set.seed(seed)
+    e <- as.numeric(MASS::mvrnorm(nrow(M), mu = rep(0, q), Sigma = s))
+  }
+  list(shuffled = as.numeric(res$shuffled), perturbed = as.numeric(res$perturbed), e = e)
+})
+
+lm_fitted_df <- function(df, responses, predictors) capture({
+  M <- as.matrix(df)
+  fit <- stats::lm(M[, responses, drop = FALSE] ~ M[, predictors, drop = FALSE])
+  as.numeric(stats::fitted(fit))
+})

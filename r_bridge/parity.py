@@ -1,4 +1,4 @@
-"""Wrappers for sdcMicro's remaining protection methods (issue 29): ``mvTopCoding``, ...
+"""Wrappers for sdcMicro's remaining protection methods (issue 29): ``mvTopCoding``, ``shuffle``, ...
 
 Same conventions as :mod:`r_bridge.sdcmicro`: pandas in, sdcMicro's values out under
 sdcMicro's names, per-record values indexed like the input. The R side lives in ``_parity.R``
@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 
 from ._session import call, session
-from .convert import py_vector, r_null, r_vector, to_r_frame
+from .convert import py_vector, r_null, r_str, r_vector, to_r_frame
 
-__all__ = ["MvTopCoding", "mv_top_coding"]
+__all__ = ["MvTopCoding", "mv_top_coding", "Shuffle", "shuffle", "lm_fitted"]
 
 
 @lru_cache(maxsize=1)
@@ -33,6 +33,12 @@ def _load() -> None:
 def _call(name: str, *args: object) -> object:
     _load()
     return call(name, *args)
+
+
+def _numbers(x: object) -> np.ndarray:
+    """An R numeric vector as a float64 array of our own: np.asarray can share R's memory, which R
+    reuses once the vector is collected (arrays kept past the next calls then change)."""
+    return np.array(py_vector(x), dtype=np.float64, copy=True)
 
 
 @dataclass(frozen=True)
@@ -60,9 +66,47 @@ def mv_top_coding(data: pd.DataFrame, variables: Sequence[str], *, alpha: float 
     out = _call("mv_top_coding_df", rdf, float(alpha), int(seed), c, s)
     v = out.rx2("value")
     y = v.rx2("y")
-    x = pd.DataFrame({k: py_vector(y[i]) for i, k in enumerate(cols)}, index=data.index)
+    x = pd.DataFrame({k: _numbers(y[i]) for i, k in enumerate(cols)}, index=data.index)
     p = len(cols)
-    return MvTopCoding(x=x, center=py_vector(v.rx2("center")),
-                       cov=py_vector(v.rx2("cov")).reshape((p, p), order="F"),
-                       flagged=pd.Series(py_vector(v.rx2("flagged")).astype(bool), index=data.index),
+    return MvTopCoding(x=x, center=_numbers(v.rx2("center")),
+                       cov=_numbers(v.rx2("cov")).reshape((p, p), order="F"),
+                       flagged=pd.Series(_numbers(v.rx2("flagged")).astype(bool), index=data.index),
                        warnings=tuple(str(w) for w in out.rx2("warnings")))
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    """``shuffle()``'s ``shuffled`` and ``perturbed`` values (one column per response) and, for
+    method "ds" on complete data, ``e``: its one normal draw replayed (``MASS::mvrnorm`` under the
+    same seed with the same covariance), None otherwise."""
+
+    shuffled: pd.DataFrame = field(repr=False)
+    perturbed: pd.DataFrame = field(repr=False)
+    e: np.ndarray | None = field(repr=False)
+
+
+def shuffle(data: pd.DataFrame, responses: Sequence[str], predictors: Sequence[str], *, method: str = "ds",
+            covmethod: str = "spearman", seed: int = 1) -> Shuffle:
+    """``set.seed(seed); sdcMicro::shuffle(data, form = responses ~ predictors, method, covmethod)``."""
+    cols = list(responses) + list(predictors)
+    rdf = to_r_frame(data[cols].astype(np.float64), cols)
+    out = _call("shuffle_df", rdf, r_str(list(responses)), r_str(list(predictors)), method, covmethod, int(seed))
+    v = out.rx2("value")
+    n, q = len(data), len(responses)
+
+    def frame(x: object) -> pd.DataFrame:
+        return pd.DataFrame(_numbers(x).reshape((n, q), order="F"), columns=list(responses), index=data.index)
+
+    e = v.rx2("e")
+    return Shuffle(shuffled=frame(v.rx2("shuffled")), perturbed=frame(v.rx2("perturbed")),
+                   e=None if type(e).__name__ == "NULLType" or e is None else _numbers(e).reshape((n, q), order="F"))
+
+
+def lm_fitted(data: pd.DataFrame, responses: Sequence[str], predictors: Sequence[str]) -> pd.DataFrame:
+    """``fitted(lm(responses ~ predictors))``: the prediction sdcMicro's ``shuffle(method = "mlm")``
+    means to use (sdcMicro 5.8.2 stops there with an error before using it)."""
+    cols = list(responses) + list(predictors)
+    rdf = to_r_frame(data[cols].astype(np.float64), cols)
+    v = _call("lm_fitted_df", rdf, r_str(list(responses)), r_str(list(predictors))).rx2("value")
+    return pd.DataFrame(_numbers(v).reshape((len(data), len(responses)), order="F"), columns=list(responses),
+                        index=data.index)

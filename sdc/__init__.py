@@ -63,6 +63,7 @@ from sdc.protect.pseudonym import pseudonymise
 from sdc.protect.recode import global_recode, top_bottom_code
 from sdc.protect.topcode_mv import mv_top_code
 from sdc.protect.swap import rank_swap
+from sdc.protect.shuffling import shuffle
 from sdc.protect.suppression import local_suppression
 from sdc.protect.suppression_risk import local_suppression_by_risk
 from sdc.protect.microaggregation import microaggregation
@@ -93,7 +94,7 @@ __all__ = [
     "load_example", "read_dask", "read_chunks", "MissingRule",
     "protect_data", "ProtectionRun", "write_protection", "compare", "Comparison", "write_comparison",
     "sweep", "SweepResult", "write_sweep",
-    "global_recode", "top_bottom_code", "mv_top_code", "pram", "add_noise", "rank_swap", "pseudonymise", "ProtectionResult",
+    "global_recode", "top_bottom_code", "mv_top_code", "pram", "add_noise", "rank_swap", "shuffle", "pseudonymise", "ProtectionResult",
     "local_suppression", "local_suppression_by_risk", "microaggregation",
     "identify", "IdentificationResult", "g_distinct", "GDistinctResult", "safe_harbor", "SafeHarborChecklist",
     "generalisation_search", "GeneralisationResult", "qi_dimension_search", "transformation_search",

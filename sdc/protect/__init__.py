@@ -20,10 +20,11 @@ from sdc.protect.microaggregation import microaggregation as _microaggregation  
 from sdc.protect.pram import pram as _pram  # noqa: F401
 from sdc.protect.noise import add_noise
 from sdc.protect.swap import rank_swap
+from sdc.protect.shuffling import shuffle
 from sdc.protect.pseudonym import pseudonymise
 
 __all__ = ["method_infos", "MethodInfo", "info_of", "global_recode", "top_bottom_code", "mv_top_code", "local_suppression",
-           "local_suppression_by_risk", "add_noise", "rank_swap", "pseudonymise"]
+           "local_suppression_by_risk", "add_noise", "rank_swap", "shuffle", "pseudonymise"]
 
 
 def method_infos() -> dict[str, MethodInfo]:
