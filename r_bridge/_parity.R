@@ -44,3 +44,23 @@ lm_fitted_df <- function(df, responses, predictors) capture({
   fit <- stats::lm(M[, responses, drop = FALSE] ~ M[, predictors, drop = FALSE])
   as.numeric(stats::fitted(fit))
 })
+
+## addNoise's ROMM and outdect, and their draws replayed: ROMM's N x N normal matrix is the first
+## draw after the seed; outdect's covMcd comes first, then one rnorm per outlier for each
+## variable in turn (all but the first K * k of z unused).
+add_noise_draws <- function(df, variables, noise, method, p, seed) capture({
+  set.seed(seed)
+  r <- sdcMicro::addNoise(df, variables = variables, noise = noise, method = method, p = p)
+  x <- as.matrix(df[variables])
+  out <- list(xm = as.numeric(as.matrix(r$xm)))
+  set.seed(seed)
+  if (method == "ROMM") {
+    out$z <- stats::rnorm(nrow(x) * nrow(x))
+  } else {
+    cv <- robustbase::covMcd(stats::na.omit(x), alpha = 1 / 2)
+    out$center <- as.numeric(cv$center)
+    out$cov <- as.numeric(cv$cov)
+    out$z <- stats::rnorm(nrow(x) * ncol(x))
+  }
+  out
+})

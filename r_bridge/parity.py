@@ -18,7 +18,7 @@ import pandas as pd
 from ._session import call, session
 from .convert import py_vector, r_null, r_str, r_vector, to_r_frame
 
-__all__ = ["MvTopCoding", "mv_top_coding", "Shuffle", "shuffle", "lm_fitted"]
+__all__ = ["MvTopCoding", "mv_top_coding", "Shuffle", "shuffle", "lm_fitted", "NoiseDraws", "add_noise_draws"]
 
 
 @lru_cache(maxsize=1)
@@ -110,3 +110,29 @@ def lm_fitted(data: pd.DataFrame, responses: Sequence[str], predictors: Sequence
     v = _call("lm_fitted_df", rdf, r_str(list(responses)), r_str(list(predictors))).rx2("value")
     return pd.DataFrame(_numbers(v).reshape((len(data), len(responses)), order="F"), columns=list(responses),
                         index=data.index)
+
+
+@dataclass(frozen=True)
+class NoiseDraws:
+    """``addNoise(method = "ROMM" | "outdect")``'s ``xm`` and its draws replayed: ``z`` (ROMM: the
+    N x N matrix, column-major as R fills it; outdect: normal draws, the first K per variable in
+    turn used) and, for outdect, its MCD's ``center`` and ``cov``."""
+
+    xm: pd.DataFrame = field(repr=False)
+    z: np.ndarray = field(repr=False)
+    center: np.ndarray | None = None
+    cov: np.ndarray | None = field(default=None, repr=False)
+
+
+def add_noise_draws(data: pd.DataFrame, variables: Sequence[str], *, method: str, noise: float = 150,
+                    p: float = 0.001, seed: int = 1) -> NoiseDraws:
+    """``set.seed(seed); addNoise(data, variables, noise, method, p = p)`` and its draws."""
+    cols = list(variables)
+    rdf = to_r_frame(data[cols].astype(np.float64), cols)
+    v = _call("add_noise_draws", rdf, r_str(cols), float(noise), method, float(p), int(seed)).rx2("value")
+    n, k = len(data), len(cols)
+    xm = pd.DataFrame(_numbers(v.rx2("xm")).reshape((n, k), order="F"), columns=cols, index=data.index)
+    z = _numbers(v.rx2("z"))
+    if method == "ROMM":
+        return NoiseDraws(xm=xm, z=z.reshape((n, n), order="F"))
+    return NoiseDraws(xm=xm, z=z, center=_numbers(v.rx2("center")), cov=_numbers(v.rx2("cov")).reshape((k, k)))

@@ -180,13 +180,13 @@ def robust_covariance(x: np.ndarray, *, seed: int = 0, alpha: float = 0.5, n_sta
         raise ValueError(f"at least {h} of the {n} records lie on a hyperplane: their covariance is singular, "
                          "so no Mahalanobis distance is defined.")
     raw_center = x[best].mean(axis=0)
-    raw_cov = np.cov(x[best], rowvar=False, ddof=1)
+    raw_cov = np.atleast_2d(np.cov(x[best], rowvar=False, ddof=1))
     if h < n:
         raw_cov = raw_cov * consistency(h / n, p) * small_sample_factor(p, n, alpha)
     w = mahalanobis2(x, raw_center, raw_cov) < stats.chi2.ppf(0.975, p)
     q = int(w.sum())
     center = x[w].mean(axis=0)
-    cov = np.cov(x[w], rowvar=False, ddof=1)
+    cov = np.atleast_2d(np.cov(x[w], rowvar=False, ddof=1))
     if q != n:
         cov = cov * consistency(q / n, p) * small_sample_factor(p, n, alpha, reweighted=True)
     return RobustFit(center=center, cov=cov, raw_center=raw_center, raw_cov=raw_cov, weights=w, best=np.sort(best))
