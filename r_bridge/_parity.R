@@ -64,3 +64,20 @@ add_noise_draws <- function(df, variables, noise, method, p, seed) capture({
   }
   out
 })
+
+## createSdcObj with one ghost-variable link, then localSuppression(k) or localSupp(threshold):
+## the key's and the ghost variables' missing cells afterwards.
+ghost_vars_obj <- function(df, keys, key_var, ghosts, k, threshold, via_add) capture({
+  for (v in keys) df[[v]] <- factor(df[[v]])
+  if (via_add) {
+    sdc <- sdcMicro::createSdcObj(df, keyVars = keys)
+    sdc <- sdcMicro::addGhostVars(sdc, keyVar = key_var, ghostVars = ghosts)
+  } else {
+    sdc <- sdcMicro::createSdcObj(df, keyVars = keys, ghostVars = list(list(key_var, ghosts)))
+  }
+  sdc <- if (is.null(threshold)) sdcMicro::localSuppression(sdc, k = k) else
+    sdcMicro::localSupp(sdc, threshold = threshold, keyVar = key_var)
+  mk <- sdcMicro::get.sdcMicroObj(sdc, type = "manipKeyVars")
+  mg <- sdcMicro::get.sdcMicroObj(sdc, type = "manipGhostVars")
+  list(key_na = as.integer(is.na(mk[[key_var]])), ghost_na = lapply(ghosts, function(g) as.integer(is.na(mg[[g]]))))
+})

@@ -18,7 +18,7 @@ import pandas as pd
 from ._session import call, session
 from .convert import py_vector, r_null, r_str, r_vector, to_r_frame
 
-__all__ = ["MvTopCoding", "mv_top_coding", "Shuffle", "shuffle", "lm_fitted", "NoiseDraws", "add_noise_draws"]
+__all__ = ["MvTopCoding", "mv_top_coding", "Shuffle", "shuffle", "lm_fitted", "NoiseDraws", "add_noise_draws", "ghost_vars"]
 
 
 @lru_cache(maxsize=1)
@@ -136,3 +136,19 @@ def add_noise_draws(data: pd.DataFrame, variables: Sequence[str], *, method: str
     if method == "ROMM":
         return NoiseDraws(xm=xm, z=z.reshape((n, n), order="F"))
     return NoiseDraws(xm=xm, z=z, center=_numbers(v.rx2("center")), cov=_numbers(v.rx2("cov")).reshape((k, k)))
+
+
+def ghost_vars(data: pd.DataFrame, keys: Sequence[str], key_var: str, ghosts: Sequence[str], *, k: int = 2,
+               threshold: float | None = None, via_add: bool = False) -> tuple[pd.Series, pd.DataFrame]:
+    """``createSdcObj(data, keyVars = keys, ghostVars = list(list(key_var, ghosts)))`` (or
+    ``addGhostVars(obj, key_var, ghosts)`` with `via_add`), then ``localSuppression(obj, k)`` or, with
+    `threshold`, ``localSupp(obj, threshold, key_var)``: whether `key_var` and each ghost variable
+    is missing afterwards (bool, indexed like the input)."""
+    cols = list(dict.fromkeys([*keys, *ghosts]))
+    rdf = to_r_frame(data, cols)
+    thr = r_null() if threshold is None else float(threshold)
+    v = _call("ghost_vars_obj", rdf, r_str(list(keys)), str(key_var), r_str(list(ghosts)), int(k), thr,
+              bool(via_add)).rx2("value")
+    key_na = pd.Series(_numbers(v.rx2("key_na")).astype(bool), index=data.index, name=key_var)
+    g = v.rx2("ghost_na")
+    return key_na, pd.DataFrame({name: _numbers(g[i]).astype(bool) for i, name in enumerate(ghosts)}, index=data.index)

@@ -66,6 +66,7 @@ from sdc.protect.swap import rank_swap
 from sdc.protect.shuffling import shuffle
 from sdc.protect.suppression import local_suppression
 from sdc.protect.suppression_risk import local_suppression_by_risk
+from sdc.protect.ghost import add_ghost_vars
 from sdc.protect.microaggregation import microaggregation
 from sdc.report import write_report  # noqa: E402  (after the measures it renders)
 from sdc.workflow.compare import Comparison, compare  # noqa: E402
@@ -95,7 +96,7 @@ __all__ = [
     "protect_data", "ProtectionRun", "write_protection", "compare", "Comparison", "write_comparison",
     "sweep", "SweepResult", "write_sweep",
     "global_recode", "top_bottom_code", "mv_top_code", "pram", "add_noise", "rank_swap", "shuffle", "pseudonymise", "ProtectionResult",
-    "local_suppression", "local_suppression_by_risk", "microaggregation",
+    "local_suppression", "local_suppression_by_risk", "add_ghost_vars", "microaggregation",
     "identify", "IdentificationResult", "g_distinct", "GDistinctResult", "safe_harbor", "SafeHarborChecklist",
     "generalisation_search", "GeneralisationResult", "qi_dimension_search", "transformation_search",
     "SubsetSearchResult", "Hierarchy", "read_hierarchy", "interval_hierarchy", "prefix_hierarchy", "date_hierarchy",

@@ -16,6 +16,7 @@ from sdc.protect.recode import global_recode, top_bottom_code
 from sdc.protect.topcode_mv import mv_top_code
 from sdc.protect.suppression import local_suppression
 from sdc.protect.suppression_risk import local_suppression_by_risk
+from sdc.protect.ghost import add_ghost_vars
 from sdc.protect.microaggregation import microaggregation as _microaggregation  # noqa: F401
 from sdc.protect.pram import pram as _pram  # noqa: F401
 from sdc.protect.noise import add_noise
@@ -24,7 +25,7 @@ from sdc.protect.shuffling import shuffle
 from sdc.protect.pseudonym import pseudonymise
 
 __all__ = ["method_infos", "MethodInfo", "info_of", "global_recode", "top_bottom_code", "mv_top_code", "local_suppression",
-           "local_suppression_by_risk", "add_noise", "rank_swap", "shuffle", "pseudonymise"]
+           "local_suppression_by_risk", "add_ghost_vars", "add_noise", "rank_swap", "shuffle", "pseudonymise"]
 
 
 def method_infos() -> dict[str, MethodInfo]:
