@@ -81,3 +81,11 @@ ghost_vars_obj <- function(df, keys, key_var, ghosts, k, threshold, via_add) cap
   mg <- sdcMicro::get.sdcMicroObj(sdc, type = "manipGhostVars")
   list(key_na = as.integer(is.na(mk[[key_var]])), ghost_na = lapply(ghosts, function(g) as.integer(is.na(mg[[g]]))))
 })
+
+microaggregation_measure_df <- function(df, variables, aggr, method, measure, trim, varsort, strata) capture({
+  args <- list(obj = df, variables = variables, aggr = aggr, method = method, measure = measure, trim = trim,
+               varsort = varsort)
+  if (!is.null(strata)) args$strata_variables <- strata
+  r <- do.call(sdcMicro::microaggregation, args)
+  as.numeric(as.matrix(r$mx[, variables, drop = FALSE]))
+})

@@ -18,7 +18,7 @@ import pandas as pd
 from ._session import call, session
 from .convert import py_vector, r_null, r_str, r_vector, to_r_frame
 
-__all__ = ["MvTopCoding", "mv_top_coding", "Shuffle", "shuffle", "lm_fitted", "NoiseDraws", "add_noise_draws", "ghost_vars"]
+__all__ = ["MvTopCoding", "mv_top_coding", "Shuffle", "shuffle", "lm_fitted", "NoiseDraws", "add_noise_draws", "ghost_vars", "microaggregation_measure"]
 
 
 @lru_cache(maxsize=1)
@@ -152,3 +152,17 @@ def ghost_vars(data: pd.DataFrame, keys: Sequence[str], key_var: str, ghosts: Se
     key_na = pd.Series(_numbers(v.rx2("key_na")).astype(bool), index=data.index, name=key_var)
     g = v.rx2("ghost_na")
     return key_na, pd.DataFrame({name: _numbers(g[i]).astype(bool) for i, name in enumerate(ghosts)}, index=data.index)
+
+
+def microaggregation_measure(data: pd.DataFrame, variables: Sequence[str], *, aggr: int = 3, method: str = "simple",
+                             measure: str = "mean", trim: float = 0.0, varsort: int = 1,
+                             strata_variables: str | None = None) -> pd.DataFrame:
+    """``sdcMicro::microaggregation(data, variables, aggr, method, measure, trim, varsort,
+    strata_variables)``'s ``mx`` (the variables after it, indexed like the input)."""
+    cols = list(variables) + ([strata_variables] if strata_variables else [])
+    rdf = to_r_frame(data[cols], cols)
+    strata = r_null() if strata_variables is None else r_str([strata_variables])
+    v = _call("microaggregation_measure_df", rdf, r_str(list(variables)), int(aggr), method, measure, float(trim),
+              int(varsort), strata).rx2("value")
+    return pd.DataFrame(_numbers(v).reshape((len(data), len(variables)), order="F"), columns=list(variables),
+                        index=data.index)
