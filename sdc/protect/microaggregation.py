@@ -56,7 +56,7 @@ from sdc.core.strata import strata_ids
 from sdc.protect._rcode import not_in_sdcmicro
 from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult, changed_cells
-from sdc.protect.microaggregation_sorted import MEASURES, SORTED_METHODS, sorted_in_strata
+from sdc.protect.microaggregation_sorted import MEASURES, SORTED_METHODS, check_sorted_options, run_sorted
 from sdc.protect.microaggregation_sorted import group_sizes as _sizes, numeric_matrix as _check_numeric
 from sdc.protect.microaggregation_sorted import size_counts as _size_counts
 
@@ -463,12 +463,9 @@ def microaggregation(
     mode : {"correct", "sdcmicro"}, default "correct"
         Treatment of missing values; see the module notes. Without missing values (and
         without the value -999) both modes give the same result.
-    measure : {"mean", "median", "trim", "onestep"}, default "mean"
-        ``simple`` and ``single``: the groups' aggregate (:mod:`sdc.protect.microaggregation_sorted`).
-    trim : float in [0, 0.5), default 0
-        ``measure="trim"``: the share of each group's values cut from each end.
-    varsort : str, optional
-        ``single``: the variable the records are sorted by (sdcMicro's ``varsort``; default the first).
+    measure, trim, varsort
+        ``simple``, ``single``: the groups' mean, median, trim (cutting `trim` in [0, 0.5) from each
+        end) or onestep; the variable ``single`` sorts by (:mod:`sdc.protect.microaggregation_sorted`).
 
     Returns
     -------
@@ -500,11 +497,7 @@ def microaggregation(
         raise ValueError(f"`method` must be one of {', '.join(map(repr, MICROAGGREGATION_METHODS))}; got {method!r}.")
     method = check_option(_ALIASES.get(method, method), "method", MICROAGGREGATION_METHODS)
     mode = check_option(mode, "mode", MICROAGGREGATION_MODES)
-    measure = check_option(measure, "measure", MEASURES)
-    if measure != "mean" and method not in SORTED_METHODS:
-        raise ValueError(f"`measure` {measure!r} applies to the methods simple and single; {method} uses means.")
-    if varsort is not None and varsort not in variables:
-        raise ValueError(f"`varsort` {varsort!r} is not one of the `variables`.")
+    measure = check_sorted_options(method, measure, varsort, variables)
     strata_cols = check_columns(data, strata, role="strata") if strata is not None else ()
     overlap = [c for c in strata_cols if c in variables]
     if overlap:
@@ -519,11 +512,9 @@ def microaggregation(
 
     if method in SORTED_METHODS:
         algorithm = method
-        sort_col = variables.index(varsort) if varsort else 0
-        out, gid = sorted_in_strata(X, positions, k, method, sort_col, measure, float(trim), lambda pos: _too_few(
-            None, st.labels[int(st.ids[pos[0]])], pos.size, k, strata_cols))
-        sizes = _sizes(gid)
-        group, size_counts, n_groups = pd.Series(gid, index=data.index, name="group"), _size_counts(sizes), sizes.size
+        out, group, sizes, size_counts, n_groups = run_sorted(
+            X, positions, k, method, variables.index(varsort) if varsort else 0, measure, float(trim), data.index,
+            lambda pos: _too_few(None, st.labels[int(st.ids[pos[0]])], pos.size, k, strata_cols))
     elif univariate:
         out, group, sizes, size_counts, n_groups = _univariate(X, positions, st, variables, k, sdcm, strata_cols,
                                                                data.index)

@@ -20,7 +20,7 @@ import pandas as pd
 from sdc._validation import dtype_name, is_real_numeric, plain
 
 __all__ = ["SORTED_METHODS", "MEASURES", "block_groups", "measure_of", "sorted_aggregation", "sorted_in_strata",
-           "group_sizes", "size_counts", "numeric_matrix"]
+           "group_sizes", "size_counts", "numeric_matrix", "check_sorted_options", "run_sorted"]
 
 SORTED_METHODS = ("simple", "single")
 MEASURES = ("mean", "median", "trim", "onestep")
@@ -85,6 +85,27 @@ def sorted_in_strata(X: np.ndarray, positions: list[np.ndarray], k: int, method:
         out[pos], gid[pos] = vals, g + offset
         offset += int(g.max()) + 1
     return out, gid
+
+
+def check_sorted_options(method: str, measure: str, varsort: str | None, variables: tuple[str, ...]) -> str:
+    """The measure, checked: another than the mean only with simple or single; `varsort` a variable."""
+    from sdc._validation import check_option
+
+    measure = check_option(measure, "measure", MEASURES)
+    if measure != "mean" and method not in SORTED_METHODS:
+        raise ValueError(f"`measure` {measure!r} applies to the methods simple and single; {method} uses means.")
+    if varsort is not None and varsort not in variables:
+        raise ValueError(f"`varsort` {varsort!r} is not one of the `variables`.")
+    return measure
+
+
+def run_sorted(X: np.ndarray, positions: list[np.ndarray], k: int, method: str, sort_col: int, measure: str,
+               trim: float, index: pd.Index, too_few: object) -> tuple[np.ndarray, pd.Series, pd.Series, dict, int]:
+    """:func:`sorted_in_strata` with what microaggregation's result reports: values, group per record,
+    group sizes, {size: groups}, the number of groups."""
+    out, gid = sorted_in_strata(X, positions, k, method, sort_col, measure, trim, too_few)
+    sizes = group_sizes(gid)
+    return out, pd.Series(gid, index=index, name="group"), sizes, size_counts(sizes), int(sizes.size)
 
 
 def group_sizes(gid: np.ndarray) -> pd.Series:

@@ -61,6 +61,22 @@ def _correlated2(x: np.ndarray, delta: float, z: np.ndarray) -> tuple[np.ndarray
     return x * d1 + delta * (shift + sd * z), {"d1": d1, "mean": mean, "sd": sd, "noise_sd": delta * sd}
 
 
+def _correlated(X: np.ndarray, noise: float, rng: np.random.Generator,
+                cols: tuple[str, ...]) -> tuple[np.ndarray, dict[str, Any]]:
+    """``x + e``, ``e ~ N(0, noise/100 Cov(x))`` over the complete records, and the details."""
+    if X.shape[1] < 2:
+        raise ValueError("`method` 'correlated' needs at least two variables; use 'additive' for one.")
+    complete = X[~np.isnan(X).any(axis=1)]
+    if complete.shape[0] < 2:
+        raise ValueError("`method` 'correlated' needs at least two records with every variable present.")
+    cov = noise / 100 * np.cov(complete, rowvar=False, ddof=1)
+    Y = X + rng.multivariate_normal(np.zeros(X.shape[1]), cov, size=X.shape[0], method="eigh")
+    details: dict[str, Any] = {"covariance": pd.DataFrame(cov, index=list(cols), columns=list(cols))}
+    for j, v in enumerate(cols):
+        details[v] = {"noise_sd": float(math.sqrt(cov[j, j])), "sd": _sd(X[:, j])}
+    return Y, details
+
+
 def _r_add_noise(run: StepRun) -> RStep:
     """sdcMicro's ``addNoise`` with the same method and noise (its own draws)."""
     p = run.parameters
@@ -144,22 +160,12 @@ def add_noise(
     if few:
         raise ValueError(f"column {few[0]!r} has fewer than two non-missing values: its standard deviation, "
                          "which scales the noise, is undefined.")
-    n, k = X.shape
+    n = X.shape[0]
     details: dict[str, Any] = {}
     if method in MORE:
         Y, details = more_noise(method, X, float(noise), float(p), rng, seed_used)
     elif method == "correlated":
-        if k < 2:
-            raise ValueError("`method` 'correlated' needs at least two variables; use 'additive' for one.")
-        complete = X[~np.isnan(X).any(axis=1)]
-        if complete.shape[0] < 2:
-            raise ValueError("`method` 'correlated' needs at least two records with every variable present.")
-        cov = noise / 100 * np.cov(complete, rowvar=False, ddof=1)
-        E = rng.multivariate_normal(np.zeros(k), cov, size=n, method="eigh")
-        Y = X + E
-        details["covariance"] = pd.DataFrame(cov, index=list(cols), columns=list(cols))
-        for j, v in enumerate(cols):
-            details[v] = {"noise_sd": float(math.sqrt(cov[j, j])), "sd": _sd(X[:, j])}
+        Y, details = _correlated(X, float(noise), rng, cols)
     else:
         Y = np.empty_like(X)
         for j, v in enumerate(cols):
@@ -175,13 +181,8 @@ def add_noise(
     for j, v in enumerate(cols):
         out[v] = pd.Series(Y[:, j], index=frame.index, name=v)
         changed[v] = count_changed(X[:, j], Y[:, j])
-    params: dict[str, Any] = {"variables": list(cols), "method": method}
-    if method == "correlated2":
-        params["delta"] = float(delta)
-    elif method == "ROMM":
-        params["p"] = float(p)
-    else:
-        params["noise"] = float(noise)
+    given = {"correlated2": ("delta", delta), "ROMM": ("p", p)}.get(method, ("noise", noise))
+    params: dict[str, Any] = {"variables": list(cols), "method": method, given[0]: float(given[1])}
     return ProtectionResult(
         method="add_noise", data=out, variables=cols, parameters=params, seed=seed_used,
         changed=pd.Series(changed, dtype=np.int64, name="cells_changed"), details=details,
