@@ -13,17 +13,21 @@ stays the module).
 
 from sdc.protect._declare import MethodInfo, info_of
 from sdc.protect.recode import global_recode, top_bottom_code
+from sdc.protect.topcode_mv import mv_top_code
 from sdc.protect.suppression import local_suppression
 from sdc.protect.suppression_risk import local_suppression_by_risk
+from sdc.protect.ghost import add_ghost_vars
 from sdc.protect.microaggregation import microaggregation as _microaggregation  # noqa: F401
 from sdc.protect.pram import pram as _pram  # noqa: F401
 from sdc.protect.noise import add_noise
 from sdc.protect.swap import rank_swap
+from sdc.protect.shuffling import shuffle
 from sdc.protect.pseudonym import pseudonymise
 from sdc.protect.redact import redact
 
-__all__ = ["method_infos", "MethodInfo", "info_of", "global_recode", "top_bottom_code", "local_suppression",
-           "local_suppression_by_risk", "add_noise", "rank_swap", "pseudonymise", "redact"]
+__all__ = ["method_infos", "MethodInfo", "info_of", "global_recode", "top_bottom_code", "mv_top_code",
+           "local_suppression", "local_suppression_by_risk", "add_ghost_vars", "add_noise", "rank_swap", "shuffle",
+           "pseudonymise", "redact"]
 
 
 def method_infos() -> dict[str, MethodInfo]:

@@ -1,6 +1,7 @@
 """Microaggregation: numeric values replaced by the means of small groups of similar records.
 
-Two methods, as sdcMicro's ``microaggregation`` (Templ 2008; Templ, Kowarik and Meindl 2015):
+Methods as sdcMicro's ``microaggregation`` (Templ 2008; Templ, Kowarik and Meindl 2015); the
+sort-based ``simple`` and ``single`` and the measures are in :mod:`~sdc.protect.microaggregation_sorted`:
 
 ``method="mdav"`` (Maximum Distance to Average Vector; Domingo-Ferrer and Mateo-Sanz 2002,
 IEEE TKDE 14(1); Domingo-Ferrer and Torra 2005), sdcMicro's C++ ``Mdav`` as it runs:
@@ -48,17 +49,20 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from sdc._schema import GROUP_SIZE, Choice, Names
-from sdc._validation import check_columns, check_frame, check_int, check_option, dtype_name, is_real_numeric, plain
+from sdc._schema import GROUP_SIZE, Choice, Name, Names, Real
+from sdc._validation import check_columns, check_frame, check_int, check_option
 from sdc.core.patterns import group_positions
 from sdc.core.strata import strata_ids
 from sdc.protect._rcode import not_in_sdcmicro
 from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult, changed_cells
+from sdc.protect.microaggregation_sorted import MEASURES, SORTED_METHODS, check_sorted_options, run_sorted
+from sdc.protect.microaggregation_sorted import group_sizes as _sizes, numeric_matrix as _check_numeric
+from sdc.protect.microaggregation_sorted import size_counts as _size_counts
 
 __all__ = ["microaggregation", "MICROAGGREGATION_METHODS", "MICROAGGREGATION_MODES", "mdav_groups"]
 
-MICROAGGREGATION_METHODS = ("mdav", "onedims")
+MICROAGGREGATION_METHODS = ("mdav", "onedims", *SORTED_METHODS)
 MICROAGGREGATION_MODES = ("correct", "sdcmicro")
 _ALIASES = {"individual": "onedims", "individual_ranking": "onedims"}
 _SDCMICRO_MISSING = -999.0
@@ -416,21 +420,6 @@ def _onedims(x: np.ndarray, k: int, sdcmicro: bool) -> tuple[np.ndarray, np.ndar
 # --------------------------------------------------------------------------------------
 # The public function
 # --------------------------------------------------------------------------------------
-def _check_numeric(data: pd.DataFrame, variables: tuple[str, ...]) -> np.ndarray:
-    cols = []
-    for v in variables:
-        s = data[v]
-        if not is_real_numeric(s.dtype):
-            raise TypeError(f"microaggregation needs numeric variables; {v!r} is {dtype_name(s.dtype)}.")
-        a = s.to_numpy(dtype=np.float64, na_value=np.nan)
-        bad = np.isinf(a)
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise ValueError(f"variable {v!r} has a non-finite value {float(a[i])!r} at index {plain(s.index[i])!r}.")
-        cols.append(a)
-    return np.column_stack(cols) if cols else np.empty((len(data), 0))
-
-
 @protection_method(
     "microaggregation", sdcmicro=not_in_sdcmicro(
     "not translated yet: its counterpart is sdcMicro's microaggregation(method = 'mdav'), compared with sdc in the cross-validation (docs/protection.md)"),
@@ -438,9 +427,13 @@ def _check_numeric(data: pd.DataFrame, variables: tuple[str, ...]) -> np.ndarray
     numeric=True, changes_categories=True, why="its groups of similar records are formed over the whole file",
     example={"variables": ["cholesterol"], "k": 3},
     options={"k": param(GROUP_SIZE, "the smallest group"),
-             "method": param(Choice(("mdav", "onedims", *_ALIASES)), "mdav (multivariate) or onedims"),
+             "method": param(Choice((*MICROAGGREGATION_METHODS, *_ALIASES)), "mdav (multivariate), onedims, "
+                             "simple (data order) or single (sorted by varsort)"),
              "strata": param(Names(), "microaggregate within each stratum of these columns"),
-             "mode": param(Choice(MICROAGGREGATION_MODES), "how missing values are treated")})
+             "mode": param(Choice(MICROAGGREGATION_MODES), "how missing values are treated"),
+             "measure": param(Choice(MEASURES), "simple, single: the groups' mean, median, trim or onestep"),
+             "trim": param(Real(0.0, 0.5, high_open=True), "measure trim: the share cut from each end"),
+             "varsort": param(Name(), "single: the variable the records are sorted by (default the first)")})
 def microaggregation(
     data: pd.DataFrame,
     variables: str | Sequence[str],
@@ -449,6 +442,9 @@ def microaggregation(
     method: Literal["mdav", "onedims"] = "mdav",
     strata: str | Sequence[str] | None = None,
     mode: Literal["correct", "sdcmicro"] = "correct",
+    measure: str = "mean",
+    trim: float = 0.0,
+    varsort: str | None = None,
 ) -> ProtectionResult:
     """Replace numeric values by the means of groups of at least k similar records.
 
@@ -467,6 +463,9 @@ def microaggregation(
     mode : {"correct", "sdcmicro"}, default "correct"
         Treatment of missing values; see the module notes. Without missing values (and
         without the value -999) both modes give the same result.
+    measure, trim, varsort
+        ``simple``, ``single``: the groups' mean, median, trim (cutting `trim` in [0, 0.5) from each
+        end) or onestep; the variable ``single`` sorts by (:mod:`sdc.protect.microaggregation_sorted`).
 
     Returns
     -------
@@ -495,9 +494,10 @@ def microaggregation(
     variables = check_columns(data, variables, role="variables")
     k = check_int(k, "k", min_value=2)
     if not isinstance(method, str):
-        raise ValueError(f"`method` must be one of 'mdav', 'onedims'; got {method!r}.")
+        raise ValueError(f"`method` must be one of {', '.join(map(repr, MICROAGGREGATION_METHODS))}; got {method!r}.")
     method = check_option(_ALIASES.get(method, method), "method", MICROAGGREGATION_METHODS)
     mode = check_option(mode, "mode", MICROAGGREGATION_MODES)
+    measure = check_sorted_options(method, measure, varsort, variables)
     strata_cols = check_columns(data, strata, role="strata") if strata is not None else ()
     overlap = [c for c in strata_cols if c in variables]
     if overlap:
@@ -510,7 +510,12 @@ def microaggregation(
     algorithm = ("individual ranking" if method == "onedims" else
                  "individual ranking (one variable: sdcMicro's mafast)" if univariate else "mdav")
 
-    if univariate:
+    if method in SORTED_METHODS:
+        algorithm = method
+        out, group, sizes, size_counts, n_groups = run_sorted(
+            X, positions, k, method, variables.index(varsort) if varsort else 0, measure, float(trim), data.index,
+            lambda pos: _too_few(None, st.labels[int(st.ids[pos[0]])], pos.size, k, strata_cols))
+    elif univariate:
         out, group, sizes, size_counts, n_groups = _univariate(X, positions, st, variables, k, sdcm, strata_cols,
                                                                data.index)
     else:
@@ -524,7 +529,8 @@ def microaggregation(
     details = {"group": group, "group_sizes": sizes, "group_size_counts": size_counts, "n_groups": n_groups,
                "algorithm": algorithm}
     params = {"variables": list(variables), "k": k, "method": method, "strata": list(strata_cols) or None,
-              "mode": mode}
+              "mode": mode, **({"measure": measure, "trim": float(trim), "varsort": varsort}
+                               if method in SORTED_METHODS else {})}
     return ProtectionResult(method="microaggregation", data=frame, variables=tuple(variables), parameters=params,
                             seed=None, changed=changed, details=details)
 
@@ -583,14 +589,3 @@ def _too_few(var: str | None, label: str, m: int, k: int, strata_cols: tuple[str
     where = f"stratum {label!r}" if strata_cols else "the data"
     what = f"variable {var!r} has {m} observed value(s) in {where}" if var else f"{where} has {m} record(s)"
     return f"{what}, fewer than k = {k}: no group of k can be formed."
-
-
-def _sizes(gid: np.ndarray) -> pd.Series:
-    g = gid[gid >= 0]
-    counts = np.bincount(g) if g.size else np.zeros(0, dtype=np.int64)
-    return pd.Series(counts.astype(np.int64), index=pd.RangeIndex(counts.size, name="group"), name="size")
-
-
-def _size_counts(sizes: pd.Series) -> dict[int, int]:
-    vals, cnt = np.unique(sizes.to_numpy(), return_counts=True)
-    return {int(v): int(c) for v, c in zip(vals, cnt)}

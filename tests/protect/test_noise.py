@@ -78,7 +78,8 @@ def test_missing_values_stay_missing():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"method": "ROMM"}, r"`method` must be one of 'additive', 'correlated', 'correlated2'; got 'ROMM'"),
+    ({"method": "romm"}, r"`method` must be one of 'additive', 'correlated', 'correlated2', 'additive0', 'restr', "
+                         r"'ROMM', 'outdect'; got 'romm'"),
     ({"noise": -1}, r"`noise` must be a number >= 0; got -1"),
     ({"method": "correlated2", "delta": 1}, r"`delta` must be a number in \(0, 1\); got 1"),
     ({"method": "correlated", "variables": ["a"]}, r"'correlated' needs at least two variables"),

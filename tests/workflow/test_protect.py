@@ -103,8 +103,9 @@ def _sha(p: Path) -> str:
 
 def test_method_table_reads_the_signatures() -> None:
     table = method_table()
-    assert list(table)[:9] == ["global_recode", "top_bottom_code", "local_suppression", "local_suppression_by_risk",
-                               "microaggregation", "pram", "add_noise", "rank_swap", "pseudonymise"]
+    assert list(table)[:12] == ["global_recode", "top_bottom_code", "mv_top_code", "local_suppression",
+                                "local_suppression_by_risk", "add_ghost_vars", "microaggregation", "pram", "add_noise",
+                                "rank_swap", "shuffle", "pseudonymise"]
     for name, spec in table.items():
         fn = getattr(sdc, name, spec.function)
         params = [p for p in inspect.signature(fn).parameters.values()][2:]
@@ -136,7 +137,7 @@ def load_plan_text(tmp_path: Path, text: str):
 # --- bad plans: one line naming the step, the parameter and the value; nothing written ------
 
 BAD_PLANS = {
-    "unknown method": ('method = "shuffle"\nvariables = ["age"]', ["step 1 (shuffle)", "'shuffle'"]),
+    "unknown method": ('method = "blur"\nvariables = ["age"]', ["step 1 (blur)", "'blur'"]),
     "unknown variable": ('method = "global_recode"\nvariables = ["agee"]\nwidth = 10',
                          ["step 1 (global_recode)", "`variables`", "'agee'", "did you mean 'age'"]),
     "misspelt method": ('method = "local_supression"\nkeys = ["age"]\nk = 3',

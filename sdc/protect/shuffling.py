@@ -1,0 +1,200 @@
+"""Data shuffling (sdcMicro's ``shuffle``, Muralidhar and Sarathy's method): the confidential
+variables' own values are redistributed among the records in the order of a perturbed
+prediction from non-confidential predictors, so every marginal distribution is kept exactly and
+the rank relations with the predictors approximately.
+
+``method="ds"`` (sdcMicro's default; Muralidhar & Sarathy 2006, *Data shuffling — a new masking
+approach for numerical data*, Management Science 52(5), 658-670): with the normal scores
+z = Phi^-1((rank - 0.5) / n) of every response Y and predictor X (average ranks for ties), and
+the matrix P = 2 sin(pi R / 6) of the rank correlations R (Spearman's; ``covmethod="pearson"``:
+Pearson's of the values), the perturbed values are
+
+    Y* = Z_X (P_YX P_XX^-1)' + e,   e ~ N(0, P_YY - P_YX P_XX^-1 P_XY)
+
+(the conditional normal given the predictors' scores; one multivariate draw per record, seeded).
+``method="mlm"``: Y* is the least-squares prediction of Y from X with an intercept (nothing
+random). Then, for each response, the record with the j-th smallest Y* gets the j-th smallest
+original value (ties in Y* in record order, as R's ``order``).
+
+Missing values: as sdcMicro, a missing value is first filled with a value drawn at random from
+the column's observed ones (seeded) for the model (ranks, correlations, prediction); then each
+response's observed values are redistributed among the records where it is observed, and the
+missing cells stay missing. (sdcMicro redistributes the filled-in values too and then blanks the
+originally missing cells, so a filled-in value can reach the release and an observed one be lost;
+with no missing value the two are the same.)
+
+References
+----------
+sdcMicro ``shuffle`` (``R/shuffle.R``); Muralidhar, K. and Sarathy, R. (2006), Management
+Science 52(5), 658-670; Templ, M. (2017), *Statistical Disclosure Control for Microdata*,
+Springer, section 7.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from sdc._schema import Choice, Names
+from sdc._validation import check_columns, check_option
+from sdc.protect._common import check_variables, count_changed, numeric_values, output_frame, resolve_seed
+from sdc.protect._declare import param, protection_method
+from sdc.protect._rcode import RStep, StepRun, r_names, r_seed, r_value
+from sdc.protect._result import ProtectionResult
+
+__all__ = ["shuffle", "METHODS", "normal_scores", "ds_model", "reverse_map", "mlm_prediction"]
+
+METHODS = ("ds", "mlm")
+COVMETHODS = ("spearman", "pearson")
+
+
+def _ranks(M: np.ndarray) -> np.ndarray:
+    return np.column_stack([stats.rankdata(M[:, j], method="average") for j in range(M.shape[1])])
+
+
+def normal_scores(M: np.ndarray) -> np.ndarray:
+    """Phi^-1((rank - 0.5) / n) of each column (average ranks for ties)."""
+    return stats.norm.ppf((_ranks(M) - 0.5) / M.shape[0])
+
+
+def ds_model(Y: np.ndarray, X: np.ndarray, covmethod: str = "spearman") -> tuple[np.ndarray, np.ndarray]:
+    """(conditional mean of the responses' normal scores per record, the noise covariance) of
+    method "ds" (see the module docstring)."""
+    M = np.column_stack([Y, X])
+    R = np.corrcoef(_ranks(M) if covmethod == "spearman" else M, rowvar=False)
+    P = 2 * np.sin(np.pi * R / 6)
+    q = Y.shape[1]
+    pyx, pxx, pyy = P[:q, q:], P[q:, q:], P[:q, :q]
+    B = pyx @ np.linalg.inv(pxx)
+    mean = normal_scores(M)[:, q:] @ B.T
+    return mean, pyy - B @ pyx.T
+
+
+def mlm_prediction(Y: np.ndarray, X: np.ndarray) -> np.ndarray:
+    """The least-squares predictions of the responses from the predictors, with an intercept."""
+    A = np.column_stack([np.ones(X.shape[0]), X])
+    beta, *_ = np.linalg.lstsq(A, Y, rcond=None)
+    return A @ beta
+
+
+def reverse_map(y: np.ndarray, ystar: np.ndarray) -> np.ndarray:
+    """y's own values in the order of `ystar`: the record of the j-th smallest y* gets the j-th
+    smallest y (ties in y* in record order)."""
+    out = np.empty_like(y)
+    out[np.argsort(ystar, kind="stable")] = np.sort(y)
+    return out
+
+
+def _fill_missing(M: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    miss = np.isnan(M)
+    M = M.copy()
+    for j in np.flatnonzero(miss.any(axis=0)):
+        seen = M[~miss[:, j], j]
+        M[miss[:, j], j] = seen[rng.integers(0, seen.size, int(miss[:, j].sum()))]
+    return M, miss
+
+
+def _r_shuffle(run: StepRun) -> RStep:
+    p = run.parameters
+    form = f"{' + '.join(run.variables)} ~ {' + '.join(p['predictors'])}"
+    code = (f"set.seed({r_seed(run.seed or 0)})",
+            # only the step's columns: sdcMicro fills missing values of every column it is given
+            f"res <- sdcMicro::shuffle(data[{r_names([*run.variables, *p['predictors']])}], "
+            f"form = stats::as.formula({r_value(form)}), method = "
+            f"{r_value(p.get('method', 'ds'))}, covmethod = {r_value(p.get('covmethod', 'spearman'))})",
+            f"data[{r_names(run.variables)}] <- as.data.frame(res$shuffled)", "data")
+    if p.get("method") == "mlm":
+        return RStep(code, False, "sdcMicro 5.8.2's shuffle stops with an error in method mlm ('data' must be a "
+                                  "data.frame); sdc uses the least-squares prediction it means")
+    return RStep(code, False, "sdcMicro's shuffle, random: R's draws, not sdc's")
+
+
+@protection_method(
+    "shuffle", sdcmicro=_r_shuffle, numeric=True,
+    summary="each confidential variable's own values redistributed in the order of a perturbed prediction "
+            "from predictors (data shuffling)",
+    why="its ranks, correlations and redistribution run over the whole file",
+    example={"variables": ["bmi", "cholesterol"], "predictors": ["age", "systolic_bp"]},
+    options={"predictors": param(Names(), "the non-confidential numeric variables the prediction is made from"),
+             "method": param(Choice(METHODS), "ds (Muralidhar and Sarathy's shuffling) or mlm (the "
+                                              "least-squares prediction)"),
+             "covmethod": param(Choice(COVMETHODS), "ds: the rank (spearman) or value (pearson) correlations")})
+def shuffle(
+    data: pd.DataFrame,
+    variables: Sequence[str] | str,
+    *,
+    predictors: Sequence[str],
+    method: str = "ds",
+    covmethod: str = "spearman",
+    seed: int | None = None,
+) -> ProtectionResult:
+    """Shuffle confidential variables (sdcMicro's ``shuffle``): see the module docstring.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Microdata. Not modified.
+    variables : list of str
+        The confidential numeric variables (sdcMicro's formula's left side).
+    predictors : list of str
+        Non-confidential numeric variables (its right side); not changed.
+    method : {"ds", "mlm"}, default "ds"
+    covmethod : {"spearman", "pearson"}, default "spearman"
+    seed : int, optional
+        Seed of the noise and of the filling of missing values (drawn and recorded when None).
+
+    Returns
+    -------
+    ProtectionResult
+        Each variable holds its own values (the same sorted values: the marginal is kept);
+        ``details``: ``noise_cov`` (ds: the covariance of e), ``rank_correlation`` (Spearman's,
+        of each variable with its original).
+
+    Examples
+    --------
+    >>> import sdc
+    >>> df = sdc.load_example()
+    >>> r = sdc.shuffle(df, ["bmi", "cholesterol"], predictors=["age", "systolic_bp"], seed=1)
+    >>> bool((r.data["bmi"].sort_values().to_numpy() == df["bmi"].sort_values().to_numpy()).all())
+    True
+    """
+    frame, cols = check_variables(data, variables)
+    preds = check_columns(frame, predictors, role="predictors")
+    both = sorted(set(cols) & set(preds))
+    if both:
+        raise ValueError(f"{both[0]!r} is both a variable and a predictor; a predictor is not shuffled.")
+    method = check_option(method, "method", METHODS)
+    covmethod = check_option(covmethod, "covmethod", COVMETHODS)
+    seed_used, rng = resolve_seed(seed)
+    M = np.column_stack([numeric_values(frame[v], "shuffle") for v in (*cols, *preds)])
+    if M.shape[0] < 3:
+        raise ValueError(f"shuffle needs at least 3 records; got {M.shape[0]}.")
+    M, miss = _fill_missing(M, rng)
+    q = len(cols)
+    Y, X = M[:, :q], M[:, q:]
+    details: dict[str, Any] = {}
+    if method == "ds":
+        mean, sigma = ds_model(Y, X, covmethod)
+        ev, vec = np.linalg.eigh((sigma + sigma.T) / 2)      # MASS::mvrnorm's rule: negative eigenvalues as 0
+        ystar = mean + (rng.standard_normal((M.shape[0], q)) * np.sqrt(np.clip(ev, 0, None))) @ vec.T
+        details["noise_cov"] = pd.DataFrame(sigma, index=list(cols), columns=list(cols))
+    else:
+        ystar = mlm_prediction(Y, X)
+    out = output_frame(frame)
+    changed, rho = {}, {}
+    for j, v in enumerate(cols):
+        seen = ~miss[:, j]   # the observed values among the observed records: the marginal kept exactly
+        new = np.full(Y.shape[0], np.nan)
+        new[seen] = reverse_map(Y[seen, j], ystar[seen, j])
+        out[v] = pd.Series(new, index=frame.index, name=v)
+        old = np.where(miss[:, j], np.nan, Y[:, j])
+        changed[v] = count_changed(old, new)
+        rho[v] = float(stats.spearmanr(Y[seen, j], new[seen]).statistic) if seen.sum() > 1 else float("nan")
+    details["rank_correlation"] = rho
+    params = {"variables": list(cols), "predictors": list(preds), "method": method, "covmethod": covmethod}
+    return ProtectionResult(method="shuffle", data=out, variables=cols, parameters=params, seed=seed_used,
+                            changed=pd.Series(changed, dtype=np.int64, name="cells_changed"), details=details)

@@ -1,0 +1,181 @@
+"""shuffle (sdcMicro's shuffle, Muralidhar and Sarathy's data shuffling): hand-computed pieces,
+properties on random data (hypothesis: marginals kept exactly), rank correlations over seeds, a
+plan step and the command line, and sdcMicro (marker ``sdcmicro``): R's draw replayed, cell for
+cell; the rank correlations over seeds; method mlm against R's lm."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+import sdc
+from sdc.protect.shuffling import ds_model, mlm_prediction, normal_scores, reverse_map
+from sdc.workflow.protect import protect_data
+
+
+def test_reverse_map_gives_the_own_values_in_the_order_of_the_prediction() -> None:
+    y = np.array([30.0, 10.0, 20.0, 40.0])
+    assert reverse_map(y, np.array([0.5, -1.0, 2.0, 0.0])).tolist() == [30.0, 10.0, 40.0, 20.0]
+    # ties in the prediction: record order, as R's order()
+    assert reverse_map(y, np.array([1.0, 1.0, 0.0, 1.0])).tolist() == [20.0, 30.0, 10.0, 40.0]
+
+
+def test_ds_model_hand_computed_one_response_one_predictor() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=50)
+    y = x + rng.normal(size=50)
+    r = stats.spearmanr(y, x).statistic
+    p = 2 * np.sin(np.pi * r / 6)                          # the normal correlation of Spearman's r
+    mean, sigma = ds_model(y[:, None], x[:, None])
+    zx = stats.norm.ppf((stats.rankdata(x) - 0.5) / 50)
+    np.testing.assert_allclose(mean[:, 0], p * zx, rtol=1e-12)   # P_XX = 2 sin(pi / 6) = 1
+    assert sigma[0, 0] == pytest.approx(1 - p**2, rel=1e-12)
+    np.testing.assert_allclose(normal_scores(x[:, None])[:, 0], zx)
+
+
+def _case(seed: int, n: int = 80, missing: float = 0.0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    x1, x2 = rng.normal(size=n), rng.integers(0, 4, n).astype(float)
+    df = pd.DataFrame({"x1": x1, "x2": x2, "y1": np.exp(x1 + rng.normal(0, 0.5, n)).round(1),
+                       "y2": (x1 - x2 + rng.normal(size=n)).round(0)})
+    if missing:
+        df[["y1", "x1"]] = df[["y1", "x1"]].mask(rng.random((n, 2)) < missing)
+    return df
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(5, 120), st.sampled_from(["ds", "mlm"]),
+       st.sampled_from(["spearman", "pearson"]), st.sampled_from([0.0, 0.1]))
+def test_marginals_kept_exactly_predictors_untouched(seed, n, method, covmethod, missing) -> None:
+    df = _case(seed, n, missing)
+    before = df.copy()
+    r = sdc.shuffle(df, ["y1", "y2"], predictors=["x1", "x2"], method=method, covmethod=covmethod, seed=seed)
+    for v in ("y1", "y2"):
+        assert np.array_equal(np.sort(r.data[v].dropna().to_numpy()), np.sort(df[v].dropna().to_numpy()))
+        assert r.data[v].isna().equals(df[v].isna())           # missing stays missing, where it was
+    assert r.data[["x1", "x2"]].equals(df[["x1", "x2"]]) and df.equals(before)
+    again = sdc.shuffle(df, ["y1", "y2"], predictors=["x1", "x2"], method=method, covmethod=covmethod, seed=seed)
+    assert again.data.equals(r.data)                             # seeded
+
+
+def test_rank_correlations_with_the_predictors_are_kept_over_seeds() -> None:
+    df = _case(3, n=2000)
+    original = stats.spearmanr(df["y1"], df["x1"]).statistic
+    got = [stats.spearmanr(sdc.shuffle(df, ["y1", "y2"], predictors=["x1", "x2"], seed=s).data["y1"],
+                           df["x1"]).statistic for s in range(20)]
+    assert abs(np.mean(got) - original) < 0.02 and np.std(got) < 0.02
+    mlm = sdc.shuffle(df, ["y1", "y2"], predictors=["x1", "x2"], method="mlm")
+    assert stats.spearmanr(mlm.data["y1"], df["x1"]).statistic > original      # no noise: closer to X
+
+
+@pytest.mark.parametrize("kwargs, said", [
+    ({"variables": ["y1"], "predictors": ["y1"]}, "'y1' is both a variable and a predictor"),
+    ({"variables": ["y1"], "predictors": ["nope"]}, "'nope'"),
+    ({"variables": ["y1"], "predictors": ["x1"], "method": "ds2"}, "method"),
+    ({"variables": ["s"], "predictors": ["x1"]}, "column 's'"),
+])
+def test_bad_arguments_are_refused_in_one_line(kwargs, said) -> None:
+    df = _case(1).assign(s="a")
+    with pytest.raises((ValueError, TypeError)) as err:
+        sdc.shuffle(df, kwargs.pop("variables"), **kwargs)
+    assert said in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_plan_step_and_the_cli_run_it(tmp_path, monkeypatch) -> None:
+    from sdc.cli import main
+
+    df = sdc.load_example()
+    step = {"method": "shuffle", "variables": ["bmi", "cholesterol"], "predictors": ["age", "systolic_bp"],
+            "seed": 9}
+    run = protect_data(df, [step], reassess=False)
+    direct = sdc.shuffle(df, ["bmi", "cholesterol"], predictors=["age", "systolic_bp"], seed=9)
+    pd.testing.assert_frame_equal(run.released, direct.data)
+    monkeypatch.chdir(tmp_path)
+    df.to_csv("data.csv", index=False)
+    Path("plan.toml").write_text('[[steps]]\nmethod = "shuffle"\nvariables = ["bmi", "cholesterol"]\n'
+                                 'predictors = ["age", "systolic_bp"]\nseed = 9\n')
+    assert main(["protect", "data.csv", "--plan", "plan.toml", "--out", "out", "--no-assess"]) == 0
+    released = pd.read_csv("out/released.csv")
+    np.testing.assert_allclose(released["bmi"], direct.data["bmi"].to_numpy(), rtol=1e-12)
+
+
+# --- sdcMicro -------------------------------------------------------------------------------
+
+def _random(rng: np.random.Generator) -> tuple[pd.DataFrame, list[str], list[str]]:
+    n, q, k = int(rng.integers(30, 800)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
+    X = rng.normal(size=(n, k)) @ rng.normal(size=(k, k))
+    Y = X @ rng.normal(size=(k, q)) + rng.normal(size=(n, q)) * rng.uniform(0.3, 3, q)
+    Y[:, 0] = np.exp(Y[:, 0] / 3).round(2)                     # a skewed response with ties
+    df = pd.DataFrame(np.column_stack([Y, X]), columns=[f"y{j}" for j in range(q)] + [f"x{j}" for j in range(k)])
+    return df, [f"y{j}" for j in range(q)], [f"x{j}" for j in range(k)]
+
+
+@pytest.mark.sdcmicro
+def test_sdcmicro_ds_with_its_draw_replayed_cell_for_cell() -> None:
+    import r_bridge as rb
+
+    td = rb.load_dataset("testdata")
+    cases = [(td, ["expend", "income", "savings"], ["age", "urbrur", "water", "electcon", "sex"], "spearman"),
+             (td, ["income", "savings"], ["age", "hhcivil"], "pearson")]
+    rng = np.random.default_rng(20261202)
+    cases += [(*_random(rng), str(rng.choice(["spearman", "pearson"]))) for _ in range(100)]
+    agree, cells, worst = 0, 0, 0.0
+    for i, (df, resp, pred, cm) in enumerate(cases):
+        theirs = rb.shuffle(df, resp, pred, covmethod=cm, seed=i + 1)
+        Y, X = df[resp].to_numpy(float), df[pred].to_numpy(float)
+        mean, _ = ds_model(Y, X, cm)
+        ystar = mean + theirs.e
+        worst = max(worst, float(np.abs(ystar - theirs.perturbed.to_numpy()).max()))
+        ours = np.column_stack([reverse_map(Y[:, j], ystar[:, j]) for j in range(len(resp))])
+        assert np.array_equal(ours, theirs.shuffled.to_numpy()), i
+        agree, cells = agree + 1, cells + ours.size
+    assert agree == 102 and worst < 1e-9
+    print(f"shuffle ds, R's draw replayed: {agree} of {len(cases)} cases, {cells} cells equal; perturbed values "
+          f"max difference {worst:.1e}")
+
+
+@pytest.mark.sdcmicro
+def test_sdcmicro_rank_correlations_over_seeds() -> None:
+    """sdc's and sdcMicro's shuffles, each with its own draws: the Spearman correlations of each
+    shuffled variable with each predictor and with its original have the same means over seeds."""
+    import r_bridge as rb
+
+    df, resp, pred = _random(np.random.default_rng(11))
+    df = df.head(600)
+    seeds = range(60)
+    ours = [sdc.shuffle(df, resp, predictors=pred, seed=s).data for s in seeds]
+    theirs = [rb.shuffle(df, resp, pred, seed=s + 1).shuffled for s in seeds]
+    worst = 0.0
+    for v in resp:
+        for w in [*pred, v]:
+            a = [stats.spearmanr(o[v], df[w]).statistic for o in ours]
+            b = [stats.spearmanr(t[v], df[w]).statistic for t in theirs]
+            se = np.sqrt(np.var(a, ddof=1) / len(a) + np.var(b, ddof=1) / len(b))
+            worst = max(worst, abs(np.mean(a) - np.mean(b)) / se)
+    print(f"shuffle ds, own draws: {len(resp) * (len(pred) + 1)} rank correlations over {len(seeds)} seeds, "
+          f"largest difference of means {worst:.2f} standard errors")
+    assert worst < 4.0
+
+
+@pytest.mark.sdcmicro
+def test_sdcmicro_mlm_stops_and_its_prediction_is_lm() -> None:
+    import r_bridge as rb
+
+    rng = np.random.default_rng(5)
+    df, resp, pred = _random(rng)
+    with pytest.raises(rb.RBridgeError, match="must be a data.frame"):
+        rb.shuffle(df, resp, pred, method="mlm")
+    worst = 0.0
+    for _ in range(100):
+        df, resp, pred = _random(rng)
+        theirs = rb.lm_fitted(df, resp, pred).to_numpy()
+        ours = mlm_prediction(df[resp].to_numpy(float), df[pred].to_numpy(float))
+        worst = max(worst, float(np.abs(ours - theirs).max() / np.abs(theirs).max()))
+    print(f"shuffle mlm: 100 of 100 predictions equal R's lm, max relative difference {worst:.1e}")
+    assert worst < 1e-10
