@@ -156,6 +156,11 @@ def write(rows: list[dict], command: str) -> None:
     df.to_csv(RESULTS / "benchmark-scale.csv", index=False)
     import numpy as np
 
+    prev_meta = RESULTS / "benchmark-scale.meta"
+    if prev_meta.exists():  # the commands of the rows kept from earlier runs, then this one
+        earlier = [line.partition(": ")[2] for line in prev_meta.read_text(encoding="utf-8").splitlines()
+                   if line.startswith("command: ")]
+        command = "; ".join(dict.fromkeys([*(c for e in earlier for c in e.split("; ")), command]))
     meta = {"command": command, "date": _dt.date.today().isoformat(),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared), "
                        f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB",

@@ -224,7 +224,8 @@ SCALE_RUNS = {
 
 def scale_table(df: pd.DataFrame, meta: dict[str, str]) -> list[str]:
     """The table of validation/bench_scale.py's results (run, size, CPU, wall, peak, floor, ratio)."""
-    lines = [f"`{meta.get('command', 'python -m validation.bench_scale')}` on {meta.get('date', '?')}; "
+    commands = "; ".join(f"`{c}`" for c in meta.get("command", "python -m validation.bench_scale").split("; "))
+    lines = [f"{commands} on {meta.get('date', '?')}; "
              f"{meta.get('machine', '')}; load average (1 min) {meta.get('load', '?')} during the runs "
              "(other work shares the machine: the ratios, measured in the same loop, are the figures to quote). "
              "Data: `python -m validation.make_assess_data --keys 8` (seeded; 8 keys, weights, households, two "
