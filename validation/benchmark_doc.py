@@ -233,7 +233,7 @@ def scale_table(df: pd.DataFrame, meta: dict[str, str]) -> list[str]:
              "the packed-key frequency count of the eight keys, run just before each sdc command. CPU = user + "
              "system of the process; peak = its maximum resident set; a run is stopped when it passes the "
              "memory bound of the command (`--max-gb`, default 8.5 GB: the machine is shared), its figures "
-             "then those until it was stopped.", ""]
+             "then those until it was stopped (its CPU ratio a lower bound, ≥).", ""]
     for run, (what, _, _) in SCALE_RUNS.items():
         if (df.run == run).any():
             lines.append(f"- **{run}**: {what}")
@@ -243,12 +243,12 @@ def scale_table(df: pd.DataFrame, meta: dict[str, str]) -> list[str]:
         _, cpu_t, mem_t = SCALE_RUNS.get(x.run, ("", None, None))
         target = "–" if cpu_t is None else f"≤ {cpu_t}×, < {mem_t} GB at 10^7"
         met = "–"
-        stopped = bool(x.get("sdc_stopped", 0))
+        stopped = x.get("sdc_stopped", 0) == 1  # NaN in rows measured before the bound existed: not stopped
         if cpu_t is not None and int(x.n) == 10**7:
             met = "yes" if x.cpu_ratio <= cpu_t and x.sdc_peak_mb / 1024 < mem_t and not stopped else "no"
         peak = f"{x.sdc_peak_mb:,.0f}" + (" (stopped)" if stopped else "")
         rows.append([x.run, n_(int(x.n)), f"{x.file_mb:,.0f}", s(x.sdc_cpu), s(x.sdc_wall), peak,
-                     s(x.floor_cpu), f"{x.floor_peak_mb:,.0f}", r(x.cpu_ratio), target, met])
+                     s(x.floor_cpu), f"{x.floor_peak_mb:,.0f}", r(x.cpu_ratio, lower=stopped), target, met])
     return lines + _table(["run", "records", "file (MB)", "CPU (s)", "wall (s)", "peak (MB)", "floor CPU (s)",
                            "floor peak (MB)", "CPU / floor", "target", "met"], rows)
 
