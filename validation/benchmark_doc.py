@@ -29,6 +29,7 @@ COMMANDS = [
     "python -m validation.benchmark --data-dir /tmp/data --suite modrisk --sizes 1e5,1e6 --keys 3,5",
     "python -m validation.benchmark --data-dir /tmp/data --suite risk --sizes 1e5,1e6,1e7 --keys 5,8 --r-budget 300",
     "python -m validation.benchmark --data-dir /tmp/data --suite big --sizes 1e8 --keys 8",
+    "python -m validation.bench_scale --data-dir /tmp/scale --sizes 1e6,1e7 --runs assess,protect,compare,chunks",
     "python -m validation.benchmark_doc",
 ]
 
@@ -203,8 +204,53 @@ def build() -> str:
         rows = [[n_(int(x.n)), s(x.assess_cpu_min), s(x.assess_wall_min), s(x.assess_cold_wall),
                  f"{x.peak_mb:,.0f}", f"{x.report_mb:,.0f}"] for _, x in df.iterrows()]
         lines += _table(["records", "CPU (s)", "wall (s)", "wall, first run (s)", "peak (MB)", "report (MB)"], rows)
+    df, meta = _load("benchmark-scale")
+    if df is not None:
+        lines += ["## The whole runs at scale, beside the floor (issue 33)", ""] + scale_table(df, meta)
     lines += _targets()
     return "\n".join(lines) + "\n"
+
+
+#: What each run of validation/bench_scale.py is, and its targets at 10^7 (CPU over the floor's; peak GB).
+SCALE_RUNS = {
+    "assess": ("`sdc assess FILE --config validation/scale_assess.toml` (the example's measures, report in every "
+               "format)", 4, 3),
+    "protect": ("`sdc protect FILE --plan validation/scale_protect_plan.toml`, with its comparison", 8, 4),
+    "compare": ("`sdc compare FILE released.csv --config validation/scale_assess.toml --protection ...`", 8, 4),
+    "chunks": ("`sdc assess FILE --config validation/scale_chunks.toml --chunks 1000000` (the additive measures)",
+               None, None),
+}
+
+
+def scale_table(df: pd.DataFrame, meta: dict[str, str]) -> list[str]:
+    """The table of validation/bench_scale.py's results (run, size, CPU, wall, peak, floor, ratio)."""
+    commands = "; ".join(f"`{c}`" for c in meta.get("command", "python -m validation.bench_scale").split("; "))
+    lines = [f"{commands} on {meta.get('date', '?')}; "
+             f"{meta.get('machine', '')}; load average (1 min) {meta.get('load', '?')} during the runs "
+             "(other work shares the machine: the ratios, measured in the same loop, are the figures to quote). "
+             "Data: `python -m validation.make_assess_data --keys 8` (seeded; 8 keys, weights, households, two "
+             "sensitive variables). Floor: `validation/floor_assess.py`, the same file read typed with pandas and "
+             "the packed-key frequency count of the eight keys, run just before each sdc command. CPU = user + "
+             "system of the process; peak = its maximum resident set; a run is stopped when it passes the "
+             "memory bound of the command (`--max-gb`, default 8.5 GB: the machine is shared), its figures "
+             "then those until it was stopped (its CPU ratio a lower bound, ≥).", ""]
+    for run, (what, _, _) in SCALE_RUNS.items():
+        if (df.run == run).any():
+            lines.append(f"- **{run}**: {what}")
+    lines.append("")
+    rows = []
+    for _, x in df.iterrows():
+        _, cpu_t, mem_t = SCALE_RUNS.get(x.run, ("", None, None))
+        target = "–" if cpu_t is None else f"≤ {cpu_t}×, < {mem_t} GB at 10^7"
+        met = "–"
+        stopped = x.get("sdc_stopped", 0) == 1  # NaN in rows measured before the bound existed: not stopped
+        if cpu_t is not None and int(x.n) == 10**7:
+            met = "yes" if x.cpu_ratio <= cpu_t and x.sdc_peak_mb / 1024 < mem_t and not stopped else "no"
+        peak = f"{x.sdc_peak_mb:,.0f}" + (" (stopped)" if stopped else "")
+        rows.append([x.run, n_(int(x.n)), f"{x.file_mb:,.0f}", s(x.sdc_cpu), s(x.sdc_wall), peak,
+                     s(x.floor_cpu), f"{x.floor_peak_mb:,.0f}", r(x.cpu_ratio, lower=stopped), target, met])
+    return lines + _table(["run", "records", "file (MB)", "CPU (s)", "wall (s)", "peak (MB)", "floor CPU (s)",
+                           "floor peak (MB)", "CPU / floor", "target", "met"], rows)
 
 
 def _targets() -> list[str]:

@@ -10,6 +10,13 @@ marital_status (about 2 % missing), weight (by region, not integers), diagnosis 
 depending on age), cholesterol (numeric, about 3 % missing). Households have 1 to 6 members.
 The weights sum to about 6.28 times the records (the same sampling fraction at every size).
 The same seed and size give the same file, byte for byte.
+
+``--keys 8`` adds four key variables after these columns (:data:`EXTRA_KEYS`: education,
+employment, smoking, tenure), drawn from a seed of their own so that the first nine columns
+are the 4-key file's: with age, sex, region and marital status, the eight keys of the scale
+benchmark (``validation/bench_scale.py``, configuration ``validation/scale_assess.toml``)::
+
+    .venv/bin/python -m validation.make_assess_data --records 1e7 --keys 8 --out /tmp/survey-1e7x8.csv
 """
 
 from __future__ import annotations
@@ -25,11 +32,23 @@ REGIONS = np.array(["North East", "North West", "Yorkshire", "East Midlands", "W
                     "South East", "South West"])
 REGION_P = np.array([0.07, 0.13, 0.11, 0.10, 0.11, 0.11, 0.16, 0.14, 0.07])
 MARITAL = np.array(["single", "married", "divorced", "widowed", "civil partnership"])
+#: The keys ``--keys 8`` adds, with their values and probabilities.
+EXTRA_KEYS = {
+    "education": (["none", "primary", "secondary", "vocational", "tertiary", "postgraduate"],
+                  [0.04, 0.14, 0.38, 0.16, 0.22, 0.06]),
+    "employment": (["employed", "self-employed", "unemployed", "retired", "student", "carer", "other"],
+                   [0.48, 0.10, 0.05, 0.22, 0.07, 0.04, 0.04]),
+    "smoking": (["never", "former", "current"], [0.55, 0.28, 0.17]),
+    "tenure": (["owner", "mortgage", "social rent", "private rent", "other"], [0.33, 0.30, 0.17, 0.18, 0.02]),
+}
 DIAGNOSES = np.array(["none", "hypertension", "type 2 diabetes", "asthma", "depression", "COPD", "cancer", "HIV"])
 
 
-def make(records: int, seed: int = SEED) -> pd.DataFrame:
-    """`records` survey records in households (the last household may be cut short)."""
+def make(records: int, seed: int = SEED, keys: int = 4) -> pd.DataFrame:
+    """`records` survey records in households (the last household may be cut short); with
+    ``keys=8`` the four :data:`EXTRA_KEYS` columns too."""
+    if keys not in (4, 8):
+        raise ValueError(f"`keys` must be 4 or 8; got {keys!r}.")
     rng = np.random.default_rng(seed)
     sizes = rng.choice(np.arange(1, 7), size=records // 2 + 10, p=[0.28, 0.34, 0.16, 0.14, 0.06, 0.02])
     hh = np.repeat(np.arange(sizes.size), sizes)[:records]
@@ -53,19 +72,25 @@ def make(records: int, seed: int = SEED) -> pd.DataFrame:
     diag = np.where(u < p_none, 0, rng.integers(1, DIAGNOSES.size, records))
     chol = np.round(rng.normal(4.8 + 1.2 * risk, 0.9), 1)
     chol[rng.random(records) < 0.03] = np.nan
-    return pd.DataFrame({
+    out = pd.DataFrame({
         "subject_id": np.arange(1, records + 1), "household_id": hh + 1, "region": REGIONS[region], "age": age,
         "sex": sex, "marital_status": marital, "weight": weight, "diagnosis": DIAGNOSES[diag], "cholesterol": chol,
     })
+    if keys == 8:
+        extra = np.random.default_rng(seed + 1)
+        for name, (values, p) in EXTRA_KEYS.items():
+            out[name] = np.array(values)[extra.choice(len(values), size=records, p=p)]
+    return out
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--records", type=float, default=1e6, help="number of records (default 1e6)")
     ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--keys", type=int, choices=(4, 8), default=4, help="key variables (default 4; 8 adds EXTRA_KEYS)")
     ap.add_argument("--out", type=Path, required=True, help="CSV file to write")
     args = ap.parse_args(argv)
-    make(int(args.records), args.seed).to_csv(args.out, index=False)
+    make(int(args.records), args.seed, args.keys).to_csv(args.out, index=False)
 
 
 if __name__ == "__main__":

@@ -245,7 +245,8 @@ class TClosenessResult:
         return summary_frame(rows)
 
 
-@dispatch(dask="sdc.attribute.closeness:_t_closeness_tables")
+@dispatch(dask="sdc.attribute.closeness:_t_closeness_tables",
+          chunks="sdc.attribute.closeness:_t_closeness_tables")
 def t_closeness(
     data: pd.DataFrame,
     keys: str | Sequence[str],
@@ -561,4 +562,4 @@ def _t_closeness_tables(data: Any, keys: str | Sequence[str], sensitive: str, *,
     rows, ids = key_rows(table, keys, classes.ids)
     name = f"{s_name}_t_{distance}"
     per = tables.per_record(keys, rows, ids, int(classes.sizes.sum()), **{name: dist})
-    return closeness_result(prep, distance, t, dist, per.series(name))
+    return closeness_result(prep, distance, t, dist, per.frame([name])[name])  # chunks: not kept

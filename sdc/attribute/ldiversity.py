@@ -170,7 +170,8 @@ class LDiversityResult:
         return summary_frame(rows)
 
 
-@dispatch(dask="sdc.attribute.ldiversity:_l_diversity_tables")
+@dispatch(dask="sdc.attribute.ldiversity:_l_diversity_tables",
+          chunks="sdc.attribute.ldiversity:_l_diversity_tables")
 def l_diversity(
     data: pd.DataFrame,
     keys: str | Sequence[str],

@@ -76,6 +76,10 @@ def add_parsers(sub: Any) -> None:
                    help="pandas in memory (default), or dask: DATA may be a glob of CSV files ('data/part-*.csv'); "
                         "k-anonymity, risks, snapshots, l-diversity and t-closeness run on the cluster, the measures "
                         "that cannot run on Dask exactly are listed in the report as not run")
+    g.add_argument("--chunks", type=int, metavar="ROWS",
+                   help="read DATA (a delimited text file) ROWS records at a time, keeping only the tables the "
+                        "additive measures need (k-anonymity, risks, snapshots, l-diversity, t-closeness): for files "
+                        "larger than memory; the measures that cannot stream are listed in the report as not run")
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="with --engine dask: an existing cluster (tcp://host:8786 or a scheduler .json file); "
                         "default: a local cluster sized to the machine")
@@ -127,8 +131,15 @@ def run_assess(args: argparse.Namespace, argv: Sequence[str]) -> int:
         from dataclasses import replace
 
         cfg = replace(cfg, source="bundled example (sdc/data/example.toml)")
+    if args.chunks is not None:
+        if args.engine == "dask":
+            raise ValueError("--chunks reads the file in memory, chunk by chunk; with --engine dask the partitions "
+                             "are the chunks: drop one of them.")
+        if args.chunks < 1:
+            raise ValueError(f"--chunks must be a number of records >= 1; got {args.chunks}.")
+        return _run_assess_out_of_memory(args, argv, cfg)
     if args.engine == "dask":
-        return _run_assess_dask(args, argv, cfg)
+        return _run_assess_out_of_memory(args, argv, cfg)
     if args.scheduler:
         raise ValueError("--scheduler is for --engine dask.")
     progress = show_progress(args)
@@ -143,16 +154,23 @@ def run_assess(args: argparse.Namespace, argv: Sequence[str]) -> int:
     return EXIT_RISK if (args.fail_on_risk and fails) else 0
 
 
-def _run_assess_dask(args: argparse.Namespace, argv: Sequence[str], cfg: Any) -> int:
-    """``sdc assess --engine dask``: the one assessment on the Dask engine, and its report folder."""
+def _run_assess_out_of_memory(args: argparse.Namespace, argv: Sequence[str], cfg: Any) -> int:
+    """``sdc assess --engine dask`` or ``--chunks ROWS``: the one assessment on that engine,
+    and its report folder."""
+    import contextlib
+
     from sdc.report import serialize, write_report
     from sdc.report.out_of_memory import assessment_document, n_records
     from sdc.workflow.assess import assess
     from sdc.workflow.engine import dask_session
 
-    with dask_session(args.scheduler):
-        result = assess(cfg, engine="dask", command="sdc " + shlex.join(argv), cross_check=args.cross_check,
-                        now=_fixed_time())
+    chunks = args.chunks is not None
+    if chunks and args.scheduler:
+        raise ValueError("--scheduler is for --engine dask.")
+    where = "in chunks" if chunks else "on Dask"
+    with (contextlib.nullcontext() if chunks else dask_session(args.scheduler)):
+        result = assess(cfg, engine="chunks" if chunks else "dask", command="sdc " + shlex.join(argv),
+                        cross_check=args.cross_check, now=_fixed_time(), chunk_rows=args.chunks)
         folder = write_report(result, args.out, audience=args.audience)
     fails = [v for v in result.verdicts if v.verdict == "fail"]
     if args.json:
@@ -160,11 +178,12 @@ def _run_assess_dask(args: argparse.Namespace, argv: Sequence[str], cfg: Any) ->
     else:
         from sdc.report.formatting import render_table
 
-        print(f"Assessed {n_records(result):,} records in {result.provenance['partitions']} partition(s) on Dask "
-              f"({result.config.source}).")
+        parts = (f"chunks of up to {args.chunks:,} records" if chunks
+                 else f"{result.provenance['partitions']} partition(s) on Dask")
+        print(f"Assessed {n_records(result):,} records in {parts} ({result.config.source}).")
         print(render_table(result.to_frame()[["scenario", "measure", "value", "threshold", "verdict"]]))
         if result.not_run:
-            print("Not run on Dask: " + "; ".join(m for m, _ in result.not_run) + " (reasons in the report).")
+            print(f"Not run {where}: " + "; ".join(m for m, _ in result.not_run) + " (reasons in the report).")
         print(f"Report: {folder.path / (folder.main_file or '')} ({len(folder.files)} files in {folder.path}/)")
     return EXIT_RISK if (args.fail_on_risk and fails) else 0
 

@@ -153,7 +153,26 @@ def estimate_work(codes: Sequence[np.ndarray], cards: Sequence[int], max_size: i
     rng = np.random.default_rng(0)
     out: list[float] = []
     total = 0.0
+    seen = [codes[v] >= 0 for v in range(K)]
+    full = [bool(m.all()) for m in seen]
+    # The draws of a size share their one-smaller subsets (with 8 keys, at most 70): each is
+    # counted once and kept as bits (n / 8 bytes) while that size is estimated; the observed
+    # masks are made once per key.
+    uniques: dict[tuple[int, ...], np.ndarray] = {}
+
+    def unique_on(T: tuple[int, ...]) -> np.ndarray:
+        if T not in uniques:
+            if all(full[v] for v in T):
+                u = _unique_rows([codes[v] for v in T], [cards[v] for v in T])
+            else:
+                rows = np.flatnonzero(np.logical_and.reduce([seen[v] for v in T]))
+                u = np.zeros(n, dtype=bool)
+                u[rows] = _unique_rows([codes[v][rows] for v in T], [cards[v] for v in T])
+            uniques[T] = np.packbits(u)
+        return np.unpackbits(uniques[T], count=n).view(bool)
+
     for size in range(1, max_size + 1):
+        uniques.clear()
         subsets = math.comb(K, size)
         draws = list(combinations(range(K), size)) if subsets <= _SAMPLES else [
             tuple(sorted(rng.choice(K, size, replace=False).tolist())) for _ in range(_SAMPLES)]
@@ -161,13 +180,10 @@ def estimate_work(codes: Sequence[np.ndarray], cards: Sequence[int], max_size: i
         for S in draws:
             alive = np.ones(n, dtype=bool)
             for v in S:
-                alive &= codes[v] >= 0
+                if not full[v]:
+                    alive &= seen[v]
             for x in (S if size > 1 else ()):
-                T = [v for v in S if v != x]
-                rows = np.flatnonzero(np.logical_and.reduce([codes[v] >= 0 for v in T]))
-                unique = np.zeros(n, dtype=bool)
-                unique[rows] = _unique_rows([codes[v][rows] for v in T], [cards[v] for v in T])
-                alive &= ~unique
+                alive &= ~unique_on(tuple(v for v in S if v != x))
             k = int(alive.sum())
             per.append(k + (SUBSET_COST if k else 0))
         work = subsets * float(np.mean(per))

@@ -26,7 +26,7 @@ import pandas as pd
 from sdc.core.engine import not_on_engine
 from sdc.core.keys import first_occurrence
 
-__all__ = ["KeyDomain", "PatternCounter", "ChunkedFile", "NoRecords", "READ_ROWS"]
+__all__ = ["KeyDomain", "PatternCounter", "ChunkedFile", "NoRecords", "NotKept", "READ_ROWS"]
 
 # Offset codes for whole numbers spread over at most this many values.
 _MAX_SPAN = 1 << 24
@@ -300,6 +300,25 @@ def _merge(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
 READ_ROWS = 1 << 19
 
 
+class NotKept:
+    """Per-record values a chunked read does not keep, where a result holds them: a column of it
+    is the same stand-in; anything else read of it raises the error of :class:`NoRecords`."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str):
+        object.__setattr__(self, "_name", name)
+
+    def __getitem__(self, name: str) -> NotKept:
+        return NotKept(name)
+
+    def __getattr__(self, attr: str) -> Any:
+        NoRecords(0).series(object.__getattribute__(self, "_name"))
+
+    def __repr__(self) -> str:
+        return f"<per-record values ({self._name!r}) not kept when the file is read in chunks>"
+
+
 class NoRecords:
     """Stands for the per-record values a chunked read does not keep: the number of records,
     and a clear error if a per-record Series is asked for."""
@@ -313,8 +332,10 @@ class NoRecords:
         raise ValueError(f"per-record values ({name!r}) are not kept when the file is read in chunks; "
                          "read it whole (without chunks) to get them.")
 
-    def frame(self, names: list[str]) -> pd.DataFrame:
-        return self.series(names[0] if names else "records")
+    def frame(self, names: list[str]) -> NotKept:
+        """The stand-in of a result's per-record frame (l-diversity's ``records``): made without
+        error, as the result is, and raising the same error when read."""
+        return NotKept(names[0] if names else "records")
 
     def concat(self, series: list[Any]) -> pd.DataFrame:
         return self.series("records")
@@ -343,7 +364,7 @@ class ChunkedFile:
         self.path = str(path)
         self.chunk_rows = check_int(CHUNK_ROWS if chunk_rows is None else chunk_rows, "chunk_rows", min_value=1)
         self.options = {"sep": sep, "text_columns": text_columns, "na_values": na_values}
-        self._table: tuple[Any, pd.DataFrame] | None = None
+        self._tables: dict[tuple[Any, ...], pd.DataFrame] = {}
         self._columns: list[str] | None = None
 
     def __repr__(self) -> str:
@@ -371,30 +392,61 @@ class ChunkedFile:
                       extra: tuple[str, ...] = ()) -> pd.DataFrame:
         """The distinct key patterns: the key columns, ``_n`` (records), ``_w`` (weight sums),
         ``_first`` (first record), by first appearance (as a Dask DataFrame's)."""
-        from sdc.io import ColumnFile, MixedPieces
-
         if extra:
             raise not_on_engine("a table of key patterns with other columns", "chunks", "only key patterns are "
                                 "counted in chunks")
-        want = (tuple(keys), weights)
-        if self._table is None or self._table[0] != want:
-            cols = list(dict.fromkeys([*keys, *([weights] if weights else [])]))
-            source = ColumnFile(self.path, cols, **self.options)  # checked once, for every pass
-            # Pieces of at most READ_ROWS records parse faster (and the memory is reused); a file
-            # whose low-memory pieces pandas types differently is read again whole-chunk.
-            rows = min(self.chunk_rows, READ_ROWS)
-            try:
-                table = _file_patterns(source, tuple(keys), weights, rows, pieces=True)
-            except MixedPieces:
-                table = _file_patterns(source, tuple(keys), weights, rows, pieces=False)
-            if len(table) == 0:
-                raise ValueError(f"data file '{self.path}' has no records.")
-            self._table = (want, table)
-        return self._table[1]
+        return self._patterns(tuple(keys), weights)
 
-    def class_table(self, keys: tuple[str, ...], extra: tuple[str, ...]) -> Any:
-        raise not_on_engine("a table of classes and sensitive values", "chunks", "only key patterns are counted "
-                            "in chunks")
+    def _patterns(self, keys: tuple[str, ...], weights: str | None) -> pd.DataFrame:
+        """:meth:`pattern_table`, the last two kept (a scenario's key table and a class table)."""
+        from sdc.io import ColumnFile, MixedPieces
+
+        want = (tuple(keys), weights)
+        if want in self._tables:
+            return self._tables[want]
+        cols = list(dict.fromkeys([*keys, *([weights] if weights else [])]))
+        source = ColumnFile(self.path, cols, **self.options)  # checked once, for every pass
+        # Pieces of at most READ_ROWS records parse faster (and the memory is reused); a file
+        # whose low-memory pieces pandas types differently is read again whole-chunk.
+        rows = min(self.chunk_rows, READ_ROWS)
+        try:
+            table = _file_patterns(source, tuple(keys), weights, rows, pieces=True)
+        except MixedPieces:
+            table = _file_patterns(source, tuple(keys), weights, rows, pieces=False)
+        if len(table) == 0:
+            raise ValueError(f"data file '{self.path}' has no records.")
+        self._tables = {**dict(list(self._tables.items())[-1:]), want: table}
+        return table
+
+    def distinct(self, name: str) -> pd.Series:
+        """The distinct values of column `name`, typed as the whole file reads it (what a
+        measure asks of a column's type, such as whether a sensitive variable is ordered):
+        the values of a one-column pattern table."""
+        return self._patterns((name,), None)[name]
+
+    @property
+    def meta_nonempty(self) -> pd.DataFrame:
+        """The frame the measures check their column arguments against (names, roles): the
+        file's columns, one placeholder record of zeros. The values are checked in the tables
+        (a key missing in every record, infinite numbers: :meth:`KeyDomain.check`)."""
+        return pd.DataFrame({c: [0] for c in self.columns})
+
+    def class_table(self, keys: tuple[str, ...], extra: tuple[str, ...]) -> tuple[pd.DataFrame, Any]:
+        """The (key pattern, `extra` values) cells with their record counts (``_n``), in two
+        chunked passes (:meth:`pattern_table` of the keys and `extra` together: a cell is a
+        pattern of both), and the equivalence classes of its rows, as
+        :func:`sdc.core._dask.class_table` gives them on Dask: classes numbered by first
+        appearance (the table is by its cells' first records), ``sizes`` record counts,
+        ``ids`` and ``first`` referring to the table's rows. l-diversity and t-closeness read
+        only these counts, so their numbers are the in-memory ones."""
+        import dataclasses
+
+        from sdc.core.classes import equivalence_classes
+
+        table = self._patterns((*keys, *[e for e in extra if e not in keys]), None)
+        cl = equivalence_classes(table, list(keys))
+        sizes = np.bincount(cl.ids, weights=table["_n"].to_numpy(np.float64), minlength=cl.n_classes)
+        return table, dataclasses.replace(cl, sizes=np.rint(sizes).astype(np.int64))
 
     def per_record(self, keys: tuple[str, ...], table: pd.DataFrame, ids: np.ndarray, n_records: int,
                    **arrays: np.ndarray) -> NoRecords:

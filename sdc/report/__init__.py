@@ -19,11 +19,12 @@ file is complete, so an existing report is replaced whole or not at all
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from sdc._files import csv_chunks
+from sdc._files import csv_chunks, gzip_pieces
 from sdc.workflow.assess import Assessment
 from sdc.workflow.config import FORMATS, to_toml
 from sdc.report.content import FIGURES, Report, build_report, figure_captions
@@ -72,10 +73,21 @@ def _file_list(formats: tuple[str, ...], record_desc: dict[str, str], figures: d
     return files
 
 
-def _records_file(records: RecordTables, how: str, inputs: list[str]) -> dict[str, bytes]:
+#: ``[output].records = "auto"`` (the default) compresses ``records.csv`` when it would be larger
+#: than the input file(s) and than this (64 MiB: about 160,000 records of the bundled example's
+#: assessment); a smaller one stays plain CSV.
+AUTO_MIN_BYTES = 64 << 20
+#: ... deciding from at most this many bytes of the CSV: when the whole CSV is no longer, from
+#: its size; else from the size those bytes' rows scale to.
+AUTO_PEEK_BYTES = 32 << 20
+
+
+def _records_file(records: RecordTables, how: str, inputs: list[str]) -> dict[str, Iterable[bytes | memoryview]]:
     """Take ``records.csv`` out of `records` and return it as `how` says (``[output].records``):
     {} for "none", ``records.csv.gz`` for "gz" or for "auto" when the CSV would be larger than
-    the input file(s); `records`' names and descriptions are changed to match."""
+    the input file(s) and :data:`AUTO_MIN_BYTES` (judged from its first :data:`AUTO_PEEK_BYTES`);
+    `records`' names and descriptions are changed to match. The CSV is made, and compressed, a block of rows at a
+    time as it is written: neither is ever whole in memory."""
     frame = records.files.pop("records.csv", None)
     desc = records.descriptions.pop("records.csv", "")
     if frame is None or how == "none":
@@ -83,15 +95,33 @@ def _records_file(records: RecordTables, how: str, inputs: list[str]) -> dict[st
     if how == "csv":
         records.files["records.csv"], records.descriptions["records.csv"] = frame, desc
         return {}
-    import gzip
-
-    data = b"".join(bytes(c) for c in csv_chunks(safe_frame(frame)))
-    size = sum(Path(p).stat().st_size for p in inputs if p and Path(p).is_file())
-    if how == "auto" and len(data) <= size:
-        records.descriptions["records.csv"] = desc
-        return {"records.csv": data}
+    pieces = csv_chunks(safe_frame(frame))
+    if how == "auto":
+        size = max(sum(Path(p).stat().st_size for p in inputs if p and Path(p).is_file()), AUTO_MIN_BYTES)
+        head, pieces = _peek(pieces, size + 1)
+        seen = sum(len(b) for b in head)
+        rows = max(sum(b.count(b"\n") for b in head) - 1, 1)  # the header's line end is not a record's
+        whole = sum(len(b) for b in head) if pieces is None else seen / rows * len(frame)
+        pieces = itertools.chain(head, pieces or ())
+        if whole <= size:
+            records.descriptions["records.csv"] = desc
+            return {"records.csv": pieces}
     records.descriptions["records.csv.gz"] = desc + " (gzip-compressed)"
-    return {"records.csv.gz": gzip.compress(data, compresslevel=6, mtime=0)}
+    return {"records.csv.gz": gzip_pieces(pieces)}
+
+
+def _peek(pieces: Iterator[bytes | memoryview], limit: int
+          ) -> tuple[list[bytes], Iterator[bytes | memoryview] | None]:
+    """The first pieces (copied: csv_chunks reuses its buffer), up to `limit` or
+    :data:`AUTO_PEEK_BYTES` bytes, and the rest (None when there is no rest)."""
+    head: list[bytes] = []
+    total = 0
+    for piece in pieces:
+        head.append(bytes(piece))
+        total += len(head[-1])
+        if total >= min(limit, AUTO_PEEK_BYTES):
+            return head, pieces
+    return head, None
 
 
 def write_report(a: Assessment, out: str | Path, *, formats: tuple[str, ...] | None = None,

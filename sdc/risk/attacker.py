@@ -79,7 +79,7 @@ class AttackerRiskResult:
         return summary_frame(rows)
 
 
-@dispatch(dask="sdc.risk.attacker:_attacker_risk_tables")
+@dispatch(dask="sdc.risk.attacker:_attacker_risk_tables", chunks="sdc.risk.attacker:_attacker_risk_tables")
 def attacker_risk(
     data: pd.DataFrame,
     keys: str | Sequence[str],

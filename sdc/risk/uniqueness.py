@@ -101,6 +101,12 @@ class PitmanFit:
     note: str = ""
 
 
+#: Classes from which Pitman's likelihood sums its first term in closed form, and the largest
+#: theta / |alpha| it does so at (beyond it the lgamma difference would lose digits).
+_CLOSED = 4096
+_CLOSED_X = 1e7
+
+
 class _PitmanLikelihood:
     """Pitman's sampling formula for a sample partition (Hoshino 2001, eq. 3):
     log L = sum_{i=1}^{u-1} log(theta + i alpha) - sum_{i=1}^{n-1} log(theta + i)
@@ -128,9 +134,31 @@ class _PitmanLikelihood:
 
     def log_likelihood(self, theta: float, alpha: float) -> float:
         with np.errstate(invalid="ignore", divide="ignore"):
-            v = (np.log(theta + self.iu * alpha).sum() - (gammaln(theta + self.n) - gammaln(theta + 1))
+            v = (self._log_rising(theta, alpha) - (gammaln(theta + self.n) - gammaln(theta + 1))
                  + np.dot(self.w, np.log(self.l - alpha)))
         return float(v)
+
+    def _log_rising(self, theta: float, alpha: float) -> float:
+        """sum_{i=1}^{u-1} log(theta + i alpha): summed term by term for up to _CLOSED classes
+        (and wherever the closed form would lose digits), else in closed form, since
+        prod_{i=1}^{u-1} (x + i) = Gamma(x + u) / Gamma(x + 1) with x = theta / alpha:
+        (u - 1) log alpha + lgamma(x + u) - lgamma(x + 1) for alpha > 0, and for alpha < 0
+        (ARX's space, where theta + i alpha > 0 for every i) (u - 1) log|alpha| +
+        lgamma(y) - lgamma(y - u + 1) with y = theta / |alpha|. The optimiser evaluates the
+        likelihood tens of thousands of times: O(1) instead of O(u) each."""
+        u = self.u
+        if u - 1 <= _CLOSED or alpha == 0 or not np.isfinite(theta):
+            return float(np.log(theta + self.iu * alpha).sum())
+        x = theta / abs(alpha)
+        if abs(x) > _CLOSED_X:  # the two lgamma values would be far larger than their difference
+            return float(np.log(theta + self.iu * alpha).sum())
+        if alpha > 0:
+            if x + 1 <= 0:
+                return float(np.log(theta + self.iu * alpha).sum())  # a term <= 0: the sum says how
+            return float((u - 1) * math.log(alpha) + gammaln(x + u) - gammaln(x + 1))
+        if x - u + 1 <= 0:
+            return float(np.log(theta + self.iu * alpha).sum())
+        return float((u - 1) * math.log(-alpha) + gammaln(x) - gammaln(x - u + 1))
 
     def neg(self, p: np.ndarray) -> float:
         if not self.inside(p[0], p[1]):

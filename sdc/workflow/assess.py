@@ -215,6 +215,7 @@ def assess(
     cross_check: bool = False,
     now: datetime | None = None,
     engine: str | None = None,
+    chunk_rows: int | None = None,
     **options: Any,
 ) -> Assessment:
     """Run every configured measure (see :mod:`sdc.workflow.config`) and collect the results.
@@ -244,6 +245,9 @@ def assess(
         Where the measures run (:mod:`sdc.workflow.engine`); default: the engine of the data
         (a Dask DataFrame, a file of :func:`sdc.read_chunks`), else pandas in memory. The
         configured measures that cannot run there are listed in ``not_run``.
+    chunk_rows : int, optional
+        With ``engine="chunks"`` and the data read from the configuration's file: the records
+        read at a time (default ``sdc.io.CHUNK_ROWS``; ``sdc assess --chunks ROWS``).
     **options
         Flat configuration: ``keys`` (categorical keys), ``continuous_keys``, ``key_bins`` (or
         ``bins``), ``sensitive``, ``sensitive_bins``, ``weights`` (a column name or a Series
@@ -263,7 +267,7 @@ def assess(
     {'measure': ['2-anonymity', 'individual risk'], 'value': [2.0, 6.0], 'verdict': ['fail', 'fail']}
     """
     cfg, data, weight_series = _resolve(source, config, data, options)
-    back = back_end(engine, data, cross_check=cross_check)  # IN_MEMORY (below), or Dask, or a file in chunks
+    back = back_end(engine, data, cross_check=cross_check, chunk_rows=chunk_rows)  # IN_MEMORY (below), Dask or chunks
     files: list[str] = []
     details: ReadDetails | None = None
     if data is None:

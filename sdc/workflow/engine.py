@@ -95,8 +95,9 @@ def open_dask(path: str, *, scheduler: str | None = None, sep: str | None = None
 
 # --- the back ends of the assessment --------------------------------------------------------
 
-def back_end(engine: str | None, data: Any, *, cross_check: bool = False) -> Any:
-    """The back end of `engine` (``None``: the engine of `data`, pandas without data)."""
+def back_end(engine: str | None, data: Any, *, cross_check: bool = False, chunk_rows: int | None = None) -> Any:
+    """The back end of `engine` (``None``: the engine of `data`, pandas without data);
+    `chunk_rows`: the records a chunk of the chunks engine holds (default ``sdc.io.CHUNK_ROWS``)."""
     from sdc.workflow.assess_input import IN_MEMORY
 
     name = engine if engine is not None else (engine_of(data) if data is not None else "pandas")
@@ -106,7 +107,9 @@ def back_end(engine: str | None, data: Any, *, cross_check: bool = False) -> Any
         raise ValueError(f"`engine` is {name!r} but the data are for the {engine_of(data)} engine; give one of them.")
     if cross_check and name != "pandas":
         raise ValueError(f"--cross-check runs sdcMicro in memory; it is not available with --engine {name}.")
-    return {"pandas": IN_MEMORY, "dask": OnDask(), "chunks": InChunks()}[name]
+    if chunk_rows is not None and name != "chunks":
+        raise ValueError(f"`chunk_rows` is for the chunks engine; the engine is {name!r}.")
+    return {"pandas": IN_MEMORY, "dask": OnDask(), "chunks": InChunks(chunk_rows)}[name]
 
 
 class KeyNames(tuple):
@@ -195,6 +198,7 @@ class InChunks(_OutOfMemory):
     """The chunks back end (see the module notes)."""
 
     name = "chunks"
+    chunk_rows: int | None = None
 
     def load(self, cfg: Any) -> tuple[Any, list[str], None]:
         from sdc.core.stream import ChunkedFile
@@ -203,7 +207,7 @@ class InChunks(_OutOfMemory):
             raise ValueError("--chunks reads one data file; joined domains are assessed in memory.")
         if cfg.data_path is None:
             raise ValueError("--chunks needs DATA: a delimited text file.")
-        source = ChunkedFile(cfg.data_path, sep=cfg.sep, text_columns=cfg.text_columns,
+        source = ChunkedFile(cfg.data_path, chunk_rows=self.chunk_rows, sep=cfg.sep, text_columns=cfg.text_columns,
                              na_values=cfg.na_values or None)
         return source, [str(cfg.data_path)], None
 

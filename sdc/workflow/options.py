@@ -38,7 +38,8 @@ MEASURE_ALIASES = {"individual_risk": "risk", "key_subset_snapshots": "snapshots
                    "population_uniqueness": "uniqueness", "model_risk": "modrisk"}
 FORMATS = ("html", "md", "txt", "json", "xlsx", "csv", "png")
 #: How the report writes ``records.csv`` (every record with its measures): as CSV, gzip-compressed
-#: (``records.csv.gz``), compressed when the CSV would be larger than the input file(s), or not at all.
+#: (``records.csv.gz``), compressed when the CSV would be larger than the input file(s) and 64 MiB
+#: (``sdc.report.AUTO_MIN_BYTES``; the default), or not at all.
 RECORDS = ("csv", "gz", "auto", "none")
 #: The t-closeness distances and the values they can take: a t at or above the top can never
 #: fail (None: no upper bound; the Wasserstein distance is in the variable's own units).
@@ -128,8 +129,9 @@ _OPTIONS = [
 _OUTPUT = [
     Option("formats", Subset(FORMATS, noun="formats"), FORMATS, section="output", label="outputs",
            help="outputs (default all): " + ", ".join(FORMATS)),
-    Option("records", Choice(RECORDS), "csv", section="output", label="records file",
-           help="records.csv: csv (default), gz (records.csv.gz), auto (gz when larger than the input), none"),
+    Option("records", Choice(RECORDS), "auto", section="output", label="records file",
+           help="records.csv: auto (default: gz when larger than the input and 64 MiB), csv, gz (records.csv.gz), "
+                "none"),
 ]
 
 #: Every option of an assessment run, section by section, in the order of a written config.

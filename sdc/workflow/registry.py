@@ -29,6 +29,7 @@ from sdc.attribute.ldiversity import l_diversity
 from sdc.identify.proxies import find_proxies
 from sdc.core.binning import apply_binning
 from sdc.core.classes import sensitive_kind
+from sdc.core.engine import engine_of
 from sdc.risk.attacker import attacker_risk
 from sdc.risk.household import household_risk
 from sdc.risk.individual import individual_risk
@@ -222,7 +223,8 @@ def _tcloseness(ctx: Context) -> Any:
     cfg = ctx.cfg
     out = {}
     for s in cfg.sensitive:
-        dist, t = effective_distance(ctx.work[s], cfg.distance_for(s)), cfg.t_for(s)
+        column = ctx.work.distinct(s) if engine_of(ctx.work) == "chunks" else ctx.work[s]  # its type
+        dist, t = effective_distance(column, cfg.distance_for(s)), cfg.t_for(s)
         why = t_never_fails(s, t, dist)  # e.g. a Wasserstein t for a variable measured with the equal distance
         if why is not None:
             raise ValueError(why)

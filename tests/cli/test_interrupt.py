@@ -84,25 +84,62 @@ def test_progress_bars_named_for_the_measure(monkeypatch):
     assert names == ["interval of the global risk"]
 
 
-@pytest.mark.parametrize("how, expected", [("csv", "records.csv"), ("none", None), ("gz", "records.csv.gz"),
-                                           ("auto", "records.csv.gz")])
-def test_records_file_optional_or_compressed(tmp_path, how, expected):
+@pytest.mark.parametrize("how, min_bytes, expected", [
+    ("csv", None, "records.csv"), ("none", None, None), ("gz", None, "records.csv.gz"),
+    ("auto", None, "records.csv"),        # larger than the input, but below AUTO_MIN_BYTES
+    ("auto", 0, "records.csv.gz"),        # larger than the input (it adds a column per measure)
+    ("auto", 10**6, "records.csv"),       # ... and not larger than the minimum
+    (None, None, "records.csv")])         # the default is auto
+def test_records_file_optional_or_compressed(tmp_path, monkeypatch, how, min_bytes, expected):
     """[output].records / --records: records.csv as CSV, gzip-compressed, compressed when it would
-    be larger than the input (it is: it adds a column per measure), or not written."""
+    be larger than the input and sdc.report.AUTO_MIN_BYTES, or not written; the compressed file
+    holds the CSV's bytes."""
     import gzip
 
     import pandas as pd
 
+    import sdc.report
     from sdc.cli.main import main
 
+    if min_bytes is not None:
+        monkeypatch.setattr(sdc.report, "AUTO_MIN_BYTES", min_bytes)
     data = tmp_path / "d.csv"
     pd.DataFrame({"sex": [0, 1] * 30, "age": [20, 30, 40] * 20}).to_csv(data, index=False)
     out = tmp_path / "out"
-    assert main(["assess", str(data), "--keys", "sex,age", "--records", how, "--out", str(out)]) == 0
+    flag = ["--records", how] if how else []
+    assert main(["assess", str(data), "--keys", "sex,age", *flag, "--out", str(out)]) == 0
     names = {p.name for p in out.iterdir()}
     assert {n for n in names if n.startswith("records.csv")} == ({expected} if expected else set())
     if expected == "records.csv.gz":
         assert len(pd.read_csv(gzip.open(out / expected))) == 60
+        main(["assess", str(data), "--keys", "sex,age", "--records", "csv", "--out", str(tmp_path / "plain")])
+        assert gzip.open(out / expected).read() == (tmp_path / "plain" / "records.csv").read_bytes()
+
+
+def test_records_auto_decides_from_the_first_bytes(tmp_path, monkeypatch):
+    """A records.csv longer than AUTO_PEEK_BYTES is judged by the size its first rows scale to,
+    streamed (compressed or not) without being held whole: the same bytes either way."""
+    import gzip
+
+    import numpy as np
+    import pandas as pd
+
+    import sdc.report
+    from sdc.cli.main import main
+
+    rng = np.random.default_rng(3)
+    data = tmp_path / "d.csv"
+    pd.DataFrame({"sex": rng.integers(0, 2, 30000), "age": rng.integers(0, 90, 30000)}).to_csv(data, index=False)
+    main(["assess", str(data), "--keys", "sex,age", "--records", "csv", "--formats", "json,csv",
+          "--out", str(tmp_path / "plain")])
+    plain = (tmp_path / "plain" / "records.csv").read_bytes()
+    monkeypatch.setattr(sdc.report, "AUTO_PEEK_BYTES", 4096)
+    for min_bytes, name in ((0, "records.csv.gz"), (10 * len(plain), "records.csv")):
+        monkeypatch.setattr(sdc.report, "AUTO_MIN_BYTES", min_bytes)
+        out = tmp_path / f"out{min_bytes}"
+        assert main(["assess", str(data), "--keys", "sex,age", "--formats", "json,csv", "--out", str(out)]) == 0
+        got = (out / name).read_bytes()
+        assert (gzip.decompress(got) if name.endswith(".gz") else got) == plain
 
 
 def test_a_stage_line_per_step(tmp_path, capsys, monkeypatch):

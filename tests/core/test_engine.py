@@ -19,7 +19,8 @@ def test_the_measures_declare_where_they_run() -> None:
     on = {name: [e for e in ENGINE_NAMES if engines[e] is None] for name, engines in runs.items()}
     assert on == {"frequencies": ["pandas", "dask"], "k_anonymity": ["pandas", "dask", "chunks"],
                   "individual_risk": ["pandas", "dask", "chunks"], "key_subset_snapshots": ["pandas", "dask", "chunks"],
-                  "l_diversity": ["pandas", "dask"], "t_closeness": ["pandas", "dask"], "household_risk": ["pandas"],
+                  "l_diversity": ["pandas", "dask", "chunks"], "t_closeness": ["pandas", "dask", "chunks"],
+                  "household_risk": ["pandas"],
                   "suda": ["pandas"], "model_risk": ["pandas"]}
     assert runs["household_risk"]["chunks"] == runs["household_risk"]["dask"] == ("it needs each household's records "
                                                                                   "together")

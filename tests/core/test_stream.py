@@ -43,9 +43,9 @@ def test_a_chunked_file_reads_its_patterns_once_for_the_measures_of_its_keys(tmp
     assert sdc.key_subset_snapshots(f, ["a"]).table["n_classes"].tolist() == [3] and made == [("a", "b"), ("a",)]
     with pytest.raises(ValueError, match="not kept when the file is read in chunks"):
         _ = r.risk
-    with pytest.raises(ValueError, match=r"^l_diversity\(\) cannot run on a file read in chunks \(it has no chunks "
-                                         r"variant\); read the file whole"):
-        sdc.l_diversity(f, ["a"], "b")
+    with pytest.raises(ValueError, match=r"^household_risk\(\) cannot run on a file read in chunks \(it needs each "
+                                         r"household's records together\); read the file whole"):
+        sdc.household_risk(f, ["a"], "b")
     with pytest.raises(ValueError, match=r"`key_bins` cannot run on a file read in chunks \(bin the keys in the file"):
         sdc.k_anonymity(f, ["a"], key_bins={"a": [0, 2, 5]})
     with pytest.raises(TypeError, match="`keys` on a chunked file must be a column name"):
