@@ -204,6 +204,26 @@ def _resolve(source: Any, config: Any, data: Any, options: dict[str, Any]) -> tu
     return cfg, data, None
 
 
+def _run_measures(cfg: RunConfig, work: pd.DataFrame, back: Any, progress: bool, notes: list[str]
+                  ) -> tuple[list[ScenarioResult], dict[str, Any], dict[str, str]]:
+    """Every scenario's measures and the file-wide ones; their warnings join `notes`. Returns
+    the scenario results, the file-wide results and the measures that could not run (why)."""
+    results = []
+    not_computed: dict[str, str] = {}  # measures that could not run on these data, with the reason
+    # The measures only read `work`: each column is encoded once for all of them (sdc.core.shared).
+    with warnings.catch_warnings(record=True) as caught, shared_codes():
+        warnings.simplefilter("always", SdcWarning)
+        for sc in cfg.all_scenarios:
+            results.append(measure_scenario(work, cfg, sc, progress=progress, notes=notes, back=back,
+                                            not_computed=not_computed))
+        file_wide = _file_measures(cfg, work, progress, back)
+    for w in caught:
+        msg = " ".join(str(w.message).split())
+        if msg not in notes:
+            notes.append(msg)
+    return results, file_wide, not_computed
+
+
 def assess(
     source: Any = None,
     config: Any = None,
@@ -280,19 +300,8 @@ def assess(
     thr = cfg.thresholds
     columns = back.columns(cfg, data, details)
     notes = _input_notes(cfg, data, details, columns)
-    results = []
-    not_computed: dict[str, str] = {}  # measures that could not run on these data, with the reason
-    # The measures only read `work`: each column is encoded once for all of them (sdc.core.shared).
-    with warnings.catch_warnings(record=True) as caught, shared_codes():
-        warnings.simplefilter("always", SdcWarning)
-        for sc in cfg.all_scenarios:
-            results.append(measure_scenario(work, cfg, sc, progress=progress, notes=notes, back=back,
-                                            not_computed=not_computed))
-        inference = (file_wide := _file_measures(cfg, work, progress, back)).get("inference", {})
-    for w in caught:
-        msg = " ".join(str(w.message).split())
-        if msg not in notes:
-            notes.append(msg)
+    results, file_wide, not_computed = _run_measures(cfg, work, back, progress, notes)
+    inference = file_wide.get("inference", {})
     result = Assessment(
         config=cfg, data=data, assessed=work, binning=binning, scenarios=tuple(results), inference=inference,
         small_counts=back.small_counts(work, cfg.keys or tuple(k for s in cfg.all_scenarios for k in s.keys),
