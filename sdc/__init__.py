@@ -99,41 +99,8 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
 #: Submodules reachable as attributes without an import (``sdc.plot.risk_distribution``).
 _SUBMODULES = ("plot",)
 
-__all__ = [
-    "__version__",
-    "frequencies", "FrequencyResult", "key_classes", "KeyClasses",
-    "k_anonymity", "KAnonymityResult",
-    "individual_risk", "IndividualRiskResult",
-    "key_subset_snapshots", "SnapshotResult",
-    "l_diversity", "LDiversityResult",
-    "t_closeness", "TClosenessResult", "hierarchical_t_closeness", "beta_likeness", "BetaLikenessResult",
-    "delta_disclosure", "DeltaDisclosureResult",
-    "inference_risk", "InferenceResult", "homogeneity", "HomogeneityResult",
-    "bin_column", "Binning",
-    "household_risk", "HouseholdRiskResult", "suda", "SudaResult", "risky_cells", "RiskyCellsResult", "model_risk", "ModelRiskResult",
-    "attacker_risk", "AttackerRiskResult", "population_uniqueness", "PopulationUniquenessResult",
-    "reidentification_interval", "jackknife_interval", "Interval",
-    "assess", "Assessment", "load_config", "RunConfig", "ConfigError", "write_report", "combine_domains",
-    "load_example", "read_dask", "read_chunks", "MissingRule",
-    "protect_data", "ProtectionRun", "write_protection", "compare", "Comparison", "write_comparison",
-    "sweep", "SweepResult", "write_sweep",
-    "global_recode", "top_bottom_code", "mv_top_code", "pram", "add_noise", "rank_swap", "shuffle", "pseudonymise",
-    "redact", "ProtectionResult", "local_suppression", "local_suppression_by_risk", "add_ghost_vars", "microaggregation",
-    "identify", "IdentificationResult", "g_distinct", "GDistinctResult", "safe_harbor", "SafeHarborChecklist",
-    "safe_harbor_release",
-    "generalisation_search", "GeneralisationResult", "qi_dimension_search", "transformation_search",
-    "SubsetSearchResult", "Hierarchy", "read_hierarchy", "interval_hierarchy", "prefix_hierarchy", "date_hierarchy",
-    "mapping_hierarchy",
-    "information_loss", "InformationLossResult", "il1s", "IL1sResult", "eigen_similarity", "EigenSimilarityResult",
-    "non_uniform_entropy", "NonUniformEntropyResult", "discernibility", "DiscernibilityResult",
-    "suppression", "SuppressionResult", "association_change", "AssociationResult", "marginal_change", "MarginalResult",
-    "analysis_validity", "ValidityResult", "utility_summary", "UtilitySummary",
-    "linkage_attack", "simulate_linkage_attack", "draw_external", "LinkageResult",
-    "distance_risk", "DistanceRiskResult", "distance_risk_rmd", "RmdRiskResult", "record_linkage", "RecordLinkageResult",
-    "singling_out_attack", "linkability_attack", "inference_attack", "split_control", "AnonymeterResult",
-    "skewness_attack", "SkewnessResult",
-    "SdcWarning", "DegenerateDataWarning", "DataFileError", "keep_freed_memory",
-]
+#: The public names: the version and every name of the face, declared once above.
+__all__ = ["__version__", *(name for _, names in _FACE for name in names)]
 
 
 def _load() -> None:
