@@ -57,7 +57,7 @@ ACTIONS: dict[str, Action] = {
     "redo": lambda s, b: s.redo(),
     "preview_step": lambda s, b: steps.preview_step(s, b.get("step")),
     "run": lambda s, b: steps.run_plan(s),
-    "export": lambda s, b: steps.export_run(s),
+    "export": lambda s, b: steps.export_run(s, external=bool(b.get("external"))),
 }
 
 

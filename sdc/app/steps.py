@@ -166,9 +166,10 @@ print(run.summary())
 '''
 
 
-def export_run(session: AppSession) -> dict[str, Any]:
+def export_run(session: AppSession, external: bool = False) -> dict[str, Any]:
     """Write the release folder (internal), plan.toml, a Python and an R script into a new folder
-    under the export directory; the command that reruns the plan."""
+    under the export directory, and with `external` the data users' folder (no seed, no plan, no
+    command line: :mod:`sdc.report.audience`) beside it; the command that reruns the plan."""
     from sdc.report.protection import write_protection
 
     if session.run is None:
@@ -181,6 +182,8 @@ def export_run(session: AppSession) -> dict[str, Any]:
     folder.mkdir(parents=True, mode=0o700)
     data = _input_of(session, folder)
     write_protection(session.run, folder / "release", input_path=session.path)
+    if external:
+        write_protection(session.run, folder / "release-external", input_path=session.path, audience="external")
     plan = folder / "plan.toml"
     _write(plan, session.run.plan_toml())
     _write(folder / "rerun.py", SCRIPT_TEMPLATE.format(name=session.name, path=str(data)))

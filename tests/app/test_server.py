@@ -139,15 +139,22 @@ def test_a_preview_runs_the_step_without_keeping_it(example: Running) -> None:
 
 def test_the_run_and_its_export_rerun_to_the_same_release(example: Running, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture) -> None:
+    if not example.call("state")[1]["steps"]:  # run alone (-k): the plan the earlier test builds
+        for step in PLAN:
+            example.call("add_step", {"step": step})
     status, doc = example.call("run")
     assert status == 200 and doc["page"].startswith("<!DOCTYPE html>")
     run_summary = dict((r[0], r[1]) for r in doc["summary"]["rows"])
-    status, exp = example.call("export")
+    status, exp = example.call("export", {"external": True})
     assert status == 200, exp
     folder = Path(exp["folder"])
     assert {"plan.toml", "plan.R", "rerun.py", "release/released.csv", "release/comparison/report.html",
             "input/health_survey.csv"} <= set(exp["files"])
     assert (folder.stat().st_mode & 0o077) == 0 and ((folder / "plan.toml").stat().st_mode & 0o077) == 0
+    # the data users' folder: the release without its seeds and plan
+    external = folder / "release-external"
+    assert (external / "released.csv").read_bytes() == (folder / "release" / "released.csv").read_bytes()
+    assert not (external / "plan.toml").exists() and "20240611" not in (external / "protection.md").read_text()
     # the command shown reruns the plan with sdc protect: the same release, byte for byte
     argv = exp["command"].split()[1:]
     status, _, err = run_cli(capsys, *argv)

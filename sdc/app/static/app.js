@@ -199,7 +199,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("set-seed").onclick = async () => refresh(await api("seed", {seed: Number($("seed").value)}));
   $("run-plan").onclick = async () => { const d = await api("run"); show("run-summary", ...runTables(d)); if (d.page) frame("compare-page", d.page); };
   $("run-export").onclick = async () => {
-    const d = await api("export");
+    const d = await api("export", {external: $("external").checked});
     const list = el("ul"); d.files.forEach((f) => list.appendChild(el("li", f)));
     show("exported", el("p", "Written to " + d.folder), list, el("p", "Rerun it with:"), el("pre", d.command));
   };
