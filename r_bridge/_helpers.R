@@ -35,7 +35,8 @@ printed <- function(expr) {
 versions <- function() {
   list(R = R.version.string,
        sdcMicro = as.character(utils::packageVersion("sdcMicro")),
-       data.table = as.character(utils::packageVersion("data.table")))
+       data.table = as.character(utils::packageVersion("data.table")),
+       robustbase = as.character(utils::packageVersion("robustbase")))
 }
 
 ## Build a data.frame from converted columns without any coercion or renaming.
