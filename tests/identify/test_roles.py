@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -231,10 +232,10 @@ def test_no_data_value_in_the_reasons_or_the_config() -> None:
     assert not any(s in text for s in secrets) and "03601" not in text and "10001" not in text
 
 
-ADULT = Path(__file__).resolve().parents[3] / "shared" / "data" / "arx-adult" / "adult.csv"
+ADULT = Path(os.environ.get("SDC_ARX_ADULT") or ROOT.parent / "shared" / "data" / "arx-adult" / "adult.csv")
 
 
-@pytest.mark.skipif(not ADULT.exists(), reason="the ARX adult extract is not in ../shared/data/arx-adult/")
+@pytest.mark.skipif(not ADULT.exists(), reason="the ARX adult extract is not at SDC_ARX_ADULT (nor ../shared/data/arx-adult/)")
 def test_adult_extract_roles_match_arx_convention() -> None:
     # ARX's adult example: eight quasi-identifiers and salary-class as the sensitive attribute.
     r = sdc.identify(read_data(ADULT, text_columns=True))
