@@ -14,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 from sdc._stats import summary_values
 import sdc
 from sdc.datasets import EXAMPLE_ROLES, example_path
+from tests.helpers import ROOT
 from sdc.identify.roles import ROLES, parse_role
 from sdc.io import read_data
 from sdc.workflow.config import load_config
