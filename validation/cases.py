@@ -1,7 +1,7 @@
 """The datasets the cross-validation runs on: sdcMicro's own, the golden ones, random ones.
 
 A :class:`Case` is one dataset plus the roles to assess it with. The same cases feed the
-tests (``tests/test_sdcmicro_*.py``) and the published table (``cross_validate.py``).
+tests (``tests/*/test_sdcmicro_*.py``) and the published table (``cross_validate.py``).
 """
 
 from __future__ import annotations
