@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -20,3 +21,10 @@ def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
         code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def sigint_default() -> None:
+    """`preexec_fn` of a child that a test interrupts: Ctrl-C at its default, so that Python
+    installs its handler even when the test runner was started with SIGINT ignored (a shell's
+    background job)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

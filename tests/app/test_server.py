@@ -17,7 +17,7 @@ import sdc
 from sdc.cli.main import main
 from sdc.report.formatting import passes_if
 from tests.app.conftest import Running, start
-from tests.helpers import ROOT, run_cli
+from tests.helpers import ROOT, run_cli, sigint_default
 
 PLAN = [{"method": "global_recode", "variables": ["age"], "width": 10, "closed": "left"},
         {"method": "pram", "variables": ["marital_status"], "pd": 0.8},
@@ -193,7 +193,8 @@ def test_the_command_prints_its_url_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     (tmp_path / "t").mkdir()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path / "t")}
     p = subprocess.Popen([sys.executable, "-m", "sdc", "app", "--no-browser", "--export", str(tmp_path / "e")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+                         preexec_fn=sigint_default)
     try:
         line = p.stdout.readline()
         assert line.startswith("sdc app: http://127.0.0.1:") and "?token=" in line

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import sigint_default
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
 
 
@@ -30,7 +32,8 @@ def test_ctrl_c_while_reading_exits_130_with_one_line(tmp_path):
     out = tmp_path / "out"
     env = {**os.environ, "SDC_STAGES": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "sdc", "assess", str(data), "--keys", "age,sex,region",
-                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=sigint_default)
     first = proc.stderr.readline()  # the stage line said just before the full read
     assert first.startswith("sdc: reading big.csv"), first
     time.sleep(0.5)  # inside pandas' C parser, which turns KeyboardInterrupt into "Error tokenizing data"
@@ -184,7 +187,7 @@ def test_ctrl_c_during_the_imports_exits_130_with_one_line(tmp_path, module, how
     cmd = ([sys.executable, "-m", "sdc"] if how == "-m" else
            [sys.executable, "-c", "import sys; sys.argv[0] = 'sdc'; from sdc.cli.main import main; sys.exit(main())"])
     proc = subprocess.run([*cmd, "risk", "nowhere.csv", "--keys", "a"], capture_output=True, text=True, env=env,
-                          timeout=120, cwd=tmp_path)
+                          timeout=120, cwd=tmp_path, preexec_fn=sigint_default)
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr.strip().splitlines() == ["sdc: interrupted"], proc.stderr
 
@@ -194,5 +197,6 @@ def test_a_library_import_interrupted_is_python_s_own(tmp_path):
     the face loads on first use, so the script uses a name (which imports pandas)."""
     (tmp_path / "sitecustomize.py").write_text(_HOOK.format(module="pandas"))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
-    proc = subprocess.run([sys.executable, "-c", "import sdc; sdc.load_example"], capture_output=True, text=True, env=env, timeout=120)
+    proc = subprocess.run([sys.executable, "-c", "import sdc; sdc.load_example"], capture_output=True, text=True,
+                          env=env, timeout=120, preexec_fn=sigint_default)
     assert proc.returncode != 130 and "KeyboardInterrupt" in proc.stderr
