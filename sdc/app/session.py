@@ -103,7 +103,7 @@ class AppSession:
         self.assessment = self.run = None
         return self.describe()
 
-    def _need_data(self) -> pd.DataFrame:
+    def need_data(self) -> pd.DataFrame:
         if self.data is None:
             raise AppError("open a data file first (the Data page).")
         return self.data
@@ -124,7 +124,7 @@ class AppSession:
 
     def preview(self, rows: int = 10) -> dict[str, Any]:
         """Each column's type, missing values and distinct values, and the first `rows` records."""
-        df = self._need_data()
+        df = self.need_data()
         cols = pd.DataFrame({"column": [str(c) for c in df.columns],
                              "type": [str(t) for t in df.dtypes],
                              "missing": df.isna().sum().to_numpy(),
@@ -133,8 +133,8 @@ class AppSession:
 
     # --- undo and redo ------------------------------------------------------------------------
 
-    def _change(self) -> _State:
-        """Remember the state before a change; the new state to edit."""
+    def begin_change(self) -> _State:
+        """Remember the state before a change (for undo); the state to edit."""
         self._undo.append(copy.deepcopy(self.state))
         del self._undo[:-UNDO_DEPTH]
         self._redo.clear()
@@ -163,14 +163,14 @@ class AppSession:
         """The suggested roles with their reasons, and the HIPAA Safe Harbor checklist."""
         from sdc.identify import identify, safe_harbor
 
-        df = self._need_data()
+        df = self.need_data()
         roles = identify(df).to_frame()[["column", "role", "use", "reasons"]]
         return {"roles": frame_json(roles), "safe_harbor": frame_json(safe_harbor(df).to_frame())}
 
     def set_roles(self, roles: dict[str, Any], thresholds: dict[str, Any] | None = None) -> dict[str, Any]:
         """Set the [variables] roles (and [data].id) and the k, l, t thresholds; checked as a
         configuration."""
-        df = self._need_data()
+        df = self.need_data()
         roles = dict(roles)
         unknown = sorted(set(roles) - set(ROLE_KEYS))
         if unknown:
@@ -204,7 +204,7 @@ class AppSession:
             if not sections[name]:
                 sections.pop(name)
         self._config(sections, df)  # refuse before remembering
-        self._change().sections = sections
+        self.begin_change().sections = sections
         self.assessment = None
         return self.describe()
 
@@ -214,7 +214,7 @@ class AppSession:
 
         try:
             cfg = from_mapping(sections or self.state.sections, source="sdc app", data_given=True)
-            check_columns_of(cfg, df if df is not None else self._need_data())
+            check_columns_of(cfg, df if df is not None else self.need_data())
         except (ConfigError, ValueError, KeyError) as exc:
             raise AppError(" ".join(str(exc).split())) from None
         return cfg

@@ -27,9 +27,10 @@ def methods_json() -> list[dict[str, Any]]:
     from sdc.workflow.plan import method_table
 
     out = []
+    paths = _path_parameters()
     for name, info in sorted(method_table().items()):
         params = [{"name": o.name, "default": _default(o.default), "rule": str(o.rule), "help": o.help,
-                   "secret": o.name in info.secrets} for o in info.options if o.name not in _path_parameters()]
+                   "secret": o.name in info.secrets} for o in info.options if o.name not in paths]
         out.append({"name": name, "summary": info.summary, "variables": info.variables_param,
                     "seeded": info.seeded, "params": params})
     return out
@@ -47,7 +48,7 @@ def _plan(session: AppSession, steps: list[dict[str, Any]]) -> Any:
     from sdc.workflow.config import ConfigError
     from sdc.workflow.plan import check_plan, plan_from_mapping
 
-    data = session._need_data()
+    data = session.need_data()
     try:
         plan = plan_from_mapping({"plan": {"seed": session.state.seed}, "steps": steps}, source="sdc app")
         check_plan(plan, data)
@@ -57,9 +58,11 @@ def _plan(session: AppSession, steps: list[dict[str, Any]]) -> Any:
 
 
 def _path_parameters() -> set[str]:
+    """The declared parameters that name a file (a key file): the app never takes them."""
+    from sdc.protect._declare import PathLike
     from sdc.workflow.plan import method_table
 
-    return {o.name for info in method_table().values() for o in info.options if type(o.rule).__name__ == "PathLike"}
+    return {o.name for info in method_table().values() for o in info.options if isinstance(o.rule, PathLike)}
 
 
 def _clean(step: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +88,7 @@ def add_step(session: AppSession, step: dict[str, Any], index: int | None = None
     else:
         raise AppError(f"step {index + 1} does not exist (the plan has {len(steps)}).")
     _plan(session, steps)
-    session._change().steps = steps
+    session.begin_change().steps = steps
     return session.describe()
 
 
@@ -96,7 +99,7 @@ def remove_step(session: AppSession, index: int) -> dict[str, Any]:
     del steps[index]
     if steps:
         _plan(session, steps)  # a later step may need a column the removed one kept
-    session._change().steps = steps
+    session.begin_change().steps = steps
     return session.describe()
 
 
@@ -106,7 +109,7 @@ def move_step(session: AppSession, index: int, to: int) -> dict[str, Any]:
         raise AppError(f"cannot move step {index + 1} to {to + 1} (the plan has {len(steps)}).")
     steps.insert(to, steps.pop(index))
     _plan(session, steps)
-    session._change().steps = steps
+    session.begin_change().steps = steps
     return session.describe()
 
 
@@ -117,7 +120,7 @@ def set_seed(session: AppSession, seed: Any) -> dict[str, Any]:
         value = check_int(seed, "seed", min_value=0)
     except (TypeError, ValueError) as exc:
         raise AppError(str(exc)) from None
-    session._change().seed = value
+    session.begin_change().seed = value
     return session.describe()
 
 
@@ -127,7 +130,7 @@ def _protect(session: AppSession, steps: list[dict[str, Any]]) -> Any:
     if not steps:
         raise AppError("the plan has no step yet: add one on the Protect page.")
     plan = _plan(session, steps)
-    return protect_data(session._need_data(), plan, config=session._config(), input_file=session.path,
+    return protect_data(session.need_data(), plan, config=session._config(), input_file=session.path,
                         command="sdc app")
 
 
