@@ -55,15 +55,21 @@ def _scenario(result: Assessment, scenario: str | int | None) -> Any:
     raise ValueError(f"scenario: no scenario named {scenario!r}; the assessment has {names}.")
 
 
+def _public(plot: Any, name: str, doc: str) -> Any:
+    """`plot` under its figure's name, as this module's function, with its docstring."""
+    plot.__name__ = plot.__qualname__ = name
+    plot.__module__ = __name__
+    plot.__doc__ = doc
+    return plot
+
+
 def _figure_function(name: str) -> Any:
     def plot(result: Assessment, ax: Any = None, *, scenario: str | int | None = None) -> Any:
         return draw(name, result, _scenario(result, scenario), ax)
 
-    plot.__name__ = plot.__qualname__ = name
-    plot.__module__ = __name__
-    plot.__doc__ = (f"{FIGURES[name]}: the report's figure ``s<i>_{name}``, drawn on `ax` (None: new axes) for "
-                    "`scenario` (name or place; default the first) of the assessment `result`; returns the axes.")
-    return plot
+    return _public(plot, name, f"{FIGURES[name]}: the report's figure ``s<i>_{name}``, drawn on `ax` (None: new "
+                               "axes) for `scenario` (name or place; default the first) of the assessment "
+                               "`result`; returns the axes.")
 
 
 risk_distribution = _figure_function("risk_distribution")
@@ -96,10 +102,8 @@ def _comparison_function(name: str) -> Any:
                              f"{COMPARE_FIGURES[name]}).")
         return _axes_of(fig)
 
-    plot.__name__ = plot.__qualname__ = name
-    plot.__module__ = __name__
-    plot.__doc__ = f"{COMPARE_FIGURES[name]}: the comparison report's figure ``{name}``, on a new figure; returns its axes."
-    return plot
+    return _public(plot, name, f"{COMPARE_FIGURES[name]}: the comparison report's figure ``{name}``, on a new "
+                               "figure; returns its axes.")
 
 
 def _sweep_function(name: str) -> Any:
@@ -109,10 +113,8 @@ def _sweep_function(name: str) -> Any:
         with notebook_figures():
             return _axes_of(sweep_figure(name, result))
 
-    plot.__name__ = plot.__qualname__ = name
-    plot.__module__ = __name__
-    plot.__doc__ = f"{SWEEP_FIGURES[name]}: the sweep report's figure ``{name}``, on a new figure; returns its axes."
-    return plot
+    return _public(plot, name, f"{SWEEP_FIGURES[name]}: the sweep report's figure ``{name}``, on a new figure; "
+                               "returns its axes.")
 
 
 risk_before_after = _comparison_function("risk_before_after")
