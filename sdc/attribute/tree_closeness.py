@@ -33,7 +33,7 @@ from sdc._validation import check_number
 from sdc.attribute.closeness import TClosenessResult, _prepare, closeness_result
 from sdc.core.binning import BinSpec
 from sdc.core.classes import cells
-from sdc.core.values import value_text
+from sdc.core.values import refuse_values_without_rows, value_text
 
 __all__ = ["HierarchyTree", "tree_emd", "hierarchical_t_closeness"]
 
@@ -74,13 +74,7 @@ class HierarchyTree:
         every value needs a row (one error line naming the first missing ones)."""
         row_of = {str(v): i for i, v in enumerate(table[:, 0])}
         texts = [value_text(v) for v in values]
-        unknown = [t for t in texts if t not in row_of]
-        if unknown:
-            more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
-            raise ValueError(
-                f"sensitive variable {name!r} has values missing from its hierarchy {label or ''}: "
-                f"{', '.join(map(repr, unknown[:3]))}{more}; every value needs a row (level 0 = the value)."
-            )
+        refuse_values_without_rows("sensitive variable", name, label or "", [t for t in texts if t not in row_of])
         return cls.build(np.array([row_of[t] for t in texts], dtype=np.int64), table, counts)
 
 

@@ -20,7 +20,7 @@ import pandas as pd
 from sdc.core._factorize import factorize
 from sdc.core.keys import combine_codes
 
-__all__ = ["encode_values", "encode_pair", "pair_counts", "value_text"]
+__all__ = ["encode_values", "encode_pair", "pair_counts", "value_text", "refuse_values_without_rows"]
 
 
 def value_text(v: object) -> str:
@@ -36,6 +36,17 @@ def value_text(v: object) -> str:
     if isinstance(v, (int, np.integer)):
         return str(int(v))
     return str(v)
+
+
+def refuse_values_without_rows(role: str, name: str, hierarchy: str, unknown: list[str]) -> None:
+    """One error line when values of a column have no row in its hierarchy (the first three
+    named): the search's quasi-identifiers and the hierarchical t-closeness share it."""
+    if unknown:
+        more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+        raise ValueError(
+            f"{role} {name!r} has values missing from its hierarchy {hierarchy}: "
+            f"{', '.join(map(repr, unknown[:3]))}{more}; every value needs a row (level 0 = the value)."
+        )
 
 
 def encode_values(s: pd.Series) -> tuple[np.ndarray, pd.Index]:

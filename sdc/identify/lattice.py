@@ -27,6 +27,7 @@ import pandas as pd
 
 from sdc.core.classes import sensitive_kind
 from sdc.core.generalise import GroupTable, group_table, roll_up
+from sdc.core.values import refuse_values_without_rows
 from sdc.attribute.tree_closeness import HierarchyTree
 from sdc.identify.hierarchy import Hierarchy, column_text
 
@@ -180,13 +181,7 @@ def _encode_qi(data: pd.DataFrame, name: str, h: Hierarchy) -> EncodedQI:
                 f"quasi-identifier {name!r} has {n_miss} missing value(s) and its hierarchy has no row for them; "
                 "add a row whose first field is empty (ARX's convention) or recode the missing values."
             )
-    unknown = [t for t in texts if t not in row_of]
-    if unknown:
-        more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
-        raise ValueError(
-            f"quasi-identifier {name!r} has values missing from its hierarchy {h.name or ''}: "
-            f"{', '.join(map(repr, unknown[:3]))}{more}; every value needs a row (level 0 = the value)."
-        )
+    refuse_values_without_rows("quasi-identifier", name, h.name or "", [t for t in texts if t not in row_of])
     lookup = np.array([row_of[t] for t in texts] + [row_of.get("", 0)], dtype=np.int64)
     rec = lookup[codes]  # code -1 picks the last entry: the empty-value row
     to_level, labels, cards = [], [], []
