@@ -7,6 +7,7 @@ import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,10 +45,19 @@ def start(tmp: Path, data: Path | None = None, max_upload: int | None = None) ->
     return Running(app, server.server_address[1]), server
 
 
+@contextmanager
+def serving(tmp: Path, data: Path | None = None, max_upload: int | None = None) -> Iterator[Running]:
+    """A running app for the block; stopped and its temporary folder removed after."""
+    r, server = start(tmp, data, max_upload)
+    try:
+        yield r
+    finally:
+        server.shutdown()
+        server.server_close()
+        r.app.close()
+
+
 @pytest.fixture(scope="module")
 def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    r, server = start(tmp_path_factory.mktemp("app"))
-    yield r
-    server.shutdown()
-    server.server_close()
-    r.app.close()
+    with serving(tmp_path_factory.mktemp("app")) as r:
+        yield r

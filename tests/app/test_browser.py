@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import sdc
-from tests.app.conftest import Running, start
+from tests.app.conftest import Running, serving
 from tests.helpers import run_cli
 
 pytestmark = pytest.mark.browser
@@ -51,11 +51,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    r, server = start(tmp_path_factory.mktemp("browser-app"))
-    yield r
-    server.shutdown()
-    server.server_close()
-    r.app.close()
+    with serving(tmp_path_factory.mktemp("browser-app")) as r:
+        yield r
 
 
 def _wait(d: Any, test: Any, timeout: float = 600) -> Any:

@@ -16,7 +16,7 @@ import pytest
 import sdc
 from sdc.cli.main import main
 from sdc.report.formatting import passes_if
-from tests.app.conftest import Running, start
+from tests.app.conftest import Running, serving
 from tests.helpers import ROOT, run_cli, sigint_default
 
 PLAN = [{"method": "global_recode", "variables": ["age"], "width": 10, "closed": "left"},
@@ -164,8 +164,7 @@ def test_the_run_and_its_export_rerun_to_the_same_release(example: Running, tmp_
 
 
 def test_uploads_are_limited_saved_privately_and_removed(tmp_path: Path) -> None:
-    r, server = start(tmp_path, max_upload=1000)
-    try:
+    with serving(tmp_path, max_upload=1000) as r:
         status, doc = r.call("upload", raw=b"x" * 1001, headers={"X-Filename": "big.csv"})
         assert status == 413 and "1,001 bytes" in doc["error"] and "--max-upload" in doc["error"]
         csv = b"sex,region\nf,n\nm,s\nf,n\n"
@@ -174,10 +173,6 @@ def test_uploads_are_limited_saved_privately_and_removed(tmp_path: Path) -> None
         saved = r.app.tmp / "small.csv"
         assert saved.read_bytes() == csv and (saved.stat().st_mode & 0o777) == 0o600
         assert (r.app.tmp.stat().st_mode & 0o077) == 0
-    finally:
-        server.shutdown()
-        server.server_close()
-        r.app.close()
     assert not r.app.tmp.exists()
 
 
