@@ -84,6 +84,10 @@ class Interval:
         return {"statistic": self.statistic, "estimate": self.estimate, "lower": self.lower, "upper": self.upper,
                 "level": self.level, "method": self.method, "standard_error": self.standard_error}
 
+    def to_frame(self) -> pd.DataFrame:
+        """The interval as one row (the columns of :meth:`to_dict`)."""
+        return pd.DataFrame([self.to_dict()])
+
     def summary(self) -> pd.DataFrame:
         """The estimate and its interval as rows of (statistic, value, description)."""
         return summary_frame([

@@ -9,6 +9,8 @@ and a banded numeric sensitive variable, a population size):
 * a bad argument (a column the data lack) is refused in one line that names it;
 * the results are frozen, and ``summary()`` is a DataFrame of statistic, value, description;
 * the same call gives the same result (the random steps are seeded);
+* the result does not depend on the records' order, and per-record outputs follow the input's
+  index (files with shuffled, non-default index labels give the same figures);
 * where the function the entry calls declares Dask (:func:`sdc.core.engine.engines_of`), the
   entry on a Dask DataFrame gives the same ``summary()`` as in memory; where it declares
   chunks, the entry on the file read in chunks (:func:`sdc.read_chunks`) gives the same
@@ -20,11 +22,14 @@ A new entry is checked by being registered: the parameters are read from the dec
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import sdc
 from sdc.core.engine import engines_of
@@ -129,6 +134,69 @@ def test_deterministic(m: Measure, data: pd.DataFrame, results: dict[str, Any]) 
         pd.testing.assert_frame_equal(a, b)
 
 
+def _figures(summary: pd.DataFrame) -> dict[str, Any]:
+    return dict(zip(summary["statistic"], summary["value"]))
+
+
+def _same_figures(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    fa, fb = _figures(a), _figures(b)
+    assert fa.keys() == fb.keys()
+    for name, va in fa.items():
+        vb = fb[name]
+        if isinstance(va, (int, float, np.number)) and not isinstance(va, bool):
+            assert float(va) == pytest.approx(float(vb), rel=1e-12, abs=1e-12, nan_ok=True), name
+        else:
+            assert va == vb, name
+
+
+def _shuffled(data: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """The records in another order, under index labels that are neither positions nor sorted."""
+    perm = np.random.default_rng(seed).permutation(len(data))
+    out = data.iloc[perm]
+    out.index = pd.Index(1000 + 7 * perm, name="row")
+    return out
+
+
+@pytest.mark.parametrize("m", SCENARIO_ENTRIES, ids=_id)
+def test_order_free_and_aligned_to_the_index(m: Measure, data: pd.DataFrame, results: dict[str, Any]) -> None:
+    # Three files: this module's and two of other sizes, each against its shuffled copy. A
+    # function with a seed (a random split of the records, as the jackknife's groups) deals its
+    # draws to the records in their order: only its alignment is checked.
+    seeded = {"rng", "seed"} & set(inspect.signature(m.function).parameters)
+    for frame in (data, _data(97, seed=3), _data(331, seed=41)):
+        base = results[_id(m)] if frame is data else _run(m, frame)
+        shuffled = _shuffled(frame, seed=len(frame))
+        moved = _run(m, shuffled)
+        for a, b in zip(_summaries(base), _summaries(moved), strict=True):
+            if not seeded:
+                _same_figures(a, b)
+        for part in _parts(moved):
+            table = part.to_frame()
+            assert isinstance(table, pd.DataFrame), type(part).__name__
+            if len(table) == len(shuffled):  # a per-record table
+                assert table.index.equals(shuffled.index), type(part).__name__
+
+
+@pytest.mark.parametrize("m", SCENARIO_ENTRIES, ids=_id)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(6, 80), seed=st.integers(0, 2**16))
+def test_order_free_on_random_files(m: Measure, n: int, seed: int) -> None:
+    # Brute force over small random files (few records, lone classes, a household per record):
+    # the records' order changes no figure, and the input is untouched.
+    if {"rng", "seed"} & set(inspect.signature(m.function).parameters):
+        return
+    frame = _data(n, seed=seed)
+    before = frame.copy(deep=True)
+    try:
+        base = _run(m, frame)
+    except ValueError as refusal:  # a small file can be refused (e.g. too few records): in one line
+        assert "\n" not in str(refusal)
+        return
+    pd.testing.assert_frame_equal(frame, before)
+    for a, b in zip(_summaries(base), _summaries(_run(m, _shuffled(frame, seed=seed))), strict=True):
+        _same_figures(a, b)
+
+
 @pytest.mark.parametrize("m", SCENARIO_ENTRIES, ids=_id)
 def test_a_bad_argument_is_refused_in_one_line(m: Measure, data: pd.DataFrame) -> None:
     # A key (or sensitive variable) the data lack, named by the configuration.
@@ -209,6 +277,10 @@ def test_utility_measure_common_checks(m: UtilityMeasure, data: pd.DataFrame) ->
     again = m.run(_utility_context(data, rel))
     pd.testing.assert_frame_equal(s, again.summary())
     assert [v for _, _, v in m.rows(res)] == pytest.approx([v for _, _, v in m.rows(again)], nan_ok=True)
+    # A release with its rows in another order is matched by index; both files shuffled alike
+    # change nothing.
+    _same_figures(s, m.run(_utility_context(data, rel.iloc[::-1])).summary())
+    _same_figures(s, m.run(_utility_context(_shuffled(data, seed=5), _shuffled(rel, seed=5))).summary())
     with pytest.raises((ValueError, TypeError)) as info:
         m.run(_utility_context(data, rel, variables=["chol", "nope"]))
     assert "\n" not in str(info.value) and "'nope'" in str(info.value)
