@@ -1,26 +1,25 @@
 """Risk-utility sweeps (sdc sweep): the settings, each row against a direct computation, the
 non-dominated settings, the outputs, bad sweep plans."""
 
+
 from __future__ import annotations
 
 import io
 import json
 import zipfile
 from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from sdc._stats import summary_values
 import sdc
 from sdc.protect.suppression import local_suppression
 from sdc.workflow.plan import PlanError, plan_from_mapping, step_seed
-from sdc.workflow.sweep import _check_sweep_section, load_sweep, non_dominated, sweep
-
+from sdc.workflow.sweep import _check_sweep_section, load_sweep, non_dominated, sweep, sweep_plan_toml
 from tests.helpers import run_cli
+from sdc.exceptions import SdcWarning
 
 SWEEP = """
 [sweep]
@@ -267,3 +266,27 @@ def test_dropped_records_are_withheld_records_in_the_utility_figures() -> None:
     c = sdc.compare(df, rel, sdc.workflow.config.from_mapping({"data": {"path": "x"}, "variables": {
         "categorical_keys": keys}, "options": {"measures": ["k_anonymity"]}}), match="index")
     assert c.utility.pct_records_retained == pytest.approx(100.0 * len(rel) / len(df))
+
+
+# One name for the utility variables (issue 26 g): `utility_variables` in compare, protect and
+# the sweep plan; the old `variables` of compare and of [sweep] still work and warn.
+UV_PLAN = {"plan": {"seed": 1}, "sweep": {"keys": ["age", "sex"], "utility_variables": ["age", "bmi"]},
+        "steps": [{"method": "pram", "variables": ["sex"], "grid": {"flip": [0.05]}}]}
+
+
+def _uv_plan(sw: dict):
+    plan = plan_from_mapping({**UV_PLAN, "sweep": sw}, sweep=True)
+    _check_sweep_section(plan)
+    return plan
+
+
+def test_the_sweep_plan_names_them_utility_variables() -> None:
+    data = sdc.load_example()
+    r = sweep(data, _uv_plan(UV_PLAN["sweep"]))
+    assert r.variables == ("age", "bmi")
+    assert 'utility_variables = ["age", "bmi"]' in sweep_plan_toml(r)
+    with pytest.warns(SdcWarning, match=r"\[sweep\].variables is deprecated: name it utility_variables"):
+        old = _uv_plan({"keys": ["age", "sex"], "variables": ["age", "bmi"]})
+    assert sweep(data, old).variables == ("age", "bmi")
+    with pytest.raises(Exception, match="give utility_variables only"):
+        _uv_plan({"keys": ["age", "sex"], "variables": ["age"], "utility_variables": ["bmi"]})

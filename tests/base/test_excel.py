@@ -1,4 +1,4 @@
-"""Regressions found by the review of the reading options: an Excel file's header is read
+"""Reading Excel files (sdc._excel), regressions found by the review of the reading options: an Excel file's header is read
 before its data (read_header), so --text names a column of one Excel file only, and search
 checks its quasi-identifiers in an Excel file; identify matches --text against an Excel
 header that is a number."""
