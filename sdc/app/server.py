@@ -21,6 +21,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib.resources import files
@@ -70,6 +71,22 @@ class App:
         self.session = AppSession(data_path, export_dir, self.tmp)
         self.max_upload = max_upload
         self.lock = threading.Lock()  # one session: one action at a time
+        self.progress: dict[str, Any] = {"action": None}  # what the running action last said
+
+    def _heard(self, message: str, done: int | None, total: int | None) -> None:
+        """The running action's stage (:func:`sdc._stages.listening`): read by ``/api/progress``."""
+        self.progress = {**self.progress, "stage": message, "done": done, "total": total,
+                         "stages": self.progress.get("stages", 0) + (done is None or done == 0)}
+
+    def progress_json(self) -> dict[str, Any]:
+        """The running action, its current stage and count (``done`` of ``total``) and the
+        seconds since it started; ``{"action": None}`` when none runs. Never waits for the lock."""
+        p = dict(self.progress)
+        if p.get("action"):
+            p["seconds"] = round(time.monotonic() - p.pop("started"), 1)
+        else:
+            p = {"action": None}
+        return p
 
     def page(self) -> bytes:
         """The one page, its CSS and script inlined (a single request, no asset to authorise)."""
@@ -83,8 +100,16 @@ class App:
         action = ACTIONS.get(name)
         if action is None:
             raise AppError(f"unknown action {name!r}.")
+        from sdc._stages import listening
+
         with self.lock:
-            return action(self.session, body)
+            self.progress = {"action": name, "stage": "", "done": None, "total": None, "stages": 0,
+                             "started": time.monotonic()}
+            try:
+                with listening(self._heard):
+                    return action(self.session, body)
+            finally:
+                self.progress = {"action": None}
 
     def upload(self, filename: str, content: bytes) -> dict[str, Any]:
         """Save an uploaded file (0600, under the temporary folder) and open it."""
@@ -144,6 +169,8 @@ class Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         if path == "/":
             self._send(200, self.app.page(), "text/html; charset=utf-8")
+        elif path == "/api/progress":
+            self._run("progress", {}, self.app.progress_json)
         elif path in ("/api/state", "/api/methods"):
             self._run(path.removeprefix("/api/"), {})
         else:
@@ -161,6 +188,9 @@ class Handler(BaseHTTPRequestHandler):
                 return
             content = self.rfile.read(length)
             self._run("upload", {}, lambda: self.app.upload(self.headers.get("X-Filename") or "upload", content))
+            return
+        if path == "/api/progress":  # answered while another action holds the lock
+            self._run("progress", {}, self.app.progress_json)
             return
         if length > MAX_REQUEST:
             self._json(413, {"error": "the request is too large."})

@@ -225,10 +225,12 @@ class AppSession:
         """Assess the data with the roles and thresholds: the verdicts and the report's page."""
         from dataclasses import replace
 
+        from sdc._stages import listener
         from sdc.report.pages import assessment_page, verdict_table
         from sdc.workflow.assess import assess
 
         # the file itself, read as `sdc assess` reads it: the same numbers and the same provenance
         cfg = replace(self._config(), data_path=str(self.path))
-        self.assessment = assess(cfg, command="sdc app")
+        # counts of the long measures go to the page's progress when the server listens
+        self.assessment = assess(cfg, command="sdc app", progress=listener() is not None)
         return {"verdicts": frame_json(verdict_table(self.assessment)), "page": assessment_page(self.assessment)}

@@ -125,13 +125,15 @@ def set_seed(session: AppSession, seed: Any) -> dict[str, Any]:
 
 
 def _protect(session: AppSession, steps: list[dict[str, Any]]) -> Any:
+    from sdc._stages import listener, stage
     from sdc.workflow.protect import protect_data
 
     if not steps:
         raise AppError("the plan has no step yet: add one on the Protect page.")
     plan = _plan(session, steps)
+    stage(f"the plan's {len(steps)} step{'s' if len(steps) > 1 else ''} on {len(session.need_data()):,} records")
     return protect_data(session.need_data(), plan, config=session._config(), input_file=session.path,
-                        command="sdc app")
+                        command="sdc app", progress=listener() is not None)
 
 
 def _run_json(run: Any, page: bool) -> dict[str, Any]:

@@ -137,6 +137,36 @@ def test_a_preview_runs_the_step_without_keeping_it(example: Running) -> None:
     assert len(example.call("state")[1]["steps"]) == 3
 
 
+def test_long_actions_report_their_stages(example: Running) -> None:
+    """While an action runs, /api/progress answers (without waiting for the action) with its
+    stage and count; after it, no action."""
+    import threading
+    import time
+
+    heard: list[tuple] = []
+    app = example.app
+    plain = app._heard
+    seen: list[dict] = []
+    app._heard = lambda m, d, t: (heard.append((m, d, t)), plain(m, d, t))  # type: ignore[method-assign]
+    try:
+        worker = threading.Thread(target=example.call, args=("run",))
+        worker.start()
+        while worker.is_alive():
+            t0 = time.monotonic()
+            status, doc = example.call("progress")
+            assert status == 200 and time.monotonic() - t0 < 2
+            seen.append(doc)
+            time.sleep(0.05)
+        worker.join()
+    finally:
+        app._heard = plain  # type: ignore[method-assign]
+    assert any(m.startswith("the plan's") for m, _, _ in heard)  # the app's own stage
+    assert any(m == "protect" and d == t for m, d, t in heard if t)  # the steps counted to the end
+    assert any(m.startswith("frequencies of") for m, _, _ in heard)  # the comparison's assessments
+    assert any(d.get("action") == "run" and d.get("stage") for d in seen)
+    assert example.call("progress") == (200, {"action": None})
+
+
 def test_the_run_and_its_export_rerun_to_the_same_release(example: Running, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture) -> None:
     if not example.call("state")[1]["steps"]:  # run alone (-k): the plan the earlier test builds

@@ -16,12 +16,23 @@ function el(tag, text, cls) {
   return e;
 }
 
-let timer = null;
+let timer = null, poll = null;
 function busy(on) {
   $("busy").hidden = !on;
-  clearInterval(timer);
-  if (on) { const t0 = Date.now(); $("elapsed").textContent = "0";
-    timer = setInterval(() => { $("elapsed").textContent = Math.round((Date.now() - t0) / 1000); }, 500); }
+  clearInterval(timer); clearInterval(poll);
+  if (on) { const t0 = Date.now(); $("elapsed").textContent = "0"; $("stage").textContent = "";
+    timer = setInterval(() => { $("elapsed").textContent = Math.round((Date.now() - t0) / 1000); }, 500);
+    poll = setInterval(progress, 700); }
+}
+// The running action's stage and count, asked while the action's own request waits.
+async function progress() {
+  try {
+    const r = await fetch("/api/progress", {headers: {"X-Sdc-Token": TOKEN}});
+    const p = await r.json();
+    if (!p.action || $("busy").hidden) return;
+    const count = p.total ? ` ${p.done} of ${p.total}` : (p.done ? ` ${p.done}` : "");
+    $("stage").textContent = p.stage ? `${p.action}: ${p.stage}${count}` : p.action;
+  } catch (e) { /* the action's own answer reports errors */ }
 }
 
 async function api(name, body, raw) {
