@@ -70,6 +70,7 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
         "safe_harbor_release",
     )),
     ("sdc.identify.search", ("GeneralisationResult", "generalisation_search")),
+    ("sdc.protect.transformation", ("apply_transformation",)),
     ("sdc.identify.qi_search", ("SubsetSearchResult", "qi_dimension_search", "transformation_search")),
     ("sdc.identify.hierarchy", (
         "Hierarchy", "date_hierarchy", "interval_hierarchy", "mapping_hierarchy", "prefix_hierarchy", "read_hierarchy",

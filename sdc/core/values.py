@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 
 from sdc.core._factorize import factorize
-from sdc.core.keys import combine_codes
+from sdc.core.keys import combine_codes, factorize_column, first_occurrence
 
-__all__ = ["encode_values", "encode_pair", "pair_counts", "value_text", "refuse_values_without_rows"]
+__all__ = ["encode_values", "encode_pair", "pair_counts", "value_text", "refuse_values_without_rows", "column_text"]
 
 
 def value_text(v: object) -> str:
@@ -101,3 +101,20 @@ def pair_counts(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     count_a = np.bincount(a + 1)[a + 1]
     count_b = np.bincount(b + 1)[b + 1]
     return joint, count_a, count_b
+
+
+def column_text(s: pd.Series) -> tuple[np.ndarray, list[str | None]]:
+    """Codes of a column (-1 missing) and the text of each distinct value, in code order.
+
+    Each distinct value is converted once, so a large column costs one hashing pass.
+    """
+    codes, n = factorize_column(s)
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        uniques = list(s.cat.categories)
+    else:
+        # factorize_column numbers values by first appearance: read each value at its first row.
+        pos = np.flatnonzero(codes >= 0)
+        first = pos[first_occurrence(np.asarray(codes[pos], dtype=np.int64), n)]
+        vals = s.to_numpy(dtype=object)
+        uniques = [vals[i] for i in first]
+    return np.asarray(codes, dtype=np.int64), [value_text(u) for u in uniques]

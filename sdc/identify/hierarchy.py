@@ -45,8 +45,7 @@ import pandas as pd
 
 from sdc._dates import parse_text_dates
 from sdc._files import atomic_write
-from sdc.core.keys import factorize_column, first_occurrence
-from sdc.core.values import value_text
+from sdc.core.values import column_text, value_text
 
 __all__ = [
     "Hierarchy", "read_hierarchy", "as_hierarchy", "value_text", "column_text",
@@ -56,23 +55,6 @@ __all__ = [
 
 #: Levels of :func:`date_hierarchy`, finest first.
 DATE_LEVELS = ("month", "quarter", "year", "decade")
-
-
-def column_text(s: pd.Series) -> tuple[np.ndarray, list[str | None]]:
-    """Codes of a column (-1 missing) and the text of each distinct value, in code order.
-
-    Each distinct value is converted once, so a large column costs one hashing pass.
-    """
-    codes, n = factorize_column(s)
-    if isinstance(s.dtype, pd.CategoricalDtype):
-        uniques = list(s.cat.categories)
-    else:
-        # factorize_column numbers values by first appearance: read each value at its first row.
-        pos = np.flatnonzero(codes >= 0)
-        first = pos[first_occurrence(np.asarray(codes[pos], dtype=np.int64), n)]
-        vals = s.to_numpy(dtype=object)
-        uniques = [vals[i] for i in first]
-    return np.asarray(codes, dtype=np.int64), [value_text(u) for u in uniques]
 
 
 @dataclass(frozen=True, eq=False)

@@ -46,6 +46,7 @@ from sdc.identify.criteria import Models, achieved, class_checks, risk_suppressi
 from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import Lattice, Problem
 from sdc.identify.metrics import MetricTables, dm_star
+from sdc.protect.transformation import level_mapping
 
 __all__ = ["GeneralisationResult", "generalisation_search", "SUPPRESSED_AS", "EXHAUSTIVE_NODES"]
 
@@ -98,6 +99,10 @@ class GeneralisationResult:
         Whether every node was evaluated.
     seconds : float
         Wall time of the search (encoding included).
+    mapping : pandas.DataFrame
+        The transformation as a value-to-value table (variable, level, value, released): every
+        hierarchy row's level-0 value and its label at the chosen level
+        (:func:`sdc.apply_transformation` applies it to new data; suppression is not in it).
     """
 
     levels: dict[str, int]
@@ -123,6 +128,7 @@ class GeneralisationResult:
     n_evaluated: int
     exhaustive: bool
     seconds: float
+    mapping: pd.DataFrame = field(repr=False, default_factory=pd.DataFrame)
 
     @property
     def suppressed_share(self) -> float:
@@ -449,6 +455,8 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search, models: Models, hs
         distinct_before=tuple(int(np.count_nonzero(q.count0)) for q in problem.qis), distinct_after=after,
         changed=changed, n_records=problem.n, n_nodes=s.lat.size, n_evaluated=int(s.evaluated.sum()), exhaustive=bool(full),
         seconds=time.perf_counter() - start,
+        mapping=pd.concat([level_mapping(q.name, lev, q.hierarchy.table[:, 0], q.labels[lev][q.to_level[lev]])
+                           for q, lev in zip(problem.qis, levels)], ignore_index=True),
     )
 
 

@@ -1,5 +1,5 @@
 """Protection methods: recoding, top/bottom coding, local suppression, PRAM, microaggregation,
-noise, rank swapping, pseudonymisation and redaction of identifiers in text. Each is pure: it returns a new DataFrame aligned to
+noise, rank swapping, pseudonymisation, a saved transformation re-applied and redaction of identifiers in text. Each is pure: it returns a new DataFrame aligned to
 the input's index in a :class:`~sdc.protect._result.ProtectionResult`, never changes the input,
 and records its parameters and seed. Built on :mod:`sdc.core` and the risk and attribute
 measures; never imports the workflow, report or CLI.
@@ -13,6 +13,7 @@ stays the module).
 
 from sdc.protect._declare import MethodInfo, info_of
 from sdc.protect.recode import global_recode, top_bottom_code
+from sdc.protect.transformation import apply_transformation
 from sdc.protect.topcode_mv import mv_top_code
 from sdc.protect.suppression import local_suppression
 from sdc.protect.suppression_risk import local_suppression_by_risk
@@ -25,7 +26,7 @@ from sdc.protect.shuffling import shuffle
 from sdc.protect.pseudonym import pseudonymise
 from sdc.protect.redact import redact
 
-__all__ = ["method_infos", "MethodInfo", "info_of", "global_recode", "top_bottom_code", "mv_top_code",
+__all__ = ["method_infos", "MethodInfo", "info_of", "global_recode", "top_bottom_code", "apply_transformation", "mv_top_code",
            "local_suppression", "local_suppression_by_risk", "add_ghost_vars", "add_noise", "rank_swap", "shuffle",
            "pseudonymise", "redact"]
 

@@ -10,6 +10,9 @@
     lattice.png           the lattice, optimum and runner-ups marked
     risk_utility.png      loss against average re-identification risk of the anonymous nodes
     hierarchies/<qi>.csv  the hierarchies used, in ARX's layout (built ones included)
+    mapping.csv           the transformation value by value: variable, level, value, released
+    mapping.json          the same as {variable: {level, values: {value: released}}}
+    plan.toml             the transformation as a protection plan: sdc protect NEW --plan plan.toml
     dimension.csv         the quasi-identifier dimension search, when configured
     combinations.csv      the transformation combinations, when configured
 
@@ -202,6 +205,7 @@ def search_files(run: SearchRun, *, data: pd.DataFrame | None = None, input_path
         "search.json": json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n",
         "search.md": search_markdown(run, doc),
         "lattice.csv": r.lattice.to_csv(index=False, lineterminator="\n"),
+        **run.transformation,
     }
     files.update(search_figures(r))
     for name, h in run.hierarchies.items():

@@ -192,6 +192,8 @@ class SearchRun:
     combinations: SubsetSearchResult | None = None
     seconds: float = 0.0
     comparison: Any = field(default=None, repr=False)  # sdc.workflow.compare.Comparison of the release
+    #: The transformation's files (mapping.csv, mapping.json, plan.toml: transformation_documents).
+    transformation: dict[str, str] = field(default_factory=dict, repr=False)
 
 
 def _err(where: str, what: str) -> ConfigError:
@@ -358,7 +360,8 @@ def run_search(cfg: SearchConfig, data: pd.DataFrame, *, input_file: str | Path 
         comb = transformation_search(data, hs, cmb["transformations"], **_targets(cmb))
     seconds = time.perf_counter() - start
     return SearchRun(config=cfg, hierarchies=hs, result=res, dimension=dim, combinations=comb, seconds=seconds,
-                     comparison=compare_release(cfg, data, res, input_file=input_file, command=command))
+                     comparison=compare_release(cfg, data, res, input_file=input_file, command=command),
+                     transformation=transformation_documents(res))
 
 
 def compare_release(cfg: SearchConfig, data: pd.DataFrame, res: GeneralisationResult, *,
@@ -381,3 +384,32 @@ def compare_release(cfg: SearchConfig, data: pd.DataFrame, res: GeneralisationRe
     run_cfg = from_mapping(raw, source=cfg.source, data_given=True)
     return compare(data, res.data, run_cfg, match="index", recoded=qis,
                    files=[input_file] if input_file is not None else (), command=command)
+
+
+def transformation_documents(res: GeneralisationResult) -> dict[str, str]:
+    """The transformation's files of the search folder: ``mapping.csv`` (variable, level, value,
+    released), ``mapping.json`` (``{variable: {level, values}}``) and ``plan.toml``
+    (:func:`transformation_plan_toml`)."""
+    import json
+
+    from sdc.protect.transformation import mapping_to_dict
+
+    return {"mapping.csv": res.mapping.to_csv(index=False, lineterminator="\n"),
+            "mapping.json": json.dumps(mapping_to_dict(res.mapping), indent=2, ensure_ascii=False) + "\n",
+            "plan.toml": transformation_plan_toml(res)}
+
+
+def transformation_plan_toml(res: GeneralisationResult) -> str:
+    """The search's transformation as a protection plan (one ``apply_transformation`` step with
+    the value-to-value mapping), which ``sdc protect DATA --plan plan.toml`` applies to a file of
+    the same shape. The search's suppression is not in it (it depends on the file's classes)."""
+    from sdc.protect.transformation import mapping_to_dict
+    from sdc.workflow.plan import plan_from_mapping, plan_to_toml
+
+    doc = mapping_to_dict(res.mapping)
+    plan = plan_from_mapping({"steps": [{"method": "apply_transformation", "variables": list(doc), "mapping": doc}]})
+    levels = ", ".join(f"{q}={res.levels[q]}" for q in res.quasi_identifiers)
+    return plan_to_toml(plan, header=(
+        f"# The transformation sdc search found ({levels}), as a plan: apply it to a file of the same shape\n"
+        "# with: sdc protect DATA --plan plan.toml --out DIR. A value without a row is refused. The search's\n"
+        "# suppression is not part of it: assess the result (or add a suppression step)."))

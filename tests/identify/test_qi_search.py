@@ -97,7 +97,8 @@ def test_cli_search_writes_the_folder(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "Optimum: sex=0, age=1" in printed and "Loss (discernibility): 16" in printed
     names = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     assert {"released.csv", "search.json", "search.md", "lattice.csv", "lattice.png", "risk_utility.png",
-            "hierarchies/sex.csv", "hierarchies/age.csv", "dimension.csv", "combinations.csv"} <= names
+            "hierarchies/sex.csv", "hierarchies/age.csv", "dimension.csv", "combinations.csv",
+            "mapping.csv", "mapping.json", "plan.toml"} <= names
     doc = json.loads((out / "search.json").read_text(encoding="utf-8"))
     assert doc["optimum"]["levels"] == {"sex": 0, "age": 1} and doc["optimum"]["loss"] == 16.0
     assert len(doc["runner_ups"]) == 2 and doc["lattice"]["nodes"] == 6
@@ -123,6 +124,16 @@ def test_cli_search_writes_the_folder(tmp_path: Path, capsys: pytest.CaptureFixt
     prov = cmp["provenance"]
     assert prov["original"] == str(data) and prov["command"].startswith("sdc search ")
     assert prov["sha256"] == {str(data): hashlib.sha256(data.read_bytes()).hexdigest()}
+    # the transformation, value by value, and as a plan that sdc protect applies to the same file
+    mapping = pd.read_csv(out / "mapping.csv", dtype=str)
+    assert list(mapping.columns) == ["variable", "level", "value", "released"]
+    assert dict(zip(mapping.loc[mapping["variable"] == "age", "value"],
+                    mapping.loc[mapping["variable"] == "age", "released"]))["21"] == "[20, 30["
+    assert json.loads((out / "mapping.json").read_text(encoding="utf-8"))["age"]["level"] == 1
+    again = tmp_path / "again"
+    capsys.readouterr()
+    assert main(["protect", str(data), "--plan", str(out / "plan.toml"), "--out", str(again), "--no-assess"]) == 0
+    assert pd.read_csv(again / "released.csv")["age"].tolist() == rel["age"].tolist()
 
 
 def test_cli_flags_override_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
