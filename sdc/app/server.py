@@ -48,6 +48,8 @@ ACTIONS: dict[str, Action] = {
     "preview": lambda s, b: s.preview(),
     "identify": lambda s, b: s.identify(),
     "roles": lambda s, b: s.set_roles(b.get("roles") or {}, b.get("thresholds")),
+    "set_scenario": lambda s, b: s.set_scenario(b.get("name"), b.get("keys")),
+    "remove_scenario": lambda s, b: s.remove_scenario(b.get("name")),
     "assess": lambda s, b: s.assess(),
     "methods": lambda s, b: {"methods": steps.methods_json()},
     "add_step": lambda s, b: steps.add_step(s, b.get("step"), b.get("index")),

@@ -119,6 +119,7 @@ class AppSession:
         out.update(records=len(self.data), columns=[str(c) for c in self.data.columns],
                    roles={k: variables.get(k) for k in ROLE_KEYS},
                    thresholds={k: self.state.sections.get("thresholds", {}).get(k) for k in THRESHOLD_KEYS},
+                   scenarios=copy.deepcopy(self.state.sections.get("scenarios", [])),
                    steps=copy.deepcopy(self.state.steps), seed=self.state.seed)
         return out
 
@@ -203,6 +204,53 @@ class AppSession:
             sections[name] = {k: v for k, v in sections.get(name, {}).items() if k in kept}  # no stale entries
             if not sections[name]:
                 sections.pop(name)
+        return self._change_sections(sections, df)
+
+    def set_scenario(self, name: Any, keys: Any) -> dict[str, Any]:
+        """Add the key scenario `name` (an intruder who knows `keys`), or give an existing one
+        these keys; the keys are among the key variables (a scenario with no key, a column the
+        data do not have or one that is not a key is refused in one line)."""
+        df = self.need_data()
+        name = " ".join(str(name or "").split())
+        if not name:
+            raise AppError("scenario: give it a name.")
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            raise AppError(f"scenario {name!r}: keys must be a list of column names.")
+        keys = list(dict.fromkeys(keys))
+        if not keys:
+            raise AppError(f"scenario {name!r}: choose at least one key.")
+        columns = {str(c) for c in df.columns}
+        variables = self.state.sections.get("variables", {})
+        key_roles = set(variables.get("categorical_keys") or []) | set(variables.get("continuous_keys") or [])
+        for k in keys:
+            if k not in columns:
+                raise AppError(f"scenario {name!r}: no column {k!r} in the data.")
+            if k not in key_roles:
+                raise AppError(f"scenario {name!r}: {k!r} is not a key variable (give it a key role first).")
+        sections = copy.deepcopy(self.state.sections)
+        scenarios = sections.setdefault("scenarios", [])
+        old = next((s for s in scenarios if s.get("name") == name), None)
+        if old is not None:
+            old["keys"] = keys
+        else:
+            scenarios.append({"name": name, "keys": keys})
+        return self._change_sections(sections, df)
+
+    def remove_scenario(self, name: Any) -> dict[str, Any]:
+        """Remove the key scenario `name` (with none left, the assessment takes every key)."""
+        df = self.need_data()
+        scenarios = self.state.sections.get("scenarios", [])
+        if name not in [s.get("name") for s in scenarios]:
+            known = ", ".join(repr(s.get("name")) for s in scenarios) or "none"
+            raise AppError(f"scenario {name!r} does not exist (the scenarios: {known}).")
+        sections = copy.deepcopy(self.state.sections)
+        sections["scenarios"] = [s for s in scenarios if s.get("name") != name]
+        if not sections["scenarios"]:
+            sections.pop("scenarios")
+        return self._change_sections(sections, df)
+
+    def _change_sections(self, sections: dict[str, Any], df: pd.DataFrame) -> dict[str, Any]:
+        """Check `sections` as a configuration, then make them the state (undoable)."""
         self._config(sections, df)  # refuse before remembering
         self.begin_change().sections = sections
         self.assessment = None

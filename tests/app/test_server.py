@@ -99,6 +99,32 @@ def test_roles_are_checked_as_a_configuration_and_undone(example: Running) -> No
     assert doc["roles"] == before["roles"] and doc["thresholds"] == before["thresholds"] and doc["can_redo"]
 
 
+def test_scenarios_are_added_changed_removed_and_assessed(example: Running) -> None:
+    status, before = example.call("state")
+    assert [s["name"] for s in before["scenarios"]] == ["demographics", "demographics + marital status"]
+    for body, says in [({"name": "x", "keys": []}, "scenario 'x': choose at least one key."),
+                       ({"name": "x", "keys": ["age", "nope"]}, "scenario 'x': no column 'nope' in the data."),
+                       ({"name": "x", "keys": ["bmi"]}, "'bmi' is not a key variable"),
+                       ({"name": " ", "keys": ["age"]}, "scenario: give it a name."),
+                       ({"name": "x", "keys": "age"}, "keys must be a list")]:
+        status, doc = example.call("set_scenario", body)
+        assert status == 400 and says in doc["error"] and "\n" not in doc["error"], (body, doc)
+    status, doc = example.call("remove_scenario", {"name": "nope"})
+    assert status == 400 and "'nope' does not exist" in doc["error"]
+    status, doc = example.call("set_scenario", {"name": "age and sex", "keys": ["sex", "age", "sex"]})
+    assert status == 200 and doc["scenarios"][-1] == {"name": "age and sex", "keys": ["sex", "age"]}
+    status, doc = example.call("set_scenario", {"name": "demographics", "keys": ["age", "region"]})
+    assert doc["scenarios"][0] == {"name": "demographics", "keys": ["age", "region"]} and len(doc["scenarios"]) == 3
+    status, doc = example.call("remove_scenario", {"name": "demographics + marital status"})
+    assert [s["name"] for s in doc["scenarios"]] == ["demographics", "age and sex"]
+    status, doc = example.call("assess")  # the assessment takes the scenarios as edited
+    assert {r[0] for r in doc["verdicts"]["rows"]} >= {"demographics", "age and sex"}
+    assert "demographics + marital status" not in {r[0] for r in doc["verdicts"]["rows"]}
+    for _ in range(3):
+        status, doc = example.call("undo")
+    assert doc["scenarios"] == before["scenarios"]
+
+
 def test_the_plan_is_built_checked_moved_and_undone(example: Running) -> None:
     for step in PLAN:
         status, doc = example.call("add_step", {"step": step})
@@ -172,6 +198,8 @@ def test_the_run_and_its_export_rerun_to_the_same_release(example: Running, tmp_
     if not example.call("state")[1]["steps"]:  # run alone (-k): the plan the earlier test builds
         for step in PLAN:
             example.call("add_step", {"step": step})
+    status, doc = example.call("set_scenario", {"name": "age only", "keys": ["age"]})
+    assert status == 200, doc
     status, doc = example.call("run")
     assert status == 200 and doc["page"].startswith("<!DOCTYPE html>")
     run_summary = dict((r[0], r[1]) for r in doc["summary"]["rows"])
@@ -181,6 +209,8 @@ def test_the_run_and_its_export_rerun_to_the_same_release(example: Running, tmp_
     assert {"plan.toml", "plan.R", "rerun.py", "release/released.csv", "release/comparison/report.html",
             "input/health_survey.csv"} <= set(exp["files"])
     assert (folder.stat().st_mode & 0o077) == 0 and ((folder / "plan.toml").stat().st_mode & 0o077) == 0
+    plan = (folder / "plan.toml").read_text()  # the assessment configuration with the scenarios as edited
+    assert 'name = "age only"\nkeys = ["age"]' in plan and 'name = "demographics"' in plan
     # the data users' folder: the release without its seeds and plan
     external = folder / "release-external"
     assert (external / "released.csv").read_bytes() == (folder / "release" / "released.csv").read_bytes()

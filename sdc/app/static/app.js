@@ -91,7 +91,7 @@ function refresh(s) {
   $("open-start").hidden = !s.start;
   if (s.start) $("open-start").textContent = "Open " + s.start;
   if (!s.open) return;
-  rolesForm(s); planTable(s);
+  rolesForm(s); scenarioTable(s); planTable(s);
   ["k", "l", "t"].forEach((k) => { $("thr-" + k).value = s.thresholds[k] ?? ""; });
   $("seed").value = s.seed;
 }
@@ -125,6 +125,31 @@ async function applyRoles() {
   const thresholds = {};
   ["k", "l", "t"].forEach((k) => { const v = $("thr-" + k).value.trim(); if (v) thresholds[k] = Number(v); });
   refresh(await api("roles", {roles, thresholds}));
+}
+
+// The key scenarios: a table with a remove button each; the form adds one (or, with the name of
+// an existing one, gives it new keys) with keys among the columns that have a key role.
+function scenarioTable(s) {
+  const keys = [...(s.roles.categorical_keys || []), ...(s.roles.continuous_keys || [])];
+  $("scenario-keys").replaceChildren(...keys.map((c) => { const o = el("option", c); o.value = c; return o; }));
+  if (!s.scenarios.length) { show("scenarios", el("p", "No scenario: the assessment takes every key.", "caption")); return; }
+  const t = el("table"), head = el("tr");
+  ["scenario", "keys", ""].forEach((c) => head.appendChild(el("th", c)));
+  t.appendChild(head);
+  s.scenarios.forEach((sc) => {
+    const tr = el("tr"), td = el("td"), b = el("button", "remove");
+    b.dataset.scenario = sc.name;
+    b.onclick = async () => refresh(await api("remove_scenario", {name: sc.name}));
+    tr.appendChild(el("td", sc.name)); tr.appendChild(el("td", sc.keys.join(", ")));
+    td.appendChild(b); tr.appendChild(td); t.appendChild(tr);
+  });
+  show("scenarios", t);
+}
+
+async function addScenario() {
+  const keys = Array.from($("scenario-keys").selectedOptions).map((o) => o.value);
+  refresh(await api("set_scenario", {name: $("scenario-name").value, keys}));
+  $("scenario-name").value = "";
 }
 
 async function loadSuggestions() {
@@ -201,6 +226,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("open-start").onclick = async () => { refresh(await api("open", {source: "start"})); preview(); };
   $("upload").onchange = async (e) => { const f = e.target.files[0]; if (f) { refresh(await api("upload", null, f)); preview(); } };
   $("apply-roles").onclick = applyRoles;
+  $("add-scenario").onclick = addScenario;
   $("undo").onclick = async () => refresh(await api("undo"));
   $("redo").onclick = async () => refresh(await api("redo"));
   $("run-assess").onclick = async () => { const d = await api("assess"); show("verdicts", table(d.verdicts, "Verdicts, every scenario")); frame("assess-page", d.page); };
