@@ -47,11 +47,12 @@ import numpy as np
 
 from sdc.core.generalise import GroupTable
 from sdc.identify.lattice import Lattice, Problem
+from sdc.identify.metrics_arx import ARX_EXTRA, extra_bounds, extra_value
 
 __all__ = ["METRICS", "MetricTables", "metric_value", "dm_star"]
 
 METRICS = ("discernibility", "dm_star", "nue", "nue_monotonic", "loss", "avg_class_size", "precision",
-           "precision_monotonic", "height")
+           "precision_monotonic", "height", *ARX_EXTRA)
 _FACTOR = 1e10
 
 
@@ -88,6 +89,38 @@ class MetricTables:
             self.loss_gen.append(np.array(lg))
             self.present.append(np.array(pres, dtype=float))
         self.loss_min = [n / float(q.hierarchy.n_values) for q in problem.qis]
+        self._init_extra()
+
+    def _init_extra(self) -> None:
+        """The per quasi-identifier parts of :mod:`sdc.identify.metrics_arx`'s models."""
+        n = float(self.problem.n)
+        self.rows_of = [[sh * float(q.hierarchy.n_values) for sh in shares]  # r_j(g) per level
+                        for q, shares in zip(self.problem.qis, self.share)]
+        self.domain_product = float(np.prod([float(q.hierarchy.n_values) for q in self.problem.qis]))
+        self.log10_domain = math.log10(self.domain_product) if self.domain_product > 0 else 0.0
+        self.log10_share, self.nue_rounded, self.nue_upper = [], [], []
+        for j, q in enumerate(self.problem.qis):
+            a = q.count0.astype(float)
+            nz = a > 0
+            self.log10_share.append(np.array([float(np.sum(a[nz] * np.log10(self.share[j][lev][q.to_level[lev][nz]])))
+                                              for lev in range(q.top + 1)]))
+            self.nue_rounded.append(_round(self.nue_gen[j]))
+            self.nue_upper.append(float(_round(float(np.sum(a[nz] * np.log2(n / a[nz]))))))
+
+    def nue_columns(self, levels: Sequence[int], table: GroupTable, kept: np.ndarray) -> list[float]:
+        """ARX's non-uniform entropy (``"nue"``) per quasi-identifier, rounded as ARX does."""
+        cs = table.counts[~kept].astype(float)
+        supp = np.flatnonzero(~kept)
+        n_supp = float(cs.sum())
+        out = []
+        for j, lev in enumerate(levels):
+            v = self.nue_gen[j][lev]
+            if n_supp > 0:
+                c = np.bincount(table.codes[j][supp], weights=cs, minlength=table.cards[j])
+                c = c[c > 0]
+                v += float(np.sum(c * np.log2(n_supp / c)))
+            out.append(float(_round(v)))
+        return out
 
     # -- lower bounds for every node (vectorised over the lattice)
 
@@ -97,6 +130,8 @@ class MetricTables:
         return np.divide(L.astype(float), H, out=np.zeros(L.shape, dtype=float), where=H > 0)
 
     def lower_bounds(self, metric: str, lattice: Lattice) -> np.ndarray:
+        if metric in ARX_EXTRA:
+            return extra_bounds(self, metric, lattice)
         L = lattice.levels
         n = float(self.problem.n)
         if metric == "height":
@@ -159,16 +194,12 @@ class MetricTables:
         if metric == "avg_class_size":
             denom = float(table.n_groups - supp.size) + (1.0 if n_supp > 0 else 0.0)
             return n / denom if denom else math.inf
-        if metric in ("nue", "nue_monotonic"):
-            total = 0.0
-            for j, lev in enumerate(levels):
-                v = self.nue_gen[j][lev]
-                if metric == "nue" and n_supp > 0:
-                    c = np.bincount(table.codes[j][supp], weights=cs, minlength=table.cards[j])
-                    c = c[c > 0]
-                    v += float(np.sum(c * np.log2(n_supp / c)))
-                total += float(_round(v))
-            return total
+        if metric == "nue":
+            return float(sum(self.nue_columns(levels, table, kept)))
+        if metric == "nue_monotonic":
+            return float(sum(float(_round(self.nue_gen[j][lev])) for j, lev in enumerate(levels)))
+        if metric in ARX_EXTRA:
+            return extra_value(self, metric, levels, table, kept)
         if metric == "loss":
             parts = []
             for j, lev in enumerate(levels):

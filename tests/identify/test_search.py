@@ -139,7 +139,7 @@ def test_result_api() -> None:
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({"k": 2, "metric": "ambiguity"}, "`metric` must be one of"),
+    ({"k": 2, "metric": "ambiguous"}, "`metric` must be one of"),
     ({}, "no privacy model given"),
     ({"t": 0.2}, "`t` needs `sensitive`"),
     ({"k": 2, "sensitive": "age"}, "both a quasi-identifier and a sensitive"),
