@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import sdc
-from sdc.protect import microaggregation as M
+from sdc.protect import microaggregation_mdav as M
 from sdc.protect.microaggregation import mdav_groups, microaggregation
 
 
