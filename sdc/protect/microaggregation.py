@@ -58,7 +58,6 @@ from sdc.core.strata import strata_ids
 from sdc.protect._rcode import not_in_sdcmicro
 from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult, changed_cells
-from sdc.protect._common import resolve_seed
 from sdc.protect.microaggregation_mdav import SDCMICRO_MISSING, group_means, mdav_groups, onedims
 from sdc.protect.microaggregation_pca import PC_METHODS, pc_scores, rmd_groups
 from sdc.protect.microaggregation_sorted import MEASURES, SORTED_METHODS, aggregate, check_sorted_options
@@ -72,7 +71,6 @@ MICROAGGREGATION_METHODS = ("mdav", "onedims", *SORTED_METHODS, *PC_METHODS, "rm
 MICROAGGREGATION_MODES = ("correct", "sdcmicro")
 _ALIASES = {"individual": "onedims", "individual_ranking": "onedims"}
 _GROUPED = (*SORTED_METHODS, *PC_METHODS, "rmd")  # complete values; groups by an order or by rmd
-_SEEDED = ("mcdpca", "rmd")  # their MCD estimate has random starts
 
 # --------------------------------------------------------------------------------------
 # The public function
@@ -103,7 +101,6 @@ def microaggregation(
     measure: str = "mean",
     trim: float = 0.0,
     varsort: str | None = None,
-    seed: int | None = None,
 ) -> ProtectionResult:
     """Replace numeric values by the means of groups of at least k similar records.
 
@@ -129,9 +126,8 @@ def microaggregation(
         The groups' mean, median, trim (cutting `trim` in [0, 0.5) from each end) or onestep, with
         every method (sdcMicro's mdav and rmd always use the mean); the variable ``single`` sorts
         by (:mod:`sdc.protect.microaggregation_sorted`).
-    seed : int, optional
-        ``mcdpca``, ``rmd``: the seed of the MCD estimate's random starts (recorded; other
-        methods draw nothing).
+        ``mcdpca`` and ``rmd`` estimate an MCD whose random starts use the fixed seed 0, so
+        every method is deterministic (sdcMicro's MCD draws from R's generator).
 
     Returns
     -------
@@ -172,10 +168,10 @@ def microaggregation(
     sdcm = mode == "sdcmicro"
     st = strata_ids(data, list(strata_cols))
     positions = [p for p in group_positions(st.ids, st.n_strata) if p.size]
-    seed_used = resolve_seed(seed)[0] if method in _SEEDED else None
+    seed_used = None  # mcdpca and rmd: the MCD's random starts use the fixed seed 0 (deterministic)
     out, group, sizes, size_counts, n_groups, algorithm = _run(
         X, positions, st, variables, k, method, sdcm, strata_cols, data.index, measure, float(trim),
-        variables.index(varsort) if varsort else 0, seed_used or 0)
+        variables.index(varsort) if varsort else 0, 0)
 
     frame = data.copy()
     for j, v in enumerate(variables):
@@ -185,7 +181,8 @@ def microaggregation(
     details = {"group": group, "group_sizes": sizes, "group_size_counts": size_counts, "n_groups": n_groups,
                "algorithm": algorithm}
     params = {"variables": list(variables), "k": k, "method": method, "strata": list(strata_cols) or None,
-              "mode": mode, "measure": measure, "trim": float(trim), **({"varsort": varsort} if method == "single" else {})}
+              "mode": mode, **({"measure": measure, "trim": float(trim)} if method in _GROUPED or measure != "mean" else {}),
+              **({"varsort": varsort} if method in SORTED_METHODS else {})}
     return ProtectionResult(method="microaggregation", data=frame, variables=tuple(variables), parameters=params,
                             seed=seed_used, changed=changed, details=details)
 
