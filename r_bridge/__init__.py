@@ -16,7 +16,8 @@ from .sdcmicro import (
 )
 from .protection import (
     AddNoise, Pram, PramDraws, PramStrata, add_noise, global_recode, group_and_rename, hmac_sha256, pram, pram_draws,
-    pram_strata, pram_with_matrix, rank_swap, top_bot_coding,
+    pram_strata, pram_with_matrix, rank_swap, top_bot_coding, MicroCase, MicroOut, microaggregation_batch,
+    time_microaggregation_method,
 )
 from .utility import DUTILITY_METHODS, SdcObjUtility, d_utility, d_utility_all, sdc_obj_utility
 from .attacks import d_risk, d_risk_rmd, record_linkage

@@ -106,3 +106,39 @@ protect_pram_strata <- function(df, variable, strata, pd, alpha, seed) capture({
        pramed = factor_parts(res[[paste0(variable, "_pram")]]),
        Rs_last = unclass(attr(res, "pram_params")[[variable]]$Rs))
 })
+
+## microaggregation, many cases in one call: each case list(x = data.frame, aggr, method,
+## measure, trim, seed). For mcdpca and rmd the MCD estimate sdcMicro draws is drawn first
+## from the same seed (MASS::cov.mcd of x; robustbase::covMcd of the standardised x), so the
+## caller can give sdc the very centre and covariance sdcMicro used.
+protect_micro_batch <- function(cases) capture({
+  lapply(cases, function(cs) {
+    x <- as.data.frame(cs$x)
+    fit <- NULL
+    if (cs$method == "mcdpca") {
+      set.seed(cs$seed)
+      f <- MASS::cov.mcd(x, cor = TRUE)
+      fit <- list(center = as.numeric(f$center), cov = unname(as.matrix(f$cov)))
+    }
+    if (cs$method == "rmd") {
+      set.seed(cs$seed)
+      y <- apply(x, 2, function(v) (v - mean(v)) / sd(v))
+      f <- robustbase::covMcd(y)
+      fit <- list(center = as.numeric(f$center), cov = unname(as.matrix(f$cov)))
+    }
+    set.seed(cs$seed)
+    r <- sdcMicro::microaggregation(x, variables = colnames(x), aggr = cs$aggr, method = cs$method,
+                                    measure = cs$measure, trim = cs$trim)
+    list(mx = lapply(r$mx, as.numeric), fit = fit)
+  })
+})
+
+## seconds of `reps` timed microaggregation calls (after one untimed call), and the last $mx
+protect_micro_time <- function(x, aggr, method, reps) capture({
+  x <- as.data.frame(x)
+  set.seed(1)
+  r <- sdcMicro::microaggregation(x, variables = colnames(x), aggr = aggr, method = method)
+  t <- system.time(for (i in seq_len(reps)) r <- sdcMicro::microaggregation(x, variables = colnames(x),
+                                                                        aggr = aggr, method = method))[["elapsed"]]
+  list(seconds = t / reps, mx = lapply(r$mx, as.numeric))
+})

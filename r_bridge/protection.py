@@ -24,7 +24,8 @@ from .convert import py_vector, r_null, r_str, r_vector, to_r_frame
 __all__ = [
     "global_recode", "group_and_rename", "top_bot_coding", "Pram", "pram", "PramDraws", "pram_draws", "PramStrata",
     "pram_strata",
-    "pram_with_matrix", "AddNoise", "add_noise", "rank_swap", "hmac_sha256",
+    "pram_with_matrix", "AddNoise", "add_noise", "rank_swap", "hmac_sha256", "MicroCase", "MicroOut",
+    "microaggregation_batch", "time_microaggregation_method",
 ]
 
 
@@ -223,3 +224,50 @@ def hmac_sha256(values: Sequence[str], key: bytes) -> list[str]:
     """``openssl::sha256(values, key = key)`` in R: the HMAC-SHA-256 of each string, in hex."""
     out = _call("protect_hmac", r_str([str(v) for v in values]), key.hex())
     return [str(s) for s in out]
+
+
+@dataclass(frozen=True)
+class MicroCase:
+    """One ``sdcMicro::microaggregation`` call of :func:`microaggregation_batch`: every column of
+    `data` a variable; `seed` for R's ``set.seed`` before the call."""
+
+    data: pd.DataFrame
+    aggr: int = 3
+    method: str = "mdav"
+    measure: str = "mean"
+    trim: float = 0.0
+    seed: int = 1
+
+
+@dataclass(frozen=True)
+class MicroOut:
+    """sdcMicro's ``$mx`` (a frame like the input) and, for mcdpca and rmd, the MCD ``fit``
+    (centre, covariance) it drew from the case's seed (rmd: of the standardised variables)."""
+
+    mx: pd.DataFrame
+    fit: tuple[np.ndarray, np.ndarray] | None
+
+
+def microaggregation_batch(cases: Sequence[MicroCase]) -> list[MicroOut]:
+    """``sdcMicro::microaggregation`` on many cases in ONE R call (``protect_micro_batch``)."""
+    import rpy2.robjects as ro
+
+    items = [ro.ListVector({"x": to_r_frame(c.data), "aggr": int(c.aggr), "method": str(c.method),
+                            "measure": str(c.measure), "trim": float(c.trim), "seed": int(c.seed)}) for c in cases]
+    value = _call("protect_micro_batch", ro.r("list")(*items))
+    out = []
+    for c, v in zip(cases, value):
+        mx = pd.DataFrame({col: py_vector(part) for col, part in zip(c.data.columns, v.rx2("mx"))}, index=c.data.index)
+        f = v.rx2("fit")
+        fit = None if f is ro.NULL or isinstance(f, type(ro.NULL)) else (
+            py_vector(f.rx2("center")), np.asarray(f.rx2("cov"), dtype=np.float64).reshape(c.data.shape[1], -1, order="F"))
+        out.append(MicroOut(mx=mx, fit=fit))
+    return out
+
+
+def time_microaggregation_method(data: pd.DataFrame, *, aggr: int = 3, method: str = "mdav",
+                                 reps: int = 3) -> tuple[float, pd.DataFrame]:
+    """Warm seconds per ``sdcMicro::microaggregation`` call (mean of `reps`, after one untimed call), and its ``$mx``."""
+    v = _call("protect_micro_time", to_r_frame(data), int(aggr), str(method), int(reps))
+    mx = pd.DataFrame({col: py_vector(part) for col, part in zip(data.columns, v.rx2("mx"))}, index=data.index)
+    return float(py_vector(v.rx2("seconds"))[0]), mx

@@ -19,8 +19,8 @@ import pandas as pd
 
 from sdc._validation import dtype_name, is_real_numeric, plain
 
-__all__ = ["SORTED_METHODS", "MEASURES", "block_groups", "measure_of", "sorted_aggregation", "sorted_in_strata",
-           "group_sizes", "size_counts", "numeric_matrix", "check_sorted_options", "run_sorted"]
+__all__ = ["SORTED_METHODS", "MEASURES", "block_groups", "measure_of", "sorted_groups", "groups_of_order", "aggregate",
+           "grouped_in_strata", "group_sizes", "size_counts", "numeric_matrix", "check_sorted_options", "run_grouped"]
 
 SORTED_METHODS = ("simple", "single")
 MEASURES = ("mean", "median", "trim", "onestep")
@@ -51,27 +51,37 @@ def measure_of(x: np.ndarray, measure: str, trim: float) -> np.ndarray:
     return np.clip(x, med - spread, med + spread).mean(axis=0)
 
 
-def sorted_aggregation(X: np.ndarray, k: int, method: str, sort_col: int, measure: str,
-                       trim: float) -> tuple[np.ndarray, np.ndarray]:
-    """(new values, group id per record) of `X` (complete values) by ``simple`` or ``single``."""
+def sorted_groups(X: np.ndarray, k: int, method: str, sort_col: int) -> np.ndarray:
+    """Group id per record of `X` by ``simple`` (data order) or ``single`` (sorted by column `sort_col`)."""
     order = np.arange(X.shape[0]) if method == "simple" else np.argsort(X[:, sort_col], kind="stable")
-    gid = np.empty(X.shape[0], dtype=np.int64)
-    gid[order] = block_groups(X.shape[0], k)
+    return groups_of_order(order, k)
+
+
+def groups_of_order(order: np.ndarray, k: int) -> np.ndarray:
+    """Group id per record when the records in `order` are cut into blocks of k (the last taking the rest)."""
+    gid = np.empty(order.size, dtype=np.int64)
+    gid[order] = block_groups(order.size, k)
+    return gid
+
+
+def aggregate(X: np.ndarray, gid: np.ndarray, measure: str, trim: float) -> np.ndarray:
+    """Every record's values replaced by its group's `measure` (group ids 0 .. G - 1; complete values)."""
     if measure == "mean":  # vectorised: the sums and sizes of all groups at once
         sizes = np.bincount(gid)
         sums = np.column_stack([np.bincount(gid, weights=X[:, j]) for j in range(X.shape[1])])
-        return (sums / sizes[:, None])[gid], gid
+        return (sums / sizes[:, None])[gid]
     out = np.empty_like(X)
-    for g in range(int(gid.max()) + 1):  # one pass per group (n / k), not per record
-        rows = np.flatnonzero(gid == g)
+    order = np.argsort(gid, kind="stable")
+    bounds = np.flatnonzero(np.diff(gid[order])) + 1
+    for rows in np.split(order, bounds):  # one pass per group (n / k), not per record
         out[rows] = measure_of(X[rows], measure, trim)
-    return out, gid
+    return out
 
 
-def sorted_in_strata(X: np.ndarray, positions: list[np.ndarray], k: int, method: str, sort_col: int, measure: str,
-                     trim: float, too_few: object) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`sorted_aggregation` in each stratum (`positions`); group ids numbered across strata.
-    `too_few(pos)` is the message for a stratum of fewer than k records."""
+def grouped_in_strata(X: np.ndarray, positions: list[np.ndarray], k: int, method: str, groups_of: object,
+                      measure: str, trim: float, too_few: object) -> tuple[np.ndarray, np.ndarray]:
+    """`groups_of(X_stratum)` (group ids) and :func:`aggregate` in each stratum (`positions`); group ids
+    numbered across strata. `too_few(pos)` is the message for a stratum of fewer than k records."""
     if np.isnan(X).any():
         raise ValueError(f"microaggregation method {method!r} needs complete values (sdcMicro's gives a missing mean "
                          "to every record of a group with one); use mdav or onedims, which leave them out.")
@@ -81,29 +91,27 @@ def sorted_in_strata(X: np.ndarray, positions: list[np.ndarray], k: int, method:
     for pos in positions:
         if pos.size < k:
             raise ValueError(too_few(pos))  # type: ignore[operator]
-        vals, g = sorted_aggregation(X[pos], k, method, sort_col, measure, trim)
-        out[pos], gid[pos] = vals, g + offset
+        g = groups_of(X[pos])  # type: ignore[operator]
+        out[pos], gid[pos] = aggregate(X[pos], g, measure, trim), g + offset
         offset += int(g.max()) + 1
     return out, gid
 
 
 def check_sorted_options(method: str, measure: str, varsort: str | None, variables: tuple[str, ...]) -> str:
-    """The measure, checked: another than the mean only with simple or single; `varsort` a variable."""
+    """The measure, checked (every method takes every measure); `varsort` one of the variables."""
     from sdc._validation import check_option
 
     measure = check_option(measure, "measure", MEASURES)
-    if measure != "mean" and method not in SORTED_METHODS:
-        raise ValueError(f"`measure` {measure!r} applies to the methods simple and single; {method} uses means.")
     if varsort is not None and varsort not in variables:
         raise ValueError(f"`varsort` {varsort!r} is not one of the `variables`.")
     return measure
 
 
-def run_sorted(X: np.ndarray, positions: list[np.ndarray], k: int, method: str, sort_col: int, measure: str,
-               trim: float, index: pd.Index, too_few: object) -> tuple[np.ndarray, pd.Series, pd.Series, dict, int]:
-    """:func:`sorted_in_strata` with what microaggregation's result reports: values, group per record,
+def run_grouped(X: np.ndarray, positions: list[np.ndarray], k: int, method: str, groups_of: object, measure: str,
+                trim: float, index: pd.Index, too_few: object) -> tuple[np.ndarray, pd.Series, pd.Series, dict, int]:
+    """:func:`grouped_in_strata` with what microaggregation's result reports: values, group per record,
     group sizes, {size: groups}, the number of groups."""
-    out, gid = sorted_in_strata(X, positions, k, method, sort_col, measure, trim, too_few)
+    out, gid = grouped_in_strata(X, positions, k, method, groups_of, measure, trim, too_few)
     sizes = group_sizes(gid)
     return out, pd.Series(gid, index=index, name="group"), sizes, size_counts(sizes), int(sizes.size)
 

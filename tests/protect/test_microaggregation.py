@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import sdc
-from sdc.protect import microaggregation as M
+from sdc.protect import microaggregation_mdav as M
 from sdc.protect.microaggregation import mdav_groups, microaggregation
 
 
@@ -83,9 +83,9 @@ def test_last_group_divides_by_its_size_in_sdcmicro_mode():
     X = np.array([[1.0], [np.nan], [2.0], [5.0], [6.0], [7.0]])
     groups = [np.array([3, 4, 5]), np.array([0, 1, 2])]
     miss = np.isnan(X)
-    assert M._group_means(X, miss, groups, True)[[0, 2], 0].tolist() == [1.0, 1.0]
-    assert M._group_means(X, miss, groups, False)[[0, 2], 0].tolist() == [1.5, 1.5]
-    assert M._group_means(X, miss, groups, False)[3:, 0].tolist() == [6.0] * 3
+    assert M.group_means(X, miss, groups, True)[[0, 2], 0].tolist() == [1.0, 1.0]
+    assert M.group_means(X, miss, groups, False)[[0, 2], 0].tolist() == [1.5, 1.5]
+    assert M.group_means(X, miss, groups, False)[3:, 0].tolist() == [6.0] * 3
 
 
 def test_sdcmicro_missing_code():
@@ -131,7 +131,7 @@ def test_flat_api_and_result():
 
 @pytest.mark.parametrize("kwargs, match", [
     (dict(k=1), "`k` must be a whole number >= 2; got 1"),
-    (dict(method="rmd"), "`method` must be one of"),
+    (dict(method="clustpca"), "`method` must be one of"),
     (dict(mode="fast"), "`mode` must be one of"),
     (dict(strata="x"), "must not repeat variables"),
     (dict(k=5), "fewer than k = 5"),

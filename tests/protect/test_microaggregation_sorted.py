@@ -64,7 +64,6 @@ def test_brute_force_blocks_and_measures(seed, k, method, measure, trim) -> None
 
 
 @pytest.mark.parametrize("kwargs, said", [
-    ({"method": "mdav", "measure": "median"}, "`measure` 'median' applies to the methods simple and single"),
     ({"method": "single", "varsort": "zz"}, "`varsort` 'zz' is not one of the `variables`"),
     ({"method": "simple", "measure": "mode"}, "measure"),
     ({"method": "simple", "trim": 0.5}, "trim"),
