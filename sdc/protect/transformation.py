@@ -68,9 +68,6 @@ def mapping_from_dict(doc: Mapping[str, Any]) -> pd.DataFrame:
 
 
 def _check_table(mapping: pd.DataFrame) -> pd.DataFrame:
-    if not isinstance(mapping, pd.DataFrame):
-        raise TypeError(f"`mapping` must be a DataFrame with columns {', '.join(MAPPING_COLUMNS)}; "
-                        f"got {type(mapping).__name__}.")
     missing = [c for c in MAPPING_COLUMNS if c not in mapping.columns]
     if missing:
         raise ValueError(f"`mapping` lacks the column(s) {', '.join(map(repr, missing))} "
