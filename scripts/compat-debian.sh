@@ -177,7 +177,10 @@ status=0
 # SDC_COMPAT_DOCS=1 runs them here too.
 docs=(--deselect tests/project/test_docs_run.py)
 [ "${SDC_COMPAT_DOCS:-}" = 1 ] && docs=()
-in_chroot SDC_REQUIRE_SDCMICRO=1 HYPOTHESIS_PROFILE=ci /bin/bash -c 'cd /root/sdc && exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"' \
+# The breadth of the random cases (tests/scale.py): a quarter of them, and hypothesis' compat
+# profile, unless SDC_TEST_SCALE=1 / HYPOTHESIS_PROFILE=ci are given. Every comparison still runs.
+breadth=(SDC_TEST_SCALE="${SDC_TEST_SCALE:-0.25}" HYPOTHESIS_PROFILE="${HYPOTHESIS_PROFILE:-compat}")
+in_chroot SDC_REQUIRE_SDCMICRO=1 "${breadth[@]}" /bin/bash -c 'cd /root/sdc && exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"' \
   pytest "${docs[@]}" "$@" || status=$?
 log "pytest exit status $status in $((SECONDS - t0)) s"
 
@@ -188,7 +191,7 @@ if [ "$suite" = sid ]; then
   mkdir -p "$dir/tmp/no-r"
   printf 'import sys\nsys.modules["rpy2"] = None  # import rpy2 fails, as without R\n' >"$dir/tmp/no-r/sitecustomize.py"
   no_r=0
-  in_chroot PYTHONPATH=/tmp/no-r HYPOTHESIS_PROFILE=ci /bin/bash -c \
+  in_chroot PYTHONPATH=/tmp/no-r "${breadth[@]}" /bin/bash -c \
     'set -o pipefail; cd /root/sdc && .venv/bin/python -m pytest -q -p no:cacheprovider -m sdcmicro -rs "$@" | tail -n 3' \
     pytest "$@" || no_r=$?
   in_chroot PYTHONPATH=/tmp/no-r /root/sdc/.venv/bin/python -c 'import sys; from sdc._rbridge import bridge; sys.exit(bridge().is_available())' || no_r=1

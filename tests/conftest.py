@@ -28,8 +28,37 @@ os.environ.setdefault("DASK_DATAFRAME__CONVERT_STRING", "False")
 
 settings.register_profile("ci", derandomize=True, max_examples=150, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
+# The chroot suites' profile (tests/scale.py): the same properties on fewer examples.
+settings.register_profile("compat", derandomize=True, max_examples=40, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from tests.scale import scale
+
+    try:
+        scale()
+    except ValueError as exc:  # one line, before any module reads it
+        raise pytest.UsageError(str(exc)) from None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Below ``SDC_TEST_SCALE=1``, parametrised groups marked ``breadth`` keep about
+    one variant in ``1/scale`` (tests/scale.py); the others are reported as deselected."""
+    from tests.scale import thinned
+
+    groups: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        if getattr(item, "callspec", None) is not None and item.get_closest_marker("breadth") is not None:
+            groups.setdefault(item.nodeid.split("[")[0], []).append(item)
+    dropped = {id(i) for group in groups.values()
+               for i, keep in zip(group, thinned([i.callspec.id for i in group], True))
+               if not keep}
+    if dropped:
+        config.hook.pytest_deselected(items=[i for i in items if id(i) in dropped])
+        items[:] = [i for i in items if id(i) not in dropped]
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

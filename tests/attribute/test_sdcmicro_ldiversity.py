@@ -46,6 +46,7 @@ def test_testdata_golden_values():
         assert rec["relat_Recursive_Ldiversity"].value_counts().sort_index().tolist() == table
 
 
+@pytest.mark.breadth
 @pytest.mark.parametrize("seed", range(4052, 4052 + 300))
 def test_random_datasets(seed):
     _agree(compare_ldiversity(random_ldiversity_case(seed)))
@@ -67,6 +68,7 @@ def _with_missing_code(seed: int):
 MISSING_CODE_SEEDS = [s for s in range(4052, 4052 + 300) if _with_missing_code(s) is not None][:30]
 
 
+@pytest.mark.breadth
 @pytest.mark.parametrize("seed", MISSING_CODE_SEEDS)
 def test_random_datasets_with_missing_code_minus_one(seed):
     # ldiversity(missing = -1) vs l_diversity(missing_value=-1): -1 is pooled as -999 is by default

@@ -430,6 +430,7 @@ ARX_CASES = [
 ]
 
 
+@pytest.mark.breadth
 @needs_adult
 @pytest.mark.parametrize("qis, kwargs, loss, levels", ARX_CASES)
 def test_arx_regression_values(adult: pd.DataFrame, qis: list[str], kwargs: dict, loss: float,
@@ -527,6 +528,7 @@ ARX_NOT_OPTIMAL = {
 }
 
 
+@pytest.mark.breadth
 @needs_adult
 @pytest.mark.parametrize("kwargs, loss, levels, practical", ARX_JUNIT)
 def test_arx_junit_optima(adult: pd.DataFrame, request: pytest.FixtureRequest, kwargs: dict, loss: float | None,

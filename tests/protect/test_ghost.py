@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import sdc
 from sdc.workflow.protect import protect_data
+from tests import scale
 
 
 def _frame() -> pd.DataFrame:
@@ -97,7 +98,7 @@ def test_sdcmicro_ghost_variables_cell_for_cell() -> None:
              (td, keys, "roof", ["hhcivil"], {"threshold": 0.02}, True),
              (td, keys, "relat", ["hhcivil", "income"], {"k": 5}, False)]
     rng = np.random.default_rng(20261202)
-    for i in range(100):
+    for i in range(scale.cases(100)):
         n = int(rng.integers(20, 300))
         df = pd.DataFrame({f"k{j}": rng.integers(0, int(rng.integers(2, 6)), n).astype(float) for j in range(3)})
         df = df.mask(rng.random(df.shape) < 0.05)
@@ -113,5 +114,5 @@ def test_sdcmicro_ghost_variables_cell_for_cell() -> None:
         for g in ghosts:
             assert ours.data[g].isna().equals(ghost_na[g] | df[g].isna()), (i, g)
         agree, cells = agree + 1, cells + int(key_na.sum())
-    assert agree == 103 and cells > 500
+    assert agree == 3 + scale.cases(100) and cells > 5 * scale.cases(100)
     print(f"addGhostVars: {agree} of {len(cases)} cases, ghost cells the same; {cells} key cells missing")

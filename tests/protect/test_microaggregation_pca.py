@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sdc
+from tests import scale
 from sdc.protect.microaggregation_pca import pc_scores, rmd_groups
 from sdc.protect.microaggregation_sorted import aggregate, groups_of_order
 from sdc.workflow.protect import protect_data
@@ -127,7 +128,7 @@ def _cases(method: str, n_random: int, n_max: int, seed: int) -> list:
 def test_sdcmicro_cell_for_cell(method, n_random, n_max) -> None:
     import r_bridge as rb
 
-    cases = _cases(method, n_random, n_max, {"pca": 100, "pppca": 200, "rmd": 300, "mcdpca": 400}[method])
+    cases = _cases(method, scale.cases(n_random), n_max, {"pca": 100, "pppca": 200, "rmd": 300, "mcdpca": 400}[method])
     outs = rb.microaggregation_batch(cases)  # ONE R call for the whole batch
     worst, cells, own = 0.0, 0, []
     for i, (case, out) in enumerate(zip(cases, outs)):

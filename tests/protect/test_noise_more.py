@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import sdc
 from sdc.protect.noise_more import additive0, outdect, outliers, restr, restr_factor, romm
 from sdc.workflow.protect import protect_data
+from tests import scale
 
 
 def test_restr_hand_computed() -> None:
@@ -116,7 +117,7 @@ def test_sdcmicro_additive0_and_restr_cell_for_cell() -> None:
 
     td = rb.load_dataset("testdata")
     rng = np.random.default_rng(20261202)
-    cases = [td[["expend", "income", "savings"]]] + [_random(rng) for _ in range(100)]
+    cases = [td[["expend", "income", "savings"]]] + [_random(rng) for _ in range(scale.cases(100))]
     worst, n_restr = 0.0, 0
     for i, df in enumerate(cases):
         cols, noise = list(df.columns), float(rng.choice([10, 50, 150]))
@@ -151,7 +152,7 @@ def test_sdcmicro_romm_and_outdect_with_the_draws_replayed() -> None:
     rng = np.random.default_rng(7)
     worst_romm = worst_out = 0.0
     n_romm = n_out = flagged = 0
-    for i in range(100):
+    for i in range(scale.cases(100)):
         df = _random(rng, n_max=250)
         cols, X = list(df.columns), df.to_numpy(float)
         p = float(rng.choice([0.001, 0.01, 0.1]))
@@ -172,6 +173,6 @@ def test_sdcmicro_romm_and_outdect_with_the_draws_replayed() -> None:
         assert rows.size == int((r.xm.to_numpy() != X).any(axis=1).sum()), i
         worst_out = max(worst_out, float(np.abs(ours - r.xm.to_numpy()).max() / np.abs(X).max()))
         n_out, flagged = n_out + 1, flagged + rows.size
-    assert worst_romm < 1e-10 and worst_out < 1e-12 and n_out >= 30
+    assert worst_romm < 1e-10 and worst_out < 1e-12 and n_out >= 3 * scale.cases(100) // 10
     print(f"addNoise ROMM (R's matrix replayed): {n_romm} of {n_romm}, max relative difference {worst_romm:.1e}; "
           f"outdect (R's MCD and draws): {n_out} of {n_out}, {flagged} outliers the same, max {worst_out:.1e}")

@@ -17,6 +17,7 @@ from scipy import stats
 import sdc
 from sdc.protect.shuffling import ds_model, mlm_prediction, normal_scores, reverse_map
 from sdc.workflow.protect import protect_data
+from tests import scale
 
 
 def test_reverse_map_gives_the_own_values_in_the_order_of_the_prediction() -> None:
@@ -124,7 +125,7 @@ def test_sdcmicro_ds_with_its_draw_replayed_cell_for_cell() -> None:
     cases = [(td, ["expend", "income", "savings"], ["age", "urbrur", "water", "electcon", "sex"], "spearman"),
              (td, ["income", "savings"], ["age", "hhcivil"], "pearson")]
     rng = np.random.default_rng(20261202)
-    cases += [(*_random(rng), str(rng.choice(["spearman", "pearson"]))) for _ in range(100)]
+    cases += [(*_random(rng), str(rng.choice(["spearman", "pearson"]))) for _ in range(scale.cases(100))]
     agree, cells, worst = 0, 0, 0.0
     for i, (df, resp, pred, cm) in enumerate(cases):
         theirs = rb.shuffle(df, resp, pred, covmethod=cm, seed=i + 1)
@@ -135,7 +136,7 @@ def test_sdcmicro_ds_with_its_draw_replayed_cell_for_cell() -> None:
         ours = np.column_stack([reverse_map(Y[:, j], ystar[:, j]) for j in range(len(resp))])
         assert np.array_equal(ours, theirs.shuffled.to_numpy()), i
         agree, cells = agree + 1, cells + ours.size
-    assert agree == 102 and worst < 1e-9
+    assert agree == len(cases) == 2 + scale.cases(100) and worst < 1e-9
     print(f"shuffle ds, R's draw replayed: {agree} of {len(cases)} cases, {cells} cells equal; perturbed values "
           f"max difference {worst:.1e}")
 

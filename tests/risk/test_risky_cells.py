@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sdc
+from tests import scale
 
 
 def test_hand_computed_cells_not_records() -> None:
@@ -81,7 +82,7 @@ def test_sdcmicro_testdata2_and_random_cases() -> None:
         ours = sdc.risky_cells(td, keys, **kw).table
         pd.testing.assert_frame_equal(ours[theirs.columns], theirs, check_dtype=False, obj=str(kw))
     rng = np.random.default_rng(20261202)
-    for case in range(100):
+    for case in range(scale.cases(100)):
         n = int(rng.integers(5, 200))
         df = pd.DataFrame({f"k{j}": rng.integers(0, int(rng.integers(2, 6)), n).astype(float) for j in range(4)})
         df = df.mask(rng.random(df.shape) < 0.05)

@@ -39,6 +39,7 @@ def test_sdcmicro_datasets(name):
     _assert_agree(compare_case(sdcmicro_case(name), ALL))
 
 
+@pytest.mark.breadth
 @pytest.mark.parametrize("seed", range(2026, 2026 + N_RANDOM))
 def test_random_datasets(seed):
     _assert_agree(compare_case(random_case(seed), ALL))
@@ -145,6 +146,7 @@ def _alpha_below_one_with_missing_keys(seed: int) -> bool:
 ALPHA_NA_SEEDS = [s for s in range(2026, 2026 + N_RANDOM) if _alpha_below_one_with_missing_keys(s)][:40]
 
 
+@pytest.mark.breadth
 @pytest.mark.parametrize("seed", ALPHA_NA_SEEDS)
 def test_snapshots_with_alpha_below_one_and_missing_keys(seed):
     # Every key subset vs createSdcObj(keyVars = subset, weightVar, alpha) (measure_risk takes no

@@ -22,6 +22,7 @@ def _agree(diffs):
 
 
 # ---------------------------------------------------------------- SUDA2
+@pytest.mark.breadth
 @pytest.mark.parametrize("seed", range(7000, 7200))
 def test_suda2_random(seed):
     case = random_suda_case(seed)
@@ -87,6 +88,7 @@ def test_sdcmicro_misattributes_contributions_of_correlated_items():
 
 
 # ---------------------------------------------------------------- household risk
+@pytest.mark.breadth
 @pytest.mark.parametrize("seed", range(200))
 def test_household_random(seed):
     _agree(compare_household(random_household_case(seed)))
@@ -115,6 +117,7 @@ def _household_alpha_diffs(case, alpha):
             diff("hier_risk_pct", o.global_risk_pct, g["hier_risk_pct"])]
 
 
+@pytest.mark.breadth
 @pytest.mark.parametrize("alpha", [0.0, 0.5, 1.0])
 @pytest.mark.parametrize("seed", HH_ALPHA_SEEDS)
 def test_household_alpha_random_missing_keys(seed, alpha):
@@ -150,11 +153,13 @@ def test_household_golden_testdata():
 
 
 # ---------------------------------------------------------------- modRisk
+@pytest.mark.breadth
 @pytest.mark.parametrize("seed", range(9000, 9200))
 def test_modrisk_random(seed):
     _agree(compare_modrisk(random_modrisk_case(seed)))
 
 
+@pytest.mark.breadth
 @pytest.mark.parametrize("seed", range(9000, 9050))
 def test_modrisk_random_saturated(seed):
     # ~ m1 * m2 (* m3): the fit reproduces the response, and statsmodels < 0.14 stops with a
@@ -206,6 +211,7 @@ def test_suda2_dis_fraction_testdata(dis_fraction):
     _agree(compare_suda2(sdcmicro_case("testdata/7 keys"), dis_fraction=dis_fraction))
 
 
+@pytest.mark.breadth
 @pytest.mark.parametrize("bound", [1.5, 3.0])
 @pytest.mark.parametrize("seed", range(9000, 9030))
 def test_modrisk_bound_random(seed, bound):

@@ -114,6 +114,7 @@ ARX_ESTIMATES = {  # fraction: (Zayatz, Pitman) population uniques
 }
 
 
+@pytest.mark.breadth
 @pytest.mark.parametrize("fraction", sorted(ARX_ESTIMATES))
 def test_arx_recorded_estimators(fraction):
     df = _adult()

@@ -18,6 +18,7 @@ import pytest
 
 import r_bridge
 import sdc
+from tests import scale
 from sdc.exceptions import DegenerateDataWarning
 from validation.crossval_utility import (
     compare_sdc_obj, compare_utility, dataset_cases, random_case, sdc_obj_cases,
@@ -25,7 +26,7 @@ from validation.crossval_utility import (
 
 pytestmark = [pytest.mark.sdcmicro, pytest.mark.filterwarnings("ignore::sdc.exceptions.SdcWarning")]
 
-N_RANDOM = 120
+N_RANDOM = scale.cases(120)
 
 
 def _cases(make):  # noqa: ANN001, ANN202
