@@ -20,18 +20,23 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.scale import examples
+
 # The Dask tests compare each Dask result with the in-memory one cell by cell, dtypes included.
 # Dask >= 2023.7 with pyarrow (Debian sid) turns text columns into string[pyarrow] (missing: NA)
 # where pandas 3 has str (missing: NaN): Dask's conversion, not sdc's. The tests keep pandas'
 # dtypes; tests/core/test_dask.py checks the values under Dask's default too.
 os.environ.setdefault("DASK_DATAFRAME__CONVERT_STRING", "False")
 
-settings.register_profile("ci", derandomize=True, max_examples=150, deadline=None,
+# SDC_TEST_SCALE (tests/scale.py) scales the examples too; a bad value is refused in
+# pytest_configure, with one line.
+try:
+    _ci, _dev = examples(150), examples(100)
+except ValueError:
+    _ci, _dev = 150, 100
+settings.register_profile("ci", derandomize=True, max_examples=_ci, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
-# The chroot suites' profile (tests/scale.py): the same properties on fewer examples.
-settings.register_profile("compat", derandomize=True, max_examples=40, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=_dev, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 

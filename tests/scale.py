@@ -5,11 +5,14 @@ files per sdcMicro method, 300 random datasets for the risk measures, ARX's 36 s
 On this machine (Debian 12, suite 1 of ``.ci/run``) all of them run. The two chroot suites
 (trixie, sid) check the same code on another stack (numpy 2, pandas 3, current rpy2): what can
 break there is a conversion or a dtype, which the first cases of each comparison already reach,
-so ``scripts/compat-debian.sh`` runs them with ``SDC_TEST_SCALE=0.25`` -- every comparison still
-runs, live against sdcMicro, on a quarter of its random cases -- and hypothesis' ``compat``
-profile (40 examples instead of 150). ``SDC_TEST_SCALE=1`` there restores the whole breadth.
+so ``scripts/compat-debian.sh`` runs them with ``SDC_TEST_SCALE=0.25``: every comparison still
+runs, live against sdcMicro, on a quarter of its random cases, and every hypothesis property on
+a quarter of its examples. ``SDC_TEST_SCALE=1`` there restores the whole breadth.
 
-Two ways a test takes part:
+Three ways a test takes part:
+
+* a hypothesis property asks :func:`examples` (``@settings(max_examples=scale.examples(60))``;
+  the ``ci`` and ``dev`` profiles' 150 and 100 are scaled the same way);
 
 * a loop over random cases asks :func:`cases` how many to draw (``range(cases(100))``);
 * a parametrised test marked ``breadth`` (its variants are random seeds, or ARX's optima: more
@@ -40,6 +43,13 @@ def cases(n: int) -> int:
     ``round(n * scale)``, at least 5 (every comparison still meets several cases)."""
     s = scale()
     return n if s == 1 else min(n, max(5, round(n * s)))
+
+
+def examples(n: int) -> int:
+    """How many examples a hypothesis property draws where it would draw ``n``: ``n`` at
+    scale 1, else ``round(n * scale)``, at least 10."""
+    s = scale()
+    return n if s == 1 else min(n, max(10, round(n * s)))
 
 
 def thinned(ids: list[str], marked: bool) -> list[bool]:

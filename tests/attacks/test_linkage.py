@@ -12,6 +12,7 @@ from sdc._stats import summary_values
 import sdc
 from sdc.attacks.linkage import TARGET_COLUMN, draw_external, linkage_attack, simulate_linkage_attack
 from sdc.core.matching import encode_joint, match_counts, records_agree
+from tests import scale
 
 
 # ---------------------------------------------------------------- hand-made
@@ -178,7 +179,7 @@ def test_exact_matches_brute_force(seed, missing):
     assert r.expected_reidentified == pytest.approx(p.sum())
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scale.examples(60), deadline=None)
 @given(st.data())
 def test_exact_matches_hypothesis(data):
     k = data.draw(st.integers(1, 3))

@@ -15,6 +15,7 @@ from scipy.stats import wasserstein_distance
 import sdc
 from tests import brute
 from tests.strategies import microdata
+from tests import scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.DegenerateDataWarning")
 
@@ -116,7 +117,7 @@ def closeness_case(draw):
     return df.assign(s=pd.Series(vals, index=df.index)), keys
 
 
-@settings(max_examples=120)
+@settings(max_examples=scale.examples(120))
 @given(closeness_case(), st.booleans())
 def test_measures_match_brute_force(case, sparse):
     """Both ways of working: dense blocks of classes x values, and the occurring cells only
@@ -152,7 +153,7 @@ def _match_brute_force(df, keys):
         assert present[g] == pytest.approx(brute.delta(p, q, values="present"), abs=1e-12)
 
 
-@settings(max_examples=60)
+@settings(max_examples=scale.examples(60))
 @given(closeness_case(), st.randoms(use_true_random=False))
 def test_invariant_to_row_order_and_bounded(case, rnd):
     df, keys = case

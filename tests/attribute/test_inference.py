@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sdc
+from tests import scale
 
 
 @pytest.fixture
@@ -73,7 +74,7 @@ def test_errors(trial):
         sdc.inference_risk(trial, "treated", candidates=["arn"])
 
 
-@settings(max_examples=80)
+@settings(max_examples=scale.examples(80))
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2)), min_size=2, max_size=40))
 def test_conditional_entropy_matches_definition(pairs):
     df = pd.DataFrame(pairs, columns=["z", "s"])

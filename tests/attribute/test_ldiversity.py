@@ -12,6 +12,7 @@ from numpy.testing import assert_allclose
 import sdc
 from tests import brute
 from tests.strategies import microdata
+from tests import scale
 
 NAN = np.nan
 
@@ -133,7 +134,7 @@ def ldiv_case(draw):
     return _with_sensitive(draw, df), keys
 
 
-@settings(max_examples=120)
+@settings(max_examples=scale.examples(120))
 @given(ldiv_case(), st.sampled_from([0.5, 1.0, 2.0, 3.0]))
 def test_correct_mode_matches_brute_force(case, c):
     df, keys = case
@@ -141,7 +142,7 @@ def test_correct_mode_matches_brute_force(case, c):
     assert_allclose(_rec(r, "s"), brute.l_diversity_correct(df, keys, "s", c=c), rtol=1e-12)
 
 
-@settings(max_examples=60)
+@settings(max_examples=scale.examples(60))
 @given(ldiv_case(), st.randoms(use_true_random=False))
 def test_invariant_to_row_order_and_relabelling(case, rnd):
     df, keys = case
@@ -155,7 +156,7 @@ def test_invariant_to_row_order_and_relabelling(case, rnd):
     assert_allclose(q.records.to_numpy(), r.records.to_numpy(), rtol=1e-12)
 
 
-@settings(max_examples=40)
+@settings(max_examples=scale.examples(40))
 @given(microdata(weights=False, missing=False))
 def test_constant_sensitive_gives_l_one(case):
     df, keys, _ = case
@@ -164,7 +165,7 @@ def test_constant_sensitive_gives_l_one(case):
     assert r.by_sensitive.iloc[0].n_records_below_l == len(df)
 
 
-@settings(max_examples=40)
+@settings(max_examples=scale.examples(40))
 @given(ldiv_case())
 def test_modes_agree_without_missing_sensitive_values(case):
     df, keys = case

@@ -7,6 +7,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from sdc import _structure as io
+from tests import scale
 
 
 def _brute(text: bytes, sep: int) -> tuple[tuple[str, int, int] | None, set[int]]:
@@ -37,7 +38,7 @@ def _chunks(text: bytes, cuts: list[int]):
     yield b""
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scale.examples(300), deadline=None)
 @given(rows=st.lists(st.lists(st.sampled_from(["", "0", "00", "01", "10", "7", "0.5", "abc", "x0", "09", '"01"', '"0"', '"x"']),
                               min_size=1, max_size=4), min_size=1, max_size=12),
        crlf=st.booleans(), blank=st.booleans(), cuts=st.lists(st.integers(0, 200), max_size=6),
@@ -65,7 +66,7 @@ def test_scan_counts_every_bad_line():
     assert "line 3 has 1 field(s) where the header has 2" in problem[1] and "2 lines differ" in problem[1]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scale.examples(300), deadline=None)
 @given(rows=st.lists(st.lists(st.sampled_from(["", "0", "00", "01", "10", "7", "0.5", "abc", "x0", "09", "0,0"]),
                               min_size=1, max_size=4), min_size=1, max_size=12),
        blank=st.booleans(), cuts=st.lists(st.integers(0, 120), max_size=6), sep=st.sampled_from([",", ";"]))

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from sdc.core import compatible
 from sdc.core.compatible import compatible_sums
+from tests import scale
 
 
 def naive(X: np.ndarray, c: np.ndarray, w: np.ndarray) -> dict[str, list]:
@@ -101,19 +102,19 @@ def patterns(draw, max_keys: int = 5, max_card: int = 6, max_rows: int = 100):
     return X, cards, c, w
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=scale.examples(200), deadline=None)
 @given(patterns())
 def test_matches_the_definition(case):
     check(*case)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scale.examples(60), deadline=None)
 @given(patterns(max_keys=1, max_card=8, max_rows=30))
 def test_single_key(case):
     check(*case)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=scale.examples(80), deadline=None)
 @given(case=patterns(max_keys=6, max_card=4, max_rows=120))
 def test_every_branch_with_small_limits(case, monkeypatch_module):
     check(*case)

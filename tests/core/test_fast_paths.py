@@ -32,6 +32,7 @@ from sdc.risk.kanonymity import _top_by
 from sdc.risk.streamed import risk_from_file
 from tests import brute
 from tests.strategies import microdata
+from tests import scale
 
 
 # ---------------------------------------------------------------------------------------------
@@ -95,7 +96,7 @@ def test_factorize_in_buckets_is_the_same_partition():
 
 
 @given(microdata(max_rows=60))
-@settings(max_examples=60)
+@settings(max_examples=scale.examples(60))
 def test_bucketed_pattern_ids_give_the_same_measures(case):
     """From BUCKETS_FROM records the pattern ids are not numbered by first appearance; every
     result, the riskiest classes' order among ties included, is the same."""
@@ -142,7 +143,7 @@ def test_riskiest_classes_among_many_ties_are_the_first_met(monkeypatch):
 
 
 @given(microdata(max_rows=40))
-@settings(max_examples=80)
+@settings(max_examples=scale.examples(80))
 def test_levels_from_codes_equal_column_levels(case):
     df, keys, _ = case
     enc = encode_keys(df, tuple(keys))
@@ -202,7 +203,7 @@ def test_compatible_sums_match_brute_force(seed, monkeypatch):
 
 @given(microdata(min_keys=2, max_keys=5, max_rows=30), st_alpha := __import__("hypothesis").strategies.sampled_from(
     [1.0, 0.5, 0.0]))
-@settings(max_examples=150)
+@settings(max_examples=scale.examples(150))
 def test_wildcard_frequencies_match_the_rule_record_by_record(case, st_alpha):
     df, keys, w = case
     f = sdc.frequencies(df, keys, weights=w, alpha=st_alpha)
@@ -266,7 +267,7 @@ def test_top_by_selects_the_lexicographic_top():
 
 
 @given(microdata(max_rows=40))
-@settings(max_examples=60)
+@settings(max_examples=scale.examples(60))
 def test_profile_and_risk_from_patterns_equal_record_figures(case):
     df, keys, w = case
     prof = sdc.k_anonymity(df, keys, weights=w, k=2, top=5)

@@ -12,6 +12,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 import sdc
 from tests import brute
 from tests.strategies import microdata
+from tests import scale
 
 NAN = np.nan
 # Tiny random frames are often all-unique or all-identical; that warning is tested elsewhere.
@@ -131,7 +132,7 @@ def test_input_not_mutated_and_index_kept(toy):
     assert not toy.equals(before)  # the fixture really had a missing value to handle
 
 
-@settings(max_examples=150)
+@settings(max_examples=scale.examples(150))
 @given(microdata(), st.sampled_from([1.0, 0.5, 0.25, 0.0]))
 def test_wildcard_matches_brute_force(case, alpha):
     df, keys, w = case
@@ -142,7 +143,7 @@ def test_wildcard_matches_brute_force(case, alpha):
     assert list(f.sample_frequency.index) == list(df.index)
 
 
-@settings(max_examples=100)
+@settings(max_examples=scale.examples(100))
 @given(microdata())
 def test_category_rule_matches_brute_force(case):
     df, keys, w = case
@@ -152,7 +153,7 @@ def test_category_rule_matches_brute_force(case):
     assert_allclose(f.population_frequency.to_numpy(), Fk, rtol=1e-12)
 
 
-@settings(max_examples=60)
+@settings(max_examples=scale.examples(60))
 @given(microdata(), st.randoms(use_true_random=False))
 def test_invariant_to_row_order_and_relabelling(case, rnd):
     df, keys, w = case
@@ -170,7 +171,7 @@ def test_invariant_to_row_order_and_relabelling(case, rnd):
     assert_allclose(h.sample_frequency.to_numpy(dtype=float), f.sample_frequency.to_numpy(dtype=float))
 
 
-@settings(max_examples=60)
+@settings(max_examples=scale.examples(60))
 @given(microdata(missing=False, min_keys=2))
 def test_dropping_a_key_never_lowers_fk(case):
     df, keys, w = case

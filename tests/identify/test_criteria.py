@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from sdc.core.generalise import Cells
 from sdc.identify import criteria
+from tests import scale
 
 
 def _cells(classes: list[list[int]]) -> Cells:
@@ -21,7 +22,7 @@ def _cells(classes: list[list[int]]) -> Cells:
 
 
 @pytest.mark.filterwarnings("ignore::sdc.exceptions.SdcWarning")
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scale.examples(60), deadline=None)
 @given(st.lists(st.lists(st.integers(1, 6), min_size=1, max_size=5), min_size=1, max_size=6),
        st.sampled_from([1.0, 1.5, 2.0, 3.0, 0.7]))
 def test_recursive_values_are_sdc_l_diversitys(classes: list[list[int]], c: float) -> None:

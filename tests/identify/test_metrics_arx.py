@@ -17,6 +17,7 @@ from sdc.identify.metrics import MetricTables
 from sdc.identify.metrics_arx import ARX_EXTRA
 from sdc.identify.search import generalisation_search
 from tests.identify.test_search import _hand
+from tests import scale
 
 
 def _tables() -> tuple[Problem, MetricTables]:
@@ -52,7 +53,7 @@ def test_suppressed_records_cost_the_most() -> None:
     assert tabs.value("publisher_payout", (0, 0), t, none) == 8 * 1200.0
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scale.examples(40), deadline=None)
 @given(st.data())
 def test_bounds_never_exceed_values(d: st.DataObject) -> None:
     n = d.draw(st.integers(3, 14))

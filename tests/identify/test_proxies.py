@@ -13,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 import sdc
 from sdc.identify.proxies import _codes, _determination, find_proxies
+from tests import scale
 
 
 def _brute(x: list, y: list) -> tuple[float, int, int] | None:
@@ -26,7 +27,7 @@ def _brute(x: list, y: list) -> tuple[float, int, int] | None:
     return best / len(rated), len(rated), sum(1 for p in pairs if pc[p] == 1)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scale.examples(150), deadline=None)
 @given(st.lists(st.tuples(st.one_of(st.none(), st.integers(0, 3)), st.one_of(st.none(), st.integers(0, 2))),
                 min_size=2, max_size=40))
 def test_determination_is_the_brute_force(rows) -> None:

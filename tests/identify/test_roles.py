@@ -18,6 +18,7 @@ from tests.helpers import ROOT
 from sdc.identify.roles import ROLES, parse_role
 from sdc.io import read_data
 from sdc.workflow.config import load_config
+from tests import scale
 
 
 @pytest.fixture(scope="module")
@@ -191,7 +192,7 @@ def test_starter_config_needs_a_key() -> None:
 _names = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=8)
 
 
-@settings(max_examples=40)
+@settings(max_examples=scale.examples(40))
 @given(st.lists(_names, min_size=1, max_size=5, unique=True), st.integers(2, 30), st.data())
 def test_roles_cover_every_column_and_the_config_loads(names, n, data) -> None:
     cols = {name: data.draw(st.lists(st.sampled_from(["a", "b", "c", None]), min_size=n, max_size=n))

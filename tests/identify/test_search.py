@@ -22,6 +22,7 @@ from sdc.identify.lattice import Lattice
 from sdc.identify.search import generalisation_search
 from tests.helpers import TEST_DATA
 from tests.search_brute import brute_force
+from tests import scale
 
 # ----------------------------------------------------------------------------- a hand-built lattice
 
@@ -178,7 +179,7 @@ def test_values_missing_from_the_hierarchy() -> None:
 # ----------------------------------------------------------------------------- core primitive
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scale.examples(60), deadline=None)
 @given(st.data())
 def test_group_table_and_roll_up_match_pandas(d: st.DataObject) -> None:
     n = d.draw(st.integers(1, 60))
@@ -277,7 +278,7 @@ _TOL = 1e-9
 DX_TREE = np.array([["x", "xy", "*"], ["y", "xy", "*"], ["z", "z", "*"]], dtype=object)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scale.examples(60), deadline=None)
 @given(st.data())
 def test_pruned_search_matches_brute_force(d: st.DataObject) -> None:
     data, tables, models, sens = _random_problem(d)
@@ -362,7 +363,7 @@ def _check_release(r, data: pd.DataFrame, qis: list[str], models: dict, limit: f
         assert (cls["delta"].dropna() < dv + 1e-9).all()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scale.examples(60), deadline=None)
 @given(st.data())
 def test_every_release_meets_its_targets(d: st.DataObject) -> None:
     data, tables, models, sens = _random_problem(d)
@@ -684,7 +685,7 @@ def test_release_agrees_with_the_utility_wing(adult: pd.DataFrame) -> None:
     assert e.entropy == pytest.approx(r0.loss, rel=1e-9)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=scale.examples(80), deadline=None)
 @given(st.lists(st.lists(st.integers(1, 6), min_size=0, max_size=5), min_size=1, max_size=8),
        st.integers(2, 4), st.sampled_from([1.0, 1.5, 2.0, 3.0]))
 def test_recursive_check_matches_the_definition(classes: list[list[int]], l: int, c: float) -> None:

@@ -52,7 +52,7 @@ def test_bad_arguments_are_refused_in_one_line(kwargs, said) -> None:
     assert said in str(err.value) and "\n" not in str(err.value)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=scale.examples(80), deadline=None)
 @given(st.data())
 def test_properties_missing_exactly_where_the_key_or_the_variable_was(data) -> None:
     n = data.draw(st.integers(1, 30))

@@ -12,6 +12,7 @@ from hypothesis.extra.numpy import arrays
 import sdc
 from sdc.protect import microaggregation_mdav as M
 from sdc.protect.microaggregation import mdav_groups, microaggregation
+from tests import scale
 
 
 # --------------------------------------------------------------------------------------
@@ -163,7 +164,7 @@ def _brute_first_group(X: np.ndarray, k: int) -> set[int]:
     return set(np.argsort(d, kind="stable")[:k].tolist())
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scale.examples(40), deadline=None)
 @given(n=st.integers(6, 60), p=st.integers(2, 4), k=st.integers(2, 5), seed=st.integers(0, 10**6))
 def test_brute_first_group(n, p, k, seed):
     X = np.random.default_rng(seed).normal(size=(n, p))
@@ -172,7 +173,7 @@ def test_brute_first_group(n, p, k, seed):
         assert set(g[0].tolist()) == _brute_first_group(X, k)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scale.examples(60), deadline=None)
 @given(X=arrays(np.float64, st.tuples(st.integers(2, 50), st.integers(2, 3)),
                 elements=st.sampled_from([0.0, 1.0, 1.5, 2.0, -3.0, 1e6, 7.25])),
        k=st.sampled_from([2, 3, 4, 9, 12]))
@@ -188,7 +189,7 @@ def test_fast_path_equals_exact_path(X, k):
     assert len(fast) == len(exact) and all((a == b).all() for a, b in zip(fast, exact))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scale.examples(60), deadline=None)
 @given(n=st.integers(2, 40), p=st.integers(1, 3), k=st.integers(2, 4), seed=st.integers(0, 10**6),
        method=st.sampled_from(["mdav", "onedims"]), na=st.sampled_from([0.0, 0.0, 0.2]),
        ties=st.booleans(), index=st.sampled_from(["range", "shifted", "str"]))

@@ -22,7 +22,7 @@ def _frame(seed: int, n: int, p: int) -> pd.DataFrame:
     return pd.DataFrame({f"v{j}": rng.lognormal(3, 1, n).round(3) for j in range(p)})
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scale.examples(40), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 5), st.integers(2, 4))
 def test_pca_blocks_follow_the_first_component_of_an_svd(seed, k, p) -> None:
     df = _frame(seed, 6 * k + seed % 7, p)
@@ -38,7 +38,7 @@ def test_pca_blocks_follow_the_first_component_of_an_svd(seed, k, p) -> None:
         np.testing.assert_allclose(r.data.iloc[g].to_numpy(), np.tile(X[g].mean(0), (g.size, 1)), rtol=1e-12)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=scale.examples(30), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 4))
 def test_rmd_first_group_is_the_most_outlying_record_and_its_nearest(seed, k) -> None:
     X = _frame(seed, 8 * k, 3).to_numpy()

@@ -47,7 +47,7 @@ def _expected(x: np.ndarray, measure: str, trim: float) -> np.ndarray:
     return s.clip(med - 3 / 1.486 * mad, med + 3 / 1.486 * mad, axis=1).mean().to_numpy()
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=scale.examples(80), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 6), st.sampled_from(["simple", "single"]),
        st.sampled_from(["mean", "median", "trim", "onestep"]), st.sampled_from([0.0, 0.1, 0.25, 0.4]))
 def test_brute_force_blocks_and_measures(seed, k, method, measure, trim) -> None:

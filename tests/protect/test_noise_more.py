@@ -60,7 +60,7 @@ def test_outdect_changes_only_outliers() -> None:
     np.testing.assert_allclose(outdect(X, 100, rows, Z)[rows] - X[rows], np.tile(1.96 * sd / math.sqrt(300), (rows.size, 1)))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scale.examples(40), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(4, 60), st.floats(1, 300))
 def test_properties(seed: int, n: int, noise: float) -> None:
     rng = np.random.default_rng(seed)

@@ -50,7 +50,7 @@ def _case(seed: int, n: int = 80, missing: float = 0.0) -> pd.DataFrame:
     return df
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scale.examples(60), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(5, 120), st.sampled_from(["ds", "mlm"]),
        st.sampled_from(["spearman", "pearson"]), st.sampled_from([0.0, 0.1]))
 def test_marginals_kept_exactly_predictors_untouched(seed, n, method, covmethod, missing) -> None:

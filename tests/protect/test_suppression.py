@@ -18,6 +18,7 @@ import sdc
 from sdc.protect.suppression import default_importance, local_suppression
 from tests import brute
 from tests.strategies import microdata
+from tests import scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.SdcWarning")
 
@@ -212,7 +213,7 @@ def _optimum(df: pd.DataFrame, keys, k: int, alpha: float) -> int:
     raise AssertionError("unreachable")  # all missing is always k-anonymous (n >= k)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scale.examples(60), deadline=None)
 @given(data=st.data())
 def test_brute_force_bounds(data):
     n = data.draw(st.integers(2, 6))
@@ -240,7 +241,7 @@ def test_brute_force_bounds(data):
 # --------------------------------------------------------------------------------------
 # Properties
 # --------------------------------------------------------------------------------------
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=scale.examples(80), deadline=None)
 @given(case=microdata(min_keys=1, max_keys=3, max_rows=30, weights=False),
        k=st.integers(2, 4), alpha=st.sampled_from([1.0, 1.0, 0.5, 0.0]), mode=st.sampled_from(["minimal", "sdcmicro"]))
 def test_properties(case, k, alpha, mode):

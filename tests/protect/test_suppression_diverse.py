@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import sdc
 from sdc.protect.suppression import local_suppression
-from tests import brute
+from tests import brute, scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.SdcWarning")
 
@@ -160,7 +160,7 @@ def test_bad_l_variant(seven):
 # --------------------------------------------------------------------------------------
 # Brute force on small random data
 # --------------------------------------------------------------------------------------
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=scale.examples(120), deadline=None)
 @given(data=st.data())
 def test_brute_force_both_readings_and_never_worse_than_dropping(data):
     n = data.draw(st.integers(3, 14))

@@ -55,7 +55,7 @@ def test_bad_arguments_are_refused_in_one_line(kwargs, said) -> None:
     assert said in str(err.value) and "\n" not in str(err.value)
 
 
-@settings(max_examples=100)
+@settings(max_examples=scale.examples(100))
 @given(st.data())
 def test_brute_force_one_over_fk(data) -> None:
     n = data.draw(st.integers(1, 40))

@@ -48,7 +48,7 @@ def test_a_distance_equal_to_the_bound_is_kept() -> None:
     assert r.data.loc[0, "a"] == df.loc[0, "a"] and r.details["flagged"] == 1   # only (3, 3), D = 18 > d
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scale.examples(60), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.sampled_from([0.01, 0.025, 0.1, 0.5]))
 def test_properties_with_a_given_center_and_covariance(seed: int, p: int, alpha: float) -> None:
     rng = np.random.default_rng(seed)
@@ -77,7 +77,7 @@ def _logdet(x: np.ndarray, idx: tuple[int, ...] | np.ndarray) -> float:
     return float(np.linalg.slogdet(np.cov(x[list(idx)], rowvar=False))[1])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=scale.examples(25), deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_the_mcd_search_finds_the_smallest_determinant_brute_force(seed: int) -> None:
     rng = np.random.default_rng(seed)

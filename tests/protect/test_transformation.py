@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import sdc
 from sdc.identify.hierarchy import Hierarchy, interval_hierarchy
 from sdc.protect.transformation import mapping_from_dict, mapping_to_dict
+from tests import scale
 
 AGES = [21, 22, 23, 24, 31, 32, 33, 39]
 SEXES = ["M", "M", "F", "F", "M", "M", "F", "F"]
@@ -85,7 +86,7 @@ def test_the_json_form_round_trips() -> None:
         mapping_from_dict({"age": {"level": 1}})
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scale.examples(40), deadline=None)
 @given(ages=st.lists(st.integers(0, 99), min_size=4, max_size=60), k=st.integers(2, 4),
        limit=st.sampled_from([0.0, 0.2]))
 def test_reapplied_to_the_searched_file_it_gives_the_release(ages: list[int], k: int, limit: float) -> None:

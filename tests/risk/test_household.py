@@ -12,6 +12,7 @@ from numpy.testing import assert_allclose
 import sdc
 from tests import brute
 from tests.strategies import microdata
+from tests import scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.DegenerateDataWarning")
 
@@ -26,7 +27,7 @@ def test_hand_computed():
     assert list(h.to_frame().columns) == ["risk", "fk", "Fk", "hier_risk"]
 
 
-@settings(max_examples=80)
+@settings(max_examples=scale.examples(80))
 @given(microdata(), st.data())
 def test_matches_brute_force(case, data):
     df, keys, w = case

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import sdc
 from tests import brute
 from tests.strategies import microdata
+from tests import scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.DegenerateDataWarning")
 
@@ -64,7 +65,7 @@ def test_k_must_be_integer(toy):
         sdc.k_anonymity(toy, ["age"], k=2.5)
 
 
-@settings(max_examples=80)
+@settings(max_examples=scale.examples(80))
 @given(microdata(), st.integers(1, 6))
 def test_counts_match_brute_force(case, k):
     df, keys, w = case

@@ -17,6 +17,7 @@ from sdc.exceptions import SdcWarning
 from sdc.risk.individual import pattern_risk
 from tests import brute
 from tests.strategies import microdata
+from tests import scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.DegenerateDataWarning")
 
@@ -103,7 +104,7 @@ def test_summary_and_frame(toy):
     assert s.set_index("statistic").loc["expected_reidentifications", "value"] == pytest.approx(r.risk.sum())
 
 
-@settings(max_examples=120)
+@settings(max_examples=scale.examples(120))
 @given(microdata())
 def test_risk_matches_brute_force(case):
     df, keys, w = case
@@ -118,7 +119,7 @@ def test_risk_matches_brute_force(case):
     assert (math.isnan(t) and math.isnan(bt)) or t == pytest.approx(bt, rel=1e-12)
 
 
-@settings(max_examples=60)
+@settings(max_examples=scale.examples(60))
 @given(microdata(missing=False, weights=True))
 def test_exact_and_approx_agree_on_uniques_and_pairs(case):
     df, keys, w = case
@@ -128,7 +129,7 @@ def test_exact_and_approx_agree_on_uniques_and_pairs(case):
     assert_allclose(e.risk[small].to_numpy(), a.risk[small].to_numpy(), rtol=1e-10)
 
 
-@settings(max_examples=40)
+@settings(max_examples=scale.examples(40))
 @given(microdata(), st.sampled_from([0.001, 0.01, 0.1, 0.5]))
 def test_threshold_for_matches_brute_force(case, g):
     df, keys, w = case

@@ -50,7 +50,7 @@ def test_bad_arguments_are_refused_in_one_line(kwargs, said) -> None:
     assert said in str(err.value) and "\n" not in str(err.value)
 
 
-@settings(max_examples=60)
+@settings(max_examples=scale.examples(60))
 @given(st.data())
 def test_brute_force(data) -> None:
     n = data.draw(st.integers(1, 30))

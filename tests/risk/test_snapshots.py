@@ -9,6 +9,7 @@ from hypothesis import given, settings
 import sdc
 from sdc.risk.snapshots import SNAPSHOT_COLUMNS
 from tests.strategies import microdata
+from tests import scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.DegenerateDataWarning")
 
@@ -34,7 +35,7 @@ def test_given_subsets(toy):
         sdc.key_subset_snapshots(toy, ["age", "sex"], subsets=[["agee"]])
 
 
-@settings(max_examples=40)
+@settings(max_examples=scale.examples(40))
 @given(microdata(max_keys=3))
 def test_rows_equal_the_single_measures(case):
     df, keys, w = case

@@ -14,7 +14,7 @@ from numpy.testing import assert_allclose
 
 import sdc
 from sdc.exceptions import SdcWarning
-from tests import brute
+from tests import brute, scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.SdcWarning")
 
@@ -132,7 +132,7 @@ def suda_frames(draw):
     return pd.DataFrame(cols)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scale.examples(150), deadline=None)
 @given(suda_frames(), st.booleans())
 def test_scores_and_contributions_match_the_msu_definition(df, original):
     keys = list(df.columns)
@@ -144,7 +144,7 @@ def test_scores_and_contributions_match_the_msu_definition(df, original):
     assert r.msu_counts.to_numpy().tolist() == counts
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scale.examples(60), deadline=None)
 @given(suda_frames(), st.randoms(use_true_random=False))
 def test_invariant_to_row_order(df, rnd):
     keys = list(df.columns)

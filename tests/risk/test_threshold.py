@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sdc.risk.threshold import global_threshold
-from tests import brute
+from tests import brute, scale
 
 
 def _t(risks, g, seed=0):
@@ -58,7 +58,7 @@ def test_near_ties_are_decided_in_sdcmicro_order():
         assert (math.isnan(got) and math.isnan(want)) or got == want
 
 
-@settings(max_examples=300)
+@settings(max_examples=scale.examples(300))
 @given(st.lists(st.sampled_from([1.0, 0.5, 1 / 3, 0.25, 0.2, 0.1, 1 / 7, 0.05, 0.0]), min_size=1, max_size=60),
        st.sampled_from([0.001, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.9]))
 def test_matches_record_loop_with_ties(risks, g):
@@ -66,7 +66,7 @@ def test_matches_record_loop_with_ties(risks, g):
     assert (math.isnan(got) and math.isnan(want)) or got == want
 
 
-@settings(max_examples=200)
+@settings(max_examples=scale.examples(200))
 @given(st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=80), st.floats(0.001, 0.99))
 def test_matches_record_loop_on_arbitrary_risks(risks, g):
     got, want = _t(risks, g), brute.threshold(risks, g)
@@ -83,7 +83,7 @@ def test_duplicated_values_across_patterns_are_one_level():
         assert (math.isnan(got) and math.isnan(want)) or got == want
 
 
-@settings(max_examples=200)
+@settings(max_examples=scale.examples(200))
 @given(st.lists(st.sampled_from([1.0, 0.5, 1 / 3, 0.25, 0.2, 0.1, 1 / 7, 0.05, 0.0, 0.013, 0.0007]), min_size=1,
                 max_size=60), st.sampled_from([0.001, 0.01, 0.05, 0.1, 0.2, 0.5]), st.integers(0, 3))
 def test_histogram_path_matches_record_loop(risks, g, seed):

@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sdc
-from tests import brute
+from tests import brute, scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.SdcWarning")
 
 
-@settings(max_examples=60)
+@settings(max_examples=scale.examples(60))
 @given(st.lists(st.sampled_from([1, 2, 3, 4, 5, 6]), min_size=2, max_size=40))
 def test_exact_interval_matches_the_poisson_binomial(codes):
     df = pd.DataFrame({"k": codes})

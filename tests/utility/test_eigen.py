@@ -14,6 +14,7 @@ from sdc._stats import summary_values
 import sdc
 from sdc.exceptions import DegenerateDataWarning
 from sdc.utility.eigen import sdcmicro_eigen_matrix
+from tests import scale
 
 
 def _with_correlation(r: float, n: int = 400, seed: int = 0) -> pd.DataFrame:
@@ -123,7 +124,7 @@ def numeric_frames(draw):
     return pd.DataFrame(x, columns=cols), pd.DataFrame(y, columns=cols)
 
 
-@settings(max_examples=60)
+@settings(max_examples=scale.examples(60))
 @given(numeric_frames())
 def test_similarity_is_at_most_100_and_symmetric_in_the_spectrum(pair):
     x, y = pair

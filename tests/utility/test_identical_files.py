@@ -13,10 +13,11 @@ from hypothesis import HealthCheck, given, settings
 
 import sdc
 from tests.strategies import microdata
+from tests import scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.SdcWarning")
 
-@settings(max_examples=40, suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow])
+@settings(max_examples=scale.examples(40), suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow])
 @given(case=microdata(max_keys=3, weights=False))
 def test_identical_files_lose_nothing(case):
     df, keys, _ = case

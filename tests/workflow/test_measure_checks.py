@@ -39,6 +39,7 @@ from sdc.workflow.config import RunConfig, Scenario, Thresholds
 from sdc.workflow.measure import Context, Measure, UtilityContext, UtilityMeasure
 from sdc.workflow.registry import ALL_MEASURES, CORE_MEASURES, FILE_MEASURES, OPTIONAL_MEASURES
 from sdc.workflow.utility_registry import UTILITY_MEASURES
+from tests import scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.SdcWarning")
 
@@ -178,7 +179,7 @@ def test_order_free_and_aligned_to_the_index(m: Measure, data: pd.DataFrame, res
 
 
 @pytest.mark.parametrize("m", SCENARIO_ENTRIES, ids=_id)
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scale.examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n=st.integers(6, 80), seed=st.integers(0, 2**16))
 def test_order_free_on_random_files(m: Measure, n: int, seed: int) -> None:
     # Brute force over small random files (few records, lone classes, a household per record):
