@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from sdc.app import steps
+from sdc.app import steps, sweeping
 from sdc.app.session import AppError, AppSession
 
 __all__ = ["App", "make_server", "serve", "MAX_UPLOAD", "MAX_REQUEST", "ACTIONS"]
@@ -61,6 +61,9 @@ ACTIONS: dict[str, Action] = {
     "preview_step": lambda s, b: steps.preview_step(s, b.get("step")),
     "run": lambda s, b: steps.run_plan(s),
     "export": lambda s, b: steps.export_run(s, external=bool(b.get("external"))),
+    "sweep_axes": lambda s, b: sweeping.sweep_axes(),
+    "sweep": lambda s, b: sweeping.sweep_step(s, b.get("index"), b.get("parameter"), b.get("values"),
+                                              b.get("risk_axis"), b.get("utility_axis")),
 }
 
 

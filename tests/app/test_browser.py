@@ -1,6 +1,6 @@
 """``sdc app`` in a real browser (headless Chromium driven by Selenium): the whole workflow on
 the bundled example — open, roles, assess, a recode and a local suppression added and a third
-step undone, compare, export — with the numbers shown equal to the CLI's on the same plan, the
+step undone, compare, a sweep of the suppression's k on the risk-utility plane, export — with the numbers shown equal to the CLI's on the same plan, the
 exported plan rerun by ``sdc protect`` to the same release, and a request without the token
 refused. Screenshots of every page: SDC_APP_SCREENSHOTS=docs/img writes docs/app.md's."""
 
@@ -156,6 +156,22 @@ def test_the_whole_workflow_in_the_browser(browser: Any, app: Running, tmp_path:
     expected = dict(zip(same["statistic"], same["value"]))
     assert run["cells_changed"] == f"{expected['cells_changed']:,}" and run["records_out"] == "4,125"
     _shot(d, "compare", tmp_path)
+
+    # the sweep of the local suppression's k: a point per setting and the original data, details on hover
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.support.ui import Select
+
+    Select(d.find_element(By.ID, "sweep-step")).select_by_value("1")
+    assert Select(d.find_element(By.ID, "sweep-param")).first_selected_option.text == "k"
+    d.find_element(By.ID, "sweep-values").send_keys("2, 3, 5")
+    _click(d, "#run-sweep")
+    points = d.find_elements(By.CSS_SELECTOR, "#sweep-plane circle")
+    assert len(points) == 4
+    ActionChains(d).move_to_element(points[2]).perform()
+    _wait(d, lambda d: d.find_element(By.ID, "sweep-hover").text.startswith("setting 2: local_suppression k=3;"))
+    d.execute_script("document.getElementById('sweep-step').scrollIntoView()")
+    out = Path(os.environ.get("SDC_APP_SCREENSHOTS") or tmp_path)
+    assert d.save_screenshot(str(out / "app-sweep.png"))
 
     _click(d, 'nav button[data-page="export"]')
     _click(d, "#run-export")

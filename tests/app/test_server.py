@@ -261,3 +261,49 @@ def test_the_command_prints_its_url_and_stops_on_ctrl_c(tmp_path: Path) -> None:
         p.kill()
     assert p.returncode == 130 and "Traceback" not in err and "sdc app: stopped" in err
     assert list((tmp_path / "t").iterdir()) == []  # its temporary folder is gone
+
+
+def test_the_sweep_of_a_step_is_sdc_sweep_on_the_same_plan(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """The Compare page's sweep: the plane's points are the rows `sdc sweep` writes for the plan
+    the answer carries; a step, parameter or value that does not do is refused in one line."""
+    import pandas as pd
+
+    from sdc.app import steps, sweeping
+    from sdc.app.session import AppError, AppSession
+
+    s = AppSession(None, tmp_path / "exports", tmp_path)
+    s.open("example")
+    for step in (PLAN[0], PLAN[2]):
+        steps.add_step(s, step)
+    doc = sweeping.sweep_step(s, 1, "k", [2, 3, 5], utility_axis="nue_normalised")
+    points = doc["plane"]["points"]
+    assert [p["label"] for p in points] == ["baseline (original data)", "local_suppression k=2",
+                                            "local_suppression k=3", "local_suppression k=5"]
+    plan = tmp_path / "sweep.toml"
+    plan.write_text(doc["plan_toml"], encoding="utf-8")
+    code, _, err = run_cli(capsys, "sweep", str(s.path), "--plan", str(plan), "--no-png",
+                           "--out", str(tmp_path / "sweep"))
+    assert code == 0, err
+    cli = pd.read_csv(tmp_path / "sweep" / "sweep.csv")
+    assert [p["x"] for p in points] == pytest.approx(cli["global_risk"].tolist(), rel=1e-12)
+    assert [p["y"] for p in points] == pytest.approx(cli["nue_normalised"].tolist(), rel=1e-12)
+    assert [p["non_dominated"] for p in points] == cli["non_dominated"].tolist()
+    assert doc["plane"]["x_label"] == "global risk (0 to 1) (lower is safer)"
+    assert s.state.steps[1]["k"] == 3  # the plan itself is untouched
+    for args, says in [((5, "k", [2]), "sweep: step 5 does not exist (the plan has 2)."),
+                       ((1, "", [2]), "sweep: name the parameter to vary"),
+                       ((1, "k", []), "sweep: give the values of `k` to try"),
+                       ((1, "nope", [2]), "unknown parameter `nope`"),
+                       ((1, "k", ["x"]), "parameter `k` must be a whole number >= 2")]:
+        with pytest.raises(AppError) as e:
+            sweeping.sweep_step(s, *args)
+        assert says in str(e.value) and "\n" not in str(e.value), (args, e.value)
+
+
+def test_the_sweep_is_an_action_of_the_api(example: Running) -> None:
+    status, doc = example.call("sweep_axes")
+    assert status == 200 and ["global_risk", "global risk (0 to 1)"] in doc["risk"]
+    assert doc["default_utility"] == "il1_overall" and all(len(a) == 2 for a in doc["utility"])
+    status, doc = example.call("sweep", {"index": 99, "parameter": "k", "values": [2]})
+    said = doc["error"]  # the module's plan may have steps by now, or none when run alone
+    assert status == 400 and ("sweep: step 99 does not exist" in said or "no step yet" in said) and "\n" not in said

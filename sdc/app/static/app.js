@@ -82,6 +82,7 @@ function page(name) {
   document.querySelectorAll("main section").forEach((s) => { s.hidden = s.id !== name; });
   if (name === "identify" && state.open) loadSuggestions();
   if (name === "protect" && !methods.length) loadMethods();
+  if (name === "compare") sweepForm();
 }
 
 function refresh(s) {
@@ -214,6 +215,89 @@ function planTable(s) {
   show("plan", t);
 }
 
+// The sweep: a step of the plan, one of its parameters (from the method's declaration), the
+// values to try; the answer's points are drawn as an SVG plane, each with its details on hover.
+let axes = null;
+async function sweepForm() {
+  if (!state.open) return;
+  if (!methods.length) methods = (await api("methods")).methods;
+  if (!axes) {
+    axes = await api("sweep_axes");
+    [["sweep-risk", axes.risk, axes.default_risk], ["sweep-utility", axes.utility, axes.default_utility]].forEach(([id, list, d]) => {
+      $(id).replaceChildren(...list.map(([v, label]) => { const o = el("option", label); o.value = v; return o; }));
+      $(id).value = d;
+    });
+  }
+  const steps = state.steps || [], sel = $("sweep-step"), was = sel.value;
+  sel.replaceChildren(...steps.map((st, i) => { const o = el("option", `${i + 1} ${st.method}`); o.value = i; return o; }));
+  if (was && was < steps.length) sel.value = was;
+  sweepParams();
+}
+function sweepParams() {
+  const st = (state.steps || [])[Number($("sweep-step").value)];
+  const m = st && methods.find((x) => x.name === st.method);
+  $("sweep-param").replaceChildren(...(m ? m.params : []).map((p) => { const o = el("option", p.name); o.value = p.name; return o; }));
+  if (m && m.params.some((p) => p.name === "k")) $("sweep-param").value = "k";
+}
+async function runSweep() {
+  const values = $("sweep-values").value.split(",").map((v) => v.trim()).filter((v) => v).map(parse);
+  const d = await api("sweep", {index: Number($("sweep-step").value), parameter: $("sweep-param").value, values,
+    risk_axis: $("sweep-risk").value, utility_axis: $("sweep-utility").value});
+  show("sweep-plane", plane(d.plane));
+  $("sweep-hover").textContent = "Hover a point: its setting, risk and utility.";
+  show("sweep-table", table(d.table, "Every setting (row 0: the original data)"), table(d.summary, "The sweep"),
+       el("p", "The sweep plan: saved as sweep.toml, `sdc sweep DATA --plan sweep.toml --out DIR` reruns it to the same table.", "caption"),
+       el("pre", d.plan_toml));
+}
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
+  if (text !== undefined) e.textContent = String(text);
+  return e;
+}
+function plane(p) {
+  const W = 680, H = 400, L = 90, R = 30, T = 20, B = 50, pts = p.points.filter((q) => q.x !== null && q.y !== null);
+  if (!pts.length) return el("p", "No setting has both figures defined: nothing to draw.", "caption");
+  // each axis padded by 8 %, never below 0 when no figure is (shares, counts, percents)
+  const span = (vs) => { let lo = Math.min(...vs), hi = Math.max(...vs);
+    if (hi === lo) { const d = Math.abs(lo) * 0.1 || 0.5; lo -= d; hi += d; }
+    const pad = (hi - lo) * 0.08, floor = Math.min(...vs) >= 0 ? 0 : -Infinity;
+    return [Math.max(floor, lo - pad), hi + pad]; };
+  const tick = (v) => String(Number(v.toPrecision(3)));
+  const [x0, x1] = span(pts.map((q) => q.x)), [y0, y1] = span(pts.map((q) => q.y));
+  const X = (v) => L + (v - x0) / (x1 - x0) * (W - L - R), Y = (v) => H - B - (v - y0) / (y1 - y0) * (H - T - B);
+  const s = svg("svg", {width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "risk against utility"});
+  s.appendChild(svg("line", {x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#555"}));
+  s.appendChild(svg("line", {x1: L, y1: T, x2: L, y2: H - B, stroke: "#555"}));
+  [[x0, x1, true], [y0, y1, false]].forEach(([lo, hi, isX]) => {
+    for (let i = 0; i <= 4; i++) {
+      const v = lo + (hi - lo) * i / 4;
+      s.appendChild(isX ? svg("text", {x: X(v), y: H - B + 16, "text-anchor": "middle", "font-size": 10}, tick(v))
+                        : svg("text", {x: L - 6, y: Y(v) + 3, "text-anchor": "end", "font-size": 10}, tick(v)));
+    }
+  });
+  s.appendChild(svg("text", {x: (L + W - R) / 2, y: H - 10, "text-anchor": "middle", "font-size": 11}, p.x_label));
+  s.appendChild(svg("text", {x: 14, y: (T + H - B) / 2, "text-anchor": "middle", "font-size": 11,
+    transform: `rotate(-90 14 ${(T + H - B) / 2})`}, p.y_label));
+  const front = pts.filter((q) => q.non_dominated).sort((a, b) => a.x - b.x);
+  if (front.length > 1) s.appendChild(svg("polyline", {points: front.map((q) => `${X(q.x)},${Y(q.y)}`).join(" "),
+    fill: "none", stroke: "#888"}));
+  pts.forEach((q) => {
+    const base = q.setting === 0, detail = `${base ? "the original data" : "setting " + q.setting}: ${q.label}; ` +
+      `${p.x_label}: ${fmt(q.x)}; ${p.y_label}: ${fmt(q.y)}${q.non_dominated ? "; non-dominated" : ""}`;
+    const c = svg("circle", {cx: X(q.x), cy: Y(q.y), r: base ? 7 : 5, fill: base ? "#000" : "#3b6ea5",
+      stroke: q.non_dominated ? "#000" : "none", "stroke-width": q.non_dominated ? 1.5 : 0, "data-setting": q.setting});
+    c.appendChild(svg("title", {}, detail));
+    c.addEventListener("mouseenter", () => { $("sweep-hover").textContent = detail; });
+    s.appendChild(c);
+    if (base) s.appendChild(svg("text", {x: X(q.x) - 9, y: Y(q.y) - 9, "font-size": 10, "text-anchor": "end",
+      "font-weight": "bold"}, "original data"));
+    else if (q.non_dominated) s.appendChild(svg("text", {x: X(q.x) + 7, y: Y(q.y) - 6, "font-size": 10}, q.setting));
+  });
+  return s;
+}
+
 function runTables(d) {
   const out = [table(d.summary, "The run"), table(d.steps, "Each step")];
   if (d.comparison) out.push(table(d.comparison, "Before and after"));
@@ -235,6 +319,8 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("add-step").onclick = async () => { refresh(await api("add_step", {step: currentStep()})); show("step-preview"); };
   $("set-seed").onclick = async () => refresh(await api("seed", {seed: Number($("seed").value)}));
   $("run-plan").onclick = async () => { const d = await api("run"); show("run-summary", ...runTables(d)); if (d.page) frame("compare-page", d.page); };
+  $("sweep-step").onchange = sweepParams;
+  $("run-sweep").onclick = runSweep;
   $("run-export").onclick = async () => {
     const d = await api("export", {external: $("external").checked});
     const list = el("ul"); d.files.forEach((f) => list.appendChild(el("li", f)));
