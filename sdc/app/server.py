@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from sdc.app import steps, sweeping
+from sdc.app import hierarchies, steps, sweeping
 from sdc.app.session import AppError, AppSession
 
 __all__ = ["App", "make_server", "serve", "MAX_UPLOAD", "MAX_REQUEST", "ACTIONS"]
@@ -62,6 +62,10 @@ ACTIONS: dict[str, Action] = {
     "run": lambda s, b: steps.run_plan(s),
     "export": lambda s, b: steps.export_run(s, external=bool(b.get("external"))),
     "sweep_axes": lambda s, b: sweeping.sweep_axes(),
+    "hierarchy_values": lambda s, b: hierarchies.hierarchy_values(s, b.get("variable")),
+    "hierarchy": lambda s, b: hierarchies.build_hierarchy(s, b.get("variable"), b.get("kind"), b.get("levels")),
+    "recode_level": lambda s, b: hierarchies.recode_to_level(s, b.get("variable"), b.get("kind"), b.get("levels"),
+                                                             b.get("level")),
     "sweep": lambda s, b: sweeping.sweep_step(s, b.get("index"), b.get("parameter"), b.get("values"),
                                               b.get("risk_axis"), b.get("utility_axis")),
 }

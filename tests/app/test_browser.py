@@ -1,6 +1,6 @@
 """``sdc app`` in a real browser (headless Chromium driven by Selenium): the whole workflow on
 the bundled example — open, roles, assess, a recode and a local suppression added and a third
-step undone, compare, a sweep of the suppression's k on the risk-utility plane, export — with the numbers shown equal to the CLI's on the same plan, the
+step undone, a hierarchy built, compare, a sweep of the suppression's k on the risk-utility plane, export — with the numbers shown equal to the CLI's on the same plan, the
 exported plan rerun by ``sdc protect`` to the same release, and a request without the token
 refused. Screenshots of every page: SDC_APP_SCREENSHOTS=docs/img writes docs/app.md's."""
 
@@ -144,6 +144,21 @@ def test_the_whole_workflow_in_the_browser(browser: Any, app: Running, tmp_path:
     assert len(d.find_elements(By.CSS_SELECTOR, "#plan tr")) == 4
     _click(d, "#undo")  # the pram step goes
     assert len(d.find_elements(By.CSS_SELECTOR, "#plan tr")) == 3
+    # the hierarchy editor: region's values filled in, grouped, the hierarchy's table and its level buttons
+    from selenium.webdriver.support.ui import Select
+
+    Select(d.find_element(By.ID, "hier-variable")).select_by_value("region")
+    Select(d.find_element(By.ID, "hier-kind")).select_by_value("groups")
+    _click(d, "#hier-fill")
+    filled = d.find_element(By.ID, "hier-groups").get_attribute("value").splitlines()
+    assert len(filled) == 9 and "London = London" in filled
+    grouped = "\n".join(f"{v} = {'North' if 'North' in v or v == 'Yorkshire' else 'Midlands' if 'Midlands' in v else 'South'}"
+                        for v in (line.split(" = ")[0] for line in filled))
+    d.execute_script("document.getElementById('hier-groups').value = arguments[0]", grouped)
+    _click(d, "#hier-build")
+    levels = [b.text for b in d.find_elements(By.CSS_SELECTOR, "#hier-levels-buttons button")]
+    assert levels == ["Recode region to level 1 (3 labels)", "Recode region to level 2 (1 label)"]
+    assert len(d.find_elements(By.CSS_SELECTOR, "#hier-table table tr")) == 10
     _shot(d, "protect", tmp_path)
 
     _click(d, 'nav button[data-page="compare"]')
@@ -159,7 +174,6 @@ def test_the_whole_workflow_in_the_browser(browser: Any, app: Running, tmp_path:
 
     # the sweep of the local suppression's k: a point per setting and the original data, details on hover
     from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.support.ui import Select
 
     Select(d.find_element(By.ID, "sweep-step")).select_by_value("1")
     assert Select(d.find_element(By.ID, "sweep-param")).first_selected_option.text == "k"

@@ -92,7 +92,7 @@ function refresh(s) {
   $("open-start").hidden = !s.start;
   if (s.start) $("open-start").textContent = "Open " + s.start;
   if (!s.open) return;
-  rolesForm(s); scenarioTable(s); planTable(s);
+  rolesForm(s); scenarioTable(s); planTable(s); hierarchyVariables(s);
   ["k", "l", "t"].forEach((k) => { $("thr-" + k).value = s.thresholds[k] ?? ""; });
   $("seed").value = s.seed;
 }
@@ -298,6 +298,43 @@ function plane(p) {
   return s;
 }
 
+// The hierarchy editor: the builder's levels (a text field, or lines of `value = group`), the
+// table of every value's labels, a button per level that adds its recode step.
+const HIER_HINTS = {intervals: "5, 10, 20", prefix: "4, 3, 2 (empty: one fewer per level)",
+  dates: "month, quarter, year, decade", groups: ""};
+function hierarchyVariables(s) {
+  const sel = $("hier-variable"), was = sel.value;
+  sel.replaceChildren(...s.columns.map((c) => { const o = el("option", c); o.value = c; return o; }));
+  if (s.columns.includes(was)) sel.value = was;
+}
+function hierarchyKind() {
+  const k = $("hier-kind").value, groups = k === "groups";
+  $("hier-levels").hidden = groups; $("hier-groups").hidden = !groups; $("hier-fill").hidden = !groups;
+  $("hier-levels").placeholder = HIER_HINTS[k];
+}
+function hierarchyRequest() {
+  const kind = $("hier-kind").value;
+  return {variable: $("hier-variable").value, kind, levels: kind === "groups" ? $("hier-groups").value : $("hier-levels").value};
+}
+async function hierarchyFill() {
+  const d = await api("hierarchy_values", {variable: $("hier-variable").value});
+  $("hier-groups").value = d.values.map((v) => `${v} = ${v}`).join("\n");
+  if (d.total > d.values.length) { $("error").textContent = `the first ${d.values.length} of ${d.total} values`; $("error").hidden = false; }
+}
+async function hierarchyBuild() {
+  const req = hierarchyRequest(), d = await api("hierarchy", req);
+  const buttons = d.levels.map((lv) => {
+    const b = el("button", `Recode ${d.variable} to level ${lv.level} (${lv.labels} label${lv.labels === 1 ? "" : "s"})`);
+    b.dataset.level = lv.level;
+    b.onclick = async () => refresh(await api("recode_level", {...req, level: lv.level}));
+    return b;
+  });
+  const csv = el("details"); csv.appendChild(el("summary", "The hierarchy as ARX's CSV (sdc search and ARX read it)"));
+  csv.appendChild(el("pre", d.csv));
+  show("hier-levels-buttons", ...buttons);
+  show("hier-table", table(d.table, `${d.name}: every value of ${d.variable}, its label per level, its records`), csv);
+}
+
 function runTables(d) {
   const out = [table(d.summary, "The run"), table(d.steps, "Each step")];
   if (d.comparison) out.push(table(d.comparison, "Before and after"));
@@ -320,6 +357,9 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("set-seed").onclick = async () => refresh(await api("seed", {seed: Number($("seed").value)}));
   $("run-plan").onclick = async () => { const d = await api("run"); show("run-summary", ...runTables(d)); if (d.page) frame("compare-page", d.page); };
   $("sweep-step").onchange = sweepParams;
+  $("hier-kind").onchange = hierarchyKind;
+  $("hier-fill").onclick = hierarchyFill;
+  $("hier-build").onclick = hierarchyBuild;
   $("run-sweep").onclick = runSweep;
   $("run-export").onclick = async () => {
     const d = await api("export", {external: $("external").checked});
