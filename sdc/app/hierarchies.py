@@ -41,7 +41,7 @@ def _column(session: AppSession, variable: Any) -> pd.Series:
 
 def hierarchy_values(session: AppSession, variable: Any) -> dict[str, Any]:
     """The distinct values of `variable` as the hierarchy matches them (text), for the groups form."""
-    from sdc.core.values import column_text
+    from sdc.identify.hierarchy import column_text  # the text a hierarchy matches values by
 
     _, values = column_text(_column(session, variable).dropna())
     return {"values": values[:MAX_GROUP_VALUES], "total": len(values)}
@@ -102,7 +102,7 @@ def _build(session: AppSession, variable: Any, kind: Any, levels: Any) -> Any:
 def build_hierarchy(session: AppSession, variable: Any, kind: Any, levels: Any) -> dict[str, Any]:
     """The hierarchy of `variable`: every value with its label per level and its records, and
     the hierarchy as ARX's CSV (level 0 first, ``;``-separated)."""
-    from sdc.core.values import column_text
+    from sdc.identify.hierarchy import column_text  # the text a hierarchy matches values by
 
     h = _build(session, variable, kind, levels)
     table = h.to_frame()
