@@ -13,7 +13,6 @@ Three ways a test takes part:
 
 * a hypothesis property asks :func:`examples` (``@settings(max_examples=scale.examples(60))``;
   the ``ci`` and ``dev`` profiles' 150 and 100 are scaled the same way);
-
 * a loop over random cases asks :func:`cases` how many to draw (``range(cases(100))``);
 * a parametrised test marked ``breadth`` (its variants are random seeds, or ARX's optima: more
   cases of one comparison) keeps the first variant and about one in ``round(1/scale)`` of the others
@@ -25,6 +24,7 @@ from __future__ import annotations
 
 import os
 import zlib
+
 
 def scale() -> float:
     """``SDC_TEST_SCALE`` as a number in (0, 1]; anything else is refused with its value."""
