@@ -13,9 +13,8 @@ from numpy.testing import assert_allclose
 from scipy.stats import wasserstein_distance
 
 import sdc
-from tests import brute
+from tests import brute, scale
 from tests.strategies import microdata
-from tests import scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.DegenerateDataWarning")
 

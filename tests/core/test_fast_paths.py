@@ -30,9 +30,8 @@ from sdc.core.msu import minimal_uniques
 from sdc.core.scenario import key_classes
 from sdc.risk.kanonymity import _top_by
 from sdc.risk.streamed import risk_from_file
-from tests import brute
+from tests import brute, scale
 from tests.strategies import microdata
-from tests import scale
 
 
 # ---------------------------------------------------------------------------------------------
@@ -180,7 +179,7 @@ def _brute_sums(X: np.ndarray, c: np.ndarray, w: np.ndarray):
 @pytest.mark.parametrize("seed", range(4))
 def test_compatible_sums_match_brute_force(seed, monkeypatch):
     rng = np.random.default_rng(seed)
-    for trial in range(120):
+    for trial in range(scale.cases(120)):
         monkeypatch.setattr(compatible, "_CHUNK", int(rng.choice([3, 50, 1 << 21])))
         monkeypatch.setattr(compatible, "_ORDER_COST", float(rng.choice([0.0, 0.5, 1e9])))
         K = int(rng.integers(2, 7))

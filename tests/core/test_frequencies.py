@@ -10,9 +10,8 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 import sdc
-from tests import brute
+from tests import brute, scale
 from tests.strategies import microdata
-from tests import scale
 
 NAN = np.nan
 # Tiny random frames are often all-unique or all-identical; that warning is tested elsewhere.

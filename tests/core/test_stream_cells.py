@@ -21,7 +21,7 @@ def survey(tmp_path_factory):
     """Keys with missing values (text and numbers), a text and a numeric sensitive variable
     (with missing values), weights."""
     rng = np.random.default_rng(33)
-    n = 400
+    n = 150  # small: the one-record chunks read the file 150 times per pass
     df = pd.DataFrame({
         "id": np.arange(1, n + 1), "a": rng.integers(0, 4, n), "b": rng.choice(list("xyz"), n),
         "c": rng.choice(["p", None, "q"], n), "s": rng.choice(["u", "v", "w", None], n),

@@ -16,9 +16,8 @@ from hypothesis import strategies as st
 
 import sdc
 from sdc.protect.suppression import default_importance, local_suppression
-from tests import brute
+from tests import brute, scale
 from tests.strategies import microdata
-from tests import scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.SdcWarning")
 

@@ -10,9 +10,8 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 import sdc
-from tests import brute
+from tests import brute, scale
 from tests.strategies import microdata
-from tests import scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.DegenerateDataWarning")
 

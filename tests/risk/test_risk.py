@@ -15,9 +15,8 @@ from numpy.testing import assert_allclose
 import sdc
 from sdc.exceptions import SdcWarning
 from sdc.risk.individual import pattern_risk
-from tests import brute
+from tests import brute, scale
 from tests.strategies import microdata
-from tests import scale
 
 pytestmark = pytest.mark.filterwarnings("ignore::sdc.exceptions.DegenerateDataWarning")
 
