@@ -273,6 +273,8 @@ def _robust_scaled_cov(values: np.ndarray, seed: int, frame: str) -> tuple[np.nd
     from sdc.core.robust import robust_covariance
 
     x = values[~np.isnan(values).any(axis=1)]
+    # The MCD's random starts draw records by position: sorted rows make it independent of the order.
+    x = x[np.lexsort(x.T[::-1])] if x.size else x
     p = values.shape[1]
     nan = np.full((p, p), np.nan)
     if x.shape[0] <= p or p < 2:

@@ -57,7 +57,9 @@ def test_a_registered_utility_measure_is_in_compare_and_sweep(monkeypatch: pytes
 def test_the_built_in_figures_are_the_sweep_row_and_the_comparison_rows() -> None:
     names = [f.name for m in utility_registry.UTILITY_MEASURES for f in m.figures]
     assert names == ["il1_overall", "eigen_similarity_pct", "nue", "nue_normalised", "nue_utility_retained",
-                     "records_retained", "pct_records_retained", "cells_suppressed"]
+                     "records_retained", "pct_records_retained", "cells_suppressed", "il_variables", "il_correl",
+                     "robust_eigen"]
     assert dict(utility_registry.UTILITY_AXES) == {
         "il1_overall": False, "eigen_similarity_pct": True, "nue_normalised": False, "nue_utility_retained": True,
-        "pct_records_retained": True, "cells_suppressed": False}
+        "pct_records_retained": True, "cells_suppressed": False, "il_variables": False, "il_correl": False,
+        "robust_eigen": False}
