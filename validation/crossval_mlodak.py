@@ -44,8 +44,9 @@ def random_case(seed: int) -> r_bridge.MlodakCase:
     return r_bridge.MlodakCase(x, xm, robeigen=seed % 3 == 1, numeric=NUMERIC, seed=seed)
 
 
-def testdata_case(seed: int = 1) -> r_bridge.MlodakCase:
-    """sdcMicro's testdata: numeric variables with 10% noise, two keys recoded."""
+def testdata_case(seed: int = 1, robeigen: bool = True) -> r_bridge.MlodakCase:
+    """sdcMicro's testdata: numeric variables with 10% noise, two keys recoded (`robeigen`: 4,580
+    records, four covMcd runs in R)."""
     t = r_bridge.load_dataset("testdata")
     rng = np.random.default_rng(seed)
     x = pd.DataFrame({c: t[c].astype(np.float64) for c in ("expend", "income", "savings")})
@@ -59,7 +60,7 @@ def testdata_case(seed: int = 1) -> r_bridge.MlodakCase:
         xm[c] = x[c] + rng.normal(scale=0.1 * x[c].std(), size=len(x))
     xm.loc[rng.random(len(x)) < 0.1, "roof"] = "9"
     xm.loc[rng.random(len(x)) < 0.1, "ageband"] = "60+"
-    return r_bridge.MlodakCase(x, xm, robeigen=True, numeric=("expend", "income", "savings"), seed=seed)
+    return r_bridge.MlodakCase(x, xm, robeigen=robeigen, numeric=("expend", "income", "savings"), seed=seed)
 
 
 @dataclass(frozen=True)
