@@ -137,3 +137,14 @@ def test_il_variables_lies_in_0_1_and_is_the_mean_of_the_variables(seed, n):
     r = sdc.il_variables(x, xm)
     assert 0 <= r.value <= 1 and (r.loss.between(0, 1)).all()
     assert r.value == pytest.approx(r.loss.mean(), rel=1e-12)
+
+
+def test_robust_eigen_leaves_out_incomplete_records():
+    rng = np.random.default_rng(8)
+    x = pd.DataFrame(rng.normal(size=(40, 2)), columns=["a", "b"])
+    xm = x + rng.normal(scale=0.3, size=x.shape)
+    holes = xm.copy()
+    holes.loc[[3, 17], "a"] = np.nan
+    r = sdc.robust_eigen_loss(x, holes)
+    assert (r.n_complete_original, r.n_complete_released) == (40, 38)
+    assert r.value == pytest.approx(sdc.robust_eigen_loss(x, xm.drop(index=[3, 17]).reindex(x.index)).value, rel=1e-12)
