@@ -19,7 +19,9 @@ from .protection import (
     pram_strata, pram_with_matrix, rank_swap, top_bot_coding, MicroCase, MicroOut, microaggregation_batch,
     time_microaggregation_method,
 )
-from .utility import DUTILITY_METHODS, SdcObjUtility, d_utility, d_utility_all, sdc_obj_utility
+from .utility import (
+    DUTILITY_METHODS, MlodakCase, MlodakOut, SdcObjUtility, d_utility, d_utility_all, mlodak_batch, sdc_obj_utility,
+)
 from .attacks import d_risk, d_risk_rmd, record_linkage
 from .parity import MvTopCoding, NoiseDraws, Shuffle, add_noise_draws, ghost_vars, lm_fitted, microaggregation_measure, mv_top_coding, shuffle
 from .suppression import (
@@ -37,6 +39,7 @@ __all__ = [
     "global_recode", "group_and_rename", "top_bot_coding", "pram", "pram_draws", "pram_with_matrix", "pram_strata", "add_noise",
     "rank_swap", "hmac_sha256", "Pram", "PramDraws", "PramStrata", "AddNoise",
     "d_utility", "d_utility_all", "sdc_obj_utility", "SdcObjUtility", "DUTILITY_METHODS",
+    "mlodak_batch", "MlodakCase", "MlodakOut",
     "d_risk", "d_risk_rmd", "record_linkage",
     "local_suppression", "local_suppression_sdcobj", "local_supp", "risky_cells", "microaggregation", "LocalSuppression",
     "time_local_suppression", "time_microaggregation",

@@ -24,7 +24,8 @@ import pandas as pd
 from ._session import call, session
 from .convert import from_r_frame, py_vector, r_str, to_r_frame
 
-__all__ = ["DUTILITY_METHODS", "d_utility", "d_utility_all", "SdcObjUtility", "sdc_obj_utility"]
+__all__ = ["DUTILITY_METHODS", "d_utility", "d_utility_all", "SdcObjUtility", "sdc_obj_utility", "MlodakCase",
+           "MlodakOut", "mlodak_batch"]
 
 #: The ``method`` values of ``dUtility`` on data frames (sdcMicro 5.8).
 DUTILITY_METHODS = ("IL1", "IL1old", "IL1s", "eigen", "robeigen")
@@ -51,6 +52,36 @@ sdc_obj_utility <- function(df, keys, numvars, method, noise, aggr, aggr_method,
   mx <- as.data.frame(sdcMicro::get.sdcMicroObj(sdc, type = "manipNumVars"))
   list(il1 = as.numeric(u$il1), il1s = as.numeric(u$il1s), eigen = as.numeric(u$eigen),
        manip = frame_parts(mx))
+})
+
+## Mlodak's measures and robeigen on many (x, xm) pairs in ONE call. For robeigen the MCD
+## covariances are drawn from set.seed(seed) exactly as dUtility draws them (covMcd of scale(x),
+## then of scale(xm)), and dUtility is called again from the same seed: its figure must be
+## the one of those covariances.
+mlodak_batch <- function(cases) capture({
+  one <- function(cs) {
+    safe <- function(expr) tryCatch(expr, error = function(e) NA_real_)
+    # numeric columns arrive as 1-d arrays (class "array"), which IL_variables' inherits(v, "numeric") refuses
+    plain <- function(df) { for (k in seq_along(df)) if (!is.factor(df[[k]])) dim(df[[k]]) <- NULL; df }
+    x <- plain(as.data.frame(cs$x)); xm <- plain(as.data.frame(cs$xm))
+    ilc <- safe(as.numeric(sdcMicro::IL_correl(x = as.data.frame(x), xm = as.data.frame(xm))))
+    ilv <- tryCatch(sdcMicro::IL_variables(x = as.data.frame(x), xm = as.data.frame(xm)), error = function(e) NULL)
+    out <- list(il_correl = ilc,
+                il_variables = if (is.null(ilv)) NA_real_ else as.numeric(ilv),
+                indiv = if (is.null(ilv)) numeric(0) else as.numeric(attr(ilv, "indiv_distances")))
+    if (isTRUE(cs$robeigen)) {
+      num <- as.data.frame(x)[, cs$numeric, drop = FALSE]
+      numm <- as.data.frame(xm)[, cs$numeric, drop = FALSE]
+      set.seed(cs$seed)
+      c1 <- robustbase::covMcd(scale(num))$cov
+      c2 <- robustbase::covMcd(scale(numm))$cov
+      set.seed(cs$seed)
+      out$robeigen <- as.numeric(sdcMicro::dUtility(obj = num, xm = numm, method = "robeigen"))
+      out$cov1 <- as.numeric(c1); out$cov2 <- as.numeric(c2)
+    }
+    out
+  }
+  lapply(cases, one)
 })
 """
 
@@ -148,3 +179,52 @@ def sdc_obj_utility(
 def _first(x: Any) -> float:
     arr = py_vector(x)
     return float(arr[0]) if arr.size else float(np.nan)
+
+
+@dataclass(frozen=True)
+class MlodakCase:
+    """One (x, xm) pair of :func:`mlodak_batch`: every column of `original` (and `released`) is
+    passed; `robeigen` also runs ``dUtility(method = "robeigen")`` on the `numeric` columns
+    after ``set.seed(seed)``."""
+
+    original: pd.DataFrame
+    released: pd.DataFrame
+    robeigen: bool = False
+    numeric: tuple[str, ...] = ()
+    seed: int = 1
+
+
+@dataclass(frozen=True)
+class MlodakOut:
+    """sdcMicro's ``IL_correl``, ``IL_variables`` (and its individual distances), and for a
+    robeigen case its figure and the two ``covMcd(scale(.))$cov`` it was computed from (NaN /
+    None where sdcMicro stops with an error)."""
+
+    il_correl: float
+    il_variables: float
+    indiv: np.ndarray
+    robeigen: float = float("nan")
+    cov_before: np.ndarray | None = None
+    cov_after: np.ndarray | None = None
+
+
+def mlodak_batch(cases: Sequence[MlodakCase]) -> list[MlodakOut]:
+    """``sdcMicro::IL_correl``, ``IL_variables`` and ``dUtility(method = "robeigen")`` on many cases
+    in ONE R call."""
+    import rpy2.robjects as ro
+
+    _define()
+    items = [ro.ListVector({"x": to_r_frame(c.original), "xm": to_r_frame(c.released), "robeigen": bool(c.robeigen),
+                            "numeric": r_str(list(c.numeric)), "seed": int(c.seed)}) for c in cases]
+    value = call("mlodak_batch", ro.r("list")(*items)).rx2("value")
+    out = []
+    for c, v in zip(cases, value):
+        extra: dict[str, Any] = {}
+        if c.robeigen:
+            p = len(c.numeric)
+            extra = {"robeigen": _first(v.rx2("robeigen")),
+                     "cov_before": py_vector(v.rx2("cov1")).reshape(p, p, order="F"),
+                     "cov_after": py_vector(v.rx2("cov2")).reshape(p, p, order="F")}
+        out.append(MlodakOut(il_correl=_first(v.rx2("il_correl")), il_variables=_first(v.rx2("il_variables")),
+                             indiv=py_vector(v.rx2("indiv")), **extra))
+    return out

@@ -54,10 +54,11 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sdc.core.scenario", ("KeyClasses", "key_classes")),
     ("sdc.risk.uniqueness", ("PopulationUniquenessResult", "population_uniqueness")),
     ("sdc.utility", (
-        "AssociationResult", "DiscernibilityResult", "EigenSimilarityResult", "IL1sResult", "InformationLossResult",
-        "MarginalResult", "NonUniformEntropyResult", "SuppressionResult", "UtilitySummary", "ValidityResult",
-        "analysis_validity", "association_change", "discernibility", "eigen_similarity", "il1s", "information_loss",
-        "marginal_change", "non_uniform_entropy", "suppression", "utility_summary",
+        "AssociationResult", "DiscernibilityResult", "EigenSimilarityResult", "IL1sResult", "ILCorrelResult", "ILVariablesResult",
+        "InformationLossResult", "MarginalResult", "NonUniformEntropyResult", "RobustEigenResult", "SuppressionResult",
+        "UtilitySummary", "ValidityResult", "analysis_validity", "association_change", "discernibility",
+        "eigen_similarity", "il1s", "il_correl", "il_variables", "information_loss", "marginal_change",
+        "non_uniform_entropy", "robust_eigen_loss", "suppression", "utility_summary",
     )),
     ("sdc.attacks", (
         "AnonymeterResult", "DistanceRiskResult", "LinkageResult", "RecordLinkageResult", "RmdRiskResult",

@@ -250,7 +250,7 @@ def build_sweep_report(r: SweepResult, *, files: dict[str, str] | None = None) -
     risk_cols = [c for c in ("setting", "label", "pct_unique", "pct_fk_lt_k", "pct_fk_le_k",
                              "expected_reidentifications", "global_risk") if c in t.columns]
     risk_cols += [c for c in t.columns if c not in risk_cols and c not in _UTILITY_SHOWN and c not in _NOT_SHOWN
-                  and not str(c).startswith("il1[")]
+                  and utility_figure(str(c)) is None]  # the other utility figures are in sweep.csv
     s.tables.append(Table("settings", "Risk by setting", t, show=risk_cols,
                           labels={c: column_label(c) for c in t.columns}))
     util_cols = ["setting", "label", *(c for c in _UTILITY_SHOWN if c in t.columns)]

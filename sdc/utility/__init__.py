@@ -6,7 +6,10 @@ index), then the variables, and returns a frozen result with ``to_frame()`` and
 
 * :mod:`~sdc.utility.loss`: IL1 as a share of the range (:func:`information_loss`),
   sdcMicro's IL1s and IL1 (:func:`il1s`);
-* :mod:`~sdc.utility.eigen`: eigenvalue similarity of the correlation matrices;
+* :mod:`~sdc.utility.eigen`: eigenvalue similarity of the correlation matrices, sdcMicro's
+  robust eigenvalue figure (:func:`robust_eigen_loss`);
+* :mod:`~sdc.utility.mlodak`: Mlodak's correlation loss (:func:`il_correl`) and distance per
+  variable (:func:`il_variables`), sdcMicro's ``IL_correl`` and ``IL_variables``;
 * :mod:`~sdc.utility.entropy`: non-uniform entropy and its normalised form;
 * :mod:`~sdc.utility.discernibility`: discernibility, average class size, privacy gain;
 * :mod:`~sdc.utility.suppression`: cells suppressed, records retained;
@@ -20,9 +23,10 @@ from __future__ import annotations
 
 from sdc.utility.association import AssociationResult, association_change, cramers_v
 from sdc.utility.discernibility import DiscernibilityResult, discernibility
-from sdc.utility.eigen import EigenSimilarityResult, eigen_similarity
+from sdc.utility.eigen import EigenSimilarityResult, RobustEigenResult, eigen_similarity, robust_eigen_loss
 from sdc.utility.entropy import NonUniformEntropyResult, non_uniform_entropy
 from sdc.utility.loss import IL1sResult, InformationLossResult, il1s, information_loss
+from sdc.utility.mlodak import ILCorrelResult, ILVariablesResult, il_correl, il_variables
 from sdc.utility.marginals import MarginalResult, marginal_change
 from sdc.utility.summary import UtilitySummary, utility_summary
 from sdc.utility.suppression import SuppressionResult, suppression
@@ -30,7 +34,8 @@ from sdc.utility.validity import ValidityResult, analysis_validity, ci_overlap
 
 __all__ = [
     "information_loss", "InformationLossResult", "il1s", "IL1sResult",
-    "eigen_similarity", "EigenSimilarityResult",
+    "eigen_similarity", "EigenSimilarityResult", "robust_eigen_loss", "RobustEigenResult",
+    "il_correl", "ILCorrelResult", "il_variables", "ILVariablesResult",
     "non_uniform_entropy", "NonUniformEntropyResult",
     "discernibility", "DiscernibilityResult",
     "suppression", "SuppressionResult",

@@ -9,6 +9,10 @@ utility table, a column of the sweep. A figure with ``better`` set can be the sw
 axis. Adding a utility measure to compare and sweep touches its module in :mod:`sdc.utility`
 and one entry here.
 
+Mlodak's two measures and sdcMicro's robeigen follow (:func:`sdc.il_variables` over the
+changed variables; :func:`sdc.il_correl` and :func:`sdc.robust_eigen_loss` over the changed
+numeric ones, NaN with fewer than two).
+
 The four headline measures read one :func:`sdc.utility_summary` of the release (IL1, the
 eigenvalue similarity, the non-uniform entropy, records retained and cells suppressed),
 computed once.
@@ -16,11 +20,13 @@ computed once.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from sdc.utility import utility_summary
-from sdc.workflow.measure import BITS, COUNT, PERCENT, SHARE, Figure, UtilityContext, UtilityMeasure
+from sdc._validation import is_numeric_column
+from sdc.utility import il_correl, il_variables, robust_eigen_loss, utility_summary
+from sdc.workflow.measure import BITS, COUNT, NUMBER, PERCENT, SHARE, Figure, UtilityContext, UtilityMeasure
 
 __all__ = ["UTILITY_MEASURES", "UTILITY_AXES", "utility_axes", "headline", "utility_figure", "COMPARE_COLUMN_LABELS",
            "ASSOCIATION_LABELS"]
@@ -47,6 +53,30 @@ def headline(ctx: UtilityContext) -> Any:
         ctx.shared["summary"] = utility_summary(ctx.original, ctx.released, variables=list(ctx.variables),
                                                 keys=list(ctx.keys) or None, suppressed=ctx.suppressed)
     return ctx.shared["summary"]
+
+
+def _numeric(ctx: UtilityContext) -> list[str]:
+    """The context's variables numeric in both files (an unknown name is kept, for the measure
+    to refuse in one line)."""
+    o, r = ctx.original, ctx.released
+    return [v for v in ctx.variables
+            if v not in o.columns or v not in r.columns or (is_numeric_column(o[v]) and is_numeric_column(r[v]))]
+
+
+def _correl(ctx: UtilityContext) -> Any:
+    """Mlodak's correlation loss over the changed numeric variables (None: fewer than two)."""
+    num = _numeric(ctx)
+    return il_correl(ctx.original, ctx.released, num) if len(num) >= 2 else None
+
+
+def _robeigen(ctx: UtilityContext) -> Any:
+    """sdcMicro's robeigen over the changed numeric variables, MCD seed 0 (None: fewer than two)."""
+    num = _numeric(ctx)
+    return robust_eigen_loss(ctx.original, ctx.released, num, seed=0) if len(num) >= 2 else None
+
+
+def _value(res: Any, cfg: Any) -> float:
+    return math.nan if res is None else float(res.value)
 
 
 #: The utility measures of compare and sweep, in the order of their figures.
@@ -79,6 +109,21 @@ UTILITY_MEASURES: tuple[UtilityMeasure, ...] = (
                         sweep="pct_records_retained", value=lambda s, cfg: float(s.pct_records_retained)),
                  Figure("cells_suppressed", "cells suppressed", COUNT, better="lower", sweep="cells_suppressed",
                         value=lambda s, cfg: int(s.cells_suppressed)))),
+    UtilityMeasure(
+        # sdcMicro's IL_variables over the changed variables (not every common column).
+        "il_variables", "Mlodak's distance per cell", lambda ctx: il_variables(ctx.original, ctx.released,
+                                                                             list(ctx.variables)),
+        function=il_variables,
+        figures=(Figure("il_variables", "Mlodak's distance per cell (IL_variables)", SHARE, better="lower",
+                        sweep="il_variables", value=_value),)),
+    UtilityMeasure(
+        "il_correl", "Mlodak's correlation loss", _correl, function=il_correl,
+        figures=(Figure("il_correl", "Mlodak's correlation loss (IL_correl)", SHARE, better="lower",
+                        sweep="il_correl", value=_value),)),
+    UtilityMeasure(
+        "robust_eigen", "robust eigenvalue difference", _robeigen, function=robust_eigen_loss,
+        figures=(Figure("robust_eigen", "robust eigenvalue difference (sdcMicro robeigen)", NUMBER, better="lower",
+                        sweep="robust_eigen", value=_value),)),
 )
 
 

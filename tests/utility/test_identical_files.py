@@ -8,8 +8,10 @@ from __future__ import annotations
 
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import sdc
 from tests.strategies import microdata
@@ -36,3 +38,23 @@ def test_identical_files_lose_nothing(case):
         assert m.max_deviation == 0.0
     ch = m.statistics["change"].to_numpy(dtype=float)
     assert np.all((ch == 0) | np.isnan(ch))
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.data_too_large, HealthCheck.too_slow])
+@given(case=microdata(max_keys=3, weights=False))
+def test_identical_files_lose_nothing_in_mlodaks_measures(case):
+    df, keys, _ = case
+    same = df.copy()
+    v = sdc.il_variables(df, same)
+    assert v.value == 0.0 and all(x == 0.0 for x in v.loss)
+    num = [c for c in df.columns if pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c])]
+    if len(num) >= 2:
+        c = sdc.il_correl(df, same, num)
+        assert c.value == 0.0 or np.isnan(c.value)
+
+
+@settings(max_examples=3, deadline=None)  # two MCD searches each
+@given(seed=st.integers(0, 10_000), p=st.integers(2, 4))
+def test_identical_files_lose_nothing_in_robust_eigen(seed, p):
+    x = pd.DataFrame(np.random.default_rng(seed).normal(size=(30, p)), columns=[f"v{j}" for j in range(p)])
+    assert sdc.robust_eigen_loss(x, x.copy()).value == 0.0

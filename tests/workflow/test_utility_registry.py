@@ -57,7 +57,26 @@ def test_a_registered_utility_measure_is_in_compare_and_sweep(monkeypatch: pytes
 def test_the_built_in_figures_are_the_sweep_row_and_the_comparison_rows() -> None:
     names = [f.name for m in utility_registry.UTILITY_MEASURES for f in m.figures]
     assert names == ["il1_overall", "eigen_similarity_pct", "nue", "nue_normalised", "nue_utility_retained",
-                     "records_retained", "pct_records_retained", "cells_suppressed"]
+                     "records_retained", "pct_records_retained", "cells_suppressed", "il_variables", "il_correl",
+                     "robust_eigen"]
     assert dict(utility_registry.UTILITY_AXES) == {
         "il1_overall": False, "eigen_similarity_pct": True, "nue_normalised": False, "nue_utility_retained": True,
-        "pct_records_retained": True, "cells_suppressed": False}
+        "pct_records_retained": True, "cells_suppressed": False, "il_variables": False, "il_correl": False,
+        "robust_eigen": False}
+
+
+def test_mlodaks_measures_and_robeigen_reach_compare_as_declared():
+    rng = np.random.default_rng(9)
+    original = _data(120).assign(inc=rng.normal(1000, 100, 120), rent=rng.normal(400, 50, 120))
+    released = original.assign(inc=original["inc"] + rng.normal(0, 30, 120), rent=original["rent"].round(-1),
+                               age=(original["age"] // 20) * 20)
+    c = sdc.compare(original, released, {"variables": {"categorical_keys": ["sex", "region", "age"]}})
+    rows = c.utility_table.set_index("measure")["value"]
+    changed = ["age", "inc", "rent"]
+    assert rows["il_variables"] == pytest.approx(sdc.il_variables(original, released, changed).value, rel=1e-12)
+    assert rows["il_correl"] == pytest.approx(sdc.il_correl(original, released, changed).value, rel=1e-12, abs=1e-15)
+    assert rows["robust_eigen"] == pytest.approx(sdc.robust_eigen_loss(original, released, changed).value, rel=1e-12)
+    # with one numeric variable changed, the two correlation-based figures are NaN, not an error
+    one = sdc.compare(original, original.assign(inc=original["inc"] + 1.0),
+                      {"variables": {"categorical_keys": ["sex", "region"]}}).utility_table.set_index("measure")["value"]
+    assert np.isnan(one["il_correl"]) and np.isnan(one["robust_eigen"]) and one["il_variables"] > 0
