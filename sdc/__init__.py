@@ -85,6 +85,7 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sdc.protect.shuffling", ("shuffle",)),
     ("sdc.protect.ghost", ("add_ghost_vars",)),
     ("sdc.protect.swap", ("rank_swap",)),
+    ("sdc.protect.record_swap", ("record_swap",)),
     ("sdc.protect.suppression", ("local_suppression",)),
     ("sdc.protect.suppression_risk", ("local_suppression_by_risk",)),
     ("sdc.protect.microaggregation", ("microaggregation",)),
