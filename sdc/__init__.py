@@ -54,9 +54,9 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sdc.core.scenario", ("KeyClasses", "key_classes")),
     ("sdc.risk.uniqueness", ("PopulationUniquenessResult", "population_uniqueness")),
     ("sdc.utility", (
-        "AssociationResult", "DiscernibilityResult", "EigenSimilarityResult", "IL1sResult", "InformationLossResult",
+        "AssociationResult", "DiscernibilityResult", "EigenSimilarityResult", "IL1sResult", "InfoLossResult", "InformationLossResult",
         "MarginalResult", "NonUniformEntropyResult", "SuppressionResult", "UtilitySummary", "ValidityResult",
-        "analysis_validity", "association_change", "discernibility", "eigen_similarity", "il1s", "information_loss",
+        "analysis_validity", "association_change", "discernibility", "eigen_similarity", "il1s", "info_loss", "information_loss",
         "marginal_change", "non_uniform_entropy", "suppression", "utility_summary",
     )),
     ("sdc.attacks", (

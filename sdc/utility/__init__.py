@@ -9,6 +9,7 @@ index), then the variables, and returns a frozen result with ``to_frame()`` and
 * :mod:`~sdc.utility.eigen`: eigenvalue similarity of the correlation matrices;
 * :mod:`~sdc.utility.entropy`: non-uniform entropy and its normalised form;
 * :mod:`~sdc.utility.discernibility`: discernibility, average class size, privacy gain;
+* :mod:`~sdc.utility.info_loss`: sdcMicro's table-based infoLoss of a swapped file;
 * :mod:`~sdc.utility.suppression`: cells suppressed, records retained;
 * :mod:`~sdc.utility.association`: Cramér's V and correlations before and after;
 * :mod:`~sdc.utility.marginals`: marginal distributions, means, sds, quantiles;
@@ -21,6 +22,7 @@ from __future__ import annotations
 from sdc.utility.association import AssociationResult, association_change, cramers_v
 from sdc.utility.discernibility import DiscernibilityResult, discernibility
 from sdc.utility.eigen import EigenSimilarityResult, eigen_similarity
+from sdc.utility.info_loss import InfoLossResult, info_loss
 from sdc.utility.entropy import NonUniformEntropyResult, non_uniform_entropy
 from sdc.utility.loss import IL1sResult, InformationLossResult, il1s, information_loss
 from sdc.utility.marginals import MarginalResult, marginal_change
@@ -33,6 +35,7 @@ __all__ = [
     "eigen_similarity", "EigenSimilarityResult",
     "non_uniform_entropy", "NonUniformEntropyResult",
     "discernibility", "DiscernibilityResult",
+    "info_loss", "InfoLossResult",
     "suppression", "SuppressionResult",
     "association_change", "AssociationResult", "cramers_v",
     "marginal_change", "MarginalResult",
