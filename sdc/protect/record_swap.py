@@ -109,8 +109,10 @@ class _State:
         self.donor_order = [np.argsort(-keys[:, h], kind="stable") for h in range(prob.shape[1])]
 
     def donors(self, h: int, swap: np.ndarray, pool: np.ndarray) -> None:
-        """Step 4's donor search for the households `swap` of one stratum (`pool`: its free
-        households when the level began; they cannot be donors)."""
+        """Step 4's donor search for the households `swap` of one stratum (`pool`: its
+        households; they cannot be donors -- sdcMicro blocks only those free when the level
+        began, so a household left without a donor at a higher level could be a donor inside its
+        own stratum, a swap that moves nothing: see docs/sdcmicro-differences.md)."""
         order = self.donor_order[h]
         blocked = pool[order]
         for i in swap.tolist():
@@ -145,7 +147,7 @@ class _State:
                         key = self.prob[others, h] / self.rng.exponential(size=others.size)
                         must = np.concatenate([must, others[np.argsort(-key, kind="stable")[:n]]])
                 if must.size:
-                    self.donors(h, must, pool)
+                    self.donors(h, must, st == s)
 
 
 def _swap_households(frame: pd.DataFrame, order: np.ndarray, starts: np.ndarray, hh_of_row: np.ndarray,
