@@ -150,6 +150,23 @@ class _State:
                     self.donors(h, must, st == s)
 
 
+def _swap_plan(sorted_frame: pd.DataFrame, starts: np.ndarray, hh_of_row: np.ndarray, geo_names: list[str],
+               profiles: list[list[str]], risk_cols: list[str] | None, rvars: list[str], t: float, swaprate: float,
+               rng: np.random.Generator) -> tuple[_State, int]:
+    """Steps 1-4 on the hid-sorted records: the swapping state (partners) and S."""
+    H = starts.size
+    geo = _codes(sorted_frame, geo_names, "hierarchy")
+    prob = _household_risk(sorted_frame, starts, hh_of_row, geo, risk_cols, rvars)
+    over = prob > t
+    level = np.where(over.any(axis=1), over.argmax(axis=1), len(geo_names))
+    strata = [_group([g[starts] for g in geo[:h + 1]], H) for h in range(len(geo))]
+    profs = [_group([c[starts] for c in _codes(sorted_frame, p, "similar")], H) for p in profiles]
+    total = math.ceil(H * swaprate / 2) if rng.integers(2) == 0 else math.floor(H * swaprate / 2)
+    state = _State(strata, profs, prob, level, rng)
+    state.run(_shares(np.bincount(strata[-1]), total, rng))
+    return state, total
+
+
 def _swap_households(frame: pd.DataFrame, order: np.ndarray, starts: np.ndarray, hh_of_row: np.ndarray,
                      partner: np.ndarray, columns: list[str]) -> pd.DataFrame:
     """The released frame: each swapped household's members take its partner's first-record
@@ -295,16 +312,9 @@ def record_swap(
     details: dict[str, Any] = {"households": int(H), "swaps_planned": 0, "swapped_households": 0,
                                "swapped_records": 0, "no_donor": []}
     if H:
-        geo = _codes(sorted_frame, geo_names, "hierarchy")
-        prob = _household_risk(sorted_frame, starts, hh_of_row, geo, risk_cols, rvars)
         t = risk_threshold if risk_threshold > 0 else (1.0 / k_anonymity if k_anonymity else 2.0)
-        over = prob > t
-        level = np.where(over.any(axis=1), over.argmax(axis=1), len(geo_names))
-        strata = [_group([g[starts] for g in geo[:h + 1]], H) for h in range(len(geo))]
-        profs = [_group([c[starts] for c in _codes(sorted_frame, p, "similar")], H) for p in profiles]
-        total = math.ceil(H * swaprate / 2) if rng.integers(2) == 0 else math.floor(H * swaprate / 2)
-        state = _State(strata, profs, prob, level, rng)
-        state.run(_shares(np.bincount(strata[-1]), total, rng))
+        state, total = _swap_plan(sorted_frame, starts, hh_of_row, geo_names, profiles, risk_cols, rvars, t,
+                                  swaprate, rng)
         out = _swap_households(out, order, starts, hh_of_row, state.partner, out_cols)
         ids = sorted_frame[hid_col].to_numpy()[starts]
         details.update(swaps_planned=int(total), swapped_households=int((state.partner >= 0).sum()),
