@@ -88,3 +88,11 @@ def test_brute_force(n: int, seed: int, k: int) -> None:
         assert r.measures.loc["90%", name] == pytest.approx(np.quantile(x, 0.9), rel=1e-12, abs=1e-15)
     assert r.false_zero == int(((oo > 0) & (ss == 0)).sum())
     assert len(probs) + 1 == len(r.measures)
+
+
+def test_missing_value_is_its_own_category() -> None:
+    o = pd.DataFrame({"a": ["x", None], "b": [1, 1]})
+    r = sdc.info_loss(o, o.assign(a=["x", "x"]), ["a", "b"])
+    # a: x 1->2, missing 1->0; b: 1 2->2; (x,1) 1->2; (missing,1) 1->0 -- five cells, the margin apart
+    assert len(r.cells) == 5 and r.false_zero == 2
+    assert r.measures.loc["Mean", "absD"] == pytest.approx(4 / 5)
