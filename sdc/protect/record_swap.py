@@ -106,22 +106,50 @@ class _State:
         self.starter = np.zeros(H, bool)
         self.partner = np.full(H, -1, dtype=np.int64)
         keys = prob / rng.exponential(size=prob.shape)
-        self.donor_order = [np.argsort(-keys[:, h], kind="stable") for h in range(prob.shape[1])]
+        # per level and profile: the households of each profile value, in donor order (largest
+        # key first), and a start pointer past the used ones
+        self.queues: list[list[dict[int, np.ndarray]]] = []
+        self.starts: list[list[dict[int, int]]] = []
+        for h in range(prob.shape[1]):
+            order = np.argsort(-keys[:, h], kind="stable")
+            per: list[dict[int, np.ndarray]] = []
+            for prof in profiles:
+                po = prof[order]
+                by = np.argsort(po, kind="stable")
+                cut = np.flatnonzero(np.r_[True, po[by][1:] != po[by][:-1]])
+                vals = po[by][cut].tolist()
+                per.append(dict(zip(vals, np.split(order[by], cut[1:]))))
+            self.queues.append(per)
+            self.starts.append([dict.fromkeys(q, 0) for q in per])
 
-    def donors(self, h: int, swap: np.ndarray, pool: np.ndarray) -> None:
-        """Step 4's donor search for the households `swap` of one stratum (`pool`: its
-        households; they cannot be donors -- sdcMicro blocks only those free when the level
+    def _first_free(self, h: int, p: int, value: int, st: np.ndarray, s: int) -> int:
+        """The first household of the queue (level h, profile p, its value) neither used nor
+        of stratum s; -1 when none."""
+        q = self.queues[h][p][value]
+        k = self.starts[h][p][value]
+        while k < q.size and self.used[q[k]]:
+            k += 1
+        self.starts[h][p][value] = k
+        step = 64
+        while k < q.size:
+            seg = q[k:k + step]
+            ok = np.flatnonzero(~self.used[seg] & (st[seg] != s))
+            if ok.size:
+                return int(seg[ok[0]])
+            k += step
+            step *= 2
+        return -1
+
+    def donors(self, h: int, swap: np.ndarray, st: np.ndarray, s: int) -> None:
+        """Step 4's donor search for the households `swap` of stratum `s` (`st`: the strata of
+        the level; its households cannot be donors -- sdcMicro blocks only those free when the level
         began, so a household left without a donor at a higher level could be a donor inside its
         own stratum, a swap that moves nothing: see docs/sdcmicro-differences.md)."""
-        order = self.donor_order[h]
-        blocked = pool[order]
         for i in swap.tolist():
-            free = ~self.used[order] & ~blocked
             found = -1
-            for prof in self.profiles:
-                hit = np.flatnonzero(free & (prof[order] == prof[i]))
-                if hit.size:
-                    found = int(order[hit[0]])
+            for p, prof in enumerate(self.profiles):
+                found = self._first_free(h, p, int(prof[i]), st, s)
+                if found >= 0:
                     break
             if found < 0:
                 self.failed[i] = True
@@ -136,18 +164,22 @@ class _State:
             st = self.strata[h]
             avail = ~self.used & ~self.failed
             started = np.bincount(st[self.starter], minlength=int(st.max()) + 1) if h == L - 1 else None
-            for s in np.unique(st[avail]).tolist():
-                pool = avail & (st == s)
-                must = np.flatnonzero(pool & ~self.used & (self.level == h))
+            idx = np.flatnonzero(avail)
+            idx = idx[np.argsort(st[idx], kind="stable")]
+            cut = np.flatnonzero(np.r_[True, st[idx][1:] != st[idx][:-1]]) if idx.size else idx
+            for members in np.split(idx, cut[1:]) if idx.size else []:
+                s = int(st[members[0]])
+                free = members[~self.used[members]]
+                must = free[self.level[free] == h]
                 if h == L - 1:
                     rest = max(0, int(draws[s]) - int(started[s]))
-                    others = np.flatnonzero(pool & ~self.used & (self.level != h))
+                    others = free[self.level[free] != h]
                     n = max(0, min(others.size, rest - must.size))
                     if n:
                         key = self.prob[others, h] / self.rng.exponential(size=others.size)
                         must = np.concatenate([must, others[np.argsort(-key, kind="stable")[:n]]])
                 if must.size:
-                    self.donors(h, must, st == s)
+                    self.donors(h, must, st, s)
 
 
 def _swap_plan(sorted_frame: pd.DataFrame, starts: np.ndarray, hh_of_row: np.ndarray, geo_names: list[str],
