@@ -218,13 +218,19 @@ def _swap_households(frame: pd.DataFrame, order: np.ndarray, starts: np.ndarray,
 def _r_record_swap(run: StepRun) -> RStep:
     p = run.parameters
     sim = p["similar"]
+    sim = [[sim]] if isinstance(sim, str) else [list(sim)] if all(isinstance(c, str) for c in sim) else sim
     args = [f"hid = {r_value(p['hid'])}", f"hierarchy = {r_names(run.variables)}",
-            "similar = list(" + ", ".join(r_names(s) for s in sim) + ")", f"swaprate = {r_value(p['swaprate'])}",
-            f"risk_threshold = {r_value(p['risk_threshold'])}", f"k_anonymity = {r_value(p['k_anonymity'])}",
+            "similar = list(" + ", ".join(r_names(s) for s in sim) + ")", f"swaprate = {r_value(p.get('swaprate', 0.05))}",
+            f"risk_threshold = {r_value(p.get('risk_threshold', 0))}", f"k_anonymity = {r_value(p.get('k_anonymity', 3))}",
             f"risk_variables = {r_value(p.get('risk_variables'))}", f"risk = {r_value(p.get('risk'))}",
             f"carry_along = {r_value(p.get('carry_along'))}",
-            f"return_swapped_id = {r_value(p['return_swapped_id'])}", f"seed = {r_seed(run.seed or 1) or 1}"]
-    code = ("as.data.frame(sdcMicro::recordSwap(data, " + ", ".join(args) + "))",)
+            f"return_swapped_id = {r_value(p.get('return_swapped_id', False))}", f"seed = {r_seed(run.seed or 1) or 1}"]
+    cols = list(dict.fromkeys([p["hid"], *run.variables, *(c for s in sim for c in s), *(p.get("risk_variables") or []),
+                               *(p.get("carry_along") or [])]))
+    code = (f"text <- vapply(data[{r_names(cols)}], is.character, TRUE)",
+            f"data[{r_names(cols)}][text] <- lapply(data[{r_names(cols)}][text], factor)  # recordSwap takes integers, factors",
+            "out <- as.data.frame(sdcMicro::recordSwap(data, " + ", ".join(args) + "))",
+            "out[] <- lapply(out, function(x) if (is.factor(x)) as.character(x) else x)", "out")
     return RStep(code, False, "sdcMicro's recordSwap, random: its C++ generator's draws, not sdc's")
 
 

@@ -165,3 +165,14 @@ def test_random_household_files(n_hh: int, seed: int, rate: float, k: int) -> No
     assert n == r.details["swapped_households"] and n % 2 == 0
     if k == 0:
         assert n <= 2 * math.ceil(n_hh * rate / 2)
+
+
+def test_a_plan_step_and_its_r_translation(tmp_path) -> None:
+    plan = tmp_path / "plan.toml"
+    plan.write_text('[plan]\nseed = 4\n\n[[steps]]\nmethod = "record_swap"\nhierarchy = ["region"]\n'
+                    'hid = "household_id"\nsimilar = ["sex"]\nrisk_variables = ["sex", "relation"]\nswaprate = 0.1\n')
+    run = sdc.protect_data(sdc.load_example(), str(plan), reassess=False)
+    res = run.steps[0].result
+    assert res.method == "record_swap" and res.details["swapped_households"] >= 170
+    script = run.to_r_script()
+    assert "sdcMicro::recordSwap(data, hid = \"household_id\", hierarchy = c(\"region\"), similar = list(c(\"sex\"))" in script
