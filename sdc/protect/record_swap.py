@@ -316,7 +316,8 @@ def record_swap(
     -------
     ProtectionResult
         ``details``: ``households``, ``swapped_households``, ``swaps_planned`` (S), ``no_donor``
-        (the household ids without a donor), ``swapped_records``.
+        (the household ids without a donor), ``swapped_records``; ``parameters`` also hold the
+        ``seed`` and ``swapped_households``.
     """
     frame, geo_t = check_variables(data, hierarchy, role="hierarchy")
     geo_names = list(geo_t)
@@ -362,6 +363,8 @@ def record_swap(
                               "risk": risk_cols, "risk_threshold": risk_threshold, "k_anonymity": int(k_anonymity),
                               "risk_variables": rvars or None, "carry_along": carry or None,
                               "return_swapped_id": bool(return_swapped_id)}
+    # the brief of issue 29: the seed and the number of swapped households in the parameters too
+    params.update(seed=seed_used, swapped_households=details["swapped_households"])
     changed = changed_cells(frame, out, geo_names + carry)
     return ProtectionResult(method="record_swap", data=out, variables=tuple(geo_names), parameters=params,
                             seed=seed_used, changed=changed, details=details)

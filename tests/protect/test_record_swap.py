@@ -111,7 +111,8 @@ def test_input_untouched_and_deterministic(census: pd.DataFrame) -> None:
     a, b = _swap(census, swaprate=0.2), _swap(census, swaprate=0.2)
     pd.testing.assert_frame_equal(census, before)
     pd.testing.assert_frame_equal(a.data, b.data)
-    assert a.seed == 3 and a.parameters["swaprate"] == 0.2
+    assert a.seed == 3 and a.parameters["swaprate"] == 0.2 and a.parameters["seed"] == 3
+    assert a.parameters["swapped_households"] == a.details["swapped_households"] > 0
     c = _swap(census, swaprate=0.2, seed=4)
     assert not c.data.equals(a.data)
     assert list(a.data.index) == list(census.index)
