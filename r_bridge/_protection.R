@@ -142,3 +142,30 @@ protect_micro_time <- function(x, aggr, method, reps) capture({
                                                                         aggr = aggr, method = method))[["elapsed"]]
   list(seconds = t / reps, mx = lapply(r$mx, as.numeric))
 })
+
+## recordSwap and its infoLoss (sdcMicro >= 5.6), on a createDat() census file
+protect_create_dat <- function(n, seed) capture({
+  set.seed(seed)
+  frame_parts(as.data.frame(sdcMicro::createDat(n)))
+})
+
+protect_record_swap <- function(df, hid, hierarchy, similar, swaprate, k_anonymity, risk_variables,
+                                carry_along, return_swapped_id, seed) capture({
+  log <- tempfile(fileext = ".txt")
+  on.exit(unlink(log))
+  r <- suppressMessages(sdcMicro::recordSwap(df, hid = hid, hierarchy = hierarchy, similar = similar,
+                                             swaprate = swaprate, k_anonymity = k_anonymity,
+                                             risk_variables = risk_variables, carry_along = carry_along,
+                                             return_swapped_id = return_swapped_id, log_file_name = log,
+                                             seed = seed))
+  frame_parts(as.data.frame(r))
+})
+
+utility_info_loss <- function(df, swapped, table_vars, hid) capture({
+  il <- sdcMicro::infoLoss(data.table::as.data.table(df), data.table::as.data.table(swapped),
+                           table_vars = table_vars, hid = hid)
+  m <- as.data.frame(il$measures)
+  list(what = as.character(m$what), absD = as.numeric(m$absD), relabsD = as.numeric(m$relabsD),
+       abssqrtD = as.numeric(m$abssqrtD), cells = nrow(il$cellvalues),
+       false_zero = as.integer(il$false_zero), false_nonzero = as.integer(il$false_nonzero))
+})

@@ -26,6 +26,7 @@ __all__ = [
     "pram_strata",
     "pram_with_matrix", "AddNoise", "add_noise", "rank_swap", "hmac_sha256", "MicroCase", "MicroOut",
     "microaggregation_batch", "time_microaggregation_method",
+    "create_dat", "record_swap", "info_loss",
 ]
 
 
@@ -271,3 +272,45 @@ def time_microaggregation_method(data: pd.DataFrame, *, aggr: int = 3, method: s
     v = _call("protect_micro_time", to_r_frame(data), int(aggr), str(method), int(reps))
     mx = pd.DataFrame({col: py_vector(part) for col, part in zip(data.columns, v.rx2("mx"))}, index=data.index)
     return float(py_vector(v.rx2("seconds"))[0]), mx
+
+
+def create_dat(n: int = 2000, seed: int = 1) -> pd.DataFrame:
+    """``set.seed(seed); sdcMicro::createDat(n)``: sdcMicro's synthetic census file (households of
+    ``hsize`` members, geography nuts1 > nuts2 > nuts3 > lau2, all integer columns)."""
+    from .convert import from_r_frame
+
+    return from_r_frame(_call("protect_create_dat", int(n), int(seed)))
+
+
+def record_swap(data: pd.DataFrame, *, hid: str, hierarchy: Sequence[str], similar: Sequence[Sequence[str]],
+                swaprate: float = 0.05, k_anonymity: int = 3, risk_variables: Sequence[str] = (),
+                carry_along: Sequence[str] | None = None, return_swapped_id: bool = False,
+                seed: int = 1) -> pd.DataFrame:
+    """``sdcMicro::recordSwap(data, hid, hierarchy, similar = list(...), swaprate, k_anonymity,
+    risk_variables, carry_along, return_swapped_id, seed)`` (its messages silenced, its log file a
+    temporary one): the swapped file, rows in sdcMicro's order (sorted by `hid`)."""
+    import rpy2.robjects as ro
+
+    from .convert import from_r_frame
+
+    sim = ro.ListVector.from_length(len(similar))
+    for i, s in enumerate(similar):
+        sim[i] = r_str(list(s))
+    out = _call("protect_record_swap", to_r_frame(data), r_str([hid]), r_str(list(hierarchy)), sim, float(swaprate),
+                int(k_anonymity), r_str(list(risk_variables)),
+                r_null() if not carry_along else r_str(list(carry_along)), bool(return_swapped_id), int(seed))
+    return from_r_frame(out)
+
+
+def info_loss(data: pd.DataFrame, swapped: pd.DataFrame, table_vars: Sequence[str],
+              hid: str | None = None) -> dict[str, object]:
+    """``sdcMicro::infoLoss(data, swapped, table_vars, hid)``: its measures table (a DataFrame
+    indexed by ``what``, columns absD, relabsD, abssqrtD), the number of cells, false zeros and
+    non-zeros."""
+    cols = list(dict.fromkeys([*table_vars, *([hid] if hid else [])]))
+    v = _call("utility_info_loss", to_r_frame(data, cols), to_r_frame(swapped, cols), r_str(list(table_vars)),
+              r_null() if hid is None else r_str([hid]))
+    measures = pd.DataFrame({m: py_vector(v.rx2(m)) for m in ("absD", "relabsD", "abssqrtD")},
+                            index=pd.Index([str(w) for w in v.rx2("what")], name="what"))
+    return {"measures": measures, "cells": int(v.rx2("cells")[0]), "false_zero": int(v.rx2("false_zero")[0]),
+            "false_nonzero": int(v.rx2("false_nonzero")[0])}

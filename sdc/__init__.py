@@ -55,9 +55,9 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sdc.risk.uniqueness", ("PopulationUniquenessResult", "population_uniqueness")),
     ("sdc.utility", (
         "AssociationResult", "DiscernibilityResult", "EigenSimilarityResult", "IL1sResult", "ILCorrelResult", "ILVariablesResult",
-        "InformationLossResult", "MarginalResult", "NonUniformEntropyResult", "RobustEigenResult", "SuppressionResult",
-        "UtilitySummary", "ValidityResult", "analysis_validity", "association_change", "discernibility",
-        "eigen_similarity", "il1s", "il_correl", "il_variables", "information_loss", "marginal_change",
+        "InfoLossResult", "InformationLossResult", "MarginalResult", "NonUniformEntropyResult", "RobustEigenResult",
+        "SuppressionResult", "UtilitySummary", "ValidityResult", "analysis_validity", "association_change", "discernibility",
+        "eigen_similarity", "il1s", "il_correl", "il_variables", "info_loss", "information_loss", "marginal_change",
         "non_uniform_entropy", "robust_eigen_loss", "suppression", "utility_summary",
     )),
     ("sdc.attacks", (
@@ -86,6 +86,7 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sdc.protect.shuffling", ("shuffle",)),
     ("sdc.protect.ghost", ("add_ghost_vars",)),
     ("sdc.protect.swap", ("rank_swap",)),
+    ("sdc.protect.record_swap", ("record_swap",)),
     ("sdc.protect.suppression", ("local_suppression",)),
     ("sdc.protect.suppression_risk", ("local_suppression_by_risk",)),
     ("sdc.protect.microaggregation", ("microaggregation",)),

@@ -22,12 +22,13 @@ from sdc.protect.microaggregation import microaggregation as _microaggregation  
 from sdc.protect.pram import pram as _pram  # noqa: F401
 from sdc.protect.noise import add_noise
 from sdc.protect.swap import rank_swap
+from sdc.protect.record_swap import record_swap
 from sdc.protect.shuffling import shuffle
 from sdc.protect.pseudonym import pseudonymise
 from sdc.protect.redact import redact
 
 __all__ = ["method_infos", "MethodInfo", "info_of", "global_recode", "top_bottom_code", "apply_transformation", "mv_top_code",
-           "local_suppression", "local_suppression_by_risk", "add_ghost_vars", "add_noise", "rank_swap", "shuffle",
+           "local_suppression", "local_suppression_by_risk", "add_ghost_vars", "add_noise", "rank_swap", "record_swap", "shuffle",
            "pseudonymise", "redact"]
 
 

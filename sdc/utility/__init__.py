@@ -12,6 +12,7 @@ index), then the variables, and returns a frozen result with ``to_frame()`` and
   variable (:func:`il_variables`), sdcMicro's ``IL_correl`` and ``IL_variables``;
 * :mod:`~sdc.utility.entropy`: non-uniform entropy and its normalised form;
 * :mod:`~sdc.utility.discernibility`: discernibility, average class size, privacy gain;
+* :mod:`~sdc.utility.info_loss`: sdcMicro's table-based infoLoss of a swapped file;
 * :mod:`~sdc.utility.suppression`: cells suppressed, records retained;
 * :mod:`~sdc.utility.association`: Cramér's V and correlations before and after;
 * :mod:`~sdc.utility.marginals`: marginal distributions, means, sds, quantiles;
@@ -24,6 +25,7 @@ from __future__ import annotations
 from sdc.utility.association import AssociationResult, association_change, cramers_v
 from sdc.utility.discernibility import DiscernibilityResult, discernibility
 from sdc.utility.eigen import EigenSimilarityResult, RobustEigenResult, eigen_similarity, robust_eigen_loss
+from sdc.utility.info_loss import InfoLossResult, info_loss
 from sdc.utility.entropy import NonUniformEntropyResult, non_uniform_entropy
 from sdc.utility.loss import IL1sResult, InformationLossResult, il1s, information_loss
 from sdc.utility.mlodak import ILCorrelResult, ILVariablesResult, il_correl, il_variables
@@ -38,6 +40,7 @@ __all__ = [
     "il_correl", "ILCorrelResult", "il_variables", "ILVariablesResult",
     "non_uniform_entropy", "NonUniformEntropyResult",
     "discernibility", "DiscernibilityResult",
+    "info_loss", "InfoLossResult",
     "suppression", "SuppressionResult",
     "association_change", "AssociationResult", "cramers_v",
     "marginal_change", "MarginalResult",
