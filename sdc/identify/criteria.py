@@ -41,6 +41,15 @@ p_v = f_v / N, and q_v the file-wide share of value v (all records, before suppr
   ARX orders them by the metric's loss of the class, else by first record). Monotone with
   suppression by the same argument (a unique class of a generalisation is a unique class of
   the node it generalises).
+* population uniqueness (``pop_uniques``; ARX's ``PopulationUniqueness``): the estimated
+  population uniques of the released classes / N at most the limit, by one estimator of
+  :mod:`sdc.risk.uniqueness` (Zayatz 1991, Pitman (Hoshino 2001), SNB (Chen and Keller-McNulty
+  1998), Dankar et al. 2012 without the Zayatz fallback, as ARX calls it) fed the released
+  classes' frequency of frequencies (n = released records, N fixed); 0 or no estimate meets it
+  only without sample uniques. Enforced by ARX's binary search over the number of classes
+  suppressed in the sample-uniqueness order (:func:`pop_suppression`). Not monotone, with or
+  without suppression (a fitted estimate can rise when classes merge; ARX declares only Zayatz's
+  monotone with generalisation): sdc never prunes on it.
 * delta-disclosure privacy (Brickell and Shmatikov 2008) as ARX defines it
   (``DDisclosurePrivacy``, ``delta_variant="arx"``): |log2(p_v / q_v)| < delta for every value
   present in the class; ``"present"`` is the same with the natural log (pyCANON's reading).
