@@ -493,10 +493,8 @@ def generalisation_search(
     alpha: float | Mapping[str, float] | None = None,
     avg_risk: float | None = None,
     sample_uniques: float | None = None,
-    pop_uniques: float | None = None,
-    pop_model: str = "dankar",
-    population_size: int | None = None,
-    sampling_fraction: float | None = None,
+    pop_uniques: float | None = None, pop_model: str = "dankar",
+    population_size: int | None = None, sampling_fraction: float | None = None,
     sensitive: str | Sequence[str] | None = None,
     suppression_limit: float = 0.04,
     metric: str = "discernibility",
@@ -527,34 +525,29 @@ def generalisation_search(
         EMD ground distance; "hierarchical" takes the variable's hierarchy from `hierarchies`.
     beta_variant, delta_variant : {"basic", "enhanced"}, {"arx", "present"}
     avg_risk, sample_uniques : float, optional
-        Limits on the release (ARX's AverageReidentificationRisk, SampleUniqueness): released
-        classes / records, or the share of unique records, the smallest classes suppressed
-        first. Definitions, sources and monotonicity: :mod:`sdc.identify.criteria`.
+        ARX's AverageReidentificationRisk, SampleUniqueness: released classes / records, or the
+        share of unique records, smallest classes suppressed first (:mod:`sdc.identify.criteria`).
     pop_uniques, pop_model, population_size, sampling_fraction : optional
-        ARX's PopulationUniqueness: estimated population uniques / N <= pop_uniques, by the
-        estimator `pop_model` ("dankar", "pitman", "zayatz", "snb"; :mod:`sdc.risk.uniqueness`)
-        from the released classes; N = `population_size` (ARX's USA: 317,238,626) or
-        round(n / `sampling_fraction`).
+        ARX's PopulationUniqueness: population uniques / N <= pop_uniques, estimated by `pop_model`
+        ("dankar", "pitman", "zayatz", "snb"; :mod:`sdc.risk.uniqueness`) from the released
+        classes; N = `population_size` (ARX's USA: 317,238,626) or round(n / `sampling_fraction`).
     sensitive : str or sequence of str, optional
-        The sensitive variables (default: the keys of the mappings given for l, t, beta).
+        The sensitive variables (default: the keys of the mappings given for l, t, beta, ...).
     suppression_limit : float, default 0.04
-        Largest share of records that may be suppressed (whole classes that fail the models);
-        ``floor(limit * n)`` records, as in ARX.
+        Largest share of records suppressed (whole failing classes): ``floor(limit * n)``, as ARX.
     metric : str, default "discernibility"
         One of :data:`~sdc.identify.metrics.METRICS`, in ARX's definitions (that module).
     runner_ups : int, default 5
         How many next-best transformations to report (found exactly).
     suppressed_as : {"missing", "*"}
-        What replaces suppressed quasi-identifiers in ``.data``: missing (what sdc's and
-        sdcMicro's measures read as suppressed, so a re-assessment counts them) or ARX's "*".
+        Suppressed quasi-identifiers in ``.data``: missing (read as suppressed by sdc's and
+        sdcMicro's measures) or ARX's "*".
     exhaustive : bool, optional
-        Evaluate every node (True), prune (False), or decide by size (None: exhaustive up to
-        256 nodes).
+        Evaluate every node (True), prune (False), or by size (None: exhaustive to 256 nodes).
     hierarchy_base : str, optional
         Directory that relative hierarchy paths are resolved against.
     practical_monotonicity : bool, default False
-        ARX's practical monotonicity: every model taken as monotone (the pruned search, unless
-        ``exhaustive=True``); the result is then not proven optimal.
+        ARX's: every model taken as monotone (pruned unless ``exhaustive``); not proven optimal.
 
     Returns
     -------
@@ -563,15 +556,12 @@ def generalisation_search(
     Raises
     ------
     ValueError
-        When no transformation meets the models within the suppression limit.
+        No transformation meets the models within the suppression limit (or a bad argument).
 
     Notes
     -----
-    Models (per class), metrics and the search are documented in :mod:`sdc.identify.criteria`,
-    :mod:`sdc.identify.metrics` and this module; they follow ARX (Prasser and Kohlmayer,
-    "Putting statistical disclosure control into practice: the ARX data anonymization tool",
-    2015) and were checked against ARX's published regression values on the adult data.
-    Missing sensitive values are left out of l, t and beta, as in :func:`sdc.l_diversity`.
+    Models, metrics, search: :mod:`sdc.identify.criteria`, :mod:`sdc.identify.metrics`, this
+    module; as ARX (Prasser and Kohlmayer 2015), checked against its published values on adult.
     """
     start = time.perf_counter()
     args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant,
