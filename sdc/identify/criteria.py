@@ -41,6 +41,15 @@ p_v = f_v / N, and q_v the file-wide share of value v (all records, before suppr
   ARX orders them by the metric's loss of the class, else by first record). Monotone with
   suppression by the same argument (a unique class of a generalisation is a unique class of
   the node it generalises).
+* population uniqueness (``pop_uniques``; ARX's ``PopulationUniqueness``): the estimated
+  population uniques of the released classes / N at most the limit, by one estimator of
+  :mod:`sdc.risk.uniqueness` (Zayatz 1991, Pitman (Hoshino 2001), SNB (Chen and Keller-McNulty
+  1998), Dankar et al. 2012 without the Zayatz fallback, as ARX calls it) fed the released
+  classes' frequency of frequencies (n = released records, N fixed); 0 or no estimate meets it
+  only without sample uniques. Enforced by ARX's binary search over the number of classes
+  suppressed in the sample-uniqueness order (:func:`pop_suppression`). Not monotone, with or
+  without suppression (a fitted estimate can rise when classes merge; ARX declares only Zayatz's
+  monotone with generalisation): sdc never prunes on it.
 * delta-disclosure privacy (Brickell and Shmatikov 2008) as ARX defines it
   (``DDisclosurePrivacy``, ``delta_variant="arx"``): |log2(p_v / q_v)| < delta for every value
   present in the class; ``"present"`` is the same with the natural log (pyCANON's reading).
@@ -86,8 +95,10 @@ from sdc.attribute.ldiversity import ENTROPY_RTOL, entropy_below
 from sdc.attribute.ldiversity import _recursive as _recursive_l
 from sdc.attribute.tree_closeness import HierarchyTree, tree_emd
 from sdc.core.generalise import Cells, GroupTable
+from sdc.risk.uniqueness import ESTIMATORS as POP_MODELS
+from sdc.risk.uniqueness import population_uniques_of_sizes
 
-__all__ = ["Models", "L_VARIANTS", "T_DISTANCES", "BETA_VARIANTS", "DELTA_VARIANTS", "HierarchyTree", "class_checks",
+__all__ = ["Models", "POP_MODELS", "L_VARIANTS", "T_DISTANCES", "BETA_VARIANTS", "DELTA_VARIANTS", "HierarchyTree", "class_checks",
            "achieved"]
 
 L_VARIANTS = ("distinct", "entropy", "grassberger", "recursive")
@@ -122,6 +133,15 @@ class Models:
     alpha: Mapping[str, float] = field(default_factory=dict)
     avg_risk: float | None = None
     sample_uniques: float | None = None
+    pop_uniques: float | None = None
+    pop_model: str = "dankar"
+    population_size: int | None = None
+
+    @property
+    def release_wide(self) -> bool:
+        """Whether a model limits the whole release (average risk, sample or population
+        uniqueness), enforced by suppressing the smallest classes (:func:`release_suppression`)."""
+        return self.avg_risk is not None or self.sample_uniques is not None or self.pop_uniques is not None
 
     def describe(self) -> list[str]:
         out = [] if self.k is None else [f"{self.k}-anonymity"]
@@ -138,6 +158,8 @@ class Models:
             out.append(f"average re-identification risk <= {self.avg_risk:g}")
         if self.sample_uniques is not None:
             out.append(f"share of sample uniques <= {self.sample_uniques:g}")
+        if self.pop_uniques is not None:
+            out.append(f"population uniqueness <= {self.pop_uniques:g} ({self.pop_model}, N = {self.population_size:,})")
         return out
 
     def monotone_part(self, suppression: bool) -> "Models":
@@ -155,7 +177,7 @@ class Models:
 
     @property
     def empty(self) -> bool:
-        return self.k is None and not self.l and not self.t and not self.beta and not self.delta and not self.alpha and self.avg_risk is None and self.sample_uniques is None
+        return self.k is None and not self.l and not self.t and not self.beta and not self.delta and not self.alpha and not self.release_wide
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"k": self.k}
@@ -175,6 +197,8 @@ class Models:
             out["avg_risk"] = self.avg_risk
         if self.sample_uniques is not None:
             out["sample_uniques"] = self.sample_uniques
+        if self.pop_uniques is not None:
+            out.update(pop_uniques=self.pop_uniques, pop_model=self.pop_model, population_size=self.population_size)
         return out
 
 
@@ -305,6 +329,84 @@ def risk_suppression(counts: np.ndarray, ok: np.ndarray, first: np.ndarray, avg_
     out = ok.copy()
     out[order[:j]] = False
     return out
+
+
+def population_uniqueness_met(sizes: np.ndarray, threshold: float, estimator: str, N: int) -> bool:
+    """ARX's ``PopulationUniqueness.isFulfilled`` on the released class sizes: nothing
+    released meets it; else the estimated population uniques / N (the estimator of
+    :func:`sdc.risk.uniqueness.population_uniques_of_sizes`, ARX's variant, Dankar without the
+    Zayatz fallback) is above 0 and at most `threshold`, or is 0 (no estimate) with no sample
+    unique."""
+    if sizes.size == 0:
+        return True
+    est = population_uniques_of_sizes(sizes, N, estimator, "arx", fallback=False)
+    frac = 0.0 if math.isnan(est) else est / N
+    if frac > 0:
+        return frac <= threshold
+    return not bool(np.any(sizes == 1))
+
+
+def pop_suppression(counts: np.ndarray, ok: np.ndarray, order: np.ndarray, models: Models, limit: float) -> np.ndarray:
+    """The classes kept once population uniqueness is enforced as ARX does
+    (``HashGroupifyDistribution.suppressWhileNotFulfilledBinary``): the classes in `ok`, in
+    `order` (smallest first), are suppressed by a binary search over how many of the first are
+    suppressed, stopped once a failing state suppresses more than `limit` records. The
+    criterion is not monotone in that number, so the search finds a boundary, not always the
+    fewest (ARX's result, reproduced)."""
+    thr, est, N = models.pop_uniques, models.pop_model, models.population_size
+    m = order.size
+    if m == 0 or population_uniqueness_met(counts[ok], thr, est, N):
+        return ok
+    sizes = counts[order]
+    base = float(counts[~ok].sum())
+    sup = np.zeros(m, dtype=bool)
+
+    def state() -> str:
+        met = population_uniqueness_met(sizes[~sup], thr, est, N)
+        if not met and base + float(sizes[sup].sum()) > limit:
+            return "abort"
+        return "met" if met else "not"
+
+    low, high = 0, m - 1
+    mid = (low + high) // 2
+    sup[:mid + 1] = True
+    st = "abort"
+    while low <= high:
+        st = state()
+        if st == "abort":
+            break
+        if st == "met":
+            high = mid - 1
+            mid = int((low + high) / 2)  # Java's division, towards zero
+            j = mid + 1
+            while j < m and sup[j]:
+                sup[j] = False
+                j += 1
+        else:
+            low = mid + 1
+            mid = int((low + high) / 2)
+            if mid >= low:
+                sup[low:mid + 1] = True
+    if st != "abort" and state() == "not" and mid + 1 < m and not sup[mid + 1]:
+        sup[mid + 1] = True
+    out = ok.copy()
+    out[order[sup]] = False
+    return out
+
+
+def release_suppression(counts: np.ndarray, ok: np.ndarray, first: np.ndarray, models: Models,
+                        tie: np.ndarray | None = None, limit: float = math.inf) -> np.ndarray:
+    """The release-wide models enforced in turn on the classes in `ok` (ARX enforces each risk
+    criterion on the same distribution): the average risk and sample uniqueness
+    (:func:`risk_suppression`), then population uniqueness (:func:`pop_suppression`), the
+    classes ordered by size, then `tie`, then first record."""
+    if models.avg_risk is not None or models.sample_uniques is not None:
+        ok = risk_suppression(counts, ok, first, models.avg_risk, models.sample_uniques, tie)
+    if models.pop_uniques is not None:
+        idx = np.flatnonzero(ok)
+        keys = (first[idx],) if tie is None else (first[idx], tie[idx])
+        ok = pop_suppression(counts, ok, idx[np.lexsort((*keys, counts[idx]))], models, limit)
+    return ok
 
 
 def _at_or_above(x: np.ndarray, bound: float) -> np.ndarray:

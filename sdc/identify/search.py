@@ -42,7 +42,7 @@ import pandas as pd
 from sdc._stats import summary_frame
 from sdc.core.generalise import GroupTable
 from sdc.identify._search_args import SUPPRESSED_AS, resolve, settings
-from sdc.identify.criteria import Models, achieved, class_checks, risk_suppression
+from sdc.identify.criteria import Models, achieved, class_checks, release_suppression
 from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import Lattice, Problem
 from sdc.identify.metrics import MetricTables, dm_star
@@ -200,7 +200,7 @@ class _Search:
         self.best: list[tuple[float, int, int]] = []     # sorted keys (loss, height, index)
         self._cache: dict[int, GroupTable] = {0: problem.base} if N else {}
         self._first: dict[int, np.ndarray] = {}
-        if (models.avg_risk is not None or models.sample_uniques is not None) and N:
+        if models.release_wide and N:
             self._first[0] = problem.first_records(problem.base.n_groups, np.arange(problem.base.n_groups))
         self._cache_groups = problem.base.n_groups
         self.integer_metric = metric in ("discernibility", "dm_star")
@@ -231,7 +231,7 @@ class _Search:
             return self._cache[i]
         j = self._source(i)
         t, ids = self.p.table_at(self.lat.node(i), self._cache[j], self.lat.node(j))
-        if self.models.avg_risk is not None or self.models.sample_uniques is not None:
+        if self.models.release_wide:
             first = np.full(t.n_groups, self.p.n, dtype=np.int64)
             np.minimum.at(first, ids, self._first[j])
             self._first[i] = first
@@ -242,10 +242,9 @@ class _Search:
         """The classes of node i kept under `models`: the per-class checks, then the average
         risk's suppression of the smallest classes (the top node meets it, as in ARX)."""
         ok = class_checks(t, models, self.sidx, self.q, self.trees)
-        if (models.avg_risk is not None or models.sample_uniques is not None) and \
-                int(self.lat.height[i]) < sum(self.lat.top):
+        if models.release_wide and int(self.lat.height[i]) < sum(self.lat.top):
             tie = self.tables.class_loss(self.lat.node(i), t) if self.metric == "loss" else None
-            ok = risk_suppression(t.counts, ok, self._first[i], models.avg_risk, models.sample_uniques, tie)
+            ok = release_suppression(t.counts, ok, self._first[i], models, tie, self.limit)
         return ok
 
     def evaluate(self, i: int) -> None:
@@ -398,11 +397,9 @@ def _release(data: pd.DataFrame, problem: Problem, levels: Sequence[int], models
     sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
     q = {s.name: s.q for s in problem.sensitive}
     kept = class_checks(table, models, sidx, q, problem.trees)
-    if (models.avg_risk is not None or models.sample_uniques is not None) and \
-            any(lv < q_.top for lv, q_ in zip(levels, problem.qis)):
+    if models.release_wide and any(lv < q_.top for lv, q_ in zip(levels, problem.qis)):
         tie = MetricTables(problem).class_loss(levels, table) if metric == "loss" else None
-        kept = risk_suppression(table.counts, kept, problem.first_records(table.n_groups, ids), models.avg_risk,
-                                models.sample_uniques, tie)
+        kept = release_suppression(table.counts, kept, problem.first_records(table.n_groups, ids), models, tie)
     cls = ids[problem.record_group]
     supp = ~kept[cls]
     cols: dict[str, pd.Series] = {}
@@ -496,6 +493,8 @@ def generalisation_search(
     alpha: float | Mapping[str, float] | None = None,
     avg_risk: float | None = None,
     sample_uniques: float | None = None,
+    pop_uniques: float | None = None, pop_model: str = "dankar",
+    population_size: int | None = None, sampling_fraction: float | None = None,
     sensitive: str | Sequence[str] | None = None,
     suppression_limit: float = 0.04,
     metric: str = "discernibility",
@@ -526,29 +525,29 @@ def generalisation_search(
         EMD ground distance; "hierarchical" takes the variable's hierarchy from `hierarchies`.
     beta_variant, delta_variant : {"basic", "enhanced"}, {"arx", "present"}
     avg_risk, sample_uniques : float, optional
-        Limits on the release (ARX's AverageReidentificationRisk, SampleUniqueness): released
-        classes / records, or the share of unique records, the smallest classes suppressed
-        first. Definitions, sources and monotonicity: :mod:`sdc.identify.criteria`.
+        ARX's AverageReidentificationRisk, SampleUniqueness: released classes / records, or the
+        share of unique records, smallest classes suppressed first (:mod:`sdc.identify.criteria`).
+    pop_uniques, pop_model, population_size, sampling_fraction : optional
+        ARX's PopulationUniqueness: population uniques / N <= pop_uniques, estimated by `pop_model`
+        ("dankar", "pitman", "zayatz", "snb"; :mod:`sdc.risk.uniqueness`) from the released
+        classes; N = `population_size` (ARX's USA: 317,238,626) or round(n / `sampling_fraction`).
     sensitive : str or sequence of str, optional
-        The sensitive variables (default: the keys of the mappings given for l, t, beta).
+        The sensitive variables (default: the keys of the mappings given for l, t, beta, ...).
     suppression_limit : float, default 0.04
-        Largest share of records that may be suppressed (whole classes that fail the models);
-        ``floor(limit * n)`` records, as in ARX.
+        Largest share of records suppressed (whole failing classes): ``floor(limit * n)``, as ARX.
     metric : str, default "discernibility"
         One of :data:`~sdc.identify.metrics.METRICS`, in ARX's definitions (that module).
     runner_ups : int, default 5
         How many next-best transformations to report (found exactly).
     suppressed_as : {"missing", "*"}
-        What replaces suppressed quasi-identifiers in ``.data``: missing (what sdc's and
-        sdcMicro's measures read as suppressed, so a re-assessment counts them) or ARX's "*".
+        Suppressed quasi-identifiers in ``.data``: missing (read as suppressed by sdc's and
+        sdcMicro's measures) or ARX's "*".
     exhaustive : bool, optional
-        Evaluate every node (True), prune (False), or decide by size (None: exhaustive up to
-        256 nodes).
+        Evaluate every node (True), prune (False), or by size (None: exhaustive to 256 nodes).
     hierarchy_base : str, optional
         Directory that relative hierarchy paths are resolved against.
     practical_monotonicity : bool, default False
-        ARX's practical monotonicity: every model taken as monotone (the pruned search, unless
-        ``exhaustive=True``); the result is then not proven optimal.
+        ARX's: every model taken as monotone (pruned unless ``exhaustive``); not proven optimal.
 
     Returns
     -------
@@ -557,19 +556,17 @@ def generalisation_search(
     Raises
     ------
     ValueError
-        When no transformation meets the models within the suppression limit.
+        No transformation meets the models within the suppression limit (or a bad argument).
 
     Notes
     -----
-    Models (per class), metrics and the search are documented in :mod:`sdc.identify.criteria`,
-    :mod:`sdc.identify.metrics` and this module; they follow ARX (Prasser and Kohlmayer,
-    "Putting statistical disclosure control into practice: the ARX data anonymization tool",
-    2015) and were checked against ARX's published regression values on the adult data.
-    Missing sensitive values are left out of l, t and beta, as in :func:`sdc.l_diversity`.
+    Models, metrics, search: :mod:`sdc.identify.criteria`, :mod:`sdc.identify.metrics`, this
+    module; as ARX (Prasser and Kohlmayer 2015), checked against its published values on adult.
     """
     start = time.perf_counter()
     args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant,
-                   hierarchy_base, delta, delta_variant, alpha, avg_risk, sample_uniques)
+                   hierarchy_base, delta, delta_variant, alpha, avg_risk, sample_uniques,
+                   (pop_uniques, pop_model, population_size, sampling_fraction))
     hs, sens, models = args.hierarchies, args.sensitive, args.models
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
     problem = Problem.encode(data, hs, sens, args.sensitive_hierarchies)

@@ -56,8 +56,13 @@ from sdc.core.prepare import prepare
 
 __all__ = [
     "PopulationUniquenessResult", "population_uniqueness", "class_size_histogram",
-    "zayatz", "pitman", "snb", "dankar",
+    "zayatz", "pitman", "snb", "dankar", "ESTIMATORS", "USA_POPULATION", "population_uniques_of_sizes",
 ]
+
+#: The estimators of :func:`population_uniques_of_sizes` (ARX's ``PopulationUniquenessModel``).
+ESTIMATORS = ("dankar", "pitman", "zayatz", "snb")
+#: ARX's ``ARXPopulationModel.Region.USA`` population (the figure its JUnit tests use).
+USA_POPULATION = 317_238_626
 
 VARIANTS = ("paper", "arx")
 
@@ -383,6 +388,40 @@ def dankar(zay: float, pit: float, snb_est: float, c1: float, pi: float) -> tupl
     if not math.isnan(snb_est):
         return (snb_est, "snb") if snb_est < zay else (zay, "zayatz")
     return zay, "zayatz"
+
+
+def population_uniques_of_sizes(sizes: np.ndarray, N: int, estimator: str, variant: str = "arx",
+                                fallback: bool = True) -> float:
+    """One estimator's number of population uniques from the class sizes of a sample of
+    n = sum(sizes) records drawn from N (the functions above, nothing recomputed apart).
+
+    0 when no class has size 1 (every estimator, as ARX); NaN when the estimator gives no
+    estimate (an estimate of exactly 0 counts as none, ARX's ``isValid``). ``"dankar"`` is
+    :func:`dankar`'s rule; with ``fallback=False`` it does not fall back to Zayatz when
+    Pitman fails (pi <= 0.1), as ARX's ``PopulationUniqueness`` criterion calls it
+    (``getFractionOfUniqueTuplesDankar(false)``). Only the estimators the rule needs are fitted.
+    """
+    i, c = class_size_histogram(np.asarray(sizes))
+    c1 = float(c[i == 1].sum())
+    if c1 == 0:
+        return 0.0
+    n = int(np.sum(np.asarray(sizes)))
+    pi = n / N
+
+    def valid(v: float) -> float:
+        return math.nan if (math.isnan(v) or v == 0) else v
+
+    if estimator == "zayatz":
+        return valid(zayatz(i, c, n, N))
+    if estimator == "pitman" or (estimator == "dankar" and pi <= 0.1):
+        p = valid(pitman_fit(i, c, n, N, variant).estimate)
+        if estimator == "pitman" or not math.isnan(p) or not fallback:
+            return p
+        return valid(zayatz(i, c, n, N))
+    s = valid(snb_fit(i, c, n, N, variant)[0])
+    if estimator == "snb":
+        return s
+    return valid(dankar(zayatz(i, c, n, N), math.nan, s, c1, pi)[0])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -26,6 +26,9 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
     delta_variant = "arx"         # arx (log2) | present (natural log)
     alpha = 0.8                   # (alpha, k)-anonymity's alpha, with k above
     avg_risk = 0.05               # largest average re-identification risk (ARX's)
+    pop_uniques = 0.0001          # largest estimated share of population uniques (ARX's PopulationUniqueness)
+    pop_model = "dankar"          # dankar | pitman | zayatz | snb
+    population_size = 317238626   # N (ARX's USA figure); or sampling_fraction = 0.01
 
     [search]
     suppression_limit = 0.04
@@ -72,7 +75,7 @@ from sdc._schema import (
     COUNT, POSITIVE, PROBABILITY, Choice, Each, Flag, Maybe, Name, Names, Option, Options, Real, Table, Whole,
 )
 from sdc.exceptions import SdcWarning
-from sdc.identify.criteria import BETA_VARIANTS, DELTA_VARIANTS, L_VARIANTS, T_DISTANCES
+from sdc.identify.criteria import BETA_VARIANTS, DELTA_VARIANTS, L_VARIANTS, POP_MODELS, T_DISTANCES
 from sdc.identify.hierarchy import (
     Hierarchy, as_hierarchy, date_hierarchy, interval_hierarchy, mapping_hierarchy, prefix_hierarchy,
 )
@@ -119,6 +122,13 @@ MODEL_OPTIONS = Options([
            help="largest average re-identification risk (ARX's AverageReidentificationRisk)"),
     Option("sample_uniques", Maybe(PROBABILITY), None, section="models", metavar="SHARE",
            help="largest share of sample uniques (ARX's SampleUniqueness)"),
+    Option("pop_uniques", Maybe(PROBABILITY), None, section="models", metavar="SHARE",
+           help="largest estimated share of population uniques (ARX's PopulationUniqueness)"),
+    Option("pop_model", Choice(POP_MODELS), "dankar", section="models", help="population-uniqueness estimator"),
+    Option("population_size", Maybe(COUNT), None, section="models", metavar="N",
+           help="population size N of pop_uniques (ARX's USA: 317238626)"),
+    Option("sampling_fraction", Maybe(PROBABILITY), None, section="models", metavar="F",
+           help="sampling fraction n / N of pop_uniques (instead of population_size)"),
     Option("sensitive", Names(), (), section="models", metavar="COLS", help="sensitive variables, comma-separated"),
 ])
 #: The search's settings ([search]).
@@ -133,7 +143,8 @@ SEARCH_OPTIONS = Options([
            help="take every model as monotone (ARX's practical monotonicity; not proven optimal)"),
 ])
 _TARGETS = Options([o for o in MODEL_OPTIONS
-                    if not o.name.startswith(("beta", "delta", "alpha", "avg_risk", "sample_uniques"))]
+                    if not o.name.startswith(("beta", "delta", "alpha", "avg_risk", "sample_uniques", "pop_", "population_",
+                                            "sampling_"))]
                    + [SEARCH_OPTIONS["suppression_limit"]])
 #: The options of each section (the dimension and combination searches add their own table).
 _SECTION_OPTIONS: dict[str, Options] = {

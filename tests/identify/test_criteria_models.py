@@ -13,8 +13,10 @@ import pytest
 
 import sdc
 from sdc.attribute._diversity import grassberger_entropy, grassberger_g
+from sdc.identify.criteria import Models, pop_suppression, population_uniqueness_met
 from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.search import generalisation_search
+from sdc.risk.uniqueness import class_size_histogram, zayatz
 from tests.search_brute import grassberger_g as brute_g
 from tests.search_brute import hierarchical_emd
 
@@ -230,3 +232,25 @@ def test_sample_uniqueness_limit_by_hand() -> None:
     assert r.levels == {"g": 1}
     with pytest.raises(ValueError, match=r"`sample_uniques` must lie in \[0, 1\]"):
         generalisation_search(data, hs, sample_uniques=2)
+
+
+def test_population_uniqueness_suppression_by_hand() -> None:
+    """ARX's binary search on ten classes, three of them unique, limit 0 (no population unique
+    allowed): 5 suppressed meets it, 2 do not, 3 do, and the final check of 2 adds the third; the
+    three uniques go, nothing else. Nothing released, or no unique, meets it."""
+    counts = np.array([5, 1, 5, 1, 5, 5, 1, 5, 5, 5])
+    ok = np.ones(10, dtype=bool)
+    order = np.argsort(counts, kind="stable")
+    m = Models(pop_uniques=0.0, pop_model="zayatz", population_size=1000)
+    kept = pop_suppression(counts, ok, order, m, limit=100)
+    assert (~kept).nonzero()[0].tolist() == [1, 3, 6]
+    assert population_uniqueness_met(np.array([], dtype=np.int64), 0.0, "zayatz", 1000)
+    assert population_uniqueness_met(np.array([2, 5]), 0.0, "pitman", 1000)
+    assert not population_uniqueness_met(np.array([1, 5, 5]), 0.0, "zayatz", 1000)
+    # Zayatz's estimate of [1, 5, 5] with n = 11, N = 1000 against a threshold around it
+    i, c = class_size_histogram(np.array([1, 5, 5]))
+    frac = zayatz(i, c, 11, 1000) / 1000
+    assert population_uniqueness_met(np.array([1, 5, 5]), frac, "zayatz", 1000)
+    assert not population_uniqueness_met(np.array([1, 5, 5]), frac * 0.999, "zayatz", 1000)
+    # an early stop: more than `limit` records suppressed in a failing state leaves it failing
+    assert (~pop_suppression(counts, ok, order, m, limit=0)).sum() >= 1

@@ -20,6 +20,7 @@ from sdc.core.generalise import dense_ids, group_table, pack_codes, roll_up
 from sdc.identify.hierarchy import Hierarchy, interval_hierarchy, mapping_hierarchy
 from sdc.identify.lattice import Lattice
 from sdc.identify.search import generalisation_search
+from sdc.risk.uniqueness import class_size_histogram, snb_fit, zayatz
 from tests.helpers import TEST_DATA
 from tests.search_brute import brute_force
 from tests import scale
@@ -151,11 +152,40 @@ def test_result_api() -> None:
     ({"k": 2, "l_variant": "gini"}, "`l_variant` must be one of"),
     ({"k": 2, "suppressed_as": "?"}, "`suppressed_as` must be one of"),
     ({"l": 1.5, "sensitive": "dx"}, "whole number for distinct"),
+    ({"pop_uniques": 0.01}, "`pop_uniques` needs exactly one of `population_size` and `sampling_fraction`"),
+    ({"pop_uniques": 0.01, "population_size": 10, "sampling_fraction": 0.1}, "exactly one of"),
+    ({"pop_uniques": 1.5, "population_size": 100}, r"`pop_uniques` must lie in \[0, 1\]"),
+    ({"pop_uniques": 0.01, "population_size": 100, "pop_model": "poisson"}, "`pop_model` must be one of"),
+    ({"pop_uniques": 0.01, "population_size": 5}, "`population_size` must be an integer >= 8"),
+    ({"pop_uniques": 0.01, "sampling_fraction": 0}, r"`sampling_fraction` must lie in \(0, 1\]"),
+    ({"k": 2, "population_size": 100}, "need `pop_uniques`"),
 ])
 def test_argument_errors(kwargs: dict, match: str) -> None:
     data, hs = _hand()
     with pytest.raises((ValueError, TypeError), match=match):
         generalisation_search(data, hs, **kwargs)
+
+
+@pytest.mark.parametrize("model, f", [("zayatz", 0.1), ("snb", 0.5)])
+def test_population_uniqueness_release_meets_the_measure(model: str, f: float) -> None:
+    """The released records' estimated population uniqueness (sdc.risk.uniqueness's estimator
+    on the released classes, with the file's N) is within the limit."""
+    rng = np.random.default_rng(3)
+    ages = rng.integers(18, 90, 400)
+    data = pd.DataFrame({"age": ages, "sex": rng.choice(["M", "F"], 400)})
+    hs = {"age": interval_hierarchy(ages, [5, 10, 20], start=0),
+          "sex": Hierarchy(np.array([["M", "*"], ["F", "*"]], dtype=object), name="sex")}
+    r = generalisation_search(data, hs, pop_uniques=0.002, pop_model=model, sampling_fraction=f,
+                              suppression_limit=0.1, metric="loss")
+    N = round(400 / f)
+    kept = r.data.dropna(subset=["age", "sex"])
+    assert len(kept) >= 400 - 40
+    i, c = class_size_histogram(kept.astype(str).groupby(["age", "sex"]).size().to_numpy())
+    n = len(kept)
+    est = zayatz(i, c, n, N) if model == "zayatz" else snb_fit(i, c, n, N, "arx")[0]
+    assert (est > 0 and est / N <= 0.002) or not (i == 1).any()
+    assert r.suppressed > 0 or sum(r.levels.values()) > 0  # the limit binds: the identity as it is fails it
+    assert r.models["pop_uniques"] == 0.002 and r.models["population_size"] == N
 
 
 def test_values_missing_from_the_hierarchy() -> None:
@@ -423,6 +453,12 @@ ARX_CASES = [
     # TestAnonymizationRiskBased.java:53 (sample uniqueness 0.01, ARX's Loss)
     (ALL, dict(sample_uniques=0.01, suppression_limit=0.04, metric="loss"), 0.1606952725863784,
      [0, 3, 0, 0, 1, 1, 1, 1, 0]),
+    # TestAnonymizationRiskBased.java:55, :57 (population uniqueness 1e-4, ARX's USA population,
+    # Zayatz's and the SNB estimator, ARX's Loss)
+    (ALL, dict(pop_uniques=0.0001, pop_model="zayatz", population_size=317238626, suppression_limit=0.04,
+               metric="loss"), 0.16078200456326086, [0, 3, 0, 0, 1, 1, 1, 1, 0]),
+    (ALL, dict(pop_uniques=0.0001, pop_model="snb", population_size=317238626, suppression_limit=0.04,
+               metric="loss"), 0.17599055898432758, [0, 3, 0, 0, 2, 1, 1, 1, 0]),
     # TestAnonymizationCombinations.java:62, :173 (hierarchical t-closeness alone)
     (NO_OCC, dict(t={"occupation": 0.2}, t_distance="hierarchical", suppression_limit=0.0, metric="nue_monotonic"),
      398400.0741806447, [0, 4, 1, 1, 3, 2, 2, 1]),

@@ -163,3 +163,28 @@ def test_the_fit_is_the_same(monkeypatch):
         assert closed.note == direct.note == "" and closed.estimate > 0
         np.testing.assert_allclose([closed.estimate, closed.theta, closed.alpha],
                                    [direct.estimate, direct.theta, direct.alpha], rtol=1e-8)
+
+
+# The search criterion's entry (population_uniques_of_sizes): the same estimates as the measure,
+# from the class sizes alone, with ARX's Dankar rule without the Zayatz fallback.
+@pytest.mark.parametrize("seed, N", [(0, 10**5), (1, 250)])  # pi = 0.002 (Pitman's side), 0.8 (SNB's)
+def test_population_uniques_of_sizes_is_the_measure(seed, N):
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({"a": rng.zipf(1.6, 200).astype(str)})  # heavy-tailed classes: Pitman fits (0.2 s)
+    r = sdc.population_uniqueness(df, ["a"], population_size=N, variant="arx")
+    sizes = df.groupby("a").size().to_numpy()
+    for est in ("zayatz", "pitman", "snb"):
+        got, want = U.population_uniques_of_sizes(sizes, N, est, "arx"), getattr(r, est)
+        assert (math.isnan(got) and (math.isnan(want) or want == 0)) or got == pytest.approx(want, rel=1e-12)
+    got = U.population_uniques_of_sizes(sizes, N, "dankar", "arx")
+    assert got == pytest.approx(r.chosen, rel=1e-12) or (math.isnan(got) and r.chosen in (0, None))
+    no_fallback = U.population_uniques_of_sizes(sizes, N, "dankar", "arx", fallback=False)
+    if r.sampling_fraction <= 0.1 and not r.pitman > 0:
+        assert math.isnan(no_fallback)
+    else:
+        assert no_fallback == pytest.approx(got, rel=1e-12)
+    assert U.population_uniques_of_sizes(np.array([2, 3, 5]), 100, "pitman") == 0.0  # no sample unique
+
+
+def test_usa_population_is_arx_figure():
+    assert U.USA_POPULATION == 317238626  # ARXPopulationModel.Region.USA
