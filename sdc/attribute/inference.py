@@ -24,7 +24,7 @@ dominant sensitive value, its share in the class, and its lift over the file-wid
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -104,6 +104,7 @@ def inference_risk(
     pairs: bool = True,
     max_levels: int = 100,
     bins: Mapping[str, BinSpec] | None = None,
+    progress: bool = False,
 ) -> InferenceResult:
     """Which released variables, alone or in pairs, reveal `sensitive`.
 
@@ -126,6 +127,8 @@ def inference_risk(
     bins : mapping, optional
         Bins applied first (:mod:`sdc.core.binning`), to candidates or to `sensitive` itself:
         with a banded sensitive variable, a record is revealed when its band is.
+    progress : bool, default False
+        A progress bar over the pairs (the longest part on a large file).
 
     Examples
     --------
@@ -171,7 +174,13 @@ def inference_risk(
         if row["deterministic"]:
             singles_det.add(v)
     if pairs:
-        for i, j in combinations(range(len(cands)), 2):
+        todo: Iterable[tuple[int, int]] = combinations(range(len(cands)), 2)
+        if progress:
+            from sdc.core.progress import progress_bar
+
+            n_pairs = len(cands) * (len(cands) - 1) // 2
+            todo = progress_bar(todo, desc=f"inference of {s_name} (pairs of variables)", unit="pair", total=n_pairs)
+        for i, j in todo:
             if cands[i] in singles_det or cands[j] in singles_det:
                 continue
             rows.append(_finding((cands[i], cands[j]), enc.subset((i, j)).pattern, s_codes, sens.n_values,

@@ -479,7 +479,7 @@ def _inference(ctx: Context) -> dict[str, Any]:
     for s in cfg.sensitive:
         bins = {s: cfg.sensitive_bins[s]} if s in cfg.sensitive_bins else None
         out[s] = inference_risk(work, s, candidates=[c for c in few if c != s],
-                                min_posterior=cfg.thresholds.min_posterior, bins=bins)
+                                min_posterior=cfg.thresholds.min_posterior, bins=bins, progress=ctx.progress)
     return out
 
 

@@ -99,3 +99,17 @@ def test_homogeneity_lift():
     assert h.homogeneous()["k"].tolist() == [1]
     second = h.classes.iloc[1]
     assert (second.dominant, second.share) == ("flu", 0.6) and second.lift == pytest.approx(0.6 / (3 / 8))
+
+
+def test_progress_counts_the_pairs_and_changes_nothing() -> None:
+    # The pairs are the long part on a large file: sdc app shows their count (docs/app.md, 10^6).
+    from sdc._stages import listening
+
+    df = sdc.load_example()
+    heard: list[tuple[str, int | None, int | None]] = []
+    with listening(lambda message, done, total: heard.append((message, done, total))):
+        shown = sdc.inference_risk(df, "diagnosis", progress=True)
+    n = len([c for c in df.columns if c != "diagnosis" and df[c].nunique(dropna=False) <= 100])
+    pairs = n * (n - 1) // 2  # every pair is counted, also those skipped for a deterministic single
+    assert heard[0] == ("inference of diagnosis (pairs of variables)", 0, pairs) and heard[-1][1:] == (pairs, pairs)
+    pd.testing.assert_frame_equal(shown.findings, sdc.inference_risk(df, "diagnosis").findings)
