@@ -173,5 +173,11 @@ def test_robeigen_with_sdcs_own_mcd_mostly_finds_the_same_subset(mlodak_diffs):
     # Both MCD searches are randomised: on 35 of 40 random cases (validation/results/cross_validation.md)
     # they end in the same h-subset and agree to rounding; else in another local optimum.
     # (On testdata sdcMicro's own figure depends on the seed: 0.0095, 0.057, 0.049, 0.056 for seeds 1-4.)
+    import r_bridge as rb
+
+    robustbase = rb.versions().get("robustbase", "0")
+    if tuple(int(x) for x in robustbase.replace("-", ".").split(".")[:2]) >= (0, 99):
+        pytest.skip(f"robustbase {robustbase} changed the reweighted MCD's consistency factor; sdc's MCD follows "
+                    "robustbase 0.95, as sdcMicro 5.8 on Debian 12 runs it (docs/protection.md, P15)")
     own = np.asarray(mlodak_diffs.own_mcd)
     assert own.size == 7 and np.count_nonzero(own <= 1e-9) >= 5
