@@ -20,7 +20,8 @@ import pandas as pd
 from sdc.core._factorize import factorize
 from sdc.core.keys import combine_codes, factorize_column, first_occurrence
 
-__all__ = ["encode_values", "encode_pair", "pair_counts", "value_text", "refuse_values_without_rows", "column_text"]
+__all__ = ["encode_values", "encode_pair", "pair_counts", "value_text", "refuse_values_without_rows", "column_text",
+           "distinct_values"]
 
 
 def value_text(v: object) -> str:
@@ -101,6 +102,18 @@ def pair_counts(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     count_a = np.bincount(a + 1)[a + 1]
     count_b = np.bincount(b + 1)[b + 1]
     return joint, count_a, count_b
+
+
+def distinct_values(s: pd.Series) -> tuple[np.ndarray, pd.Series]:
+    """Codes of a column (-1 missing) and its distinct values in code order, as a Series of
+    the column's own dtype (a categorical's categories), so that a caller converts each
+    distinct value once, as pandas converts the column."""
+    codes, n = factorize_column(s)
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        return np.asarray(codes, dtype=np.int64), pd.Series(s.cat.categories)
+    pos = np.flatnonzero(codes >= 0)
+    first = pos[first_occurrence(np.asarray(codes[pos], dtype=np.int64), n)]
+    return np.asarray(codes, dtype=np.int64), s.iloc[first].reset_index(drop=True)
 
 
 def column_text(s: pd.Series) -> tuple[np.ndarray, list[str | None]]:

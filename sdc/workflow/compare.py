@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 
 from sdc._provenance import sha256_file, sha256_files
+from sdc._stages import stage
 from sdc._stats import summary_frame, summary_values
 from sdc.exceptions import CodingWarning, SdcWarning
 from sdc.workflow.assess import Assessment, ScenarioResult, assess
@@ -428,6 +429,7 @@ def compare(
     before, after, notes = _assessments(config, original, released, recoded, files, command=command,
                                         progress=progress, now=now)
     risk, verdicts = _risk_and_verdicts(before, after)
+    stage(f"comparing the {len(rel_m):,} matched records: the cells changed, the utility measures")
     changes = cell_changes(orig_m, rel_m, [c for c in (config.id,) if c])
     chosen = (_utility_variables(orig_m, rel_m, variables) if variables is not None
               else _changed_variables(orig_m, original, changes, config, protection))
@@ -438,14 +440,15 @@ def compare(
     notes += util["notes"]
     repeatable = sorted(_repeatable(protection, recoded))
     with warnings.catch_warnings():
-        # The attacker's file is coded here as the release is (recodings repeated); a column
-        # still without a common value was replaced whole (a constant), which is protection.
-        # (attacks_before_after says the same to its own warnings.)
+        # The attacker's file is coded as the release is (recodings repeated); a column still without
+        # a common value was replaced whole (a constant), which is protection (attacks_before_after too).
         warnings.simplefilter("ignore", CodingWarning)
         attacks = linkage_before_after(orig_m, rel_m, config, repeatable, protection)
+    stage("the attacks, before and after")
     more = attacks_before_after(orig_m, rel_m, config, before=before, after=after, repeatable=repeatable,
                                 n_attacks=n_attacks, seed=ATTACK_SEED)
     notes += more.notes
+    stage("the key frequencies and the release's marginals")
     keyvars = list(dict.fromkeys(k for s in config.all_scenarios for k in s.keys))
     coded = released_coding(original, orig_m, rel_m, [k for k in keyvars if k in repeatable])
     if coded:

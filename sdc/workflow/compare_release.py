@@ -52,9 +52,11 @@ def _as_text(s: pd.Series) -> pd.Series:
     and ``0.0`` are one value to a hash table but three texts."""
     if s.dtype == object and pd.api.types.infer_dtype(s, skipna=True) not in _ONE_KIND:
         return s.where(s.notna(), "(missing)").astype(str)
-    codes, uniques = pd.factorize(s.array, sort=False)  # missing: -1, the last label
+    from sdc.core.values import distinct_values
+
+    codes, uniques = distinct_values(s)  # missing: -1, the last label
     # the distinct values converted as the whole column would be (Timestamps, nullable integers)
-    labels = np.append(pd.Series(uniques).astype(object).astype(str).to_numpy(dtype=object), "(missing)")
+    labels = np.append(uniques.astype(object).astype(str).to_numpy(dtype=object), "(missing)")
     return pd.Series(labels[codes], index=s.index, name=s.name)
 
 
