@@ -20,7 +20,7 @@ from sdc._validation import check_columns, check_frame, is_numeric_column, plain
 from sdc._validation import numeric_values as _numeric_values
 
 __all__ = [
-    "align", "resolve_variables", "check_categorical", "is_numeric", "variable_kind", "changed_variables",
+    "align", "resolve_variables", "numeric_variables", "check_categorical", "is_numeric", "variable_kind", "changed_variables",
     "interval_bounds", "numeric_values", "KINDS",
 ]
 
@@ -83,6 +83,18 @@ def resolve_variables(
     absent = [c for c in cols if c not in released.columns]
     if absent:
         raise ValueError(f"`{role}` names columns not in `released`: {', '.join(map(repr, absent))}.")
+    return cols
+
+
+def numeric_variables(original: pd.DataFrame, released: pd.DataFrame, variables: object) -> tuple[str, ...]:
+    """The numeric variables to compare: the named ones (:func:`resolve_variables`), or by
+    default every column numeric in both frames (refused in one line when there is none)."""
+    if variables is not None:
+        return resolve_variables(original, released, variables)
+    cols = tuple(c for c in original.columns if isinstance(c, str) and c in released.columns
+                 and is_numeric(original[c]) and is_numeric(released[c]))
+    if not cols:
+        raise ValueError("`original` and `released` share no numeric column; name the `variables`.")
     return cols
 
 

@@ -19,7 +19,7 @@ import pandas as pd
 
 from sdc._stats import summary_frame
 from sdc.exceptions import DegenerateDataWarning
-from sdc.utility._common import align, is_numeric, numeric_values, resolve_variables
+from sdc.utility._common import align, numeric_values, numeric_variables
 
 __all__ = ["EigenSimilarityResult", "eigen_similarity", "sorted_eigenvalues", "sdcmicro_eigen_matrix", "eigen_loss",
            "RobustEigenResult", "robust_eigen_loss"]
@@ -176,13 +176,7 @@ def eigen_similarity(
     100.0
     """
     orig, rel = align(original, released)
-    if variables is None:
-        cols = tuple(c for c in orig.columns
-                     if isinstance(c, str) and c in rel.columns and is_numeric(orig[c]) and is_numeric(rel[c]))
-        if not cols:
-            raise ValueError("`original` and `released` share no numeric column; name the `variables`.")
-    else:
-        cols = resolve_variables(orig, rel, variables)
+    cols = numeric_variables(orig, rel, variables)
     xo = _numeric_frame(orig, cols, "original")
     xr = _numeric_frame(rel, cols, "released")
     corr_o = pd.DataFrame(xo, columns=list(cols)).corr()
@@ -348,13 +342,7 @@ def robust_eigen_loss(
     0.0
     """
     orig, rel = align(original, released)
-    if variables is None:
-        cols = tuple(c for c in orig.columns
-                     if isinstance(c, str) and c in rel.columns and is_numeric(orig[c]) and is_numeric(rel[c]))
-        if not cols:
-            raise ValueError("`original` and `released` share no numeric column; name the `variables`.")
-    else:
-        cols = resolve_variables(orig, rel, variables)
+    cols = numeric_variables(orig, rel, variables)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"`seed` must be an integer; got {seed!r}.")
     c_o, n_o = _robust_scaled_cov(_numeric_frame(orig, cols, "original"), int(seed), "original")

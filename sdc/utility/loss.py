@@ -27,7 +27,7 @@ from sdc._validation import check_option
 from sdc.core.values import encode_pair
 from sdc.exceptions import DegenerateDataWarning
 from sdc.utility._common import (
-    align, check_categorical, interval_bounds, is_numeric, numeric_values, resolve_variables, variable_kind,
+    align, check_categorical, interval_bounds, numeric_values, numeric_variables, resolve_variables, variable_kind,
 )
 
 __all__ = ["InformationLossResult", "information_loss", "IL1sResult", "il1s", "SUPPRESSED_RULES"]
@@ -324,13 +324,7 @@ def il1s(
     (1.477098, 100.0)
     """
     orig, rel = align(original, released)
-    if variables is None:
-        cols = tuple(c for c in orig.columns
-                     if isinstance(c, str) and c in rel.columns and is_numeric(orig[c]) and is_numeric(rel[c]))
-        if not cols:
-            raise ValueError("`original` and `released` share no numeric column; name the `variables`.")
-    else:
-        cols = resolve_variables(orig, rel, variables)
+    cols = numeric_variables(orig, rel, variables)
     rows = {}
     for v in cols:
         x = numeric_values(orig[v], "original")

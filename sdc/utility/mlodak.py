@@ -19,23 +19,13 @@ import pandas as pd
 from sdc._stats import summary_frame
 from sdc.core.values import encode_pair
 from sdc.exceptions import DegenerateDataWarning
-from sdc.utility._common import align, is_numeric, numeric_values, resolve_variables
+from sdc.utility._common import align, is_numeric, numeric_values, numeric_variables, resolve_variables
 
 __all__ = ["ILCorrelResult", "il_correl", "ILVariablesResult", "il_variables", "inverse_correlation_diagonal",
            "IL_KINDS"]
 
 #: How :func:`il_variables` compares a variable.
 IL_KINDS = ("numeric", "ordered", "nominal")
-
-
-def _numeric_columns(orig: pd.DataFrame, rel: pd.DataFrame, variables: object) -> tuple[str, ...]:
-    if variables is None:
-        cols = tuple(c for c in orig.columns
-                     if isinstance(c, str) and c in rel.columns and is_numeric(orig[c]) and is_numeric(rel[c]))
-        if not cols:
-            raise ValueError("`original` and `released` share no numeric column; name the `variables`.")
-        return cols
-    return resolve_variables(orig, rel, variables)
 
 
 def inverse_correlation_diagonal(values: np.ndarray) -> np.ndarray:
@@ -146,7 +136,7 @@ def il_correl(
     0.2264
     """
     orig, rel = align(original, released)
-    cols = _numeric_columns(orig, rel, variables)
+    cols = numeric_variables(orig, rel, variables)
     xo = np.column_stack([numeric_values(orig[c], "original") for c in cols])
     xr = np.column_stack([numeric_values(rel[c], "released") for c in cols])
     d_o, d_r = inverse_correlation_diagonal(xo), inverse_correlation_diagonal(xr)
