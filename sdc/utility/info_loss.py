@@ -117,7 +117,7 @@ def _cells(codes: list[np.ndarray], cards: list[int], n_orig: int, subset: tuple
 
 
 def info_loss(original: pd.DataFrame, swapped: pd.DataFrame, table_vars: Sequence[str] | str, *,
-              metric: Sequence[str] = METRICS, hid: str | None = None, probs: Sequence[float] = PROBS,
+              metric: str | Sequence[str] = METRICS, hid: str | None = None, probs: Sequence[float] = PROBS,
               exclude_zeros: bool = False, only_inner_cells: bool = False) -> InfoLossResult:
     """Information loss over frequency tables of the original and the swapped file (sdcMicro's
     ``infoLoss``): see the module docstring for the formulas.
@@ -127,7 +127,7 @@ def info_loss(original: pd.DataFrame, swapped: pd.DataFrame, table_vars: Sequenc
     original, swapped : pandas.DataFrame
     table_vars : str or list of str
         The variables tabulated (``table_vars``).
-    metric : list of str, default all three
+    metric : str or list of str, default all three
         Among ``absD``, ``relabsD``, ``abssqrtD``.
     hid : str, optional
         Count households (the first record of each `hid`) instead of records.
@@ -145,9 +145,10 @@ def info_loss(original: pd.DataFrame, swapped: pd.DataFrame, table_vars: Sequenc
     a, b = check_frame(original), check_frame(swapped)
     tv = check_columns(a, table_vars, role="table_vars")
     check_columns(b, list(tv), role="table_vars")
+    metric = [metric] if isinstance(metric, str) else list(metric)  # one metric by its name, as sdcMicro's
     bad = [m for m in metric if m not in METRICS]
     if bad or not metric:
-        raise ValueError(f"`metric` must be among {', '.join(METRICS)}; got {bad or 'none'}.")
+        raise ValueError(f"`metric` must be among {', '.join(METRICS)}; got {', '.join(map(repr, bad)) or 'none'}.")
     if any(not (0 <= float(p) <= 1) for p in probs) or not len(probs):
         raise ValueError("`probs` must be numbers in [0, 1].")
     if hid is not None:

@@ -48,7 +48,7 @@ def test_identical_files_lose_nothing() -> None:
     assert (r.measures.to_numpy() == 0).all() and r.false_zero == r.false_nonzero == 0
 
 
-@pytest.mark.parametrize("kw, message", [({"table_vars": ["zz"]}, "zz"), ({"metric": ["nope"]}, "metric"),
+@pytest.mark.parametrize("kw, message", [({"table_vars": ["zz"]}, "zz"), ({"metric": ["nope"]}, "metric"), ({"metric": "bad"}, "got 'bad'."),
                                          ({"probs": [2.0]}, "probs")])
 def test_bad_input(kw: dict, message: str) -> None:
     args = {"table_vars": ["a"], **kw}
