@@ -23,16 +23,23 @@ robustbase replaces them by simulated values for n <= 20 (at alpha 0.5), which w
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
+
+from sdc._provenance import sha256_bytes
 
 __all__ = ["h_of", "mcd_subset", "consistency", "small_sample_factor", "RobustFit", "robust_covariance",
            "mahalanobis2"]
 
 #: Records on which the random starts run when the file is larger.
 _SUBSAMPLE = 1500
+#: The last fits, by the digest of the records and the search's settings: a comparison and each
+#: setting of a sweep take the original's MCD again, the same search on the same records.
+_FITS: OrderedDict[tuple, "RobustFit"] = OrderedDict()
+_FITS_KEPT = 8
 
 
 def h_of(n: int, p: int, alpha: float = 0.5) -> int:
@@ -171,8 +178,22 @@ class RobustFit:
 
 def robust_covariance(x: np.ndarray, *, seed: int = 0, alpha: float = 0.5, n_starts: int = 500) -> RobustFit:
     """robustbase's ``covMcd`` estimator (see the module docstring) of the rows of `x`
-    (complete, finite numbers; at least two columns); seeded for the random starts."""
-    x = np.asarray(x, dtype=np.float64)
+    (complete, finite numbers; at least two columns); seeded for the random starts. The last
+    eight fits are kept (their arrays read-only): the same records and settings give the same
+    fit without a second search."""
+    x = np.ascontiguousarray(x, dtype=np.float64)
+    key = (x.shape, sha256_bytes(x.tobytes()), int(seed), float(alpha), int(n_starts))
+    fit = _FITS.get(key)
+    if fit is not None:
+        return fit
+    fit = _search(x, seed, alpha, n_starts)
+    _FITS[key] = fit
+    if len(_FITS) > _FITS_KEPT:
+        _FITS.popitem(last=False)
+    return fit
+
+
+def _search(x: np.ndarray, seed: int, alpha: float, n_starts: int) -> RobustFit:
     n, p = x.shape
     h = h_of(n, p, alpha)
     best, logdet = mcd_subset(x, h, np.random.default_rng(seed), n_starts)
@@ -189,4 +210,7 @@ def robust_covariance(x: np.ndarray, *, seed: int = 0, alpha: float = 0.5, n_sta
     cov = np.atleast_2d(np.cov(x[w], rowvar=False, ddof=1))
     if q != n:
         cov = cov * consistency(q / n, p) * small_sample_factor(p, n, alpha, reweighted=True)
-    return RobustFit(center=center, cov=cov, raw_center=raw_center, raw_cov=raw_cov, weights=w, best=np.sort(best))
+    fit = RobustFit(center=center, cov=cov, raw_center=raw_center, raw_cov=raw_cov, weights=w, best=np.sort(best))
+    for a in (fit.center, fit.cov, fit.raw_center, fit.raw_cov, fit.weights, fit.best):
+        a.setflags(write=False)  # shared by every caller of the same fit
+    return fit
