@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from sdc.app.session import AppError, AppSession
-from sdc.app.tables import frame_json
+from sdc.app.tables import before_after_json, frame_json
 
 __all__ = ["methods_json", "add_step", "remove_step", "move_step", "set_seed", "preview_step", "run_plan",
            "export_run", "SCRIPT_TEMPLATE"]
@@ -141,7 +141,7 @@ def _run_json(run: Any, page: bool) -> dict[str, Any]:
 
     out: dict[str, Any] = {"summary": frame_json(run.summary()), "steps": frame_json(run.to_frame())}
     if run.comparison is not None:
-        out["comparison"] = frame_json(run.comparison.summary())
+        out["comparison"] = before_after_json(run.comparison.summary())
         if page:
             out["page"] = comparison_page(run.comparison, released_name="released")
     return out

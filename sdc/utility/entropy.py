@@ -63,7 +63,7 @@ class NonUniformEntropyResult:
             ("nue", float(self.entropy), "non-uniform entropy of the release (bits)"),
             ("nue_max", float(self.maximum), "its maximum: every value lost (bits)"),
             ("nue_normalised", float(self.normalised), "nue / nue_max"),
-            ("nue_utility_retained", float(self.utility_retained), "1 - nue_normalised"),
+            ("nue_utility_retained", float(self.utility_retained), "share of the non-uniform entropy kept (1 - normalised entropy)"),
             ("n_records", self.n_records, "records"),
         ])
 

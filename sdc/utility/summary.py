@@ -70,7 +70,7 @@ class UtilitySummary:
             ("eigen_similarity_pct", float(self.eigen_similarity_pct), "eigenvalue similarity of the numeric variables (%)"),
             ("nue", float(self.nue), "non-uniform entropy of the keys (bits)"),
             ("nue_normalised", float(self.nue_normalised), "non-uniform entropy / its maximum"),
-            ("nue_utility_retained", float(self.nue_utility_retained), "1 - nue_normalised"),
+            ("nue_utility_retained", float(self.nue_utility_retained), "share of the non-uniform entropy kept (1 - normalised entropy)"),
             ("records_retained", int(self.records_retained), "records not withheld"),
             ("pct_records_retained", float(self.pct_records_retained), "% records retained"),
             ("cells_suppressed", int(self.cells_suppressed), "cells of the keys suppressed"),
