@@ -173,6 +173,7 @@ def test_long_actions_report_their_stages(example: Running) -> None:
     app = example.app
     plain = app._heard
     seen: list[dict] = []
+    waits: list[float] = []
     app._heard = lambda m, d, t: (heard.append((m, d, t)), plain(m, d, t))  # type: ignore[method-assign]
     try:
         worker = threading.Thread(target=example.call, args=("run",))
@@ -180,7 +181,8 @@ def test_long_actions_report_their_stages(example: Running) -> None:
         while worker.is_alive():
             t0 = time.monotonic()
             status, doc = example.call("progress")
-            assert status == 200 and time.monotonic() - t0 < 2
+            waits.append(time.monotonic() - t0)
+            assert status == 200
             seen.append(doc)
             time.sleep(0.05)
         worker.join()
@@ -190,6 +192,9 @@ def test_long_actions_report_their_stages(example: Running) -> None:
     assert any(m == "protect" and d == t for m, d, t in heard if t)  # the steps counted to the end
     assert any(m.startswith("frequencies of") for m, _, _ in heard)  # the comparison's assessments
     assert any(d.get("action") == "run" and d.get("stage") for d in seen)
+    # Answered beside the action, not after it: a typical poll is quick even on a loaded machine
+    # (one slow poll may wait for the run's thread to release the interpreter).
+    assert sorted(waits)[len(waits) // 2] < 1.0, waits
     assert example.call("progress") == (200, {"action": None})
 
 
