@@ -68,8 +68,8 @@ def _r_gower(run: StepRun) -> RStep:
     "microaggregation_gower", sdcmicro=_r_gower,
     summary="each record's values replaced by the aggregate of its k nearest records by the Gower distance "
             "(numeric and categorical)",
-    changes_categories=True, why="each record's nearest records are sought over the whole file (or stratum)",
-    example={"variables": ["age", "sex"], "k": 3},
+    changes_categories=True, why="each record's nearest records are sought over the whole file or stratum",
+    example={"variables": ["age", "education"], "dist_var": ["age"], "k": 3},
     options={"k": param(GROUP_SIZE, "the number of nearest records aggregated (itself included)"),
              "dist_var": param(Names(), "the variables of the distance (default: the variables)"),
              "strata": param(Names(), "neighbours sought within each stratum of these columns (sdcMicro's by)"),
@@ -169,16 +169,7 @@ def microaggregation_gower(
             raise ValueError(f"{where} has {pos.size} record(s), fewer than k = {k}: no k nearest records.")
     rand = rng.standard_normal(len(frame)) if add_random else None
     nbr = _neighbours(frame, spec, positions, k, rand)
-    out = frame.copy()
-    kinds = dict(spec["kinds"])
-    for v in variables:
-        kinds.setdefault(v, _kind(frame[v], v, spec))
-        if kinds[v] in ("numeric", "mixed"):
-            out[v] = pd.Series(_aggregate(frame[v].to_numpy(dtype=np.float64, na_value=np.nan), nbr, measure),
-                               index=frame.index, name=v)
-        else:
-            pick = _choose(sorted_levels(frame[v]).codes, nbr, category, rng)
-            out[v] = pd.Series(frame[v].to_numpy()[pick], index=frame.index, name=v).astype(frame[v].dtype)
+    out, kinds = _release(frame, variables, spec, nbr, measure, category, rng)
     before = frame[list(variables)].copy()
     changed = changed_cells(before, out, list(variables))
     params = {"variables": list(variables), "k": k, "dist_var": list(spec["dist_var"]),
@@ -298,6 +289,23 @@ def _neighbours(frame: pd.DataFrame, spec: dict[str, Any], positions: list[np.nd
     for pos in positions:
         nbr[pos] = pos[nearest(_prepared(frame, spec, pos, rand), k)]
     return nbr
+
+
+def _release(frame: pd.DataFrame, variables: tuple[str, ...], spec: dict[str, Any], nbr: np.ndarray, measure: str,
+             category: str, rng: np.random.Generator) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The protected copy (numeric variables aggregated, the others a chosen neighbour's value)
+    and the kind of every distance and replaced variable."""
+    out = frame.copy()
+    kinds = dict(spec["kinds"])
+    for v in variables:
+        kinds.setdefault(v, _kind(frame[v], v, spec))
+        if kinds[v] in ("numeric", "mixed"):
+            out[v] = pd.Series(_aggregate(frame[v].to_numpy(dtype=np.float64, na_value=np.nan), nbr, measure),
+                               index=frame.index, name=v)
+        else:
+            pick = _choose(sorted_levels(frame[v]).codes, nbr, category, rng)
+            out[v] = pd.Series(frame[v].to_numpy()[pick], index=frame.index, name=v).astype(frame[v].dtype)
+    return out, kinds
 
 
 def _aggregate(x: np.ndarray, nbr: np.ndarray, measure: str) -> np.ndarray:
