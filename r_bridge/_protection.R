@@ -173,31 +173,29 @@ utility_info_loss <- function(df, swapped, table_vars, hid) capture({
 ## microaggrGower, many cases in one call: each case list(x = data.frame, variables, aggr,
 ## dist_var, by, mixed, mixed_constant, weights, cat ("sample" or "mode"), numfun, seed).
 ## sdcMicro's internal maGowerWORK is called (its data.frame method does not pass aggr on).
-## The neighbours: a second run aggregating only the row numbers, with a numFun that keeps
-## the row numbers it is given (the k nearest, in order), one call per record, records in the
-## order of the split by `by` (as maGowerWORK splits).
+## The neighbours: the row numbers (.row) are aggregated last, with a numFun that keeps the
+## values it is given for them (the row numbers of the k nearest, nearest first); numFun is
+## called for each record in turn, for its numeric variables in order, records in the order
+## of the split by `by` (as maGowerWORK splits).
 protect_gower_batch <- function(cases) capture({
   lapply(cases, function(cs) {
     x <- as.data.frame(cs$x)
     nf <- if (cs$numfun == "median") stats::median else mean
     cf <- if (cs$cat == "mode") VIM::maxCat else VIM::sampleCat
-    run <- function(d, variables, numFun) {
-      set.seed(cs$seed)
-      suppressWarnings(sdcMicro:::maGowerWORK(d, variables = variables, aggr = cs$aggr, dist_var = cs$dist_var,
-        by = cs$by, mixed = cs$mixed, mixed.constant = cs$mixed_constant, weights = cs$weights,
-        numFun = numFun, catFun = cf))
-    }
-    res <- run(x, cs$variables, nf)
+    m <- sum(vapply(cs$variables, function(v) is.numeric(x[[v]]), logical(1))) + 1L
     kept <- list()
     calls <- 0L
-    keep <- function(v) {  # called for .row then .rowb of each record: keep the first
+    numfun <- function(v) {
       calls <<- calls + 1L
-      if (calls %% 2L == 1L) kept[[length(kept) + 1L]] <<- v
+      if (calls %% m != 0L) return(nf(v))
+      kept[[length(kept) + 1L]] <<- v
       v[1]
     }
     x$.row <- as.numeric(seq_len(nrow(x)))
-    x$.rowb <- x$.row  # one variable alone fails in maGowerWORK (x[, v] drops to a vector)
-    run(x, c(".row", ".rowb"), keep)
+    set.seed(cs$seed)
+    res <- suppressWarnings(sdcMicro:::maGowerWORK(x, variables = c(cs$variables, ".row"), aggr = cs$aggr,
+      dist_var = cs$dist_var, by = cs$by, mixed = cs$mixed, mixed.constant = cs$mixed_constant,
+      weights = cs$weights, numFun = numfun, catFun = cf))
     if (is.null(cs$by)) f <- factor(rep(1, nrow(x))) else
       f <- as.factor(apply(x[, cs$by, drop = FALSE], 1, function(r) paste(as.character(r), collapse = "--")))
     who <- unlist(split(seq_len(nrow(x)), f), use.names = FALSE)
