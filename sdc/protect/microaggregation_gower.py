@@ -59,9 +59,16 @@ def _r_gower(run: StepRun) -> RStep:
     code += [f"if (!is.factor(x[[{r_value(v)}]])) x[[{r_value(v)}]] <- factor(x[[{r_value(v)}]])" for v in cats]
     code += [f"res <- sdcMicro:::maGowerWORK(x, {', '.join(args)})",
              *(f"data[[{r_value(v)}]] <- res[[{r_value(v)}]]" for v in run.variables), "data"]
-    exact = not cats and not p.get("add_random")
+    kinds = run.details.get("kinds", {})
+    exact = (not any(kinds.get(v) in ("nominal", "ordinal") for v in run.variables) and "ordinal" not in kinds.values()
+             and not p.get("add_random") and bool(run.details.get("complete")))
+    why = [w for w, on in (("categories drawn by R's generator, not sdc's", any(kinds.get(v) in ("nominal", "ordinal")
+                                                                                   for v in run.variables)),
+                           ("the random variable drawn by R's generator", bool(p.get("add_random"))),
+                           ("an ordinal's L read from its last label", "ordinal" in kinds.values()),
+                           ("NA means where a neighbour's value is missing", not run.details.get("complete"))) if on]
     return RStep(tuple(code), exact, "sdcMicro's microaggrGower: the same neighbours and numeric aggregates" +
-                 ("" if exact else "; the categories (or the random variable) drawn by R's generator, not sdc's"))
+                 ("" if exact else "; differs: " + ", ".join(why)))
 
 
 @protection_method(
@@ -145,7 +152,8 @@ def microaggregation_gower(
     ProtectionResult
         ``data``: the protected copy (numeric variables as float64, the others keep their dtype).
         ``details``: ``neighbours`` (n, k) row positions of each record's nearest records,
-        ``kinds`` (the kind of each distance and replaced variable), ``n_strata``.
+        ``kinds`` (the kind of each distance and replaced variable), ``n_strata``, ``complete``
+        (no numeric variable replaced has a missing value: sdcMicro's means are then the same).
 
     Examples
     --------
@@ -177,7 +185,8 @@ def microaggregation_gower(
               "mixed_constant": list(spec["constants"]) or None, "weights": list(spec["weights"]),
               "categorical": list(spec["categorical"]) or None, "measure": measure, "category": category,
               "add_random": bool(add_random)}
-    details = {"neighbours": nbr, "kinds": kinds, "n_strata": len(positions)}
+    complete = not any(frame[v].isna().any() for v in variables if kinds[v] in ("numeric", "mixed"))
+    details = {"neighbours": nbr, "kinds": kinds, "n_strata": len(positions), "complete": complete}
     return ProtectionResult(method="microaggregation_gower", data=out, variables=tuple(variables), parameters=params,
                             seed=seed_used, changed=changed, details=details)
 
