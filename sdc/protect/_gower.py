@@ -21,6 +21,9 @@ values are at distance 0. The sum runs over the variables in the order numeric, 
 ordinal, mixed, each term computed as ``gowerD`` writes it, so equal distances stay equal and
 ties are broken as there: a record's k nearest are the k smallest distances, equal ones in data
 order (the record itself at distance 0 among them).
+
+(:mod:`sdc.attacks.distance` has the other common variant, ``cluster::daisy``'s, used by the
+record-linkage attacks: there a pair with a missing value leaves the variable out of both sums.)
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ def _r_gower(run: StepRun) -> RStep:
                            ("an ordinal's L read from its last label", "ordinal" in kinds.values()),
                            ("NA means where a neighbour's value is missing", not run.details.get("complete"))) if on]
     return RStep(tuple(code), exact, "sdcMicro's microaggrGower: the same neighbours and numeric aggregates" +
-                 ("" if exact else "; differs: " + ", ".join(why)))
+                 ("" if exact else "; but " + ", ".join(why)))
 
 
 @protection_method(
@@ -180,10 +180,7 @@ def microaggregation_gower(
     out, kinds = _release(frame, variables, spec, nbr, measure, category, rng)
     before = frame[list(variables)].copy()
     changed = changed_cells(before, out, list(variables))
-    params = {"variables": list(variables), "k": k, "dist_var": list(spec["dist_var"]),
-              "strata": list(spec["strata"]) or None, "mixed": list(spec["mixed"]) or None,
-              "mixed_constant": list(spec["constants"]) or None, "weights": list(spec["weights"]),
-              "categorical": list(spec["categorical"]) or None, "measure": measure, "category": category,
+    params = {"variables": list(variables), "k": k, **_recorded(spec), "measure": measure, "category": category,
               "add_random": bool(add_random)}
     complete = not any(frame[v].isna().any() for v in variables if kinds[v] in ("numeric", "mixed"))
     details = {"neighbours": nbr, "kinds": kinds, "n_strata": len(positions), "complete": complete}
@@ -208,6 +205,13 @@ def gower_distance(data: pd.DataFrame, dist_var: str | Sequence[str], *, mixed: 
 
 # --------------------------------------------------------------------------------------
 # The arguments
+
+def _recorded(spec: dict[str, Any]) -> dict[str, Any]:
+    """The distance arguments as used, for the result's parameters."""
+    return {"dist_var": list(spec["dist_var"]), "strata": list(spec["strata"]) or None,
+            "mixed": list(spec["mixed"]) or None, "mixed_constant": list(spec["constants"]) or None,
+            "weights": list(spec["weights"]), "categorical": list(spec["categorical"]) or None}
+
 
 def _names(frame: pd.DataFrame, value: Any, role: str) -> tuple[str, ...]:
     return () if value is None else check_columns(frame, value, role=role)
