@@ -124,6 +124,19 @@ def nearest(g: GowerColumns, k: int) -> np.ndarray:
     step = max(1, _CELLS // max(n, 1))
     for lo in range(0, n, step):
         rows = np.arange(lo, min(n, lo + step))
-        D = gower_block(g, rows)
-        out[rows] = np.argsort(D, axis=1, kind="stable")[:, :k]
+        out[rows] = _smallest(gower_block(g, rows), k)
     return out
+
+
+def _smallest(D: np.ndarray, k: int) -> np.ndarray:
+    """Per row, the columns of the k smallest values in increasing order, equal values in column
+    order (a stable sort's first k): only the values up to each row's k-th smallest are sorted."""
+    if k >= D.shape[1]:
+        return np.argsort(D, axis=1, kind="stable")[:, :k]
+    kth = np.partition(D, k - 1, axis=1)[:, k - 1:k]
+    r, c = np.nonzero(D <= kth)  # row by row, columns in order: at least k per row (ties at the k-th)
+    order = np.lexsort((c, D[r, c], r))
+    r, c = r[order], c[order]
+    starts = np.searchsorted(r, np.arange(D.shape[0]))
+    take = starts[:, None] + np.arange(k)[None, :]
+    return c[take]
