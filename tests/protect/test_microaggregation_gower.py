@@ -160,3 +160,26 @@ def test_bad_arguments_refused_in_one_line(kwargs, message) -> None:
     with pytest.raises((ValueError, TypeError)) as e:
         sdc.microaggregation_gower(df, args.pop("variables"), **args)
     assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_stratum_smaller_than_k_is_named() -> None:
+    df = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0, 5.0], "g": ["p", "p", "p", "q", "q"]})
+    with pytest.raises(ValueError, match="^stratum 'q' has 2 record\\(s\\), fewer than k = 3"):
+        sdc.microaggregation_gower(df, ["x"], strata="g")
+
+
+def test_the_r_translation_is_exact_only_for_complete_numeric_releases() -> None:
+    from sdc.protect._rcode import StepRun
+
+    info = sdc.protect.method_infos()["microaggregation_gower"]
+    df = _mixed(2, 20, missing=False)
+    for variables, exact in ((["num2"], True), (["num2", "cat"], False)):
+        df["num2"] = np.arange(20.0)
+        r = sdc.microaggregation_gower(df, variables, dist_var=["num", "cat"], seed=1)
+        step = info.sdcmicro(StepRun("microaggregation_gower", tuple(variables), r.parameters, r.seed, r.details, {}))
+        assert step.exact is exact and any("sdcMicro:::maGowerWORK(" in line and "aggr = 3" in line for line in step.code)
+        assert 'x[["cat"]] <- factor(x[["cat"]])' in "\n".join(step.code)
+    df.loc[0, "num2"] = np.nan
+    r = sdc.microaggregation_gower(df, ["num2"], dist_var=["num", "cat"], seed=1)
+    step = info.sdcmicro(StepRun("microaggregation_gower", ("num2",), r.parameters, r.seed, r.details, {}))
+    assert not step.exact and "NA means" in step.note
