@@ -260,6 +260,10 @@ def _spec(frame: pd.DataFrame, variables: tuple[str, ...], dist_var: Any, strata
     spec: dict[str, Any] = {"dist_var": dist, "strata": strata_cols, "mixed": mixed_cols, "categorical": cat_cols,
                             "constants": constants, "weights": w}
     spec["kinds"] = {v: _kind(frame[v], v, spec) for v in dist}
+    for v in dict.fromkeys((*dist, *variables)):
+        if _kind(frame[v], v, spec) in ("numeric", "mixed") and np.isinf(
+                frame[v].to_numpy(dtype=np.float64, na_value=np.nan)).any():
+            raise ValueError(f"column {v!r} has infinite values: no Gower distance or mean of them.")
     return spec
 
 

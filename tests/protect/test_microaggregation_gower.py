@@ -153,9 +153,10 @@ def test_refused_on_dask() -> None:
     ({"measure": "trim"}, "measure"),
     ({"category": "first"}, "category"),
     ({"strata": ["num"]}, "must not repeat"),
+    ({"variables": ["inf"]}, "column 'inf' has infinite values"),
 ])
 def test_bad_arguments_refused_in_one_line(kwargs, message) -> None:
-    df = _mixed(3, 30)
+    df = _mixed(3, 30).assign(inf=np.r_[np.inf, np.zeros(29)])
     args = {"variables": ["num", "cat"], **kwargs}
     with pytest.raises((ValueError, TypeError)) as e:
         sdc.microaggregation_gower(df, args.pop("variables"), **args)
