@@ -169,3 +169,45 @@ utility_info_loss <- function(df, swapped, table_vars, hid) capture({
        abssqrtD = as.numeric(m$abssqrtD), cells = nrow(il$cellvalues),
        false_zero = as.integer(il$false_zero), false_nonzero = as.integer(il$false_nonzero))
 })
+
+## microaggrGower, many cases in one call: each case list(x = data.frame, variables, aggr,
+## dist_var, by, mixed, mixed_constant, weights, cat ("sample" or "mode"), numfun, seed).
+## sdcMicro's internal maGowerWORK is called (its data.frame method does not pass aggr on).
+## The neighbours: the row numbers (.row) are aggregated last, with a numFun that keeps the
+## values it is given for them (the row numbers of the k nearest, nearest first); numFun is
+## called for each record in turn, for its numeric variables in order, records in the order
+## of the split by `by` (as maGowerWORK splits).
+protect_gower_batch <- function(cases) capture({
+  lapply(cases, function(cs) {
+    x <- as.data.frame(cs$x)
+    nf <- if (cs$numfun == "median") stats::median else mean
+    cf <- if (cs$cat == "mode") VIM::maxCat else VIM::sampleCat
+    m <- sum(vapply(cs$variables, function(v) is.numeric(x[[v]]), logical(1))) + 1L
+    kept <- list()
+    calls <- 0L
+    numfun <- function(v) {
+      calls <<- calls + 1L
+      if (calls %% m != 0L) return(nf(v))
+      kept[[length(kept) + 1L]] <<- v
+      v[1]
+    }
+    x$.row <- as.numeric(seq_len(nrow(x)))
+    set.seed(cs$seed)
+    res <- suppressWarnings(sdcMicro:::maGowerWORK(x, variables = c(cs$variables, ".row"), aggr = cs$aggr,
+      dist_var = cs$dist_var, by = cs$by, mixed = cs$mixed, mixed.constant = cs$mixed_constant,
+      weights = cs$weights, numFun = numfun, catFun = cf))
+    if (is.null(cs$by)) f <- factor(rep(1, nrow(x))) else
+      f <- as.factor(apply(x[, cs$by, drop = FALSE], 1, function(r) paste(as.character(r), collapse = "--")))
+    who <- unlist(split(seq_len(nrow(x)), f), use.names = FALSE)
+    nb <- matrix(0L, nrow(x), cs$aggr)
+    nb[who, ] <- do.call(rbind, lapply(kept, as.integer))
+    list(out = frame_parts(res[, cs$variables, drop = FALSE]), neighbours = nb)
+  })
+})
+
+## VIM::gowerD(x, x) with the variables' kinds given: the distance matrix
+protect_gower_d <- function(x, numerical, factors, orders, mixed, lev_orders, mixed_constant, weights) capture({
+  x <- as.data.frame(x)
+  unname(as.matrix(VIM::gowerD(x, x, weights = weights, numerical = numerical, factors = factors, orders = orders,
+    mixed = mixed, levOrders = lev_orders, mixed.constant = mixed_constant)))
+})

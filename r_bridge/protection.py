@@ -26,7 +26,7 @@ __all__ = [
     "pram_strata",
     "pram_with_matrix", "AddNoise", "add_noise", "rank_swap", "hmac_sha256", "MicroCase", "MicroOut",
     "microaggregation_batch", "time_microaggregation_method",
-    "create_dat", "record_swap", "info_loss",
+    "create_dat", "record_swap", "info_loss", "GowerCase", "GowerOut", "microaggr_gower_batch", "gower_d",
 ]
 
 
@@ -264,6 +264,71 @@ def microaggregation_batch(cases: Sequence[MicroCase]) -> list[MicroOut]:
             py_vector(f.rx2("center")), np.asarray(f.rx2("cov"), dtype=np.float64).reshape(c.data.shape[1], -1, order="F"))
         out.append(MicroOut(mx=mx, fit=fit))
     return out
+
+
+@dataclass(frozen=True)
+class GowerCase:
+    """One ``sdcMicro:::maGowerWORK`` call (the body of ``microaggrGower``) of
+    :func:`microaggr_gower_batch`: categories and text of `data` become factors (ordered ones
+    ordered); `cat` is ``"sample"`` (``VIM::sampleCat``) or ``"mode"`` (``VIM::maxCat``),
+    `numfun` ``"mean"`` or ``"median"``; `seed` for R's ``set.seed`` before the call."""
+
+    data: pd.DataFrame
+    variables: tuple[str, ...]
+    aggr: int = 3
+    dist_var: tuple[str, ...] | None = None
+    by: tuple[str, ...] | None = None
+    mixed: tuple[str, ...] | None = None
+    mixed_constant: tuple[float, ...] | None = None
+    weights: tuple[float, ...] | None = None
+    cat: str = "sample"
+    numfun: str = "mean"
+    seed: int = 1
+
+
+@dataclass(frozen=True)
+class GowerOut:
+    """sdcMicro's released `variables` and each record's k nearest records (0-based row
+    positions, nearest first) as ``VIM::gowerD(returnIndex = TRUE)`` found them."""
+
+    out: pd.DataFrame
+    neighbours: np.ndarray
+
+
+def microaggr_gower_batch(cases: Sequence[GowerCase]) -> list[GowerOut]:
+    """``sdcMicro:::maGowerWORK`` on many cases in ONE R call (``protect_gower_batch``)."""
+    import rpy2.robjects as ro
+
+    from .convert import from_r_frame
+
+    def names(v: Sequence[str] | None) -> object:
+        return r_null() if v is None else r_str([str(x) for x in v])
+
+    items = [ro.ListVector({"x": to_r_frame(c.data), "variables": names(c.variables), "aggr": int(c.aggr),
+                            "dist_var": names(c.dist_var or c.variables), "by": names(c.by), "mixed": names(c.mixed),
+                            "mixed_constant": r_null() if c.mixed_constant is None else _num(c.mixed_constant),
+                            "weights": r_null() if c.weights is None else _num(c.weights), "cat": str(c.cat),
+                            "numfun": str(c.numfun), "seed": int(c.seed)}) for c in cases]
+    value = _call("protect_gower_batch", ro.r("list")(*items))
+    out = []
+    for c, v in zip(cases, value):
+        frame = from_r_frame(v.rx2("out")).set_axis(c.data.index, axis=0)
+        nb = np.asarray(v.rx2("neighbours"), dtype=np.int64).reshape(len(c.data), -1, order="F") - 1
+        out.append(GowerOut(out=frame, neighbours=nb))
+    return out
+
+
+def gower_d(data: pd.DataFrame, *, numerical: Sequence[str] = (), factors: Sequence[str] = (),
+            orders: Sequence[str] = (), mixed: Sequence[str] = (), lev_orders: Sequence[float] = (),
+            mixed_constant: Sequence[float] = (), weights: Sequence[float] | None = None) -> np.ndarray:
+    """``VIM::gowerD(data, data, weights, numerical, factors, orders, mixed, levOrders,
+    mixed.constant)``: the (n, n) distance matrix."""
+    cols = [*numerical, *factors, *orders, *mixed]
+    w = [1.0] * len(cols) if weights is None else list(weights)
+    m = _call("protect_gower_d", to_r_frame(data, cols), r_str(list(numerical)), r_str(list(factors)),
+              r_str(list(orders)), r_str(list(mixed)), r_vector(np.asarray(lev_orders, dtype=np.float64)),
+              r_vector(np.asarray(mixed_constant, dtype=np.float64)), _num(w))
+    return np.asarray(m, dtype=np.float64).reshape(len(data), len(data), order="F")
 
 
 def time_microaggregation_method(data: pd.DataFrame, *, aggr: int = 3, method: str = "mdav",

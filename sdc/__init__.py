@@ -90,6 +90,7 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sdc.protect.suppression", ("local_suppression",)),
     ("sdc.protect.suppression_risk", ("local_suppression_by_risk",)),
     ("sdc.protect.microaggregation", ("microaggregation",)),
+    ("sdc.protect.microaggregation_gower", ("microaggregation_gower", "gower_distance")),
     ("sdc.report", ("write_report",)),
     ("sdc.workflow.compare", ("Comparison", "compare")),
     ("sdc.workflow.protect", ("ProtectionRun", "protect_data")),

@@ -19,6 +19,7 @@ from sdc.protect.suppression import local_suppression
 from sdc.protect.suppression_risk import local_suppression_by_risk
 from sdc.protect.ghost import add_ghost_vars
 from sdc.protect.microaggregation import microaggregation as _microaggregation  # noqa: F401
+from sdc.protect.microaggregation_gower import microaggregation_gower as _microaggregation_gower  # noqa: F401
 from sdc.protect.pram import pram as _pram  # noqa: F401
 from sdc.protect.noise import add_noise
 from sdc.protect.swap import rank_swap

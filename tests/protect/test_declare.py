@@ -77,8 +77,8 @@ def _run(info: MethodInfo, frame: Any, key: str, **extra: Any) -> Any:
 def test_the_registry_is_the_exported_declared_functions() -> None:
     import sdc.protect as pkg
 
-    assert IDS[:14] == ["global_recode", "top_bottom_code", "apply_transformation", "mv_top_code", "local_suppression", "local_suppression_by_risk",
-                       "add_ghost_vars", "microaggregation", "pram", "add_noise", "rank_swap", "record_swap", "shuffle",
+    assert IDS[:15] == ["global_recode", "top_bottom_code", "apply_transformation", "mv_top_code", "local_suppression", "local_suppression_by_risk",
+                       "add_ghost_vars", "microaggregation", "microaggregation_gower", "pram", "add_noise", "rank_swap", "record_swap", "shuffle",
                        "pseudonymise"]
     for info in METHODS:
         assert getattr(sdc, info.name, info.function) is info.function, info.name   # the flat API: the declared one

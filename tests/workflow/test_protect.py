@@ -103,8 +103,8 @@ def _sha(p: Path) -> str:
 
 def test_method_table_reads_the_signatures() -> None:
     table = method_table()
-    assert list(table)[:14] == ["global_recode", "top_bottom_code", "apply_transformation", "mv_top_code", "local_suppression",
-                                "local_suppression_by_risk", "add_ghost_vars", "microaggregation", "pram", "add_noise",
+    assert list(table)[:15] == ["global_recode", "top_bottom_code", "apply_transformation", "mv_top_code", "local_suppression",
+                                "local_suppression_by_risk", "add_ghost_vars", "microaggregation", "microaggregation_gower", "pram", "add_noise",
                                 "rank_swap", "record_swap", "shuffle", "pseudonymise"]
     for name, spec in table.items():
         fn = getattr(sdc, name, spec.function)
