@@ -9,7 +9,7 @@ the data; categorical keys: the others), with k the configuration's ``[threshold
 
 1. **bands** of each numeric key (``global_recode``): round-number widths (the smallest of 1, 2,
    5 x 10^e giving at most 5, 10 or 20 bands over the key's range) and quantile breaks (quartiles,
-   deciles);
+   deciles; the inner breaks to 4 significant digits);
 2. **merges** of the rare categories of the categorical keys (``global_recode(rare=m)``): the
    values held by fewer than 1 % or 5 % of the records pooled (skipped when none is);
 3. **local suppression** of every key at k;
@@ -165,7 +165,8 @@ def _band_steps(data: pd.DataFrame, numeric: Sequence[str]) -> list[tuple[str, l
     for q in QUANTILES:
         steps = []
         for v, x in values.items():
-            edges = np.unique(np.quantile(x, np.linspace(0.0, 1.0, q + 1)))
+            inner = [float(f"{e:.4g}") for e in np.quantile(x, np.linspace(0.0, 1.0, q + 1))[1:-1]]
+            edges = np.unique([float(x.min()), *[e for e in inner if x.min() < e < x.max()], float(x.max())])
             if edges.size >= 3:
                 steps.append({"method": "global_recode", "variables": [v], "edges": [float(e) for e in edges],
                               "include_lowest": True})
