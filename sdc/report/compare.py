@@ -455,13 +455,6 @@ def _render(c: Comparison, formats: Sequence[str] | None,
     return out, report
 
 
-def comparison_files(c: Comparison, *, formats: Sequence[str] | None = None,
-                     audience: str = "internal") -> dict[str, str | bytes]:
-    """The files of the comparison folder (name -> content), as :func:`write_comparison` writes
-    them: for a folder that holds a comparison among other files (``sdc advise``)."""
-    return _render(c, formats, audience)[0]
-
-
 def write_comparison(c: Comparison, out: str | Path, *, formats: Sequence[str] | None = None,
                      inputs: Sequence[str | Path] = (), audience: str = "internal") -> ComparisonFolder:
     """Write the comparison folder `out` (see the module docstring); `audience` ``"external"``
