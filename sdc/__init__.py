@@ -94,6 +94,7 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sdc.workflow.compare", ("Comparison", "compare")),
     ("sdc.workflow.protect", ("ProtectionRun", "protect_data")),
     ("sdc.workflow.sweep", ("SweepResult", "sweep")),
+    ("sdc.workflow.advise", ("AdviceResult", "advise")),
     ("sdc.report.compare", ("write_comparison",)),
     ("sdc.report.protection", ("write_protection",)),
     ("sdc.report.sweep", ("write_sweep",)),
