@@ -24,7 +24,8 @@ import pandas as pd
 from ._session import call, session
 from .convert import from_r_frame, py_vector, r_str, to_r_frame
 
-__all__ = ["ai_utility_score", "DUTILITY_METHODS", "d_utility", "d_utility_all", "SdcObjUtility", "sdc_obj_utility", "MlodakCase",
+__all__ = ["ai_utility_score",
+           "DUTILITY_METHODS", "d_utility", "d_utility_all", "SdcObjUtility", "sdc_obj_utility", "MlodakCase",
            "MlodakOut", "mlodak_batch"]
 
 #: The ``method`` values of ``dUtility`` on data frames (sdcMicro 5.8).
@@ -243,7 +244,8 @@ def mlodak_batch(cases: Sequence[MlodakCase]) -> list[MlodakOut]:
 
 
 def ai_utility_score(original: pd.DataFrame, released: pd.DataFrame, keys: Sequence[str],
-                     numeric: Sequence[str] = (), weights: Sequence[float] = (1 / 3, 1 / 3, 1 / 3)) -> dict[str, float]:
+                     numeric: Sequence[str] = (),
+                     weights: Sequence[float] = (1 / 3, 1 / 3, 1 / 3)) -> dict[str, float]:
     """``sdcMicro:::ai_utility_score(createSdcObj(original), createSdcObj(released), weights)``,
     both objects with `keys` as ``keyVars`` and `numeric` as ``numVars``: its ``total``,
     ``suppression_rate``, ``category_loss`` and ``il1``."""

@@ -62,8 +62,8 @@ QUANTILES = (4, 10)
 RARE_SHARES = (0.01, 0.05)
 PRAM_PD = 0.8
 #: The columns of the ranked table.
-ADVICE_COLUMNS = ("rank", "candidate", "label", "rule", "steps", "meets", "n_failing", "failing", "score", "suppression_rate",
-                  "category_loss", "il1", "cells_changed", "error")
+ADVICE_COLUMNS = ("rank", "candidate", "label", "rule", "steps", "meets", "n_failing", "failing", "score",
+                  "suppression_rate", "category_loss", "il1", "cells_changed", "error")
 
 
 @dataclass(frozen=True)
@@ -85,8 +85,8 @@ class AdviceResult:
     table : pandas.DataFrame
         One row per candidate tried, the kept ones first by rank, then the others by the number
         of failing verdicts and score (``ADVICE_COLUMNS``: ``rank`` (None for a plan not kept),
-        ``meets`` (no verdict fails), ``n_failing`` and ``failing`` (the failing verdicts), the score and its three parts, ``cells_changed``, ``error`` (a plan that
-        could not run)).
+        ``meets`` (no verdict fails), ``n_failing`` and ``failing`` (the failing verdicts), the
+        score and its three parts, ``cells_changed``, ``error`` (a plan that could not run)).
     candidates : tuple of Candidate
         Every candidate tried, in candidate order.
     runs : tuple of ProtectionRun
@@ -273,16 +273,17 @@ def _try(data: pd.DataFrame, cand: Candidate, cfg: RunConfig, weights: tuple[flo
     failing = _failing(run.released, cfg, recoded, now)
     keys, numeric = score_variables(UtilityContext(data, run.released, changed, list(cfg.keys)))
     s = ai_utility_score(data, run.released, keys, numeric, weights=weights)
-    row.update(meets=not failing, n_failing=len(failing), failing="; ".join(failing), score=s.total, suppression_rate=s.suppression_rate,
-               category_loss=s.category_loss, il1=s.il1, cells_changed=int(run.cells_changed().sum()))
+    row.update(meets=not failing, n_failing=len(failing), failing="; ".join(failing), score=s.total,
+               suppression_rate=s.suppression_rate, category_loss=s.category_loss, il1=s.il1,
+               cells_changed=int(run.cells_changed().sum()))
     return row, replace(run, config=cfg)
 
 
 def _ranked(rows: list[dict[str, Any]]) -> pd.DataFrame:
     t = pd.DataFrame(rows).reindex(columns=[c for c in ADVICE_COLUMNS if c != "rank"])
     t["meets"] = t["meets"].astype(bool)
-    t = t.sort_values(["meets", "n_failing", "score", "candidate"], ascending=[False, True, True, True], kind="mergesort",
-                      na_position="last").reset_index(drop=True)
+    t = t.sort_values(["meets", "n_failing", "score", "candidate"], ascending=[False, True, True, True],
+                      kind="mergesort", na_position="last").reset_index(drop=True)
     kept = int(t["meets"].sum())
     t.insert(0, "rank", pd.array(list(range(1, kept + 1)) + [None] * (len(t) - kept), dtype="Int64"))
     return t

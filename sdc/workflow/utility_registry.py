@@ -9,7 +9,7 @@ utility table, a column of the sweep. A figure with ``better`` set can be the sw
 axis. Adding a utility measure to compare and sweep touches its module in :mod:`sdc.utility`
 and one entry here.
 
-Mlodak's two measures, sdcMicro's robeigen and its combined ``ai_utility_score`` follow (:func:`sdc.il_variables` over the
+Mlodak's two measures, sdcMicro's robeigen and its combined score (``ai_utility_score``) follow (:func:`sdc.il_variables` over the
 changed variables; :func:`sdc.il_correl` and :func:`sdc.robust_eigen_loss` over the changed
 numeric ones, NaN with fewer than two).
 
