@@ -9,9 +9,10 @@ utility table, a column of the sweep. A figure with ``better`` set can be the sw
 axis. Adding a utility measure to compare and sweep touches its module in :mod:`sdc.utility`
 and one entry here.
 
-Mlodak's two measures, sdcMicro's robeigen and its combined score (``ai_utility_score``) follow (:func:`sdc.il_variables` over the
+Mlodak's two measures and sdcMicro's robeigen follow (:func:`sdc.il_variables` over the
 changed variables; :func:`sdc.il_correl` and :func:`sdc.robust_eigen_loss` over the changed
-numeric ones, NaN with fewer than two).
+numeric ones, NaN with fewer than two), then sdcMicro's combined score (:func:`sdc.ai_utility_score`,
+what ``sdc advise`` ranks by).
 
 The four headline measures read one :func:`sdc.utility_summary` of the release (IL1, the
 eigenvalue similarity, the non-uniform entropy, records retained and cells suppressed),
