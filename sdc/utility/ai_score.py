@@ -22,7 +22,7 @@ from sdc._validation import check_columns, check_number, is_numeric_column
 from sdc.utility._common import align
 from sdc.utility.loss import il1s
 
-__all__ = ["AIScoreResult", "ai_utility_score", "AI_SCORE_WEIGHTS"]
+__all__ = ["AIScoreResult", "ai_utility_score", "AI_SCORE_WEIGHTS", "score_weights"]
 
 #: sdcMicro's default weights of (suppression rate, category loss, IL1s per cell).
 AI_SCORE_WEIGHTS = (1 / 3, 1 / 3, 1 / 3)
@@ -73,7 +73,8 @@ class AIScoreResult:
         ])
 
 
-def _weights(weights: Sequence[float]) -> tuple[float, float, float]:
+def score_weights(weights: Sequence[float]) -> tuple[float, float, float]:
+    """The three weights checked and normalised to sum to 1."""
     w = list(weights) if not isinstance(weights, (str, bytes)) else []
     if len(w) != 3:
         raise ValueError(f"`weights` must be three numbers (suppression, category loss, IL1); got {weights!r}.")
@@ -175,7 +176,7 @@ def ai_utility_score(
     bad = [v for v in numeric if not is_numeric_column(orig[v])]
     if bad:
         raise ValueError(f"`numeric` must name numeric variables of `original`; got {bad[0]!r}, which is not.")
-    w = _weights(weights)
+    w = score_weights(weights)
     per = _per_key(orig, rel, keys)
     new = max(0, int(per["cells_missing_after"].sum()) - int(per["cells_missing_before"].sum()))
     cells = len(orig) * len(keys)

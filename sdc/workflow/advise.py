@@ -42,7 +42,7 @@ import pandas as pd
 
 from sdc._stats import summary_frame
 from sdc._validation import check_columns, check_frame, check_int, is_numeric_column
-from sdc.utility.ai_score import AI_SCORE_WEIGHTS, ai_utility_score
+from sdc.utility.ai_score import AI_SCORE_WEIGHTS, ai_utility_score, score_weights
 from sdc.workflow.assess import assess
 from sdc.workflow.compare_records import released_config
 from sdc.workflow.config import RunConfig, as_config
@@ -345,7 +345,7 @@ def advise(
     data = check_frame(data)
     cfg = _config(config)
     seed = check_int(seed, "seed", min_value=0)
-    w = ai_utility_score(pd.DataFrame({"k": [0]}), pd.DataFrame({"k": [0]}), ["k"], weights=weights).weights
+    w = score_weights(weights)
     cands, proposed = candidate_plans(data, cfg, seed=seed, max_candidates=max_candidates)
     rows, runs = [], {}
     for cand in cands:
