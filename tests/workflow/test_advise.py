@@ -110,3 +110,11 @@ def test_bad_input_one_line(small, config, kwargs, message):
     with pytest.raises(ValueError, match=message) as e:
         advise(small, config, **kwargs)
     assert "\n" not in str(e.value)
+
+
+def test_none_kept_is_said_not_raised(small):
+    strict = {**CONFIG, "thresholds": {"k": 3, "risk": 0.01}}
+    res = advise(small, strict, max_candidates=2, now=NOW)
+    assert res.runs == () and res.best is None and res.plans_toml() == []
+    assert res.table["rank"].isna().all() and (res.table["n_failing"] > 0).all()
+    assert res.summary().set_index("statistic").loc["kept", "value"] == 0
