@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sdc
 from sdc.workflow.advise import _nice_width, advise, candidate_plans
@@ -118,3 +121,20 @@ def test_none_kept_is_said_not_raised(small):
     assert res.runs == () and res.best is None and res.plans_toml() == []
     assert res.table["rank"].isna().all() and (res.table["n_failing"] > 0).all()
     assert res.summary().set_index("statistic").loc["kept", "value"] == 0
+
+
+@settings(max_examples=3, deadline=None)
+@given(st.integers(0, 2**31 - 1))
+def test_kept_plans_meet_the_thresholds_on_random_data(seed):
+    rng = np.random.default_rng(seed)
+    n = 80
+    df = pd.DataFrame({"a": rng.choice(list("pqrstu"), n, p=[0.4, 0.3, 0.15, 0.1, 0.03, 0.02]),
+                       "b": rng.choice(list("xy"), n), "x": rng.integers(18, 90, n)})
+    cfg = {"variables": {"categorical_keys": ["a", "b"], "continuous_keys": ["x"]},
+           "thresholds": {"k": 2, "risk": 0.5, "max_global_risk": 0.5}, "options": {"measures": ["k_anonymity", "risk"]}}
+    res = advise(df, cfg, seed=seed, now=NOW, compare_best=False)
+    assert res.runs  # local suppression at k always reaches k-anonymity here
+    for run in res.runs:
+        assert sdc.k_anonymity(run.released, ["a", "b", "x"], k=2).n_k_lt_threshold == 0
+        assert sdc.individual_risk(run.released, ["a", "b", "x"]).max_risk <= 0.5
+    assert list(res.table.loc[res.table["meets"], "score"]) == sorted(res.table.loc[res.table["meets"], "score"])
