@@ -20,7 +20,7 @@ from .protection import (
     time_microaggregation_method,
 )
 from .utility import (
-    DUTILITY_METHODS, MlodakCase, MlodakOut, SdcObjUtility, d_utility, d_utility_all, mlodak_batch, sdc_obj_utility,
+    DUTILITY_METHODS, MlodakCase, ai_utility_score, MlodakOut, SdcObjUtility, d_utility, d_utility_all, mlodak_batch, sdc_obj_utility,
 )
 from .attacks import d_risk, d_risk_rmd, record_linkage
 from .parity import MvTopCoding, NoiseDraws, Shuffle, add_noise_draws, ghost_vars, lm_fitted, microaggregation_measure, mv_top_coding, shuffle
@@ -38,7 +38,7 @@ __all__ = [
     "FreqCalc", "MeasureRisk", "SdcObjRisk",
     "global_recode", "group_and_rename", "top_bot_coding", "pram", "pram_draws", "pram_with_matrix", "pram_strata", "add_noise",
     "rank_swap", "hmac_sha256", "Pram", "PramDraws", "PramStrata", "AddNoise",
-    "d_utility", "d_utility_all", "sdc_obj_utility", "SdcObjUtility", "DUTILITY_METHODS",
+    "d_utility", "d_utility_all", "sdc_obj_utility", "SdcObjUtility", "DUTILITY_METHODS", "ai_utility_score",
     "mlodak_batch", "MlodakCase", "MlodakOut",
     "d_risk", "d_risk_rmd", "record_linkage",
     "local_suppression", "local_suppression_sdcobj", "local_supp", "risky_cells", "microaggregation", "LocalSuppression",

@@ -24,7 +24,8 @@ import pandas as pd
 from ._session import call, session
 from .convert import from_r_frame, py_vector, r_str, to_r_frame
 
-__all__ = ["DUTILITY_METHODS", "d_utility", "d_utility_all", "SdcObjUtility", "sdc_obj_utility", "MlodakCase",
+__all__ = ["ai_utility_score",
+           "DUTILITY_METHODS", "d_utility", "d_utility_all", "SdcObjUtility", "sdc_obj_utility", "MlodakCase",
            "MlodakOut", "mlodak_batch"]
 
 #: The ``method`` values of ``dUtility`` on data frames (sdcMicro 5.8).
@@ -82,6 +83,18 @@ mlodak_batch <- function(cases) capture({
     out
   }
   lapply(cases, one)
+})
+
+## sdcMicro's ai_utility_score of two files: each made an sdcMicro object with the same key and
+## numeric variables (the score reads the original's manipKeyVars and origData, the release's
+## manipKeyVars and manipNumVars).
+ai_score <- function(x, xm, keys, numvars, weights) capture({
+  nv <- if (length(numvars)) numvars else NULL
+  o <- sdcMicro::createSdcObj(as.data.frame(x), keyVars = keys, numVars = nv)
+  a <- sdcMicro::createSdcObj(as.data.frame(xm), keyVars = keys, numVars = nv)
+  s <- sdcMicro:::ai_utility_score(o, a, weights = weights)
+  list(total = as.numeric(s$total), suppression_rate = as.numeric(s$suppression_rate),
+       category_loss = as.numeric(s$category_loss), il1 = as.numeric(s$il1))
 })
 """
 
@@ -228,3 +241,23 @@ def mlodak_batch(cases: Sequence[MlodakCase]) -> list[MlodakOut]:
         out.append(MlodakOut(il_correl=_first(v.rx2("il_correl")), il_variables=_first(v.rx2("il_variables")),
                              indiv=py_vector(v.rx2("indiv")), **extra))
     return out
+
+
+def ai_utility_score(original: pd.DataFrame, released: pd.DataFrame, keys: Sequence[str],
+                     numeric: Sequence[str] = (),
+                     weights: Sequence[float] = (1 / 3, 1 / 3, 1 / 3)) -> dict[str, float]:
+    """``sdcMicro:::ai_utility_score(createSdcObj(original), createSdcObj(released), weights)``,
+    both objects with `keys` as ``keyVars`` and `numeric` as ``numVars``: its ``total``,
+    ``suppression_rate``, ``category_loss`` and ``il1``."""
+    cols = _check(original, released, list(dict.fromkeys(list(keys) + list(numeric))))
+    _define()
+    v = call("ai_score", to_r_frame(original, cols), to_r_frame(released, cols), r_str(list(keys)),
+             r_str(list(numeric)), py_to_r_numbers(weights)).rx2("value")
+    return {name: _first(v.rx2(name)) for name in ("total", "suppression_rate", "category_loss", "il1")}
+
+
+def py_to_r_numbers(values: Sequence[float]) -> Any:
+    """A float vector for R."""
+    import rpy2.robjects as ro
+
+    return ro.FloatVector([float(x) for x in values])

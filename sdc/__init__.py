@@ -54,7 +54,7 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sdc.core.scenario", ("KeyClasses", "key_classes")),
     ("sdc.risk.uniqueness", ("PopulationUniquenessResult", "population_uniqueness")),
     ("sdc.utility", (
-        "AssociationResult", "DiscernibilityResult", "EigenSimilarityResult", "IL1sResult", "ILCorrelResult", "ILVariablesResult",
+        "AIScoreResult", "ai_utility_score", "AssociationResult", "DiscernibilityResult", "EigenSimilarityResult", "IL1sResult", "ILCorrelResult", "ILVariablesResult",
         "InfoLossResult", "InformationLossResult", "MarginalResult", "NonUniformEntropyResult", "RobustEigenResult",
         "SuppressionResult", "UtilitySummary", "ValidityResult", "analysis_validity", "association_change", "discernibility",
         "eigen_similarity", "il1s", "il_correl", "il_variables", "info_loss", "information_loss", "marginal_change",
@@ -95,6 +95,7 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sdc.workflow.compare", ("Comparison", "compare")),
     ("sdc.workflow.protect", ("ProtectionRun", "protect_data")),
     ("sdc.workflow.sweep", ("SweepResult", "sweep")),
+    ("sdc.workflow.advise", ("AdviceResult", "advise")),
     ("sdc.report.compare", ("write_comparison",)),
     ("sdc.report.protection", ("write_protection",)),
     ("sdc.report.sweep", ("write_sweep",)),

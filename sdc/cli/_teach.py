@@ -71,6 +71,7 @@ TEACH: dict[str, Teach] = {
     "compare": Teach(None, f"sdc compare {_DATA} protected/released.csv --config example.toml --out comparison/",
                      "compare-sweep.md#sdc-compare"),
     "sweep": Teach(None, f"sdc sweep {_DATA} --plan example_sweep.toml --out sweep/", "compare-sweep.md#sdc-sweep"),
+    "advise": Teach(None, f"sdc advise {_DATA} --config example.toml --out advice/", "advise.md"),
     "search": Teach(None, "sdc search adult.csv --config search.toml --out release/   (search.toml: docs/search.md)",
                     "search.md"),
     "attack": Teach(None, f"sdc attack linkage protected/released.csv --original {_DATA} --known age,sex,region",

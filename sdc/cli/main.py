@@ -50,7 +50,7 @@ __all__ = ["main", "COMMAND_MODULES"]
 #: ``set_defaults(run=fn)``, ``fn(args, argv) -> int`` the exit status. A new command is one
 #: module here and one line in this tuple.
 COMMAND_MODULES: tuple[str, ...] = ("sdc.cli.assess", "sdc.cli.identify", "sdc.cli.attack", "sdc.cli.protect",
-                                     "sdc.cli.compare", "sdc.cli.sweep", "sdc.cli.search", "sdc.cli.app",
+                                     "sdc.cli.compare", "sdc.cli.sweep", "sdc.cli.advise", "sdc.cli.search", "sdc.cli.app",
                                      "sdc.cli.completion")
 
 

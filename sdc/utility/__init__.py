@@ -17,11 +17,14 @@ index), then the variables, and returns a frozen result with ``to_frame()`` and
 * :mod:`~sdc.utility.association`: Cramér's V and correlations before and after;
 * :mod:`~sdc.utility.marginals`: marginal distributions, means, sds, quantiles;
 * :mod:`~sdc.utility.validity`: a model fitted before and after, CI overlap;
+* :mod:`~sdc.utility.ai_score`: sdcMicro's combined score of suppression, category loss and IL1s
+  (:func:`ai_utility_score`), the ranking of ``sdc advise``;
 * :mod:`~sdc.utility.summary`: the headline figures together (:func:`utility_summary`).
 """
 
 from __future__ import annotations
 
+from sdc.utility.ai_score import AIScoreResult, ai_utility_score
 from sdc.utility.association import AssociationResult, association_change, cramers_v
 from sdc.utility.discernibility import DiscernibilityResult, discernibility
 from sdc.utility.eigen import EigenSimilarityResult, RobustEigenResult, eigen_similarity, robust_eigen_loss
@@ -46,4 +49,5 @@ __all__ = [
     "marginal_change", "MarginalResult",
     "analysis_validity", "ValidityResult", "ci_overlap",
     "utility_summary", "UtilitySummary",
+    "ai_utility_score", "AIScoreResult",
 ]

@@ -11,7 +11,8 @@ and one entry here.
 
 Mlodak's two measures and sdcMicro's robeigen follow (:func:`sdc.il_variables` over the
 changed variables; :func:`sdc.il_correl` and :func:`sdc.robust_eigen_loss` over the changed
-numeric ones, NaN with fewer than two).
+numeric ones, NaN with fewer than two), then sdcMicro's combined score (:func:`sdc.ai_utility_score`,
+what ``sdc advise`` ranks by).
 
 The four headline measures read one :func:`sdc.utility_summary` of the release (IL1, the
 eigenvalue similarity, the non-uniform entropy, records retained and cells suppressed),
@@ -25,7 +26,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sdc._validation import is_numeric_column
-from sdc.utility import il_correl, il_variables, robust_eigen_loss, utility_summary
+from sdc.utility import ai_utility_score, il_correl, il_variables, robust_eigen_loss, utility_summary
 from sdc.workflow.measure import BITS, COUNT, NUMBER, PERCENT, SHARE, Figure, UtilityContext, UtilityMeasure
 
 __all__ = ["UTILITY_MEASURES", "UTILITY_AXES", "utility_axes", "headline", "utility_figure", "COMPARE_COLUMN_LABELS",
@@ -73,6 +74,26 @@ def _robeigen(ctx: UtilityContext) -> Any:
     """sdcMicro's robeigen over the changed numeric variables, MCD seed 0 (None: fewer than two)."""
     num = _numeric(ctx)
     return robust_eigen_loss(ctx.original, ctx.released, num, seed=0) if len(num) >= 2 else None
+
+
+def score_variables(ctx: UtilityContext) -> tuple[list[str], list[str]]:
+    """The keys and numeric variables of sdcMicro's combined score: the context's keys (in both
+    files), and the keys and changed variables numeric in the original (sdcMicro's numVars)."""
+    o, r = ctx.original, ctx.released
+    keys = [k for k in ctx.keys if k in o.columns and k in r.columns]
+    numeric = [v for v in dict.fromkeys([*keys, *ctx.variables])
+               if v in o.columns and v in r.columns and is_numeric_column(o[v])]
+    return keys, numeric
+
+
+def _ai_score(ctx: UtilityContext) -> Any:
+    """sdcMicro's ai_utility_score of the release (None: no keys)."""
+    keys, numeric = score_variables(ctx)
+    return ai_utility_score(ctx.original, ctx.released, keys, numeric) if keys else None
+
+
+def _total(res: Any, cfg: Any) -> float:
+    return math.nan if res is None else float(res.total)
 
 
 def _value(res: Any, cfg: Any) -> float:
@@ -124,6 +145,11 @@ UTILITY_MEASURES: tuple[UtilityMeasure, ...] = (
         "robust_eigen", "robust eigenvalue difference", _robeigen, function=robust_eigen_loss,
         figures=(Figure("robust_eigen", "robust eigenvalue difference (sdcMicro robeigen)", NUMBER, better="lower",
                         sweep="robust_eigen", value=_value),)),
+    UtilityMeasure(
+        # sdcMicro's combined score (suppression rate, category loss, IL1s per cell); sdc advise ranks by it.
+        "ai_utility_score", "sdcMicro's combined utility score", _ai_score, function=ai_utility_score,
+        figures=(Figure("ai_score", "combined score: suppression, category loss, IL1s (sdcMicro ai_utility_score)",
+                        NUMBER, better="lower", sweep="ai_score", value=_total),)),
 )
 
 

@@ -58,11 +58,11 @@ def test_the_built_in_figures_are_the_sweep_row_and_the_comparison_rows() -> Non
     names = [f.name for m in utility_registry.UTILITY_MEASURES for f in m.figures]
     assert names == ["il1_overall", "eigen_similarity_pct", "nue", "nue_normalised", "nue_utility_retained",
                      "records_retained", "pct_records_retained", "cells_suppressed", "il_variables", "il_correl",
-                     "robust_eigen"]
+                     "robust_eigen", "ai_score"]
     assert dict(utility_registry.UTILITY_AXES) == {
         "il1_overall": False, "eigen_similarity_pct": True, "nue_normalised": False, "nue_utility_retained": True,
         "pct_records_retained": True, "cells_suppressed": False, "il_variables": False, "il_correl": False,
-        "robust_eigen": False}
+        "robust_eigen": False, "ai_score": False}
 
 
 def test_mlodaks_measures_and_robeigen_reach_compare_as_declared():
@@ -76,6 +76,9 @@ def test_mlodaks_measures_and_robeigen_reach_compare_as_declared():
     assert rows["il_variables"] == pytest.approx(sdc.il_variables(original, released, changed).value, rel=1e-12)
     assert rows["il_correl"] == pytest.approx(sdc.il_correl(original, released, changed).value, rel=1e-12, abs=1e-15)
     assert rows["robust_eigen"] == pytest.approx(sdc.robust_eigen_loss(original, released, changed).value, rel=1e-12)
+    keys = ["sex", "region", "age"]
+    assert rows["ai_score"] == pytest.approx(sdc.ai_utility_score(original, released, keys, ["age", "inc", "rent"]).total,
+                                             rel=1e-12)
     # with one numeric variable changed, the two correlation-based figures are NaN, not an error
     one = sdc.compare(original, original.assign(inc=original["inc"] + 1.0),
                       {"variables": {"categorical_keys": ["sex", "region"]}}).utility_table.set_index("measure")["value"]
