@@ -152,12 +152,20 @@ def _pam(Y: np.ndarray, nc: int) -> tuple[np.ndarray, np.ndarray]:
     med = pam_medoids(D, nc, pam_like=True)
     owner = med[np.argmin(D[med], axis=0)]  # the medoid of each record (its own for a medoid)
     owner[med] = med
+    return _by_first_record(owner, med), Y[_first_order(owner, med)]
+
+
+def _first_order(owner: np.ndarray, med: np.ndarray) -> np.ndarray:
+    """The medoids in the data order of their clusters' first records."""
     first = [int(np.flatnonzero(owner == m)[0]) for m in med]
-    order = med[np.argsort(first)]  # numbered by their first record, as cluster::pam
-    lookup = np.full(Y.shape[0], -1, dtype=np.int64)
-    lookup[order] = np.arange(nc)
-    label = lookup[owner]
-    return label, Y[order]
+    return med[np.argsort(first)]
+
+
+def _by_first_record(owner: np.ndarray, med: np.ndarray) -> np.ndarray:
+    """Cluster 0 .. nc - 1 of each record, numbered by their first record (as cluster::pam and clara)."""
+    lookup = np.full(owner.size, -1, dtype=np.int64)
+    lookup[_first_order(owner, med)] = np.arange(med.size)
+    return lookup[owner]
 
 
 def _clara(Y: np.ndarray, nc: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -176,9 +184,9 @@ def _clara(Y: np.ndarray, nc: int, rng: np.random.Generator) -> tuple[np.ndarray
         if cost < best_cost:
             best, best_cost = med, cost
     med = np.sort(best)  # type: ignore[arg-type]
-    label = _nearest(Y, Y[med])
-    label[med] = np.arange(nc)
-    return label, Y[med]
+    owner = med[_nearest(Y, Y[med])]
+    owner[med] = med
+    return _by_first_record(owner, med), Y[_first_order(owner, med)]
 
 
 def _kmeans(Y: np.ndarray, nc: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
