@@ -168,18 +168,8 @@ def microaggregation(
     >>> sdc.microaggregation(df, ["x", "y"], k=3).data["x"].tolist()
     [2.0, 2.0, 2.0, 11.0, 11.0, 11.0]
     """
-    check_frame(data)
-    variables = check_columns(data, variables, role="variables")
-    k = check_int(k, "k", min_value=2)
-    if not isinstance(method, str):
-        raise ValueError(f"`method` must be one of {', '.join(map(repr, MICROAGGREGATION_METHODS))}; got {method!r}.")
-    method = check_option(_ALIASES.get(method, method), "method", MICROAGGREGATION_METHODS)
-    mode = check_option(mode, "mode", MICROAGGREGATION_MODES)
-    measure = check_sorted_options(method, measure, varsort, variables)
-    strata_cols = check_columns(data, strata, role="strata") if strata is not None else ()
-    overlap = [c for c in strata_cols if c in variables]
-    if overlap:
-        raise ValueError(f"`strata` must not repeat variables: {', '.join(map(repr, overlap))}.")
+    variables, k, method, mode, measure, strata_cols = _checked(data, variables, k, method, mode, measure, varsort,
+                                                                strata)
     X = _check_numeric(data, variables)
     sdcm = mode == "sdcmicro"
     st = strata_ids(data, list(strata_cols))
@@ -204,6 +194,24 @@ def microaggregation(
         details["cluster_seed"] = CLUSTER_SEED
     return ProtectionResult(method="microaggregation", data=frame, variables=tuple(variables), parameters=params,
                             seed=seed_used, changed=changed, details=details)
+
+
+def _checked(data: pd.DataFrame, variables: Any, k: Any, method: Any, mode: Any, measure: Any, varsort: Any,
+             strata: Any) -> tuple[tuple[str, ...], int, str, str, str, tuple[str, ...]]:
+    """The arguments checked: variables, k, method (aliases resolved), mode, measure, strata columns."""
+    check_frame(data)
+    variables = check_columns(data, variables, role="variables")
+    k = check_int(k, "k", min_value=2)
+    if not isinstance(method, str):
+        raise ValueError(f"`method` must be one of {', '.join(map(repr, MICROAGGREGATION_METHODS))}; got {method!r}.")
+    method = check_option(_ALIASES.get(method, method), "method", MICROAGGREGATION_METHODS)
+    mode = check_option(mode, "mode", MICROAGGREGATION_MODES)
+    measure = check_sorted_options(method, measure, varsort, variables)
+    strata_cols = check_columns(data, strata, role="strata") if strata is not None else ()
+    overlap = [c for c in strata_cols if c in variables]
+    if overlap:
+        raise ValueError(f"`strata` must not repeat variables: {', '.join(map(repr, overlap))}.")
+    return variables, k, method, mode, measure, strata_cols
 
 
 def _run(X: np.ndarray, positions: list[np.ndarray], st: Any, variables: tuple[str, ...], k: int, method: str,
