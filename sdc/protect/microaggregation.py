@@ -2,7 +2,8 @@
 
 Methods as sdcMicro's ``microaggregation`` (Templ 2008; Templ, Kowarik and Meindl 2015); the
 sort-based ``simple`` and ``single`` and the measures are in :mod:`~sdc.protect.microaggregation_sorted`,
-``pca``, ``mcdpca``, ``pppca`` and ``rmd`` in :mod:`~sdc.protect.microaggregation_pca`, the MDAV and
+``pca``, ``mcdpca``, ``pppca`` and ``rmd`` in :mod:`~sdc.protect.microaggregation_pca`, the clustering
+``clustpca``, ``clustmcdpca``, ``clustpppca`` and ``influence`` in :mod:`~sdc.protect.microaggregation_clust`, the MDAV and
 individual-ranking code in :mod:`~sdc.protect.microaggregation_mdav`:
 
 ``method="mdav"`` (Maximum Distance to Average Vector; Domingo-Ferrer and Mateo-Sanz 2002,
@@ -156,7 +157,8 @@ def microaggregation(
 
     Notes
     -----
-    Reproduces ``sdcMicro::microaggregation`` (5.8) for every method but the clustering ones:
+    Reproduces ``sdcMicro::microaggregation`` (5.8), the clustering methods with ``pam`` and with
+    ``clara`` on at most 40 + 2 nc records (docs/protection.md):
     groups and means cross-validated on sdcMicro's datasets and random data
     (``tests/protect/test_sdcmicro_suppression.py``, ``tests/protect/test_microaggregation_pca.py``). Each MDAV step computes distances of
     every remaining record, so the run is O(n^2 p / k) arithmetic, vectorised with numpy.
