@@ -49,6 +49,8 @@ to the clustering), so sdcMicro's result is sdc's with ``transf="none"`` for eve
 
 from __future__ import annotations
 
+import bisect
+
 import numpy as np
 
 from sdc.protect.microaggregation_pca import pc_scores
@@ -168,20 +170,52 @@ def _by_first_record(owner: np.ndarray, med: np.ndarray) -> np.ndarray:
     return lookup[owner]
 
 
-def _clara(Y: np.ndarray, nc: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+class _Portable:
+    """Kaufman and Rousseeuw's portable generator (1990, ch. 3; period 2^16), as cluster::clara
+    draws its samples: u <- (5761 u + 999) mod 65536, a record 1 + floor(n u / 65536)."""
+
+    def __init__(self) -> None:
+        self.u = 0
+
+    def record(self, n: int) -> int:
+        self.u = (self.u * 5761 + 999) % 65536
+        return min(1 + int(n * (self.u / 65536.0)), n)
+
+
+def _clara_sample(n: int, size: int, gen: _Portable, best: list[int] | None) -> np.ndarray:
+    """One clara sample (record positions, increasing): `size` distinct records drawn one by one,
+    after the first sample starting from the best medoids so far (1-based `best`); when the sample
+    is more than half the file, the records left out are drawn instead (never a best medoid)."""
+    large = n < 2 * size
+    m = n - size if large else size
+    if best is not None and not large:
+        sel = sorted(best)
+    else:
+        r = gen.record(n)
+        while best is not None and r in best:
+            r = gen.record(n)
+        sel = [r]
+    while len(sel) < m:  # at most `size` accepted draws (the sample, not the file)
+        r = gen.record(n)
+        if (best is not None and large and r in best) or r in sel:
+            continue
+        bisect.insort(sel, r)
+    picked = np.asarray(sel, dtype=np.int64) - 1
+    return np.setdiff1d(np.arange(n), picked) if large else picked
+
+
+def _clara(Y: np.ndarray, nc: int) -> tuple[np.ndarray, np.ndarray]:
     n = Y.shape[0]
     size = min(n, 40 + 2 * nc)
-    best, best_cost = None, np.inf
+    gen = _Portable()
+    best: np.ndarray | None = None
+    best_cost = np.inf
     for _ in range(1 if size == n else 5):
-        if size == n:
-            sample = np.arange(n)
-        else:
-            keep = best if best is not None else np.zeros(0, dtype=np.int64)
-            rest = rng.permutation(np.setdiff1d(np.arange(n), keep))[:size - keep.size]
-            sample = np.sort(np.concatenate([keep, rest]))
+        sample = np.arange(n) if size == n else _clara_sample(
+            n, size, gen, None if best is None else [int(b) + 1 for b in best])
         med = sample[pam_medoids(_distances(Y[sample], Y[sample]), nc, pam_like=False)]
-        cost = float(np.min(_distances(Y, Y[med]), axis=1).mean())
-        if cost < best_cost:
+        cost = float(np.min(_distances(Y, Y[med]), axis=1).sum())
+        if cost < best_cost:  # a later sample only if strictly better
             best, best_cost = med, cost
     med = np.sort(best)  # type: ignore[arg-type]
     owner = med[_nearest(Y, Y[med])]
@@ -233,7 +267,7 @@ def cluster_records(X: np.ndarray, nc: int, clustermethod: str, transf: str,
     if clustermethod == "pam":
         return _pam(Y, nc)
     if clustermethod == "clara":
-        return _clara(Y, nc, rng)
+        return _clara(Y, nc)
     if clustermethod == "kmeans":
         return _kmeans(Y, nc, rng)
     return _cmeans(Y, nc, rng)
