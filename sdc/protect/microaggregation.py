@@ -157,8 +157,8 @@ def microaggregation(
 
     Notes
     -----
-    Reproduces ``sdcMicro::microaggregation`` (5.8), the clustering methods with ``pam`` and with
-    ``clara`` on at most 40 + 2 nc records (docs/protection.md):
+    Reproduces ``sdcMicro::microaggregation`` (5.8), the clustering methods with ``pam`` and
+    ``clara`` (docs/protection.md):
     groups and means cross-validated on sdcMicro's datasets and random data
     (``tests/protect/test_sdcmicro_suppression.py``, ``tests/protect/test_microaggregation_pca.py``). Each MDAV step computes distances of
     every remaining record, so the run is O(n^2 p / k) arithmetic, vectorised with numpy.

@@ -28,14 +28,15 @@ distances):
     among equal ones, while it lowers it by more than 16 eps times the sum). Clusters numbered
     by their first record (the cluster of record 1 is 1), as ``cluster::pam``.
 ``clara``
-    Clustering LARge Applications: PAM on samples of 40 + 2 nc records; with n <= 40 + 2 nc the
-    sample is the whole file (deterministic). Its SWAP takes cluster::clara's gain for a record
+    Clustering LARge Applications (Kaufman and Rousseeuw 1990, ch. 3): PAM on samples of
+    40 + 2 nc records, the whole file when n <= 40 + 2 nc, else five samples drawn with the
+    book's portable generator (period 2^16, from 0, as cluster::clara; each sample after the
+    first starts from the best medoids so far; a sample of more than half the file is drawn as
+    the records it leaves out); the medoids of least total distance over all records are kept
+    (a later sample only if strictly better). Its SWAP takes cluster::clara's gain for a record
     nearest to the leaving medoid: d(h, j) - D_j (not min(d(h, j), E_j) - D_j), any negative
-    total gain improving. Clusters numbered in the data order of their medoids; a record joins
-    its nearest medoid (the first among equal distances). With n > 40 + 2 nc, five samples are
-    drawn by numpy (seed 0; each after the first holds the best medoids so far) and the medoids
-    of least mean distance over all records kept: cluster::clara draws them from its own
-    generator, not reproduced.
+    total gain improving. A record joins its nearest medoid (the first among equal distances);
+    clusters numbered by their first record. Deterministic, as cluster::clara's default.
 ``kmeans``
     Lloyd's iterations (at most 100) from nc distinct records drawn by numpy (seed 0); R's
     ``kmeans`` runs Hartigan-Wong from R's generator, not reproduced.
@@ -62,7 +63,7 @@ __all__ = ["CLUST_METHODS", "CLUSTER_METHODS", "TRANSFORMS", "CLUSTER_SEED", "cl
 CLUST_METHODS = ("clustpca", "clustmcdpca", "clustpppca", "influence")
 CLUSTER_METHODS = ("clara", "pam", "kmeans", "cmeans")
 TRANSFORMS = ("none", "log", "boxcox")
-CLUSTER_SEED = 0  # the fixed seed of the random steps (clara's samples, kmeans and cmeans starts)
+CLUSTER_SEED = 0  # the fixed seed of the random steps (kmeans' and cmeans' starts)
 _SORT_BY = {"clustpca": "pca", "clustmcdpca": "mcdpca", "clustpppca": "pppca"}
 _ITER = 100
 
