@@ -100,3 +100,8 @@ cluster_partition_df <- function(df, nc, clustermethod) capture({
   a <- if (clustermethod == "pam") cluster::pam(df, nc) else cluster::clara(df, nc)
   list(clustering = as.integer(a$clustering), medoids = as.integer(if (clustermethod == "pam") a$id.med else a$i.med))
 })
+
+mafast_df <- function(df, variables, by, aggr) capture({
+  r <- sdcMicro::mafast(df, variables = variables, by = by, aggr = aggr)
+  as.numeric(as.matrix(r[, variables, drop = FALSE]))
+})

@@ -19,7 +19,7 @@ from ._session import call, session
 from .convert import py_vector, r_null, r_str, r_vector, to_r_frame
 
 __all__ = ["MvTopCoding", "mv_top_coding", "Shuffle", "shuffle", "lm_fitted", "NoiseDraws", "add_noise_draws", "ghost_vars", "microaggregation_measure",
-           "microaggregation_clust", "cluster_partition"]
+           "microaggregation_clust", "cluster_partition", "mafast"]
 
 
 @lru_cache(maxsize=1)
@@ -187,3 +187,12 @@ def cluster_partition(data: pd.DataFrame, nc: int, clustermethod: str = "clara")
     rdf = to_r_frame(data, list(data.columns))
     v = _call("cluster_partition_df", rdf, int(nc), clustermethod).rx2("value")
     return _numbers(v.rx2("clustering")).astype(np.int64), _numbers(v.rx2("medoids")).astype(np.int64)
+
+
+def mafast(data: pd.DataFrame, variables: Sequence[str], *, by: str | None = None, aggr: int = 3) -> pd.DataFrame:
+    """``sdcMicro::mafast(data, variables, by, aggr)``: the variables after it, indexed like the input."""
+    cols = list(variables) + ([by] if by else [])
+    rdf = to_r_frame(data[cols], cols)
+    v = _call("mafast_df", rdf, r_str(list(variables)), r_null() if by is None else r_str([by]), int(aggr)).rx2("value")
+    return pd.DataFrame(_numbers(v).reshape((len(data), len(variables)), order="F"), columns=list(variables),
+                        index=data.index)

@@ -71,7 +71,7 @@ __all__ = ["microaggregation", "MICROAGGREGATION_METHODS", "MICROAGGREGATION_MOD
 
 MICROAGGREGATION_METHODS = ("mdav", "onedims", *SORTED_METHODS, *PC_METHODS, "rmd", *CLUST_METHODS)
 MICROAGGREGATION_MODES = ("correct", "sdcmicro")
-_ALIASES = {"individual": "onedims", "individual_ranking": "onedims"}
+_ALIASES = {"individual": "onedims", "individual_ranking": "onedims", "mafast": "onedims"}
 _GROUPED = (*SORTED_METHODS, *PC_METHODS, "rmd", *CLUST_METHODS)  # complete values; groups by an order or by rmd
 
 # --------------------------------------------------------------------------------------
@@ -124,7 +124,7 @@ def microaggregation(
         Group size (sdcMicro's ``aggr``): groups hold k records, the last one up to 2k - 1.
     method : {"mdav", "onedims", "simple", "single", "pca", "mcdpca", "pppca", "rmd", "clustpca", \
 "clustmcdpca", "clustpppca", "influence"}, default "mdav"
-        MDAV (multivariate); individual ranking (``"individual"`` is accepted too); blocks in
+        MDAV (multivariate); individual ranking (``"individual"``, ``"mafast"`` too); blocks in
         data order or sorted by `varsort`; blocks sorted on the first principal component
         (classical, MCD-robust, projection pursuit); groups around the records of largest
         robust Mahalanobis distance (:mod:`sdc.protect.microaggregation_pca`); or blocks of
