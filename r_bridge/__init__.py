@@ -23,7 +23,7 @@ from .utility import (
     DUTILITY_METHODS, MlodakCase, ai_utility_score, MlodakOut, SdcObjUtility, d_utility, d_utility_all, mlodak_batch, sdc_obj_utility,
 )
 from .attacks import d_risk, d_risk_rmd, record_linkage
-from .parity import MvTopCoding, NoiseDraws, Shuffle, add_noise_draws, ghost_vars, lm_fitted, microaggregation_measure, mv_top_coding, shuffle
+from .parity import MvTopCoding, NoiseDraws, Shuffle, add_noise_draws, ghost_vars, lm_fitted, microaggregation_measure, microaggregation_clust, cluster_partition, mafast, mv_top_coding, shuffle
 from .suppression import (
     LocalSuppression, local_suppression, local_suppression_sdcobj, local_supp, risky_cells, microaggregation, time_local_suppression,
     time_microaggregation,
@@ -43,5 +43,5 @@ __all__ = [
     "d_risk", "d_risk_rmd", "record_linkage",
     "local_suppression", "local_suppression_sdcobj", "local_supp", "risky_cells", "microaggregation", "LocalSuppression",
     "time_local_suppression", "time_microaggregation",
-    "mv_top_coding", "MvTopCoding", "shuffle", "Shuffle", "lm_fitted", "add_noise_draws", "NoiseDraws", "ghost_vars", "microaggregation_measure",
+    "mv_top_coding", "MvTopCoding", "shuffle", "Shuffle", "lm_fitted", "add_noise_draws", "NoiseDraws", "ghost_vars", "microaggregation_measure", "microaggregation_clust", "cluster_partition", "mafast",
 ]

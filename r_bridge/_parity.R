@@ -89,3 +89,19 @@ microaggregation_measure_df <- function(df, variables, aggr, method, measure, tr
   r <- do.call(sdcMicro::microaggregation, args)
   as.numeric(as.matrix(r$mx[, variables, drop = FALSE]))
 })
+
+microaggregation_clust_df <- function(df, variables, aggr, method, nc, clustermethod, transf, varsort) capture({
+  r <- sdcMicro::microaggregation(obj = df, variables = variables, aggr = aggr, method = method, nc = nc,
+                                  clustermethod = clustermethod, transf = transf, varsort = varsort)
+  as.numeric(as.matrix(r$mx[, variables, drop = FALSE]))
+})
+
+cluster_partition_df <- function(df, nc, clustermethod) capture({
+  a <- if (clustermethod == "pam") cluster::pam(df, nc) else cluster::clara(df, nc)
+  list(clustering = as.integer(a$clustering), medoids = as.integer(if (clustermethod == "pam") a$id.med else a$i.med))
+})
+
+mafast_df <- function(df, variables, by, aggr) capture({
+  r <- sdcMicro::mafast(df, variables = variables, by = by, aggr = aggr)
+  as.numeric(as.matrix(r[, variables, drop = FALSE]))
+})

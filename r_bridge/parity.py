@@ -18,7 +18,8 @@ import pandas as pd
 from ._session import call, session
 from .convert import py_vector, r_null, r_str, r_vector, to_r_frame
 
-__all__ = ["MvTopCoding", "mv_top_coding", "Shuffle", "shuffle", "lm_fitted", "NoiseDraws", "add_noise_draws", "ghost_vars", "microaggregation_measure"]
+__all__ = ["MvTopCoding", "mv_top_coding", "Shuffle", "shuffle", "lm_fitted", "NoiseDraws", "add_noise_draws", "ghost_vars", "microaggregation_measure",
+           "microaggregation_clust", "cluster_partition", "mafast"]
 
 
 @lru_cache(maxsize=1)
@@ -164,5 +165,34 @@ def microaggregation_measure(data: pd.DataFrame, variables: Sequence[str], *, ag
     strata = r_null() if strata_variables is None else r_str([strata_variables])
     v = _call("microaggregation_measure_df", rdf, r_str(list(variables)), int(aggr), method, measure, float(trim),
               int(varsort), strata).rx2("value")
+    return pd.DataFrame(_numbers(v).reshape((len(data), len(variables)), order="F"), columns=list(variables),
+                        index=data.index)
+
+
+def microaggregation_clust(data: pd.DataFrame, variables: Sequence[str], *, aggr: int = 3, method: str = "clustpca",
+                           nc: int = 8, clustermethod: str = "clara", transf: str = "log",
+                           varsort: int = 1) -> pd.DataFrame:
+    """``sdcMicro::microaggregation(data, variables, aggr, method, nc, clustermethod, transf, varsort)``'s
+    ``mx`` (the variables after it, indexed like the input): the clustering methods."""
+    rdf = to_r_frame(data[list(variables)], list(variables))
+    v = _call("microaggregation_clust_df", rdf, r_str(list(variables)), int(aggr), method, int(nc), clustermethod,
+              transf, int(varsort)).rx2("value")
+    return pd.DataFrame(_numbers(v).reshape((len(data), len(variables)), order="F"), columns=list(variables),
+                        index=data.index)
+
+
+def cluster_partition(data: pd.DataFrame, nc: int, clustermethod: str = "clara") -> tuple[np.ndarray, np.ndarray]:
+    """``cluster::pam(data, nc)`` or ``cluster::clara(data, nc)``: (cluster 1 .. nc of each record,
+    the medoids' record numbers 1 .. n in cluster order)."""
+    rdf = to_r_frame(data, list(data.columns))
+    v = _call("cluster_partition_df", rdf, int(nc), clustermethod).rx2("value")
+    return _numbers(v.rx2("clustering")).astype(np.int64), _numbers(v.rx2("medoids")).astype(np.int64)
+
+
+def mafast(data: pd.DataFrame, variables: Sequence[str], *, by: str | None = None, aggr: int = 3) -> pd.DataFrame:
+    """``sdcMicro::mafast(data, variables, by, aggr)``: the variables after it, indexed like the input."""
+    cols = list(variables) + ([by] if by else [])
+    rdf = to_r_frame(data[cols], cols)
+    v = _call("mafast_df", rdf, r_str(list(variables)), r_null() if by is None else r_str([by]), int(aggr)).rx2("value")
     return pd.DataFrame(_numbers(v).reshape((len(data), len(variables)), order="F"), columns=list(variables),
                         index=data.index)

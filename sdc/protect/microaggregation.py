@@ -2,7 +2,8 @@
 
 Methods as sdcMicro's ``microaggregation`` (Templ 2008; Templ, Kowarik and Meindl 2015); the
 sort-based ``simple`` and ``single`` and the measures are in :mod:`~sdc.protect.microaggregation_sorted`,
-``pca``, ``mcdpca``, ``pppca`` and ``rmd`` in :mod:`~sdc.protect.microaggregation_pca`, the MDAV and
+``pca``, ``mcdpca``, ``pppca`` and ``rmd`` in :mod:`~sdc.protect.microaggregation_pca`, the clustering
+``clustpca``, ``clustmcdpca``, ``clustpppca`` and ``influence`` in :mod:`~sdc.protect.microaggregation_clust`, the MDAV and
 individual-ranking code in :mod:`~sdc.protect.microaggregation_mdav`:
 
 ``method="mdav"`` (Maximum Distance to Average Vector; Domingo-Ferrer and Mateo-Sanz 2002,
@@ -51,7 +52,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from sdc._schema import GROUP_SIZE, Choice, Name, Names, Real
+from sdc._schema import COUNT, GROUP_SIZE, Choice, Name, Names, Real
 from sdc._validation import check_columns, check_frame, check_int, check_option
 from sdc.core.patterns import group_positions
 from sdc.core.strata import strata_ids
@@ -60,6 +61,7 @@ from sdc.protect._declare import param, protection_method
 from sdc.protect._result import ProtectionResult, changed_cells
 from sdc.protect.microaggregation_mdav import SDCMICRO_MISSING, group_means, mdav_groups, onedims
 from sdc.protect.microaggregation_pca import PC_METHODS, pc_scores, rmd_groups
+from sdc.protect.microaggregation_clust import CLUST_METHODS, CLUSTER_METHODS, CLUSTER_SEED, TRANSFORMS, clust_groups
 from sdc.protect.microaggregation_sorted import MEASURES, SORTED_METHODS, aggregate, check_sorted_options
 from sdc.protect.microaggregation_sorted import groups_of_order, run_grouped, sorted_groups
 from sdc.protect.microaggregation_sorted import group_sizes as _sizes, numeric_matrix as _check_numeric
@@ -67,10 +69,10 @@ from sdc.protect.microaggregation_sorted import size_counts as _size_counts
 
 __all__ = ["microaggregation", "MICROAGGREGATION_METHODS", "MICROAGGREGATION_MODES", "mdav_groups"]
 
-MICROAGGREGATION_METHODS = ("mdav", "onedims", *SORTED_METHODS, *PC_METHODS, "rmd")
+MICROAGGREGATION_METHODS = ("mdav", "onedims", *SORTED_METHODS, *PC_METHODS, "rmd", *CLUST_METHODS)
 MICROAGGREGATION_MODES = ("correct", "sdcmicro")
-_ALIASES = {"individual": "onedims", "individual_ranking": "onedims"}
-_GROUPED = (*SORTED_METHODS, *PC_METHODS, "rmd")  # complete values; groups by an order or by rmd
+_ALIASES = {"individual": "onedims", "individual_ranking": "onedims", "mafast": "onedims"}
+_GROUPED = (*SORTED_METHODS, *PC_METHODS, "rmd", *CLUST_METHODS)  # complete values; groups by an order or by rmd
 
 # --------------------------------------------------------------------------------------
 # The public function
@@ -84,12 +86,17 @@ _GROUPED = (*SORTED_METHODS, *PC_METHODS, "rmd")  # complete values; groups by a
     options={"k": param(GROUP_SIZE, "the smallest group"),
              "method": param(Choice((*MICROAGGREGATION_METHODS, *_ALIASES)), "mdav (multivariate), onedims, "
                              "simple (data order), single (sorted by varsort), pca, mcdpca, pppca (sorted on a first "
-                             "principal component: classical, MCD, projection pursuit) or rmd (robust Mahalanobis)"),
+                             "principal component: classical, MCD, projection pursuit), rmd (robust Mahalanobis), or "
+                             "clustpca, clustmcdpca, clustpppca, influence (clustered first)"),
              "strata": param(Names(), "microaggregate within each stratum of these columns"),
              "mode": param(Choice(MICROAGGREGATION_MODES), "how missing values are treated"),
              "measure": param(Choice(MEASURES), "the groups' mean, median, trim or onestep"),
              "trim": param(Real(0.0, 0.5, high_open=True), "measure trim: the share cut from each end"),
-             "varsort": param(Name(), "single: the variable the records are sorted by (default the first)")})
+             "varsort": param(Name(), "single: the variable the records are sorted by (default the first)"),
+             "nc": param(COUNT, "clust* and influence: the number of clusters"),
+             "clustermethod": param(Choice(CLUSTER_METHODS), "clust* and influence: how the records are clustered"),
+             "transf": param(Choice(TRANSFORMS), "clust* and influence: the variables' transformation before "
+                             "clustering")})
 def microaggregation(
     data: pd.DataFrame,
     variables: str | Sequence[str],
@@ -101,6 +108,9 @@ def microaggregation(
     measure: str = "mean",
     trim: float = 0.0,
     varsort: str | None = None,
+    nc: int = 8,
+    clustermethod: str = "clara",
+    transf: str = "none",
 ) -> ProtectionResult:
     """Replace numeric values by the means of groups of at least k similar records.
 
@@ -112,11 +122,14 @@ def microaggregation(
         Numeric variables to microaggregate (together for ``mdav``, one by one for ``onedims``).
     k : int >= 2, default 3
         Group size (sdcMicro's ``aggr``): groups hold k records, the last one up to 2k - 1.
-    method : {"mdav", "onedims", "simple", "single", "pca", "mcdpca", "pppca", "rmd"}, default "mdav"
-        MDAV (multivariate); individual ranking (``"individual"`` is accepted too); blocks in
+    method : {"mdav", "onedims", "simple", "single", "pca", "mcdpca", "pppca", "rmd", "clustpca", \
+"clustmcdpca", "clustpppca", "influence"}, default "mdav"
+        MDAV (multivariate); individual ranking (``"individual"``, ``"mafast"`` too); blocks in
         data order or sorted by `varsort`; blocks sorted on the first principal component
-        (classical, MCD-robust, projection pursuit); or groups around the records of largest
-        robust Mahalanobis distance (:mod:`sdc.protect.microaggregation_pca`).
+        (classical, MCD-robust, projection pursuit); groups around the records of largest
+        robust Mahalanobis distance (:mod:`sdc.protect.microaggregation_pca`); or blocks of
+        the records clustered first, then sorted within each cluster
+        (:mod:`sdc.protect.microaggregation_clust`).
     strata : str or sequence of str, optional
         Microaggregate within each stratum (missing is a stratum value).
     mode : {"correct", "sdcmicro"}, default "correct"
@@ -128,6 +141,10 @@ def microaggregation(
         by (:mod:`sdc.protect.microaggregation_sorted`).
         ``mcdpca`` and ``rmd`` estimate an MCD whose random starts use the fixed seed 0, so
         every method is deterministic (sdcMicro's MCD draws from R's generator).
+    nc, clustermethod, transf
+        The clustering methods' number of clusters (< the records of a stratum), clustering
+        (``clara``, ``pam``, ``kmeans``, ``cmeans``) and transformation before clustering
+        (``none``, ``log``, ``boxcox``); random steps use the fixed seed 0 (``details["cluster_seed"]``).
 
     Returns
     -------
@@ -140,7 +157,8 @@ def microaggregation(
 
     Notes
     -----
-    Reproduces ``sdcMicro::microaggregation`` (5.8) for every method but the clustering ones:
+    Reproduces ``sdcMicro::microaggregation`` (5.8), the clustering methods with ``pam`` and
+    ``clara`` (docs/protection.md):
     groups and means cross-validated on sdcMicro's datasets and random data
     (``tests/protect/test_sdcmicro_suppression.py``, ``tests/protect/test_microaggregation_pca.py``). Each MDAV step computes distances of
     every remaining record, so the run is O(n^2 p / k) arithmetic, vectorised with numpy.
@@ -152,6 +170,37 @@ def microaggregation(
     >>> sdc.microaggregation(df, ["x", "y"], k=3).data["x"].tolist()
     [2.0, 2.0, 2.0, 11.0, 11.0, 11.0]
     """
+    variables, k, method, mode, measure, strata_cols = _checked(data, variables, k, method, mode, measure, varsort,
+                                                                strata)
+    X = _check_numeric(data, variables)
+    sdcm = mode == "sdcmicro"
+    st = strata_ids(data, list(strata_cols))
+    positions = [p for p in group_positions(st.ids, st.n_strata) if p.size]
+    seed_used = None  # mcdpca and rmd: the MCD's random starts use the fixed seed 0 (deterministic)
+    out, group, sizes, size_counts, n_groups, algorithm = _run(
+        X, positions, st, variables, k, method, sdcm, strata_cols, data.index, measure, float(trim),
+        variables.index(varsort) if varsort else 0, 0, {"nc": nc, "clustermethod": clustermethod, "transf": transf})
+
+    frame = data.copy()
+    for j, v in enumerate(variables):
+        frame[v] = pd.Series(out[:, j], index=data.index, name=v)
+    before = pd.DataFrame({v: X[:, j] for j, v in enumerate(variables)}, index=data.index)
+    changed = changed_cells(before, frame, list(variables))
+    details = {"group": group, "group_sizes": sizes, "group_size_counts": size_counts, "n_groups": n_groups,
+               "algorithm": algorithm}
+    params = {"variables": list(variables), "k": k, "method": method, "strata": list(strata_cols) or None,
+              "mode": mode, **({"measure": measure, "trim": float(trim)} if method in _GROUPED or measure != "mean" else {}),
+              **({"varsort": varsort} if method in (*SORTED_METHODS, *CLUST_METHODS) else {}),
+              **({"nc": nc, "clustermethod": clustermethod, "transf": transf} if method in CLUST_METHODS else {})}
+    if method in CLUST_METHODS:
+        details["cluster_seed"] = CLUSTER_SEED
+    return ProtectionResult(method="microaggregation", data=frame, variables=tuple(variables), parameters=params,
+                            seed=seed_used, changed=changed, details=details)
+
+
+def _checked(data: pd.DataFrame, variables: Any, k: Any, method: Any, mode: Any, measure: Any, varsort: Any,
+             strata: Any) -> tuple[tuple[str, ...], int, str, str, str, tuple[str, ...]]:
+    """The arguments checked: variables, k, method (aliases resolved), mode, measure, strata columns."""
     check_frame(data)
     variables = check_columns(data, variables, role="variables")
     k = check_int(k, "k", min_value=2)
@@ -164,32 +213,12 @@ def microaggregation(
     overlap = [c for c in strata_cols if c in variables]
     if overlap:
         raise ValueError(f"`strata` must not repeat variables: {', '.join(map(repr, overlap))}.")
-    X = _check_numeric(data, variables)
-    sdcm = mode == "sdcmicro"
-    st = strata_ids(data, list(strata_cols))
-    positions = [p for p in group_positions(st.ids, st.n_strata) if p.size]
-    seed_used = None  # mcdpca and rmd: the MCD's random starts use the fixed seed 0 (deterministic)
-    out, group, sizes, size_counts, n_groups, algorithm = _run(
-        X, positions, st, variables, k, method, sdcm, strata_cols, data.index, measure, float(trim),
-        variables.index(varsort) if varsort else 0, 0)
-
-    frame = data.copy()
-    for j, v in enumerate(variables):
-        frame[v] = pd.Series(out[:, j], index=data.index, name=v)
-    before = pd.DataFrame({v: X[:, j] for j, v in enumerate(variables)}, index=data.index)
-    changed = changed_cells(before, frame, list(variables))
-    details = {"group": group, "group_sizes": sizes, "group_size_counts": size_counts, "n_groups": n_groups,
-               "algorithm": algorithm}
-    params = {"variables": list(variables), "k": k, "method": method, "strata": list(strata_cols) or None,
-              "mode": mode, **({"measure": measure, "trim": float(trim)} if method in _GROUPED or measure != "mean" else {}),
-              **({"varsort": varsort} if method in SORTED_METHODS else {})}
-    return ProtectionResult(method="microaggregation", data=frame, variables=tuple(variables), parameters=params,
-                            seed=seed_used, changed=changed, details=details)
+    return variables, k, method, mode, measure, strata_cols
 
 
 def _run(X: np.ndarray, positions: list[np.ndarray], st: Any, variables: tuple[str, ...], k: int, method: str,
          sdcm: bool, strata_cols: tuple[str, ...], index: pd.Index, measure: str, trim: float, sort_col: int,
-         seed: int) -> tuple[np.ndarray, Any, Any, Any, Any, str]:
+         seed: int, clust: dict[str, Any]) -> tuple[np.ndarray, Any, Any, Any, Any, str]:
     """The chosen method in each stratum, then the measure: values, groups, sizes, algorithm."""
     if method in _GROUPED and len(variables) > 1:
         def groups_of(Xs: np.ndarray) -> np.ndarray:
@@ -197,6 +226,8 @@ def _run(X: np.ndarray, positions: list[np.ndarray], st: Any, variables: tuple[s
                 return sorted_groups(Xs, k, method, sort_col)
             if method == "rmd":
                 return rmd_groups(Xs, k, seed=seed)
+            if method in CLUST_METHODS:
+                return clust_groups(Xs, k, method, sort_col=sort_col, seed=seed, **clust)
             return groups_of_order(np.argsort(pc_scores(Xs, method, seed=seed), kind="stable"), k)
 
         too_few = lambda pos: _too_few(None, st.labels[int(st.ids[pos[0]])], pos.size, k, strata_cols)  # noqa: E731

@@ -132,7 +132,7 @@ def test_flat_api_and_result():
 
 @pytest.mark.parametrize("kwargs, match", [
     (dict(k=1), "`k` must be a whole number >= 2; got 1"),
-    (dict(method="clustpca"), "`method` must be one of"),
+    (dict(method="gower"), "`method` must be one of"),
     (dict(mode="fast"), "`mode` must be one of"),
     (dict(strata="x"), "must not repeat variables"),
     (dict(k=5), "fewer than k = 5"),
