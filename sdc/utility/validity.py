@@ -116,7 +116,7 @@ def _statsmodels_fit(frame: pd.DataFrame, formula: str, model: str, extra: dict[
 
     fit = PHReg.from_formula(formula, frame, status=frame[extra["event"]].to_numpy(dtype=np.float64),
                              ties="breslow")
-    return fit.fit(gtol=1e-10, maxiter=200, disp=0)
+    return fit.fit(tol=1e-12, maxiter=200, disp=0)
 
 
 def _fit(frame: pd.DataFrame, formula: str, model: str, which: str, extra: dict[str, str | None]) -> Any:
