@@ -127,7 +127,7 @@ def _fit(frame: pd.DataFrame, formula: str, model: str, which: str, extra: dict[
             warnings.simplefilter("ignore", RuntimeWarning)
             return _statsmodels_fit(frame, formula, model, extra)
     except PerfectSeparationError as exc:
-        raise ValueError(f"the logit model cannot be fitted on `{which}`: perfect separation ({exc}).") from None
+        raise ValueError(f"the {model} model cannot be fitted on `{which}`: perfect separation ({exc}).") from None
     except (ValueError, TypeError, KeyError, NameError, SyntaxError, np.linalg.LinAlgError) as exc:
         msg = " ".join(str(exc).split())
         raise ValueError(f"the model {formula!r} cannot be fitted on `{which}`: {msg}") from None
