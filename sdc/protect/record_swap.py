@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from sdc._schema import PROBABILITY, Anything, Either, Flag, Name, Names, Real, Whole
+from sdc._schema import PROBABILITY, Anything, Either, Flag, Name, Names, Real, Rule, Whole
 from sdc._validation import check_number
 from sdc.core.keys import combine_codes, factorize_column
 from sdc.protect._common import check_variables, resolve_seed
@@ -297,6 +298,19 @@ def _names(frame: pd.DataFrame, value: Any, role: str) -> list[str]:
     return list(check_variables(frame, value, role=role)[1])
 
 
+@dataclass(frozen=True)
+class _RiskTable(Rule):
+    """A table of per-record risks (a DataFrame, Series or numeric array); its shape and values
+    are checked by :func:`_risk_matrix`, against the data."""
+
+    what: str = "a table of risks (records x hierarchy levels)"
+
+    def problem(self, value: Any) -> tuple[type[Exception], str] | None:
+        if isinstance(value, (pd.DataFrame, pd.Series, np.ndarray)):
+            return None
+        return TypeError, f"must be {self.what}"
+
+
 @protection_method(
     "record_swap", sdcmicro=_r_record_swap,
     summary="geography of whole households swapped with similar households of other areas, risky ones first "
@@ -307,7 +321,7 @@ def _names(frame: pd.DataFrame, value: Any, role: str) -> list[str]:
     options={"hid": param(Name(), "the household identifier"),
              "similar": param(Anything(), "the variables a donor household must share (or a list of profiles)"),
              "swaprate": param(PROBABILITY, "the share of households to swap"),
-             "risk": param(Either((Names(), Anything("a table of risks (records x levels)"))),
+             "risk": param(Either((Names(), _RiskTable())),
                            "or per-level risk columns (one per hierarchy level), or a table of risks"),
              "risk_threshold": param(Real(0.0), "households with a risk above it must be swapped (0: 1/k)"),
              "k_anonymity": param(Whole(min=0), "counts below it must be swapped (0: none)"),

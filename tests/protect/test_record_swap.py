@@ -167,14 +167,15 @@ def test_risk_given_as_a_table_equals_the_columns(census: pd.DataFrame) -> None:
     (np.zeros(10), "x 2 hierarchy levels; got 10 x 1"),
     ("frame", "indexed by the data's index labels"),
     ("negative", "non-negative numbers"),
-    ({"a": 1}, "must be column names or a table"),
+    ({"a": 1}, "must be a list of column names or a table of risks"),
+    (np.array(0.5), "must be column names or a table of numbers"),
 ])
 def test_bad_risk_tables_are_one_line(census: pd.DataFrame, risk: object, message: str) -> None:
     if isinstance(risk, str) and risk == "frame":
         risk = pd.DataFrame({"a": np.zeros(len(census)), "b": 0.0}, index=census.index + 10_000)
     elif isinstance(risk, str):
         risk = np.full((len(census), 2), -1.0)
-    with pytest.raises(ValueError) as e:
+    with pytest.raises((ValueError, TypeError)) as e:
         _swap(census, risk=risk)
     assert message.replace("400", str(len(census))) in str(e.value) and "\n" not in str(e.value)
 
