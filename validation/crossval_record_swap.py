@@ -11,9 +11,11 @@ Hierarchy nuts1 > nuts2 > nuts3, similar hsize, risk variables ageGroup and nati
   each, pairs exchanging their geography, the donor's similar profile, another stratum, the
   other households untouched (``tests/protect/test_record_swap.py::swap_invariants``);
   the value is the number of broken files (exact: 0);
-* **the swap count without the risk rule** (k_anonymity = 0) at swap rates 1/8 and 1/4 (binary-exact), where
-  H * rate / 2 is a whole number and the rule's count 2 * H * rate / 2 is exact: sdc's and
-  sdcMicro's counts, exactly;
+* **the swap count without the risk rule** (k_anonymity = 0) at swap rates 1/8 and 1/4
+  (binary-exact): on createDat(2000), where every stratum's share of S = H * rate / 2 comes out
+  whole, the rule's count 2S on both sides, exactly (seeds 1, 2); on the smaller files, where
+  the strata's rounded shares vary with the draws (both sides swap 2S or a few fewer), the
+  mean count over seeds 1-4 to 5 % relative or within one swap (2 households);
 * **the swap count with k_anonymity = 3** (seeds 1-3 on each side): a Welch t-test of the
   two samples of counts (a ``(... test)`` row: ``max_abs_diff`` the statistic, ``max_rel_diff``
   1 - p, agreeing when p >= 1e-4); the two sides draw other households (numpy vs std::mt19937);
@@ -39,6 +41,8 @@ __all__ = ["record_swap_diffs", "census_files", "GEO", "RISK"]
 GEO = ["nuts1", "nuts2", "nuts3"]
 RISK = ["ageGroup", "national"]
 ALPHA = 1e-4
+RTOL_MEAN = 0.05  # mean swap counts on the small files: the strata's rounded shares vary with the draws,
+ATOL_MEAN = 2.0   # (or within one swap, two households)
 TABLES = ((["nuts1", "nuts2", "gender"], None), (["nuts2", "hsize"], "hid"), (["nuts3", "ageGroup"], None))
 
 
@@ -73,17 +77,23 @@ def _count(orig: pd.DataFrame, swapped: pd.DataFrame) -> tuple[int, bool]:
         return int((first.to_numpy() != first.index.to_numpy()).sum()), False
 
 
-def _file_diffs(case: str, dataset: str, d: pd.DataFrame) -> list[Diff]:
+def _file_diffs(case: str, dataset: str, d: pd.DataFrame, exact: bool) -> list[Diff]:
     out: list[Diff] = []
     broken = {"sdc": 0, "sdcMicro": 0}
     for rate in (0.125, 0.25):
-        for s in (1, 2):
-            n_ours, ok_ours = _count(d, _ours(d, rate, 0, s))
-            n_theirs, ok_theirs = _count(d, _theirs(d, rate, 0, s))
-            broken["sdc"] += not ok_ours
-            broken["sdcMicro"] += not ok_theirs
-            out.append(compare_values("recordSwap: swapped households, k_anonymity = 0 (H·rate/2 whole)",
-                                      f"{case}/rate {rate}/seed {s}", dataset, n_ours, n_theirs, rtol=None))
+        counts: dict[str, list[int]] = {"sdc": [], "sdcMicro": []}
+        for s in (1, 2) if exact else (1, 2, 3, 4):
+            for side, swapped in (("sdc", _ours(d, rate, 0, s)), ("sdcMicro", _theirs(d, rate, 0, s))):
+                n, ok = _count(d, swapped)
+                counts[side].append(n)
+                broken[side] += not ok
+        if exact:
+            out.append(compare_values("recordSwap: swapped households, k_anonymity = 0 (the rule's count)",
+                                      f"{case}/rate {rate}", dataset, counts["sdc"], counts["sdcMicro"], rtol=None))
+        else:
+            out.append(compare_values("recordSwap: mean swapped households over 4 seeds, k_anonymity = 0",
+                                      f"{case}/rate {rate}", dataset, np.mean(counts["sdc"]),
+                                      np.mean(counts["sdcMicro"]), rtol=RTOL_MEAN, atol=ATOL_MEAN))
     ours, theirs = [], []
     for s in (1, 2, 3):
         n, ok = _count(d, _ours(d, 0.05, 3, s))
@@ -120,8 +130,8 @@ def _file_diffs(case: str, dataset: str, d: pd.DataFrame) -> list[Diff]:
 def record_swap_diffs(n_random: int = 4, seed: int = 9600) -> list[Diff]:
     """Every row on createDat(2000) and `n_random` seeded createDat files."""
     out: list[Diff] = []
-    for case, dataset, d in census_files(n_random, seed):
-        out += _file_diffs(case, dataset, d)
+    for i, (case, dataset, d) in enumerate(census_files(n_random, seed)):
+        out += _file_diffs(case, dataset, d, exact=i == 0)
     return out
 
 
