@@ -97,6 +97,10 @@ class ValidityResult:
              "coefficients whose sign changed"),
             ("n_before", self.n_before, "records of the fit on the original"),
             ("n_after", self.n_after, "records of the fit on the release"),
+            *[(name, col, text) for name, col, text in (
+                ("exposure", self.exposure, "Poisson exposure column (log offset)"),
+                ("offset", self.offset, "Poisson offset column"),
+                ("event", self.event, "Cox event column (1 event, 0 censored)")) if col is not None],
         ])
 
 

@@ -200,7 +200,8 @@ def test_poisson_exposure_is_a_log_offset_and_cox_drops_missing_records():
     rel.loc[rel.index[:20], "x"] = np.nan
     c = sdc.analysis_validity(df, rel, "t ~ x", model="cox", event="d")
     assert (c.n_before, c.n_after) == (150, 130) and "Intercept" not in c.coefficients.index
-    assert summary_values(c.summary())["model"] == "cox"
+    assert summary_values(c.summary())["model"] == "cox" and summary_values(c.summary())["event"] == "d"
+    assert summary_values(a.summary())["exposure"] == "e" and "event" not in summary_values(a.summary())
 
 
 def test_poisson_and_cox_errors_are_one_line():
