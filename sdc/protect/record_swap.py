@@ -298,6 +298,19 @@ def _names(frame: pd.DataFrame, value: Any, role: str) -> list[str]:
     return list(check_variables(frame, value, role=role)[1])
 
 
+def _households(frame: pd.DataFrame, hid_col: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the order sorting the records by household id, each sorted record's household 0..H-1,
+    the first sorted position of each household)."""
+    hcode, _ = factorize_column(frame[hid_col])
+    if (hcode < 0).any():
+        raise ValueError(f"`record_swap`: the household id {hid_col!r} has missing values.")
+    hsorted = np.unique(frame[hid_col].to_numpy(), return_inverse=True)[1] if len(frame) else hcode
+    order = np.argsort(hsorted, kind="stable")
+    hh_of_row = hsorted[order].astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, hh_of_row[1:] != hh_of_row[:-1]]) if len(frame) else np.zeros(0, np.int64)
+    return order, hh_of_row, starts
+
+
 @dataclass(frozen=True)
 class _RiskTable(Rule):
     """A table of per-record risks (a DataFrame, Series or numeric array); its shape and values
@@ -396,14 +409,8 @@ def record_swap(
     carry = [c for c in _names(frame, carry_along, "carry_along") if c not in geo_names]
     seed_used, rng = resolve_seed(seed)
 
-    hcode, _ = factorize_column(frame[hid_col])
-    if (hcode < 0).any():
-        raise ValueError(f"`record_swap`: the household id {hid_col!r} has missing values.")
-    hsorted = np.unique(frame[hid_col].to_numpy(), return_inverse=True)[1] if len(frame) else hcode
-    order = np.argsort(hsorted, kind="stable")
+    order, hh_of_row, starts = _households(frame, hid_col)
     sorted_frame = frame.iloc[order]
-    hh_of_row = hsorted[order].astype(np.int64)
-    starts = np.flatnonzero(np.r_[True, hh_of_row[1:] != hh_of_row[:-1]]) if len(frame) else np.zeros(0, np.int64)
     H = starts.size
     out_cols = geo_names + carry
     out = frame.copy()
