@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from ._session import call, session
-from .convert import py_vector, r_str, to_r_frame
+from .convert import from_r_frame, py_vector, r_str, to_r_frame
 
-__all__ = ["RFit", "glm_poisson", "coxph_breslow", "survival_available"]
+__all__ = ["RFit", "glm_poisson", "coxph_breslow", "survival_available", "actg175"]
 
 _R_CODE = r"""
 r_fit_parts <- function(fit) {
@@ -50,6 +50,13 @@ coxph_breslow_fit <- function(df, duration, event, predictors) capture({
 })
 
 survival_ok <- function() capture(isTRUE(requireNamespace("survival", quietly = TRUE)))
+
+actg175 <- function() capture({
+  if (!isTRUE(requireNamespace("speff2trial", quietly = TRUE))) stop("the R package speff2trial is not installed")
+  e <- new.env()
+  utils::data("ACTG175", package = "speff2trial", envir = e)
+  frame_parts(as.data.frame(e$ACTG175))
+})
 """
 
 
@@ -102,3 +109,11 @@ def coxph_breslow(data: pd.DataFrame, duration: str, event: str, predictors: Seq
     cols = [duration, event, *predictors]
     rdf = to_r_frame(data[cols].astype(np.float64), cols)
     return _parts(call("coxph_breslow_fit", rdf, duration, event, r_str(list(predictors))).rx2("value"))
+
+
+def actg175() -> pd.DataFrame:
+    """The ACTG 175 trial file (Hammer et al. 1996, *NEJM* 335, 1081-1090) as R's speff2trial
+    package ships it (``data(ACTG175)``: 2,139 patients; ``days`` to the endpoint, ``cens`` 1 =
+    event, ``arms`` 0-3, baseline covariates). Raises RBridgeError without speff2trial."""
+    _define()
+    return from_r_frame(call("actg175").rx2("value"))

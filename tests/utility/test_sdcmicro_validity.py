@@ -3,10 +3,10 @@ survival::coxph(ties = "breslow"), live through r_bridge (marker ``sdcmicro``).
 
 Coefficients and standard errors of both files agree with R's to 1e-6 (absolute), and the
 interval overlap built from R's estimates (Wald intervals, normal quantile) with ours.
-Data: seeded random files (ties, censoring, exposures, missing values) and a small file
-shaped like ACTG 175 (Hammer et al. 1996; no ACTG 175 file is bundled, so a seeded
-generator draws one: four arms, age, weight, CD4 count, Karnofsky score, days to the
-endpoint with administrative censoring).
+Data: seeded random files (ties, censoring, exposures, missing values); a small seeded file
+shaped like ACTG 175 (Hammer et al. 1996: four arms, age, weight, CD4 count, Karnofsky score,
+days to the endpoint with administrative censoring); and the real ACTG 175 file (2,139
+patients) where R's speff2trial package ships it (sdc bundles no ACTG 175 file).
 """
 
 from __future__ import annotations
@@ -113,3 +113,27 @@ def test_cox_and_poisson_equal_r_on_an_actg175_like_file(survival: None) -> None
     # the same endpoint as a Poisson rate: events per day of follow-up
     res = sdc.analysis_validity(df, rel, "cens ~ " + " + ".join(preds), model="poisson", exposure="days")
     _check(res, [r_bridge.glm_poisson(f, "cens", preds, exposure="days") for f in (df, rel)])
+
+
+@pytest.fixture(scope="session")
+def actg175() -> pd.DataFrame:
+    """The real ACTG 175 file, where R's speff2trial package is installed (2,139 patients)."""
+    try:
+        d = r_bridge.actg175()
+    except r_bridge.RBridgeError as exc:
+        pytest.skip(f"ACTG 175 comes from R's speff2trial package: {exc}")
+    arms = d["arms"].to_numpy()
+    return pd.DataFrame({"days": d["days"].astype(float), "cens": d["cens"].astype(float),
+                         "age": d["age"].astype(float), "wtkg": d["wtkg"].astype(float),
+                         "karnof": d["karnof"].astype(float), "cd40": d["cd40"].astype(float),
+                         **{f"arm{k}": (arms == k).astype(float) for k in (1, 2, 3)}})
+
+
+def test_cox_and_poisson_equal_r_on_actg175(actg175: pd.DataFrame, survival: None) -> None:
+    rel = _release(actg175, ["age", "wtkg", "cd40"], 11)
+    preds = ["age", "wtkg", "karnof", "cd40", "arm1", "arm2", "arm3"]
+    res = sdc.analysis_validity(actg175, rel, "days ~ " + " + ".join(preds), model="cox", event="cens")
+    _check(res, [r_bridge.coxph_breslow(f, "days", "cens", preds) for f in (actg175, rel)])
+    assert res.n_before == 2139 and (res.coefficients.loc[["arm1", "arm2", "arm3"], "estimate_before"] < 0).all()
+    res = sdc.analysis_validity(actg175, rel, "cens ~ " + " + ".join(preds), model="poisson", exposure="days")
+    _check(res, [r_bridge.glm_poisson(f, "cens", preds, exposure="days") for f in (actg175, rel)])
