@@ -157,8 +157,12 @@ def _check_extra(frames: dict[str, pd.DataFrame], model: str, extra: dict[str, s
             if col not in frame.columns:
                 raise ValueError(f"`{arg}` column {col!r} is not in `{which}`.")
             v = pd.to_numeric(frame[col], errors="coerce")
-            bad = frame[col][(v.isna() & frame[col].notna()) | ((v <= 0) if arg == "exposure" else False)
-                             | (~v.isin([0, 1]) & v.notna() if arg == "event" else False)]
+            wrong = v.isna() & frame[col].notna()  # not a number (missing values are dropped by the fit)
+            if arg == "exposure":
+                wrong |= v <= 0
+            elif arg == "event":
+                wrong |= v.notna() & ~v.isin([0, 1])
+            bad = frame[col][wrong]
             if len(bad):
                 kind = {"exposure": "positive numbers", "offset": "numbers", "event": "0 (censored) or 1 (event)"}
                 raise ValueError(f"`{arg}` column {col!r} of `{which}` must hold {kind[arg]}; got {bad.iloc[0]!r}.")

@@ -220,3 +220,17 @@ def test_poisson_and_cox_errors_are_one_line():
         with pytest.raises(ValueError, match=msg) as exc:
             sdc.analysis_validity(df, df, formula, **kw)
         assert "\n" not in str(exc.value)
+
+
+def test_missing_exposure_or_event_drops_the_record():
+    df = _counts()
+    rel = df.copy()
+    rel.loc[rel.index[:5], "e"] = np.nan
+    rel.loc[rel.index[5:12], "d"] = np.nan
+    for kw, col, formula in ((dict(model="poisson", exposure="e"), "e", "y ~ x"),
+                             (dict(model="cox", event="d"), "d", "t ~ x")):
+        a = sdc.analysis_validity(df, rel, formula, **kw)
+        b = sdc.analysis_validity(df, rel.dropna(subset=[col]), formula, **kw)
+        assert a.n_after == b.n_after == len(df) - rel[col].isna().sum()
+        assert a.coefficients["estimate_after"].to_numpy() == pytest.approx(b.coefficients["estimate_after"].to_numpy(),
+                                                                            rel=1e-12)
