@@ -108,6 +108,8 @@ def _file_diffs(case: str, dataset: str, d: pd.DataFrame, exact: bool) -> list[D
         warnings.simplefilter("ignore", RuntimeWarning)  # equal samples: no variance, p is NaN (taken as 1)
         t = stats.ttest_ind(ours, theirs, equal_var=False)
     p = 1.0 if not np.isfinite(t.pvalue) else float(t.pvalue)
+    if np.std(ours) == 0 and np.std(theirs) == 0:  # no spread on either side: within one swap, or not
+        p = 1.0 if abs(np.mean(ours) - np.mean(theirs)) <= ATOL_MEAN else 0.0
     stat = 0.0 if not np.isfinite(t.statistic) else abs(float(t.statistic))
     out.append(Diff("recordSwap: swapped households, k_anonymity = 3, rate 0.05 (Welch t test)", case, dataset, 6,
                     stat, 1 - p, p >= ALPHA, False, 1 - ALPHA))
