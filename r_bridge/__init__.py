@@ -22,6 +22,7 @@ from .protection import (
 from .utility import (
     DUTILITY_METHODS, MlodakCase, ai_utility_score, MlodakOut, SdcObjUtility, d_utility, d_utility_all, mlodak_batch, sdc_obj_utility,
 )
+from .models import RFit, actg175, coxph_breslow, glm_poisson, survival_available
 from .attacks import d_risk, d_risk_rmd, record_linkage
 from .parity import MvTopCoding, NoiseDraws, Shuffle, add_noise_draws, ghost_vars, lm_fitted, microaggregation_measure, microaggregation_clust, cluster_partition, mafast, mv_top_coding, shuffle
 from .suppression import (
@@ -30,6 +31,7 @@ from .suppression import (
 )
 
 __all__ = [
+    "RFit", "glm_poisson", "coxph_breslow", "survival_available", "actg175",
     "is_available", "unavailable_reason", "versions", "to_r",
     "RBridgeError", "RBridgeUnavailableError",
     "freq_calc", "indiv_risk", "measure_risk", "create_sdc_obj", "ldiversity", "suda2", "mod_risk", "load_dataset",

@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from sdc._schema import PROBABILITY, Anything, Flag, Name, Names, Real, Whole
+from sdc._schema import PROBABILITY, Anything, Either, Flag, Name, Names, Real, Rule, Whole
 from sdc._validation import check_number
 from sdc.core.keys import combine_codes, factorize_column
 from sdc.protect._common import check_variables, resolve_seed
@@ -67,21 +68,60 @@ def _group(columns: list[np.ndarray], n: int) -> np.ndarray:
     return np.unique(ids, return_inverse=True)[1].astype(np.int64)
 
 
-def _household_risk(frame: pd.DataFrame, starts: np.ndarray, hh_of_row: np.ndarray, geo: list[np.ndarray],
-                    risk: Sequence[str] | None, risk_variables: Sequence[str]) -> np.ndarray:
-    """H x L matrix: each household's risk at each hierarchy level (members' maximum)."""
+def _household_risk(starts: np.ndarray, hh_of_row: np.ndarray, geo: list[np.ndarray], risk: np.ndarray | None,
+                    rv: list[np.ndarray]) -> np.ndarray:
+    """H x L matrix: each household's risk at each hierarchy level (members' maximum); `risk` is
+    the given n x L matrix of the hid-sorted records, else the counts of `rv` are used."""
     n, levels = hh_of_row.size, len(geo)
     if risk is not None:
-        rec = np.column_stack([pd.to_numeric(frame[c], errors="coerce").to_numpy(dtype=float) for c in risk])
-        if np.isnan(rec).any() or (rec < 0).any():
-            raise ValueError("`record_swap`: `risk` columns must hold non-negative numbers, no missing value.")
+        rec = risk
     else:
-        rv = _codes(frame, risk_variables, "risk_variables")
         rec = np.empty((n, levels))
         for h in range(levels):
             g = _group(rv + geo[:h + 1], n)
             rec[:, h] = 1.0 / np.bincount(g)[g]
     return np.maximum.reduceat(rec, starts, axis=0)
+
+
+def _risk_matrix(frame: pd.DataFrame, risk: Any, levels: int) -> tuple[np.ndarray | None, list[str] | None, str | None]:
+    """`risk` as (n x L matrix in the frame's row order, its column names when given as names, a
+    description when given as a table); a table is a DataFrame/Series aligned on the data's index
+    labels, or an array (n x L, or n for one level) in the data's row order (sdcMicro's matrix)."""
+    if risk is None:
+        return None, None, None
+    if isinstance(risk, str) or (isinstance(risk, (list, tuple)) and all(isinstance(c, str) for c in risk)):
+        cols = _names(frame, risk, "risk")
+        if len(cols) != levels:
+            raise ValueError(f"`risk` needs one column per hierarchy level ({levels}); got {len(cols)}.")
+        values = frame[cols].apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+        kind, where = cols, None
+    else:
+        if isinstance(risk, (pd.DataFrame, pd.Series)):
+            table = risk.to_frame() if isinstance(risk, pd.Series) else risk
+            if not table.index.is_unique or len(table) != len(frame) or not table.index.isin(frame.index).all():
+                raise ValueError(f"`risk`: a risk table must have one row per record, indexed by the data's index "
+                                 f"labels ({len(frame)} records); got {len(table)} rows (pass .to_numpy() to match "
+                                 "by position).")
+            table = table.reindex(frame.index)
+            values = table.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
+        else:
+            try:
+                values = np.asarray(risk, dtype=float)
+            except (TypeError, ValueError):
+                raise ValueError(f"`risk` must be column names or a table of numbers (records x levels); got "
+                                 f"{type(risk).__name__}.") from None
+            if values.ndim == 0:
+                raise ValueError(f"`risk` must be column names or a table of numbers (records x levels); got "
+                                 f"{risk!r}.")
+            if values.ndim == 1:
+                values = values[:, None]
+        if values.ndim != 2 or values.shape != (len(frame), levels):
+            raise ValueError(f"`risk`: a risk table must be {len(frame)} records x {levels} hierarchy levels; "
+                             f"got {' x '.join(map(str, values.shape))}.")
+        kind, where = None, f"table of {values.shape[0]} x {values.shape[1]} risks"
+    if np.isnan(values).any() or (values < 0).any():
+        raise ValueError("`record_swap`: `risk` must hold non-negative numbers, no missing value.")
+    return values, kind, where
 
 
 def _shares(sizes: np.ndarray, total: int, rng: np.random.Generator) -> np.ndarray:
@@ -183,12 +223,14 @@ class _State:
 
 
 def _swap_plan(sorted_frame: pd.DataFrame, starts: np.ndarray, hh_of_row: np.ndarray, geo_names: list[str],
-               profiles: list[list[str]], risk_cols: list[str] | None, rvars: list[str], t: float, swaprate: float,
+               profiles: list[list[str]], risk: np.ndarray | None, rvars: list[str], t: float, swaprate: float,
                rng: np.random.Generator) -> tuple[_State, int]:
-    """Steps 1-4 on the hid-sorted records: the swapping state (partners) and S."""
+    """Steps 1-4 on the hid-sorted records (`risk`: their n x L risks, or None for the counts of
+    `rvars`): the swapping state (partners) and S."""
     H = starts.size
     geo = _codes(sorted_frame, geo_names, "hierarchy")
-    prob = _household_risk(sorted_frame, starts, hh_of_row, geo, risk_cols, rvars)
+    rv = _codes(sorted_frame, rvars, "risk_variables") if risk is None else []
+    prob = _household_risk(starts, hh_of_row, geo, risk, rv)
     over = prob > t
     level = np.where(over.any(axis=1), over.argmax(axis=1), len(geo_names))
     strata = [_group([g[starts] for g in geo[:h + 1]], H) for h in range(len(geo))]
@@ -222,12 +264,15 @@ def _r_record_swap(run: StepRun) -> RStep:
     args = [f"hid = {r_value(p['hid'])}", f"hierarchy = {r_names(run.variables)}",
             "similar = list(" + ", ".join(r_names(s) for s in sim) + ")", f"swaprate = {r_value(p.get('swaprate', 0.05))}",
             f"risk_threshold = {r_value(p.get('risk_threshold', 0))}", f"k_anonymity = {r_value(p.get('k_anonymity', 3))}",
-            f"risk_variables = {r_value(p.get('risk_variables'))}", f"risk = {r_value(p.get('risk'))}",
+            f"risk_variables = {r_value(p.get('risk_variables'))}",
+            "risk = risk_table" if p.get("risk_table") else f"risk = {r_value(p.get('risk'))}",
             f"carry_along = {r_value(p.get('carry_along'))}",
             f"return_swapped_id = {r_value(p.get('return_swapped_id', False))}", f"seed = {r_seed(run.seed or 1) or 1}"]
     cols = list(dict.fromkeys([p["hid"], *run.variables, *(c for s in sim for c in s), *(p.get("risk_variables") or []),
                                *(p.get("carry_along") or [])]))
-    code = (f"text <- vapply(data[{r_names(cols)}], is.character, TRUE)",
+    table = (f"# risk_table: the {p['risk_table']} given to sdc (records x levels, data's row order); "
+             "define it before this step",) if p.get("risk_table") else ()
+    code = (*table, f"text <- vapply(data[{r_names(cols)}], is.character, TRUE)",
             f"data[{r_names(cols)}][text] <- lapply(data[{r_names(cols)}][text], factor)  # recordSwap takes integers, factors",
             "out <- as.data.frame(sdcMicro::recordSwap(data, " + ", ".join(args) + "))",
             "out[] <- lapply(out, function(x) if (is.factor(x)) as.character(x) else x)", "out")
@@ -253,6 +298,32 @@ def _names(frame: pd.DataFrame, value: Any, role: str) -> list[str]:
     return list(check_variables(frame, value, role=role)[1])
 
 
+def _households(frame: pd.DataFrame, hid_col: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the order sorting the records by household id, each sorted record's household 0..H-1,
+    the first sorted position of each household)."""
+    hcode, _ = factorize_column(frame[hid_col])
+    if (hcode < 0).any():
+        raise ValueError(f"`record_swap`: the household id {hid_col!r} has missing values.")
+    hsorted = np.unique(frame[hid_col].to_numpy(), return_inverse=True)[1] if len(frame) else hcode
+    order = np.argsort(hsorted, kind="stable")
+    hh_of_row = hsorted[order].astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, hh_of_row[1:] != hh_of_row[:-1]]) if len(frame) else np.zeros(0, np.int64)
+    return order, hh_of_row, starts
+
+
+@dataclass(frozen=True)
+class _RiskTable(Rule):
+    """A table of per-record risks (a DataFrame, Series or numeric array); its shape and values
+    are checked by :func:`_risk_matrix`, against the data."""
+
+    what: str = "a table of risks (records x hierarchy levels)"
+
+    def problem(self, value: Any) -> tuple[type[Exception], str] | None:
+        if isinstance(value, (pd.DataFrame, pd.Series, np.ndarray)):
+            return None
+        return TypeError, f"must be {self.what}"
+
+
 @protection_method(
     "record_swap", sdcmicro=_r_record_swap,
     summary="geography of whole households swapped with similar households of other areas, risky ones first "
@@ -263,7 +334,8 @@ def _names(frame: pd.DataFrame, value: Any, role: str) -> list[str]:
     options={"hid": param(Name(), "the household identifier"),
              "similar": param(Anything(), "the variables a donor household must share (or a list of profiles)"),
              "swaprate": param(PROBABILITY, "the share of households to swap"),
-             "risk": param(Names(), "or per-level risk columns (one per hierarchy level)"),
+             "risk": param(Either((Names(), _RiskTable())),
+                           "or per-level risk columns (one per hierarchy level), or a table of risks"),
              "risk_threshold": param(Real(0.0), "households with a risk above it must be swapped (0: 1/k)"),
              "k_anonymity": param(Whole(min=0), "counts below it must be swapped (0: none)"),
              "risk_variables": param(Names(), "the variables the risk counts are made of"),
@@ -297,8 +369,13 @@ def record_swap(
         A donor must share these values (``similar``; several profiles are tried in turn).
     swaprate : float, default 0.05
         Share of households swapped (``swaprate``).
-    risk : list of str, optional
-        Per-level risk columns instead of the counts (``risk``).
+    risk : list of str, or a table, optional
+        Per-record risks at each hierarchy level instead of the counts (sdcMicro's ``risk``):
+        column names of `data`, one per level (highest first); or a table of the risks, one
+        column per level -- a DataFrame (or Series, one level) indexed by `data`'s index labels,
+        or an array of shape (records, levels) (or (records,) for one level) in `data`'s row
+        order, as sdcMicro's matrix. Non-negative; a household takes its members' maximum. A
+        table is recorded in ``parameters["risk_table"]`` by its shape only.
     risk_threshold : float, default 0
         ``risk_threshold``; 0 means ``1 / k_anonymity``.
     k_anonymity : int, default 3
@@ -325,23 +402,15 @@ def record_swap(
     profiles = _check_similar(similar, frame.columns)
     swaprate = check_number(swaprate, "swaprate", low=0.0, high=1.0)
     risk_threshold = check_number(risk_threshold, "risk_threshold", low=0.0, high=math.inf, high_open=True)
-    risk_cols = _names(frame, risk, "risk") if risk is not None else None
-    if risk_cols is not None and len(risk_cols) != len(geo_names):
-        raise ValueError(f"`risk` needs one column per hierarchy level ({len(geo_names)}); got {len(risk_cols)}.")
+    risk_values, risk_cols, risk_table = _risk_matrix(frame, risk, len(geo_names))
     rvars = _names(frame, risk_variables, "risk_variables")
-    if risk_cols is None and not rvars:
+    if risk_values is None and not rvars:
         raise ValueError("`record_swap` needs `risk_variables` (or `risk`) for the k-anonymity rule.")
     carry = [c for c in _names(frame, carry_along, "carry_along") if c not in geo_names]
     seed_used, rng = resolve_seed(seed)
 
-    hcode, _ = factorize_column(frame[hid_col])
-    if (hcode < 0).any():
-        raise ValueError(f"`record_swap`: the household id {hid_col!r} has missing values.")
-    hsorted = np.unique(frame[hid_col].to_numpy(), return_inverse=True)[1] if len(frame) else hcode
-    order = np.argsort(hsorted, kind="stable")
+    order, hh_of_row, starts = _households(frame, hid_col)
     sorted_frame = frame.iloc[order]
-    hh_of_row = hsorted[order].astype(np.int64)
-    starts = np.flatnonzero(np.r_[True, hh_of_row[1:] != hh_of_row[:-1]]) if len(frame) else np.zeros(0, np.int64)
     H = starts.size
     out_cols = geo_names + carry
     out = frame.copy()
@@ -352,15 +421,16 @@ def record_swap(
                                "swapped_records": 0, "no_donor": []}
     if H:
         t = risk_threshold if risk_threshold > 0 else (1.0 / k_anonymity if k_anonymity else 2.0)
-        state, total = _swap_plan(sorted_frame, starts, hh_of_row, geo_names, profiles, risk_cols, rvars, t,
-                                  swaprate, rng)
+        state, total = _swap_plan(sorted_frame, starts, hh_of_row, geo_names, profiles,
+                                  None if risk_values is None else risk_values[order], rvars, t, swaprate, rng)
         out = _swap_households(out, order, starts, hh_of_row, state.partner, out_cols)
         ids = sorted_frame[hid_col].to_numpy()[starts]
         details.update(swaps_planned=int(total), swapped_households=int((state.partner >= 0).sum()),
                        swapped_records=int((state.partner[hh_of_row] >= 0).sum()),
                        no_donor=ids[state.failed].tolist())
     params: dict[str, Any] = {"hierarchy": list(geo_names), "hid": hid_col, "similar": profiles, "swaprate": swaprate,
-                              "risk": risk_cols, "risk_threshold": risk_threshold, "k_anonymity": int(k_anonymity),
+                              "risk": risk_cols, "risk_table": risk_table, "risk_threshold": risk_threshold,
+                              "k_anonymity": int(k_anonymity),
                               "risk_variables": rvars or None, "carry_along": carry or None,
                               "return_swapped_id": bool(return_swapped_id)}
     # the brief of issue 29: the seed and the number of swapped households in the parameters too

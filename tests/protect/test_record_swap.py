@@ -132,6 +132,54 @@ def test_given_risk_columns(census: pd.DataFrame) -> None:
     assert set(df.loc[df["r2"] > 0.5, "hid"]) <= swapped | set(r.details["no_donor"])
 
 
+def test_risk_given_as_a_table_equals_the_columns(census: pd.DataFrame) -> None:
+    # sdcMicro's recordSwap takes a risk matrix (records x levels) as well as column names
+    rng = np.random.default_rng(5)
+    r1, r2 = rng.uniform(0, 0.2, len(census)), np.where(census["hid"] % 40 == 0, 0.9, rng.uniform(0, 0.2, len(census)))
+    df = census.assign(r1=r1, r2=r2)
+    kw = dict(swaprate=0.05, risk_threshold=0.5)
+    by_name = _swap(df, risk=["r1", "r2"], **kw)
+    as_array = _swap(census, risk=np.column_stack([r1, r2]), **kw)
+    shuffled = pd.DataFrame({"a": r1, "b": r2}, index=census.index).sample(frac=1.0, random_state=1)
+    as_frame = _swap(census, risk=shuffled, **kw)  # aligned on the index labels, not by position
+    for r in (as_array, as_frame):
+        pd.testing.assert_frame_equal(r.data, by_name.data.drop(columns=["r1", "r2"]))
+        assert r.parameters["risk"] is None and r.parameters["risk_table"] == f"table of {len(census)} x 2 risks"
+    assert by_name.parameters["risk_table"] is None and by_name.parameters["risk"] == ["r1", "r2"]
+    swap_invariants(census, as_frame.data, hid="hid", hierarchy=["region", "district"], similar=["hsize"])
+    # one level: a 1-D array or a Series
+    kw1 = dict(hid="hid", similar=["hsize"], swaprate=0.0, risk_threshold=0.5, seed=3)
+    one = sdc.record_swap(census, ["region"], risk=r2, **kw1)
+    two = sdc.record_swap(census, ["region"], risk=pd.Series(r2, index=census.index), **kw1)
+    pd.testing.assert_frame_equal(one.data, two.data)
+    assert one.details["swapped_households"] >= 2
+    # the R translation names the table it cannot write out
+    from sdc.protect._rcode import StepRun
+    from sdc.protect.record_swap import _r_record_swap
+
+    step = _r_record_swap(StepRun("record_swap", ("region", "district"), as_array.parameters, 3, {}, {}))
+    code = "\n".join(step.code)
+    assert "risk = risk_table" in code and f"table of {len(census)} x 2 risks" in code
+
+
+@pytest.mark.parametrize("risk, message", [
+    (np.zeros((3, 2)), "must be 400 records x 2 hierarchy levels; got 3 x 2"),
+    (np.zeros(10), "x 2 hierarchy levels; got 10 x 1"),
+    ("frame", "indexed by the data's index labels"),
+    ("negative", "non-negative numbers"),
+    ({"a": 1}, "must be a list of column names or a table of risks"),
+    (np.array(0.5), "must be column names or a table of numbers"),
+])
+def test_bad_risk_tables_are_one_line(census: pd.DataFrame, risk: object, message: str) -> None:
+    if isinstance(risk, str) and risk == "frame":
+        risk = pd.DataFrame({"a": np.zeros(len(census)), "b": 0.0}, index=census.index + 10_000)
+    elif isinstance(risk, str):
+        risk = np.full((len(census), 2), -1.0)
+    with pytest.raises((ValueError, TypeError)) as e:
+        _swap(census, risk=risk)
+    assert message.replace("400", str(len(census))) in str(e.value) and "\n" not in str(e.value)
+
+
 @pytest.mark.parametrize("kw, message", [
     ({"swaprate": 1.5}, "swaprate"),
     ({"similar": ["nope"]}, "nope"),

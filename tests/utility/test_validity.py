@@ -140,3 +140,97 @@ def test_flat_namespace_exports_every_utility_measure():
     for name in ("information_loss", "il1s", "eigen_similarity", "non_uniform_entropy", "discernibility", "suppression",
                  "association_change", "marginal_change", "analysis_validity", "utility_summary"):
         assert name in sdc.__all__ and callable(getattr(sdc, name))
+
+
+# ---------------------------------------------------------------------------------------------
+# Poisson and Cox models (their agreement with R: tests/utility/test_sdcmicro_validity.py).
+# ---------------------------------------------------------------------------------------------
+
+
+def _counts(n: int = 150, seed: int = 3) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({"x": rng.normal(size=n), "g": rng.choice(["a", "b"], n), "e": rng.uniform(0.5, 3.0, n)})
+    df["y"] = rng.poisson(np.exp(0.2 + 0.4 * df["x"] - 0.3 * (df["g"] == "b")) * df["e"])
+    df["t"] = np.ceil(rng.exponential(10 * np.exp(-0.5 * df["x"])))  # whole days: ties
+    df["d"] = (rng.uniform(size=n) < 0.7).astype(int)
+    return df
+
+
+def _poisson_nll(beta: np.ndarray, x: np.ndarray, y: np.ndarray, off: np.ndarray) -> float:
+    eta = x @ beta + off
+    return float(np.sum(np.exp(eta) - y * eta))
+
+
+def _breslow_nll(beta: np.ndarray, x: np.ndarray, t: np.ndarray, d: np.ndarray) -> float:
+    """Minus Breslow's log partial likelihood, brute force over the distinct event times."""
+    eta = x @ beta
+    total = 0.0
+    for tj in np.unique(t[d == 1]):
+        dead = (t == tj) & (d == 1)
+        total += eta[dead].sum() - dead.sum() * np.log(np.exp(eta[t >= tj]).sum())
+    return -total
+
+
+def test_poisson_and_cox_maximise_their_likelihoods():
+    from scipy.optimize import minimize
+
+    df = _counts()
+    column = {"Intercept": np.ones(len(df)), "x": df["x"].to_numpy(), "C(g)[T.b]": (df["g"] == "b").to_numpy(float)}
+    r = sdc.analysis_validity(df, df, "y ~ x + C(g)", model="poisson", exposure="e")
+    x = np.column_stack([column[t] for t in r.coefficients.index])
+    want = minimize(_poisson_nll, np.zeros(3), args=(x, df["y"].to_numpy(), np.log(df["e"].to_numpy())),
+                    method="BFGS", options={"gtol": 1e-10}).x
+    assert r.coefficients["estimate_before"].to_numpy() == pytest.approx(want, abs=1e-5)
+    c = sdc.analysis_validity(df, df, "t ~ x + C(g)", model="cox", event="d")
+    assert sorted(c.coefficients.index) == ["C(g)[T.b]", "x"]  # no intercept in a Cox model
+    xc = np.column_stack([column[t] for t in c.coefficients.index])
+    want = minimize(_breslow_nll, np.zeros(2), args=(xc, df["t"].to_numpy(), df["d"].to_numpy()),
+                    method="BFGS", options={"gtol": 1e-10}).x
+    assert c.coefficients["estimate_before"].to_numpy() == pytest.approx(want, abs=1e-5)
+    assert c.mean_overlap == 1.0 and (c.n_before, c.model, c.event) == (150, "cox", "d")
+
+
+def test_poisson_exposure_is_a_log_offset_and_cox_drops_missing_records():
+    df = _counts().assign(loge=lambda d: np.log(d["e"]))
+    rel = df.assign(x=df["x"] + np.random.default_rng(4).normal(scale=0.5, size=len(df)))
+    a = sdc.analysis_validity(df, rel, "y ~ x", model="poisson", exposure="e")
+    b = sdc.analysis_validity(df, rel, "y ~ x", model="poisson", offset="loge")
+    assert a.coefficients["ci_overlap"].to_numpy() == pytest.approx(b.coefficients["ci_overlap"].to_numpy(), rel=1e-9)
+    assert 0 < a.min_overlap < 1 and a.exposure == "e" and b.offset == "loge"
+    rel.loc[rel.index[:20], "x"] = np.nan
+    c = sdc.analysis_validity(df, rel, "t ~ x", model="cox", event="d")
+    assert (c.n_before, c.n_after) == (150, 130) and "Intercept" not in c.coefficients.index
+    assert summary_values(c.summary())["model"] == "cox" and summary_values(c.summary())["event"] == "d"
+    assert summary_values(a.summary())["exposure"] == "e" and "event" not in summary_values(a.summary())
+
+
+def test_poisson_and_cox_errors_are_one_line():
+    df = _counts(40)
+    cases = [
+        (dict(model="cox"), "the Cox model needs `event`"),
+        (dict(model="ols", event="d"), "`event` is used by the Cox model only"),
+        (dict(model="cox", exposure="e", event="d"), "`exposure` is used by the Poisson model only"),
+        (dict(model="poisson", exposure="nope"), "`exposure` column 'nope' is not in `original`"),
+        (dict(model="poisson", exposure="x"), "`exposure` column 'x' of `original` must hold positive numbers"),
+        (dict(model="cox", event="y"), "`event` column 'y' of `original` must hold 0 \\(censored\\) or 1"),
+        (dict(model="poisson", offset="g"), "`offset` column 'g' of `original` must hold numbers; got '[ab]'"),
+    ]
+    for kw, msg in cases:
+        formula = "t ~ x" if kw["model"] == "cox" else "y ~ x"
+        with pytest.raises(ValueError, match=msg) as exc:
+            sdc.analysis_validity(df, df, formula, **kw)
+        assert "\n" not in str(exc.value)
+
+
+def test_missing_exposure_or_event_drops_the_record():
+    df = _counts()
+    rel = df.copy()
+    rel.loc[rel.index[:5], "e"] = np.nan
+    rel.loc[rel.index[5:12], "d"] = np.nan
+    for kw, col, formula in ((dict(model="poisson", exposure="e"), "e", "y ~ x"),
+                             (dict(model="cox", event="d"), "d", "t ~ x")):
+        a = sdc.analysis_validity(df, rel, formula, **kw)
+        b = sdc.analysis_validity(df, rel.dropna(subset=[col]), formula, **kw)
+        assert a.n_after == b.n_after == len(df) - rel[col].isna().sum()
+        assert a.coefficients["estimate_after"].to_numpy() == pytest.approx(b.coefficients["estimate_after"].to_numpy(),
+                                                                            rel=1e-12)
