@@ -10,6 +10,7 @@ OVERVIEW = """sdc: statistical disclosure control for microdata. The workflow, o
   protect   sdc protect DATA --plan plan.toml      recode, suppress, PRAM, noise, ... (seeded)
   compare   sdc compare ORIGINAL RELEASED          risk and utility before and after
   sweep     sdc sweep DATA --plan sweep.toml       a grid of settings on the risk-utility plane
+  advise    sdc advise DATA --config run.toml      candidate plans that meet the thresholds, ranked
   search    sdc search DATA --config search.toml   the optimal generalisation (ARX's lattice)
   attack    sdc attack linkage|singling-out|...    attacks on the release
   release   the protected file in protect's --out folder, with its log and plan

@@ -155,7 +155,8 @@ def test_sdc_alone_prints_the_workflow_and_minus_v_the_version(capsys):
     code, out, err = run(capsys)
     assert code == 0 and err == ""
     stages = [ln.split()[0] for ln in out.splitlines() if ln.startswith("  ")]
-    assert stages == ["identify", "assess", "protect", "compare", "sweep", "search", "attack", "release"]
+    assert stages == ["identify", "assess", "protect", "compare", "sweep", "advise", "search", "attack",
+                      "release"]
     with pytest.raises(SystemExit) as exc:
         main(["-V"])
     assert exc.value.code == 0 and capsys.readouterr().out.startswith("sdc ")
