@@ -272,7 +272,8 @@ def _pitman_fit_arx(lik: _PitmanLikelihood, i: np.ndarray, c: np.ndarray, n: int
         if math.isnan(est):
             e10 = (gammaln(theta + 1) - gammaln(theta + alpha) + alpha * math.log(N)) / math.log(10)
             raw = f"{10 ** e10:.6g}" if abs(e10) < 300 else f"10^{e10:.6g}"
-            return PitmanFit(math.nan, theta, alpha, ll, f"the estimate {raw} is outside [0, N]")
+            return PitmanFit(math.nan, theta, alpha, ll, f"the estimate {raw} (theta = {theta:.6g}, "
+                             f"alpha = {alpha:.6g}) is outside [0, N]")
         return PitmanFit(est, theta, alpha, ll)
     why = "ARX's Newton-Raphson solver finds no root of the likelihood equations (17 starts)"
     d = _pitman_fit_direct(lik, i, c, n, N) if explain else PitmanFit(math.nan, math.nan, math.nan, math.nan, why)
