@@ -44,6 +44,13 @@ def test_prepared_starts_are_arxs() -> None:
     assert P.PREPARED_STARTS[-1][0] == P.PREPARED_STARTS[-1][1] == 0.33 + 0.33 + 0.33 < 1
 
 
+def test_trigamma_is_polygamma() -> None:
+    from scipy.special import polygamma
+    x = np.concatenate([np.geomspace(1e-5, 1e7, 300), -np.geomspace(1e-3, 1e6, 300) + 0.37, [0.5, 1.0, -2.5]])
+    np.testing.assert_allclose(P.trigamma(x), polygamma(1, x), rtol=1e-12)
+    assert P.trigamma(np.array([-2.5]))[0] == pytest.approx(math.pi ** 2 - float(polygamma(1, 3.5)), rel=1e-14)
+
+
 @pytest.mark.parametrize("theta, alpha", [(3.0, 0.4), (250.0, 0.02), (80.0, -0.7), (1e4, -3.0), (0.5, 0.97)])
 def test_closed_forms_are_the_sums(theta: float, alpha: float) -> None:
     rng = np.random.default_rng(1)
