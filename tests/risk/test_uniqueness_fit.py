@@ -43,7 +43,8 @@ ARX_EXAMPLE = {
     0.2: (297.52206175993064, 73.65347231216644, 297.52206175993064, "zayatz"),
 }
 # ARX on survey(1) below: with 3 keys Pitman is not available (its likelihood rises towards
-# alpha -> -inf) and Dankar falls back to Zayatz; with 4 keys alpha < 0.
+# alpha -> -inf; ARX's solver stops on that flat side, at alpha = -1.3e7, where the estimate is
+# far above N) and Dankar falls back to Zayatz; with 4 keys alpha < 0.
 ARX_SURVEY = {
     ("age", "sex", "region"): {
         0.01: (3.6211478180997334, None, 3.6211478180997334, "zayatz"),
