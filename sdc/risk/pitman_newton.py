@@ -52,7 +52,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import digamma, gamma, gammaln, zeta
 
-__all__ = ["NewtonPitman", "moment_start", "newton_pitman", "pitman_estimate_arx", "ACCURACY",
+__all__ = ["NewtonPitman", "moment_start", "newton_pitman", "paper_root", "pitman_estimate_arx", "ACCURACY",
            "ITERATIONS_PER_TRY", "PREPARED_STARTS", "trigamma"]
 
 #: ARX's ``ARXSolverConfiguration.getDefaultAccuracy()``: |g_1|, |g_2| at most this is a root.
@@ -171,8 +171,17 @@ def moment_start(i: np.ndarray, c: np.ndarray, n: int) -> tuple[float, float]:
     return t, a
 
 
-def _solve(f, start: tuple[float, float]) -> tuple[float, float, int, int]:  # noqa: ANN001
-    """ARX's NewtonRaphson2D loop (module docstring): (theta, alpha, try, evaluations)."""
+def _arx_space(t: float, a: float) -> bool:
+    return t >= 0  # ARX's constraint theta >= 0 (a NaN fails it too)
+
+
+def _paper_space(t: float, a: float) -> bool:
+    return 0 < a < 1 and t > -a  # Hoshino's space
+
+
+def _solve(f, start: tuple[float, float], ok=_arx_space) -> tuple[float, float, int, int]:  # noqa: ANN001
+    """ARX's NewtonRaphson2D loop (module docstring): (theta, alpha, try, evaluations); a step
+    failing ``ok`` ends a try."""
     total, offset, tries = 0, 0, 0
     limit = (len(PREPARED_STARTS) + 1) * ITERATIONS_PER_TRY
     while total <= limit:
@@ -195,7 +204,7 @@ def _solve(f, start: tuple[float, float]) -> tuple[float, float, int, int]:  # n
             t, a = t - float(step_t), a - float(step_a)
             if offset == len(PREPARED_STARTS):
                 return math.nan, math.nan, tries - 1, total
-            if not t >= 0:  # ARX's constraint theta >= 0 (a NaN fails it too)
+            if not ok(t, a):
                 break
             if math.isnan(a) or it >= ITERATIONS_PER_TRY:
                 break
@@ -203,7 +212,7 @@ def _solve(f, start: tuple[float, float]) -> tuple[float, float, int, int]:  # n
     return math.nan, math.nan, tries - 1, total
 
 
-def _polish(eq: _Equations, t: float, a: float) -> tuple[float, float]:
+def _polish(eq: _Equations, t: float, a: float, ok=_arx_space) -> tuple[float, float]:  # noqa: ANN001
     """Newton steps with the term-by-term sums while they shrink max |g| (at most 20)."""
     g1, g2, h11, h12, h22 = eq.iterative(t, a)
     err = max(abs(g1), abs(g2))
@@ -212,7 +221,7 @@ def _polish(eq: _Equations, t: float, a: float) -> tuple[float, float]:
         if not (det != 0 and math.isfinite(det)):
             break
         nt, na = t - (h22 * g1 - h12 * g2) / det, a - (h11 * g2 - h12 * g1) / det
-        if not (nt >= 0 and na < 1 and nt + (eq.u - 1) * min(na, 0.0) > 0):
+        if not (ok(nt, na) and na < 1 and nt + (eq.u - 1) * min(na, 0.0) > 0):
             break
         q = eq.iterative(nt, na)
         e = max(abs(q[0]), abs(q[1]))
@@ -242,6 +251,19 @@ def newton_pitman(i: np.ndarray, c: np.ndarray, n: int, polish: bool = True) -> 
         return NewtonPitman(math.nan, math.nan, math.nan, math.nan, tries, ev, iterative)
     pt, pa = _polish(eq, t, a) if polish else (t, a)
     return NewtonPitman(pt, pa, t, a, tries, ev, iterative)
+
+
+def paper_root(i: np.ndarray, c: np.ndarray, n: int) -> tuple[float, float, bool]:
+    """A root of the likelihood equations inside Hoshino's space 0 < alpha < 1, theta > -alpha
+    by the same Newton iterations (a step leaving the space ends a try), polished; with whether
+    the Hessian there is negative definite (a local maximum). NaN when none is found."""
+    eq = _Equations(i, c, n)
+    t, a, _, _ = _solve(eq.closed, moment_start(i, c, n), _paper_space)
+    if math.isnan(t) or math.isnan(a):
+        return math.nan, math.nan, False
+    t, a = _polish(eq, t, a, _paper_space)
+    g1, g2, h11, h12, h22 = eq.iterative(t, a)
+    return t, a, bool(h11 < 0 and h11 * h22 - h12 * h12 > 0)
 
 
 def pitman_estimate_arx(theta: float, alpha: float, N: int) -> float:
