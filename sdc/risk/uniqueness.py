@@ -53,6 +53,8 @@ from sdc.core.scenario import resolve_keys
 from sdc.exceptions import SdcWarning
 from sdc.core.binning import BinSpec
 from sdc.core.prepare import prepare
+from sdc.risk.pitman_newton import newton_pitman, paper_root, pitman_estimate_arx
+from sdc.risk.snb import SNB_EDGE, snb, snb_expected, snb_fit  # noqa: F401 (re-exported)
 
 __all__ = [
     "PopulationUniquenessResult", "population_uniqueness", "class_size_histogram",
@@ -226,7 +228,8 @@ def _pitman_starts(i: np.ndarray, c: np.ndarray, n: int, u: int, space: str) -> 
     return starts
 
 
-def pitman_fit(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "paper") -> PitmanFit:
+def pitman_fit(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "paper",
+               explain: bool = True) -> PitmanFit:
     """Pitman's estimate of the number of population uniques, by maximum likelihood.
 
     The estimate is Gamma(theta + 1) / Gamma(theta + alpha) * N^alpha (the number of singletons
@@ -237,6 +240,13 @@ def pitman_fit(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "pap
     space; a maximum on the edge of the space (the likelihood rises towards alpha <= 0 in the
     papers' space, towards theta < 0 in ARX's, whose Newton-Raphson solver then finds no root)
     gives no estimate, as does an estimate outside [0, N] (ARX's rule); ``note`` says why.
+
+    ``variant="arx"`` solves the likelihood equations as ARX does (:mod:`sdc.risk.pitman_newton`:
+    Newton-Raphson from ARX's moment-type start, then its 16 prepared starts, |score| <= 1e-6,
+    theta >= 0): an estimate exactly where ARX's solver finds a root (polished to machine
+    precision), none where it does not; about 1 ms on adult's classes. Without a root,
+    ``explain=True`` runs the direct maximisation below once more to say where the likelihood is
+    largest (the search criterion passes ``explain=False``: only the decision counts there).
     """
     c1 = float(c[i == 1].sum())
     if c1 == 0:
@@ -245,6 +255,58 @@ def pitman_fit(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "pap
         return PitmanFit(math.nan, math.nan, math.nan, math.nan, "a single class: the likelihood has no maximum")
     space = "arx" if variant == "arx" else "paper"
     lik = _PitmanLikelihood(i, c, n, space)
+    if space == "arx":
+        return _pitman_fit_arx(lik, i, c, n, N, explain)
+    return _pitman_fit_paper_fast(lik, i, c, n, N) or _pitman_fit_direct(lik, i, c, n, N)
+
+
+def _pitman_fit_paper_fast(lik: _PitmanLikelihood, i: np.ndarray, c: np.ndarray, n: int, N: int) -> PitmanFit | None:
+    """Hoshino's space by Newton's iterations (:func:`sdc.risk.pitman_newton.paper_root`): taken
+    when they find a local maximum inside the space whose likelihood beats the one finite edge,
+    alpha = 0 (Ewens's formula, maximised over theta); the likelihood falls to -inf at the
+    others (theta -> -alpha, alpha -> 1 and theta -> inf, given a class of size 2 or more).
+    None (the direct maximisation decides) otherwise."""
+    if not lik.w.size or lik.w[0] <= 0:
+        return None
+    theta, alpha, maximum = paper_root(i, c, n)
+    if not maximum:
+        return None
+    ll = lik.log_likelihood(theta, alpha)
+    r = optimize.minimize_scalar(lambda z: -lik.log_likelihood(math.exp(z), 0.0), bounds=(-30.0, 40.0),
+                                 method="bounded", options={"xatol": 1e-10})
+    if not (np.isfinite(ll) and ll > -float(r.fun) + 1e-9 * abs(ll)):
+        return None
+    est = math.exp(gammaln(theta + 1) - gammaln(theta + alpha) + alpha * math.log(N))
+    if not (0 <= est <= N):
+        return PitmanFit(math.nan, theta, alpha, ll, f"the estimate {est:.6g} is outside [0, N]")
+    return PitmanFit(est, theta, alpha, ll)
+
+
+def _pitman_fit_arx(lik: _PitmanLikelihood, i: np.ndarray, c: np.ndarray, n: int, N: int,
+                    explain: bool) -> PitmanFit:
+    """ARX's decision (:func:`sdc.risk.pitman_newton.newton_pitman`), the note from the direct fit."""
+    nr = newton_pitman(i, c, n)
+    if nr.converged:
+        theta, alpha = nr.theta, nr.alpha
+        ll = lik.log_likelihood(theta, alpha)
+        if alpha == 0:
+            return PitmanFit(math.nan, theta, alpha, ll, "alpha = 0 exactly (ARX gives no estimate there)")
+        est = pitman_estimate_arx(theta, alpha, N)
+        if math.isnan(est):
+            e10 = (gammaln(theta + 1) - gammaln(theta + alpha) + alpha * math.log(N)) / math.log(10)
+            raw = f"{10 ** e10:.6g}" if abs(e10) < 300 else f"10^{e10:.6g}"
+            return PitmanFit(math.nan, theta, alpha, ll, f"the estimate {raw} (theta = {theta:.6g}, "
+                             f"alpha = {alpha:.6g}) is outside [0, N]")
+        return PitmanFit(est, theta, alpha, ll)
+    why = "ARX's Newton-Raphson solver finds no root of the likelihood equations (17 starts)"
+    d = _pitman_fit_direct(lik, i, c, n, N) if explain else PitmanFit(math.nan, math.nan, math.nan, math.nan, why)
+    note = d.note or f"{why}; the likelihood is largest at theta = {d.theta:.6g}, alpha = {d.alpha:.6g}"
+    return PitmanFit(math.nan, d.theta, d.alpha, d.log_likelihood, note)
+
+
+def _pitman_fit_direct(lik: _PitmanLikelihood, i: np.ndarray, c: np.ndarray, n: int, N: int) -> PitmanFit:
+    """Nelder-Mead from eight starts, then the likelihood equations (the fit over either space)."""
+    space = lik.space
     best = None
     for start in _pitman_starts(i, c, n, lik.u, space):
         if not np.isfinite(lik.neg(np.array(start))):
@@ -295,88 +357,6 @@ def pitman(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "paper")
     return f.estimate, f.theta, f.alpha
 
 
-def _snb_k(i: np.ndarray, c: np.ndarray, u: float, c1: float, pi: float, variant: str) -> float:
-    if pi >= 1:
-        return u  # a census: every class is observed
-    q = 1.0 - pi
-    A = np.sum(i * pi ** 2 * (1 - pi ** 2) ** (i - 1) * c)
-    if variant == "arx":
-        B = np.sum(q ** i * c * (1 + pi) ** i - 1)
-    else:
-        B = np.sum(q ** i * ((1 + pi) ** i - 1) * c)
-    C = np.sum(q ** i * c)
-    D = np.sum(i * pi * q ** (i - 1) * c)
-    return float(u + c1 * (A / B) * (C / D) ** 2)
-
-
-def snb_expected(K: float, pi: float, alpha: float, beta: float, variant: str = "paper") -> tuple[float, float]:
-    """E[c_1], E[c_2] under the SNB model (the c_2 power as the paper, or as ARX codes it)."""
-    d = (1 - pi) * (1 - beta)
-    e1 = K * pi * (beta / (1 - d)) ** alpha * (alpha * d / (1 - d) + 1)
-    power = (alpha + 2) if variant == "arx" else -(alpha + 2)
-    e2 = K * alpha * beta ** alpha * pi ** 2 * (1 - beta) / 2 * (1 - d) ** power * (2 - (1 - alpha) * d)
-    return e1, e2
-
-
-# A root of the SNB equations this close to the edge of (alpha > 0, 0 < beta < 1) solves them
-# only in a limit: a degenerate fit, not an estimate.
-SNB_EDGE = 1e-12
-
-
-def snb_fit(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "paper"
-            ) -> tuple[float, float, float, float, str]:
-    """SNB estimate of the number of population uniques, with (K, alpha, beta) and why there
-    is no estimate (empty when there is one).
-
-    No estimate when K is not a positive number, when c_2 = 0 (E[c_2] > 0 for every
-    admissible (alpha, beta)), when the equations have no root from the four start points, or
-    when the root is degenerate (alpha or beta within 1e-12 of the edge of its range).
-    """
-    c1 = float(c[i == 1].sum())
-    c2 = float(c[i == 2].sum())
-    if c1 == 0:
-        return 0.0, math.nan, math.nan, math.nan, ""
-    pi = n / N
-    if pi >= 1:
-        return c1, float(c.sum()), math.nan, math.nan, ""  # N = n: the sample uniques are the population uniques
-    K = _snb_k(i, c, float(c.sum()), c1, pi, variant)
-    if not np.isfinite(K) or K <= 0:
-        return math.nan, K, math.nan, math.nan, f"Haas et al.'s estimate of the population's classes is {K:.6g}"
-    if c2 == 0:
-        return math.nan, K, math.nan, math.nan, "no class of size 2: E[c_2] = c_2 = 0 has no solution"
-
-    def eqs(p: np.ndarray) -> np.ndarray:
-        alpha, beta = math.exp(p[0]), 1 / (1 + math.exp(-p[1]))  # alpha > 0, 0 < beta < 1
-        e1, e2 = snb_expected(K, pi, alpha, beta, variant)
-        return np.array([e1 / c1 - 1, e2 / c2 - 1])
-
-    note = "the SNB equations have no root (four start points)"
-    for start in ((0.0, 0.0), (-2.0, 2.0), (1.0, -2.0), (-1.0, 4.0)):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                sol = optimize.root(eqs, np.array(start), method="hybr", options={"xtol": 1e-12})
-        except (ValueError, OverflowError, FloatingPointError):
-            continue
-        if np.all(np.isfinite(sol.x)) and np.all(np.abs(eqs(sol.x)) < 1e-8):  # the equations, not the flag
-            alpha, beta = math.exp(sol.x[0]), 1 / (1 + math.exp(-sol.x[1]))
-            if min(alpha, 1 / alpha, beta, 1 - beta) < SNB_EDGE:
-                note = (f"degenerate fit: the root lies at the edge of the model's range (alpha = {alpha:.3g}, "
-                        f"beta = {beta:.3g})")
-                continue
-            est = K * beta ** alpha
-            if 0 <= est <= N:
-                return est, K, alpha, beta, ""
-            note = f"the estimate {est:.6g} is outside [0, N]"
-    return math.nan, K, math.nan, math.nan, note
-
-
-def snb(i: np.ndarray, c: np.ndarray, n: int, N: int, variant: str = "paper") -> tuple[float, float, float, float]:
-    """SNB estimate of the number of population uniques, with (K, alpha, beta); NaN if unsolved
-    (:func:`snb_fit` says why)."""
-    return snb_fit(i, c, n, N, variant)[:4]
-
-
 def dankar(zay: float, pit: float, snb_est: float, c1: float, pi: float) -> tuple[float, str]:
     """Dankar et al.'s choice among the estimates: (estimate, model name)."""
     if c1 == 0:
@@ -414,7 +394,7 @@ def population_uniques_of_sizes(sizes: np.ndarray, N: int, estimator: str, varia
     if estimator == "zayatz":
         return valid(zayatz(i, c, n, N))
     if estimator == "pitman" or (estimator == "dankar" and pi <= 0.1):
-        p = valid(pitman_fit(i, c, n, N, variant).estimate)
+        p = valid(pitman_fit(i, c, n, N, variant, explain=False).estimate)
         if estimator == "pitman" or not math.isnan(p) or not fallback:
             return p
         return valid(zayatz(i, c, n, N))

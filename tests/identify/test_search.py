@@ -459,6 +459,12 @@ ARX_CASES = [
                metric="loss"), 0.16078200456326086, [0, 3, 0, 0, 1, 1, 1, 1, 0]),
     (ALL, dict(pop_uniques=0.0001, pop_model="snb", population_size=317238626, suppression_limit=0.04,
                metric="loss"), 0.17599055898432758, [0, 3, 0, 0, 2, 1, 1, 1, 0]),
+    # TestAnonymizationRiskBased.java:54, :56 (the same with Dankar's rule and Pitman's estimator,
+    # NUE; Dankar takes Pitman at n / N = 9.5e-5, without the Zayatz fallback, as ARX)
+    (ALL, dict(pop_uniques=0.0001, pop_model="dankar", population_size=317238626, suppression_limit=0.04,
+               metric="nue"), 144298.1603344462, [0, 0, 1, 1, 1, 2, 1, 0, 0]),
+    (ALL, dict(pop_uniques=0.0001, pop_model="pitman", population_size=317238626, suppression_limit=0.04,
+               metric="nue"), 144298.1603344462, [0, 0, 1, 1, 1, 2, 1, 0, 0]),
     # TestAnonymizationCombinations.java:62, :173 (hierarchical t-closeness alone)
     (NO_OCC, dict(t={"occupation": 0.2}, t_distance="hierarchical", suppression_limit=0.0, metric="nue_monotonic"),
      398400.0741806447, [0, 4, 1, 1, 3, 2, 2, 1]),
