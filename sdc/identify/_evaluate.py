@@ -39,6 +39,7 @@ class Evaluator:
         self.p = problem
         self.models = models
         self.metric = metric
+        self.practical = practical
         self.limit = int(math.floor(limit * problem.n + 1e-9))  # ARX: floor(limit * n) records
         self.tables = MetricTables(problem)
         self.sidx = {s.name: i for i, s in enumerate(problem.sensitive)}

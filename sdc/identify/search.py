@@ -32,7 +32,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -40,13 +40,14 @@ import pandas as pd
 
 from sdc._stats import summary_frame
 from sdc.core.generalise import GroupTable
-from sdc.identify._search_args import SUPPRESSED_AS, budget, resolve, settings
 from sdc.identify._evaluate import Evaluator
-from sdc.identify.criteria import Models, achieved, class_checks, release_suppression
+from sdc.identify._release import release
+from sdc.identify._search_args import SUPPRESSED_AS, budget, resolve, settings
+from sdc.identify.criteria import Models, achieved
 from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import MAX_NODES, Lattice, Problem
 from sdc.identify.lightning import AUTO_TIME_LIMIT, STOPPED, Lightning, lattice_size, run_lightning
-from sdc.identify.metrics import MetricTables, dm_star
+from sdc.identify.metrics import dm_star
 from sdc.protect.transformation import level_mapping
 
 __all__ = ["GeneralisationResult", "generalisation_search", "SUPPRESSED_AS", "EXHAUSTIVE_NODES"]
@@ -399,51 +400,11 @@ class _Search:
         return df
 
 
-def _release(data: pd.DataFrame, problem: Problem, levels: Sequence[int], models: Models,
-             suppressed_as: str, metric: str = "discernibility") -> tuple[pd.DataFrame, GroupTable, np.ndarray, int, tuple[int, ...], dict[str, int]]:
-    table, ids = problem.table_at(levels)
-    sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
-    q = {s.name: s.q for s in problem.sensitive}
-    kept = class_checks(table, models, sidx, q, problem.trees)
-    if models.release_wide and any(lv < q_.top for lv, q_ in zip(levels, problem.qis)):
-        tie = MetricTables(problem).class_loss(levels, table) if metric == "loss" else None
-        kept = release_suppression(table.counts, kept, problem.first_records(table.n_groups, ids), models, tie)
-    cls = ids[problem.record_group]
-    supp = ~kept[cls]
-    cols: dict[str, pd.Series] = {}
-    after = []
-    changed = {}
-    for j, (qi, lev) in enumerate(zip(problem.qis, levels)):
-        rec_code = table.codes[j][cls]
-        after.append(int(np.count_nonzero(np.bincount(rec_code[~supp], minlength=table.cards[j]))))
-        differs = qi.labels[lev][qi.to_level[lev]] != qi.hierarchy.table[:, 0]  # per level-0 value
-        changed[qi.name] = int((differs[qi.codes] | supp).sum())
-        if lev == 0:
-            col = data[qi.name].copy()
-            if supp.any():
-                if suppressed_as == "*":
-                    col = col.astype(object).where(~supp, "*")
-                else:
-                    if pd.api.types.is_integer_dtype(col.dtype) and not pd.api.types.is_extension_array_dtype(col.dtype):
-                        col = col.astype("Int64")
-                    col = col.mask(supp)
-            cols[qi.name] = col
-        else:
-            lab = qi.labels[lev][rec_code].astype(object)
-            if supp.any():
-                lab[supp] = "*" if suppressed_as == "*" else None
-            cols[qi.name] = pd.Series(lab, index=data.index, dtype=object)
-    # a new frame: generalised columns new, the others copied (the input is never shared)
-    out = pd.DataFrame({c: cols[c] if c in cols else data[c].copy() for c in data.columns}, index=data.index)
-    out.columns = data.columns
-    return out, table, kept, int(supp.sum()), tuple(after), changed
-
-
 def _result(data: pd.DataFrame, problem: Problem, s: _Search | Lightning, models: Models, hs: Mapping[str, Hierarchy],
             metric: str, limit: float, suppressed_as: str, full: bool, start: float) -> GeneralisationResult:
     """The best transformation's release, lattice, runner-ups and figures."""
     levels = s.best_levels()
-    released, table, kept, n_supp, after, changed = _release(data, problem, levels, models, suppressed_as, metric)
+    released, table, kept, n_supp, after, changed = release(data, problem, levels, models, suppressed_as, metric)
     lattice = s.frame()
     ranked = s.ranked_rows(lattice)
     ups = lattice.iloc[ranked[1:]].reset_index(drop=True)
@@ -451,6 +412,8 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search | Lightning, models
     ach = achieved(table, kept, models, s.ev.sidx, s.ev.q, s.ev.trees)
     mdict = models.to_dict()
     mdict["described"] = models.describe()
+    if s.ev.practical:
+        mdict["practical_monotonicity"] = True
     return GeneralisationResult(
         levels=dict(zip(problem.names, levels)), loss=s.best_loss(), metric=metric, data=released,
         lattice=lattice, runner_ups=ups, suppressed=n_supp, classes=int(np.count_nonzero(kept)), achieved=ach,
@@ -484,6 +447,21 @@ def _searched(problem: Problem, models: Models, limit: float, metric: str, n_up:
     return s, bool(full)
 
 
+def _dispatched(problem: Problem, models: Models, limit: float, metric: str, n_up: int, exhaustive: bool | None,
+                practical: bool, how: tuple[str, float | None, int | None]) -> tuple[_Search | Lightning, bool]:
+    """The exact search, or Lightning (asked for, or "auto" above MAX_NODES; "auto" without a
+    budget gives it ARX's default time limit)."""
+    algorithm, time_limit, node_limit = how
+    if algorithm == "exact" or (algorithm == "auto" and lattice_size(problem) <= MAX_NODES):
+        s, full = _searched(problem, models, limit, metric, n_up, exhaustive, practical)
+        s.optimal = not practical
+        return s, full
+    if algorithm == "auto" and time_limit is None and node_limit is None:
+        time_limit = AUTO_TIME_LIMIT
+    s = run_lightning(problem, models, limit, metric, n_up + 1, practical, time_limit, node_limit)
+    return s, s.n_evaluated == s.n_nodes
+
+
 def generalisation_search(
     data: pd.DataFrame,
     hierarchies: Mapping[str, object],
@@ -506,14 +484,10 @@ def generalisation_search(
     sensitive: str | Sequence[str] | None = None,
     suppression_limit: float = 0.04,
     metric: str = "discernibility",
-    runner_ups: int = 5,
-    suppressed_as: str = "missing",
-    exhaustive: bool | None = None,
-    hierarchy_base: str | None = None,
+    runner_ups: int = 5, suppressed_as: str = "missing",
+    exhaustive: bool | None = None, hierarchy_base: str | None = None,
     practical_monotonicity: bool = False,
-    algorithm: str = "exact",
-    time_limit: float | None = None,
-    node_limit: int | None = None,
+    algorithm: str = "exact", time_limit: float | None = None, node_limit: int | None = None,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
 
@@ -560,12 +534,10 @@ def generalisation_search(
     practical_monotonicity : bool, default False
         ARX's: every model taken as monotone (pruned unless ``exhaustive``); not proven optimal.
     algorithm : {"exact", "lightning", "auto"}, default "exact"
-        The proven optimum (lattices up to :data:`~sdc.identify.lattice.MAX_NODES` nodes), ARX's
-        Lightning heuristic (any size; the best found, not proven optimal; :mod:`sdc.identify.lightning`),
-        or exact up to MAX_NODES and Lightning above.
+        The proven optimum (up to :data:`~sdc.identify.lattice.MAX_NODES` nodes), ARX's Lightning
+        (:mod:`sdc.identify.lightning`; any size, best found, not proven optimal), or by size.
     time_limit, node_limit : optional
-        Lightning's budget: seconds, and nodes checked (default: none, until its queue is empty;
-        ``"auto"`` without either gives Lightning ARX's 30 s).
+        Lightning's budget: seconds, nodes checked (none: until its queue is empty; "auto": 30 s).
 
     Returns
     -------
@@ -578,26 +550,15 @@ def generalisation_search(
 
     Notes
     -----
-    Models, metrics, search: :mod:`sdc.identify.criteria`, :mod:`sdc.identify.metrics`, this
-    module; as ARX (Prasser and Kohlmayer 2015), checked against its published values on adult.
+    :mod:`sdc.identify.criteria`, :mod:`sdc.identify.metrics`, this module; as ARX (Prasser and
+    Kohlmayer 2015; Lightning: Prasser et al. 2016), checked against its published values on adult.
     """
     start = time.perf_counter()
-    args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant,
-                   hierarchy_base, delta, delta_variant, alpha, avg_risk, sample_uniques,
-                   (pop_uniques, pop_model, population_size, sampling_fraction))
+    args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant, hierarchy_base,
+                   delta, delta_variant, alpha, avg_risk, sample_uniques, (pop_uniques, pop_model, population_size, sampling_fraction))
     hs, sens, models = args.hierarchies, args.sensitive, args.models
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
-    algorithm, time_limit, node_limit = budget(algorithm, time_limit, node_limit, exhaustive)
+    how = budget(algorithm, time_limit, node_limit, exhaustive)
     problem = Problem.encode(data, hs, sens, args.sensitive_hierarchies)
-    if algorithm == "lightning" or (algorithm == "auto" and lattice_size(problem) > MAX_NODES):
-        if algorithm == "auto" and time_limit is None and node_limit is None:
-            time_limit = AUTO_TIME_LIMIT
-        s = run_lightning(problem, models, limit, metric, n_up + 1, practical_monotonicity, time_limit, node_limit)
-        full = s.n_evaluated == s.n_nodes
-    else:
-        s, full = _searched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity)
-    res = _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
-    if practical_monotonicity:
-        res.models["practical_monotonicity"] = True
-        res = replace(res, optimal=False)
-    return res
+    s, full = _dispatched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
+    return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
