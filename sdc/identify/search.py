@@ -24,7 +24,8 @@ branch-and-bound in the spirit of Flash and OLA (Kohlmayer et al. 2012; El Emam 
    evaluated specialisation (:func:`sdc.core.generalise.roll_up`), not from the records.
 
 Ties in loss are broken by the lower height (sum of levels), then by the level vector in
-lexicographic order.
+lexicographic order. Lattices above MAX_NODES go to ARX's Lightning heuristic
+(``algorithm="lightning"`` or ``"auto"``; :mod:`sdc.identify.lightning`): best found, not proven.
 """
 
 from __future__ import annotations
