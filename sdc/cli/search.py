@@ -107,7 +107,10 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
         return 0
     print(f"Searched {r.n_nodes:,} transformations of {len(r.quasi_identifiers)} quasi-identifiers in "
           f"{r.seconds:.2f} s ({r.n_evaluated:,} evaluated).")
-    print("Optimum: " + ", ".join(f"{q}={r.levels[q]}" for q in r.quasi_identifiers))
+    best = "Optimum" if r.optimal else "Best found, not proven optimal"
+    if r.algorithm != "exact":
+        print(f"Lightning stopped: {r.stopped} ({r.n_evaluated:,} of {r.n_nodes:,} transformations checked).")
+    print(f"{best}: " + ", ".join(f"{q}={r.levels[q]}" for q in r.quasi_identifiers))
     print(f"Loss ({r.metric}): {r.loss:.10g}; suppressed {r.suppressed:,} records "
           f"({100 * r.suppressed_share:.2f}%); {r.classes:,} classes.")
     if run.dimension is not None:
@@ -117,7 +120,7 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
         print(f"Best combination: {run.combinations.best.get('combination')} "
               f"({'meets' if run.combinations.meets else 'misses'} the targets).")
     print(f"Written: {Path(out)}/ (search.md, search.json, lattice.csv, figures, released file)")
-    final("Optimum: " + ", ".join(f"{q}={r.levels[q]}" for q in r.quasi_identifiers)
+    final(f"{best}: " + ", ".join(f"{q}={r.levels[q]}" for q in r.quasi_identifiers)
           + f"; loss ({r.metric}) {r.loss:.10g}; {r.suppressed:,} records suppressed. Written: {Path(out)}/")
     return 0
 

@@ -16,10 +16,11 @@ import pandas as pd
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
 from sdc.identify.criteria import BETA_VARIANTS, DELTA_VARIANTS, L_VARIANTS, POP_MODELS, T_DISTANCES, Models
 from sdc.identify.hierarchy import Hierarchy, as_hierarchy
+from sdc.identify.lightning import ALGORITHMS
 from sdc.identify.metrics import METRICS
 from sdc.risk.uniqueness import MAX_POPULATION, USA_POPULATION
 
-__all__ = ["Resolved", "resolve", "settings", "SUPPRESSED_AS"]
+__all__ = ["Resolved", "resolve", "settings", "budget", "SUPPRESSED_AS"]
 
 SUPPRESSED_AS = ("missing", "*")
 
@@ -166,3 +167,18 @@ def settings(suppression_limit: object, metric: object, suppressed_as: object, r
     if not isinstance(practical, bool):
         raise TypeError(f"`practical_monotonicity` must be True or False; got {practical!r}.")
     return limit, n_up
+
+
+def budget(algorithm: object, time_limit: object, node_limit: object,
+           exhaustive: object) -> tuple[str, float | None, int | None]:
+    """The algorithm and Lightning's budget checked (one line each): a time limit in seconds
+    (> 0) and a node limit (>= 1), each optional; neither with ``algorithm="exact"``."""
+    check_option(algorithm, "algorithm", ALGORITHMS)
+    tl = None if time_limit is None else check_number(time_limit, "time_limit", low=0, high=math.inf, low_open=True)
+    nl = None if node_limit is None else check_int(node_limit, "node_limit", min_value=1)
+    if algorithm == "exact" and (tl is not None or nl is not None):
+        raise ValueError("`time_limit` and `node_limit` are Lightning's budget: they need algorithm=\"lightning\" "
+                         "or \"auto\" (the exact search runs until the optimum is proven).")
+    if algorithm == "lightning" and exhaustive:
+        raise ValueError("`exhaustive=True` evaluates every node: it needs algorithm=\"exact\", not \"lightning\".")
+    return str(algorithm), (None if tl is None else float(tl)), nl

@@ -24,13 +24,13 @@ branch-and-bound in the spirit of Flash and OLA (Kohlmayer et al. 2012; El Emam 
    evaluated specialisation (:func:`sdc.core.generalise.roll_up`), not from the records.
 
 Ties in loss are broken by the lower height (sum of levels), then by the level vector in
-lexicographic order.
+lexicographic order. Lattices above MAX_NODES go to ARX's Lightning heuristic
+(``algorithm="lightning"`` or ``"auto"``; :mod:`sdc.identify.lightning`): best found, not proven.
 """
 
 from __future__ import annotations
 
 import heapq
-import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,11 +41,14 @@ import pandas as pd
 
 from sdc._stats import summary_frame
 from sdc.core.generalise import GroupTable
-from sdc.identify._search_args import SUPPRESSED_AS, resolve, settings
-from sdc.identify.criteria import Models, achieved, class_checks, release_suppression
+from sdc.identify._evaluate import Evaluator
+from sdc.identify._release import release
+from sdc.identify._search_args import SUPPRESSED_AS, budget, resolve, settings
+from sdc.identify.criteria import Models, achieved
 from sdc.identify.hierarchy import Hierarchy
-from sdc.identify.lattice import Lattice, Problem
-from sdc.identify.metrics import MetricTables, dm_star
+from sdc.identify.lattice import MAX_NODES, Lattice, Problem
+from sdc.identify.lightning import AUTO_TIME_LIMIT, STOPPED, Lightning, lattice_size, run_lightning
+from sdc.identify.metrics import dm_star
 from sdc.protect.transformation import level_mapping
 
 __all__ = ["GeneralisationResult", "generalisation_search", "SUPPRESSED_AS", "EXHAUSTIVE_NODES"]
@@ -99,6 +102,13 @@ class GeneralisationResult:
         Whether every node was evaluated.
     seconds : float
         Wall time of the search (encoding included).
+    algorithm : str
+        ``"exact"`` (the optimum proven) or ``"lightning"`` (the heuristic, :mod:`sdc.identify.lightning`).
+    optimal : bool
+        Whether the result is proven optimal (False for Lightning, and with ``practical_monotonicity``).
+    stopped : str
+        Why the search stopped: ``"proven"``, ``"exhausted"`` (Lightning's queue empty), ``"time"``
+        or ``"nodes"`` (its budget); Lightning's ``lattice`` holds only the nodes it checked.
     mapping : pandas.DataFrame
         The transformation as a value-to-value table (variable, level, value, released): every
         hierarchy row's level-0 value and its label at the chosen level
@@ -129,6 +139,9 @@ class GeneralisationResult:
     exhaustive: bool
     seconds: float
     mapping: pd.DataFrame = field(repr=False, default_factory=pd.DataFrame)
+    algorithm: str = "exact"
+    optimal: bool = True
+    stopped: str = "proven"
 
     @property
     def suppressed_share(self) -> float:
@@ -161,6 +174,9 @@ class GeneralisationResult:
             ("achieved", self.achieved, "the privacy figures achieved"),
             ("nodes", self.n_nodes, "nodes of the lattice"), ("evaluated", self.n_evaluated, "nodes evaluated"),
             ("exhaustive", self.exhaustive, "whether every node was evaluated"),
+            ("algorithm", self.algorithm, "exact (proven optimum) or lightning (heuristic)"),
+            ("optimal", self.optimal, "proven optimal" if self.optimal else "best found, not proven optimal"),
+            ("stopped", self.stopped, STOPPED.get(self.stopped, self.stopped)),
             ("seconds", self.seconds, "wall time of the search"),
         ])
 
@@ -177,15 +193,10 @@ class _Search:
         self.models = models
         self.metric = metric
         self.keep = keep                      # optimum + runner-ups
-        self.limit = int(math.floor(limit * problem.n + 1e-9))  # ARX: floor(limit * n) records
+        self.ev = Evaluator(problem, models, limit, metric, practical)
+        self.limit, self.tables, self.sidx, self.q = self.ev.limit, self.ev.tables, self.ev.sidx, self.ev.q
+        self.trees, self.mono, self.full_monotone = self.ev.trees, self.ev.mono, self.ev.full_monotone
         self.lat: Lattice = problem.lattice()
-        self.tables = MetricTables(problem)
-        self.sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
-        self.q = {s.name: s.q for s in problem.sensitive}
-        self.trees = problem.trees
-        # ARX's practical monotonicity: every model taken as monotone (tagging on all of them)
-        self.mono = models if practical else models.monotone_part(self.limit > 0)
-        self.full_monotone = self.mono == models
         N = self.lat.size
         self.lb = self.tables.lower_bounds(metric, self.lat).astype(float)
         self.mono_state = np.zeros(N, dtype=np.int8)     # _PASS / _FAIL of the monotone part
@@ -230,22 +241,11 @@ class _Search:
         if i in self._cache:
             return self._cache[i]
         j = self._source(i)
-        t, ids = self.p.table_at(self.lat.node(i), self._cache[j], self.lat.node(j))
-        if self.models.release_wide:
-            first = np.full(t.n_groups, self.p.n, dtype=np.int64)
-            np.minimum.at(first, ids, self._first[j])
+        t, first = self.ev.rolled(self.lat.node(i), self._cache[j], self.lat.node(j), self._first.get(j))
+        if first is not None:
             self._first[i] = first
         self._remember(i, t)
         return t
-
-    def _checks(self, i: int, t: GroupTable, models: Models) -> np.ndarray:
-        """The classes of node i kept under `models`: the per-class checks, then the average
-        risk's suppression of the smallest classes (the top node meets it, as in ARX)."""
-        ok = class_checks(t, models, self.sidx, self.q, self.trees)
-        if models.release_wide and int(self.lat.height[i]) < sum(self.lat.top):
-            tie = self.tables.class_loss(self.lat.node(i), t) if self.metric == "loss" else None
-            ok = release_suppression(t.counts, ok, self._first[i], models, tie, self.limit)
-        return ok
 
     def evaluate(self, i: int) -> None:
         if self.evaluated[i]:
@@ -254,18 +254,8 @@ class _Search:
         self.evaluated[i] = True
         self.classes[i] = t.n_groups
         cnt = t.counts
-        mono_pass = True
-        if not self.mono.empty:
-            ok_m = self._checks(i, t, self.mono)
-            mono_pass = int(cnt[~ok_m].sum()) <= self.limit
-        if mono_pass and not self.full_monotone:
-            ok = self._checks(i, t, self.models)
-        elif not self.mono.empty:
-            ok = ok_m
-        else:
-            ok = self._checks(i, t, self.models)
-        out = int(cnt[~ok].sum())
-        anonymous = mono_pass and out <= self.limit
+        a = self.ev.assess(lat.node(i), t, self._first.get(i))
+        mono_pass, ok, out, anonymous = a.mono_pass, a.ok, a.out, a.anonymous
         self.suppressed[i] = out
         if anonymous:  # `ok` is then the check of every model
             self.released[i] = int(np.count_nonzero(ok))
@@ -289,7 +279,7 @@ class _Search:
             self.lb[up] = np.maximum(self.lb[up], self.p.n / max(t.n_groups, 1))
         if anonymous:
             kept = ok
-            self.loss[i] = self.tables.value(self.metric, lat.node(i), t, kept)
+            self.loss[i] = self.ev.loss(lat.node(i), t, kept)
             kc = cnt[kept]
             if kc.size:
                 self.max_risk[i] = 1.0 / float(kc.min())
@@ -368,6 +358,26 @@ class _Search:
 
     # -- results
 
+    algorithm, stopped = "exact", "proven"
+    optimal = True
+
+    @property
+    def n_nodes(self) -> int:
+        return self.lat.size
+
+    @property
+    def n_evaluated(self) -> int:
+        return int(self.evaluated.sum())
+
+    def best_levels(self) -> tuple[int, ...]:
+        return self.lat.node(self.best[0][2])
+
+    def best_loss(self) -> float:
+        return float(self.loss[self.best[0][2]])
+
+    def ranked_rows(self, frame: pd.DataFrame) -> list[int]:
+        return [i for _, _, i in self.best]
+
     def frame(self) -> pd.DataFrame:
         lat = self.lat
         df = pd.DataFrame(lat.levels.astype(np.int64), columns=list(lat.names))
@@ -391,69 +401,31 @@ class _Search:
         return df
 
 
-def _release(data: pd.DataFrame, problem: Problem, levels: Sequence[int], models: Models,
-             suppressed_as: str, metric: str = "discernibility") -> tuple[pd.DataFrame, GroupTable, np.ndarray, int, tuple[int, ...], dict[str, int]]:
-    table, ids = problem.table_at(levels)
-    sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
-    q = {s.name: s.q for s in problem.sensitive}
-    kept = class_checks(table, models, sidx, q, problem.trees)
-    if models.release_wide and any(lv < q_.top for lv, q_ in zip(levels, problem.qis)):
-        tie = MetricTables(problem).class_loss(levels, table) if metric == "loss" else None
-        kept = release_suppression(table.counts, kept, problem.first_records(table.n_groups, ids), models, tie)
-    cls = ids[problem.record_group]
-    supp = ~kept[cls]
-    cols: dict[str, pd.Series] = {}
-    after = []
-    changed = {}
-    for j, (qi, lev) in enumerate(zip(problem.qis, levels)):
-        rec_code = table.codes[j][cls]
-        after.append(int(np.count_nonzero(np.bincount(rec_code[~supp], minlength=table.cards[j]))))
-        differs = qi.labels[lev][qi.to_level[lev]] != qi.hierarchy.table[:, 0]  # per level-0 value
-        changed[qi.name] = int((differs[qi.codes] | supp).sum())
-        if lev == 0:
-            col = data[qi.name].copy()
-            if supp.any():
-                if suppressed_as == "*":
-                    col = col.astype(object).where(~supp, "*")
-                else:
-                    if pd.api.types.is_integer_dtype(col.dtype) and not pd.api.types.is_extension_array_dtype(col.dtype):
-                        col = col.astype("Int64")
-                    col = col.mask(supp)
-            cols[qi.name] = col
-        else:
-            lab = qi.labels[lev][rec_code].astype(object)
-            if supp.any():
-                lab[supp] = "*" if suppressed_as == "*" else None
-            cols[qi.name] = pd.Series(lab, index=data.index, dtype=object)
-    # a new frame: generalised columns new, the others copied (the input is never shared)
-    out = pd.DataFrame({c: cols[c] if c in cols else data[c].copy() for c in data.columns}, index=data.index)
-    out.columns = data.columns
-    return out, table, kept, int(supp.sum()), tuple(after), changed
-
-
-def _result(data: pd.DataFrame, problem: Problem, s: _Search, models: Models, hs: Mapping[str, Hierarchy],
+def _result(data: pd.DataFrame, problem: Problem, s: _Search | Lightning, models: Models, hs: Mapping[str, Hierarchy],
             metric: str, limit: float, suppressed_as: str, full: bool, start: float) -> GeneralisationResult:
     """The best transformation's release, lattice, runner-ups and figures."""
-    best_i = s.best[0][2]
-    levels = s.lat.node(best_i)
-    released, table, kept, n_supp, after, changed = _release(data, problem, levels, models, suppressed_as, metric)
+    levels = s.best_levels()
+    released, table, kept, n_supp, after, changed = release(data, problem, levels, models, suppressed_as, metric)
     lattice = s.frame()
-    ranked = [i for _, _, i in s.best]
+    ranked = s.ranked_rows(lattice)
     ups = lattice.iloc[ranked[1:]].reset_index(drop=True)
     ups = ups[[*problem.names, "height", "loss", "classes", "classes_released", "suppressed", "max_risk", "avg_risk"]]
-    ach = achieved(table, kept, models, s.sidx, s.q, s.trees)
+    ach = achieved(table, kept, models, s.ev.sidx, s.ev.q, s.ev.trees)
     mdict = models.to_dict()
     mdict["described"] = models.describe()
+    if s.ev.practical:
+        mdict["practical_monotonicity"] = True
     return GeneralisationResult(
-        levels=dict(zip(problem.names, levels)), loss=float(s.loss[best_i]), metric=metric, data=released,
+        levels=dict(zip(problem.names, levels)), loss=s.best_loss(), metric=metric, data=released,
         lattice=lattice, runner_ups=ups, suppressed=n_supp, classes=int(np.count_nonzero(kept)), achieved=ach,
         models=mdict, suppression_limit=limit, suppressed_as=suppressed_as, quasi_identifiers=problem.names,
         hierarchy_names=tuple(h.name for h in hs.values()), top_levels=tuple(q.top for q in problem.qis),
         distinct_before=tuple(int(np.count_nonzero(q.count0)) for q in problem.qis), distinct_after=after,
-        changed=changed, n_records=problem.n, n_nodes=s.lat.size, n_evaluated=int(s.evaluated.sum()), exhaustive=bool(full),
+        changed=changed, n_records=problem.n, n_nodes=s.n_nodes, n_evaluated=s.n_evaluated, exhaustive=bool(full),
         seconds=time.perf_counter() - start,
         mapping=pd.concat([level_mapping(q.name, lev, q.hierarchy.table[:, 0], q.labels[lev][q.to_level[lev]])
                            for q, lev in zip(problem.qis, levels)], ignore_index=True),
+        algorithm=s.algorithm, optimal=bool(s.optimal), stopped=str(s.stopped),
     )
 
 
@@ -474,6 +446,21 @@ def _searched(problem: Problem, models: Models, limit: float, metric: str, n_up:
             f"suppressed; allow more suppression, add hierarchy levels or relax the models."
         )
     return s, bool(full)
+
+
+def _dispatched(problem: Problem, models: Models, limit: float, metric: str, n_up: int, exhaustive: bool | None,
+                practical: bool, how: tuple[str, float | None, int | None]) -> tuple[_Search | Lightning, bool]:
+    """The exact search, or Lightning (asked for, or "auto" above MAX_NODES; "auto" without a
+    budget gives it ARX's default time limit)."""
+    algorithm, time_limit, node_limit = how
+    if algorithm == "exact" or (algorithm == "auto" and lattice_size(problem) <= MAX_NODES):
+        s, full = _searched(problem, models, limit, metric, n_up, exhaustive, practical)
+        s.optimal = not practical
+        return s, full
+    if algorithm == "auto" and time_limit is None and node_limit is None:
+        time_limit = AUTO_TIME_LIMIT
+    s = run_lightning(problem, models, limit, metric, n_up + 1, practical, time_limit, node_limit)
+    return s, s.n_evaluated == s.n_nodes
 
 
 def generalisation_search(
@@ -498,11 +485,10 @@ def generalisation_search(
     sensitive: str | Sequence[str] | None = None,
     suppression_limit: float = 0.04,
     metric: str = "discernibility",
-    runner_ups: int = 5,
-    suppressed_as: str = "missing",
-    exhaustive: bool | None = None,
-    hierarchy_base: str | None = None,
+    runner_ups: int = 5, suppressed_as: str = "missing",
+    exhaustive: bool | None = None, hierarchy_base: str | None = None,
     practical_monotonicity: bool = False,
+    algorithm: str = "exact", time_limit: float | None = None, node_limit: int | None = None,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
 
@@ -548,6 +534,11 @@ def generalisation_search(
         Directory that relative hierarchy paths are resolved against.
     practical_monotonicity : bool, default False
         ARX's: every model taken as monotone (pruned unless ``exhaustive``); not proven optimal.
+    algorithm : {"exact", "lightning", "auto"}, default "exact"
+        The proven optimum (up to :data:`~sdc.identify.lattice.MAX_NODES` nodes), ARX's Lightning
+        (:mod:`sdc.identify.lightning`; any size, best found, not proven optimal), or by size.
+    time_limit, node_limit : optional
+        Lightning's budget: seconds, nodes checked (none: until its queue is empty; "auto": 30 s).
 
     Returns
     -------
@@ -560,18 +551,15 @@ def generalisation_search(
 
     Notes
     -----
-    Models, metrics, search: :mod:`sdc.identify.criteria`, :mod:`sdc.identify.metrics`, this
-    module; as ARX (Prasser and Kohlmayer 2015), checked against its published values on adult.
+    :mod:`sdc.identify.criteria`, :mod:`sdc.identify.metrics`, this module; as ARX (Prasser and
+    Kohlmayer 2015; Lightning: Prasser et al. 2016), checked against its published values on adult.
     """
     start = time.perf_counter()
-    args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant,
-                   hierarchy_base, delta, delta_variant, alpha, avg_risk, sample_uniques,
-                   (pop_uniques, pop_model, population_size, sampling_fraction))
+    args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant, hierarchy_base,
+                   delta, delta_variant, alpha, avg_risk, sample_uniques, (pop_uniques, pop_model, population_size, sampling_fraction))
     hs, sens, models = args.hierarchies, args.sensitive, args.models
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
+    how = budget(algorithm, time_limit, node_limit, exhaustive)
     problem = Problem.encode(data, hs, sens, args.sensitive_hierarchies)
-    s, full = _searched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity)
-    res = _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
-    if practical_monotonicity:
-        res.models["practical_monotonicity"] = True
-    return res
+    s, full = _dispatched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
+    return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)

@@ -85,11 +85,13 @@ def lattice_png(res: GeneralisationResult) -> bytes:
         ax.scatter(x[ups], y[ups], s=max(size, 20) * 2.5, facecolors="none", edgecolors=_ORANGE, linewidths=1.2,
                    label="runner-ups", zorder=3)
     opt = rank == 1
-    ax.scatter(x[opt], y[opt], s=max(size, 20) * 5, marker="*", color=_RED, label="optimum", zorder=4)
+    best = "optimum" if res.optimal else "best found (not proven optimal)"
+    ax.scatter(x[opt], y[opt], s=max(size, 20) * 5, marker="*", color=_RED, label=best, zorder=4)
     ax.set_xticks([])
     ax.set_ylabel("height (sum of generalisation levels)")
-    opt_text = textwrap.fill("optimum: " + ", ".join(f"{q}={res.levels[q]}" for q in names), 95)
-    ax.set_title(f"Lattice: {res.n_nodes:,} transformations, {res.n_evaluated:,} evaluated\n{opt_text}", fontsize=9)
+    opt_text = textwrap.fill(f"{best}: " + ", ".join(f"{q}={res.levels[q]}" for q in names), 95)
+    ax.set_title(f"Lattice: {res.n_nodes:,} transformations, {res.n_evaluated:,} evaluated"
+                 f"{'' if res.algorithm == 'exact' else ' (Lightning; only those are drawn)'}\n{opt_text}", fontsize=9)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
     return _png(fig)
 

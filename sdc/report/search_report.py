@@ -30,6 +30,7 @@ import pandas as pd
 from sdc._provenance import sha256_bytes, sha256_file
 from sdc._version import __version__
 from sdc.identify.qi_search import SubsetSearchResult
+from sdc.identify.lightning import STOPPED
 from sdc.identify.search import GeneralisationResult
 from sdc.report.folder import write_folder
 from sdc.report.formatting import fmt_num
@@ -98,7 +99,9 @@ def search_document(run: SearchRun, *, input_name: str | None = None, input_sha2
             "classes": r.classes, "achieved": r.achieved, "per_variable": frame_records(r.to_frame()),
         },
         "runner_ups": frame_records(r.runner_ups),
-        "lattice": {**_status_counts(lat), "exhaustive": r.exhaustive, "seconds": r.seconds,
+        "lattice": {**_status_counts(lat), "nodes": r.n_nodes, "not_evaluated": r.n_nodes - r.n_evaluated
+                    if r.algorithm != "exact" else _status_counts(lat)["not_evaluated"], "exhaustive": r.exhaustive, "seconds": r.seconds,
+                    "algorithm": r.algorithm, "optimal": r.optimal, "stopped": r.stopped,
                     "evaluated_nodes": frame_records(evaluated)},
         "protection_log": {
             "method": "full-domain generalisation with record suppression",
@@ -142,6 +145,12 @@ def _achieved_text(a: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
+def _how(r: GeneralisationResult) -> str:
+    if r.algorithm != "exact":
+        return "Lightning: best-first from the bottom, bounded by its budget"
+    return "exhaustive" if r.exhaustive else "predictive tagging and bound pruning"
+
+
 def search_markdown(run: SearchRun, doc: dict[str, Any]) -> str:
     """``search.md``."""
     r = run.result
@@ -155,22 +164,27 @@ def search_markdown(run: SearchRun, doc: dict[str, Any]) -> str:
         f"Privacy models: {', '.join(doc['models']) or 'none'}; at most {fmt_num(100 * r.suppression_limit)}% of the "
         f"records suppressed.  ",
         f"Metric: {_METRIC_TEXT.get(r.metric, r.metric)}.\n",
-        "## Optimum\n",
+        "## Optimum\n" if r.optimal else "## Best found, not proven optimal\n",
+        "" if r.algorithm == "exact" else (f"Lightning (ARX's heuristic) checked {fmt_num(r.n_evaluated)} of "
+                                           f"{fmt_num(r.n_nodes)} transformations and stopped: {STOPPED[r.stopped]}; "
+                                           "a better transformation may exist.\n"),
         f"Transformation: {', '.join(f'{q} = {r.levels[q]}' for q in r.quasi_identifiers)}.  ",
         f"Loss ({r.metric}): **{fmt_num(r.loss, 6)}**.  ",
         f"Suppressed: {fmt_num(r.suppressed)} records ({fmt_num(100 * r.suppressed_share)}%); "
         f"{fmt_num(r.classes)} classes released; {_achieved_text(r.achieved)}.\n",
         _md_table(r.to_frame()),
         "## Runner-ups\n",
-        "The next best anonymous transformations (exact: the search bounds them as it bounds the optimum).\n",
+        "The next best anonymous transformations (exact: the search bounds them as it bounds the optimum).\n"
+        if r.algorithm == "exact" else "The next best anonymous transformations Lightning checked.\n",
         _md_table(r.runner_ups),
         "## Lattice\n",
         f"{fmt_num(counts['nodes'])} transformations; {fmt_num(counts['evaluated'])} evaluated "
-        f"({'exhaustive' if r.exhaustive else 'predictive tagging and bound pruning'}) in {r.seconds:.2f} s.  ",
+        f"({_how(r)}) in {r.seconds:.2f} s.  ",
         f"Anonymous: {fmt_num(counts['anonymous_evaluated'])} evaluated, {fmt_num(counts['anonymous_tagged'])} tagged; "
         f"not anonymous: {fmt_num(counts['not_anonymous_evaluated'])} evaluated, "
         f"{fmt_num(counts['not_anonymous_tagged'])} tagged; not evaluated (bounded out): "
-        f"{fmt_num(counts['not_evaluated'])}. Every node is in `lattice.csv`.\n",
+        f"{fmt_num(counts['not_evaluated'])}. "
+        + ("Every node is in `lattice.csv`.\n" if r.algorithm == "exact" else "The checked nodes are in `lattice.csv`.\n"),
         "![lattice](lattice.png)\n",
         "![risk and utility](risk_utility.png)\n",
         "## Protection log\n",

@@ -79,6 +79,7 @@ from sdc.identify.criteria import BETA_VARIANTS, DELTA_VARIANTS, L_VARIANTS, POP
 from sdc.identify.hierarchy import (
     Hierarchy, as_hierarchy, date_hierarchy, interval_hierarchy, mapping_hierarchy, prefix_hierarchy,
 )
+from sdc.identify.lightning import ALGORITHMS
 from sdc.identify.metrics import METRICS
 from sdc.identify.qi_search import SubsetSearchResult, qi_dimension_search, transformation_search
 from sdc.identify.search import SUPPRESSED_AS, GeneralisationResult, generalisation_search
@@ -141,6 +142,10 @@ SEARCH_OPTIONS = Options([
     Option("exhaustive", Flag(), None, section="search", help="evaluate every transformation (no pruning)"),
     Option("practical_monotonicity", Flag(), False, section="search",
            help="take every model as monotone (ARX's practical monotonicity; not proven optimal)"),
+    Option("algorithm", Choice(ALGORITHMS), "exact", section="search",
+           help="exact (proven optimum), lightning (ARX's heuristic: best found, not proven optimal) or auto"),
+    Option("time_limit", Maybe(POSITIVE), None, section="search", metavar="SECONDS", help="Lightning's time limit"),
+    Option("node_limit", Maybe(COUNT), None, section="search", metavar="N", help="Lightning's limit of nodes checked"),
 ])
 _TARGETS = Options([o for o in MODEL_OPTIONS
                     if not o.name.startswith(("beta", "delta", "alpha", "avg_risk", "sample_uniques", "pop_", "population_",

@@ -145,6 +145,20 @@ def test_cli_flags_override_and_json(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert doc["levels"] == {"sex": 0, "age": 2} and doc["loss"] == 32.0
 
 
+def test_cli_search_with_lightning_says_not_proven_optimal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data, cfg = _setup(tmp_path)
+    out = tmp_path / "out"
+    assert main(["search", str(data), "--config", str(cfg), "--out", str(out), "--algorithm", "lightning",
+                 "--node-limit", "50"]) == 0
+    printed = capsys.readouterr().out
+    assert "Best found, not proven optimal: sex=0, age=1" in printed and "Lightning stopped: exhausted" in printed
+    doc = json.loads((out / "search.json").read_text(encoding="utf-8"))
+    assert doc["lattice"]["algorithm"] == "lightning" and doc["lattice"]["optimal"] is False
+    assert doc["lattice"]["nodes"] == 6 and doc["config"]["search"]["node_limit"] == 50
+    md = (out / "search.md").read_text(encoding="utf-8")
+    assert "## Best found, not proven optimal" in md and "a better transformation may exist" in md
+
+
 @pytest.mark.parametrize("body, match", [
     ('[keys]\nsex = "nope.csv"\n[models]\nk = 2\n', "no such file"),
     ('[keys]\nsex = "hier/sex.csv"\n[model]\nk = 2\n', "section [model]"),
