@@ -78,11 +78,12 @@ def _robeigen(ctx: UtilityContext) -> Any:
 
 def score_variables(ctx: UtilityContext) -> tuple[list[str], list[str]]:
     """The keys and numeric variables of sdcMicro's combined score: the context's keys (in both
-    files), and the keys and changed variables numeric in the original (sdcMicro's numVars)."""
+    files), and the keys and changed variables numeric in the original (sdcMicro's numVars; a
+    variable missing from a file is kept, for the score to refuse in one line)."""
     o, r = ctx.original, ctx.released
     keys = [k for k in ctx.keys if k in o.columns and k in r.columns]
-    numeric = [v for v in dict.fromkeys([*keys, *ctx.variables])
-               if v in o.columns and v in r.columns and is_numeric_column(o[v])]
+    numeric = [v for v in dict.fromkeys([*keys, *ctx.variables])  # an unknown name is kept, to be refused
+               if v not in o.columns or v not in r.columns or is_numeric_column(o[v])]
     return keys, numeric
 
 
