@@ -242,6 +242,12 @@ def _spec(frame: pd.DataFrame, variables: tuple[str, ...], dist_var: Any, strata
           mixed_constant: Any, weights: Any, categorical: Any) -> dict[str, Any]:
     """The checked arguments: distance variables, their kinds, weights and constants."""
     dist = _names(frame, dist_var, "dist_var") or variables
+    empty = [v for v in dist if not frame[v].notna().any()]
+    if empty and len(frame):
+        # gowerD puts two missing values at distance 0: such a variable makes every record as near as the
+        # others, so the neighbours would be the first records in data order, not the nearest.
+        raise ValueError(f"`dist_var` column {empty[0]!r} is missing in every record: it gives no distance; "
+                         "drop it from `dist_var` (or name other distance variables).")
     strata_cols = _names(frame, strata, "strata")
     overlap = [c for c in strata_cols if c in variables or c in dist]
     if overlap:
