@@ -132,7 +132,7 @@ def _fit(frame: pd.DataFrame, formula: str, model: str, which: str, extra: dict[
             return _statsmodels_fit(frame, formula, model, extra)
     except PerfectSeparationError as exc:
         raise ValueError(f"the {model} model cannot be fitted on `{which}`: perfect separation ({exc}).") from None
-    except (ValueError, TypeError, KeyError, NameError, SyntaxError, np.linalg.LinAlgError) as exc:
+    except (ValueError, TypeError, KeyError, IndexError, NameError, SyntaxError, np.linalg.LinAlgError) as exc:
         msg = " ".join(str(exc).split())
         raise ValueError(f"the model {formula!r} cannot be fitted on `{which}`: {msg}") from None
     except Exception as exc:  # patsy's PatsyError and other formula errors
@@ -166,6 +166,9 @@ def _check_extra(frames: dict[str, pd.DataFrame], model: str, extra: dict[str, s
             if len(bad):
                 kind = {"exposure": "positive numbers", "offset": "numbers", "event": "0 (censored) or 1 (event)"}
                 raise ValueError(f"`{arg}` column {col!r} of `{which}` must hold {kind[arg]}; got {bad.iloc[0]!r}.")
+            if arg == "event" and not (v == 1).any():
+                raise ValueError(f"`event` column {col!r} of `{which}` has no event (every record censored, 0): "
+                                 "the Cox model has nothing to fit.")
     if model == "cox" and extra["event"] is None:
         raise ValueError("the Cox model needs `event`, the column of 0 (censored) / 1 (event); the formula's "
                          "left side is the duration, e.g. 'time ~ age + C(arm)'.")

@@ -234,3 +234,13 @@ def test_missing_exposure_or_event_drops_the_record():
         assert a.n_after == b.n_after == len(df) - rel[col].isna().sum()
         assert a.coefficients["estimate_after"].to_numpy() == pytest.approx(b.coefficients["estimate_after"].to_numpy(),
                                                                             rel=1e-12)
+
+
+def test_a_cox_file_without_events_is_refused_in_one_line():
+    # every record censored: statsmodels' PHReg raised an IndexError (a traceback)
+    df = _counts(40)
+    before = df.copy()
+    with pytest.raises(ValueError, match="^`event` column 'd' of `released` has no event") as exc:
+        sdc.analysis_validity(df, df.assign(d=0), "t ~ x", model="cox", event="d")
+    assert "\n" not in str(exc.value)
+    pd.testing.assert_frame_equal(df, before)
