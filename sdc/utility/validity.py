@@ -174,6 +174,23 @@ def _check_extra(frames: dict[str, pd.DataFrame], model: str, extra: dict[str, s
                          "left side is the duration, e.g. 'time ~ age + C(arm)'.")
 
 
+def _check_response(frames: dict[str, pd.DataFrame], formula: str, model: str) -> None:
+    """A Poisson count or a Cox duration named as a column: non-negative numbers (statsmodels'
+    own errors do not name it). A left side that is an expression is left to the fit."""
+    if model not in ("poisson", "cox"):
+        return
+    col = formula.split("~", 1)[0].strip()
+    what = "counts (numbers >= 0)" if model == "poisson" else "durations (numbers >= 0)"
+    for which, frame in frames.items():
+        if col not in frame.columns:
+            return
+        v = pd.to_numeric(frame[col], errors="coerce")
+        bad = frame[col][(v.isna() & frame[col].notna()) | (v < 0)]
+        if len(bad):
+            raise ValueError(f"the {model} model's response {col!r} of `{which}` must hold {what}; "
+                             f"got {bad.iloc[0]!r}.")
+
+
 def _estimates(fit: Any, alpha: float) -> pd.DataFrame:
     """Estimate, standard error, Wald interval and p-value per term (PHReg returns arrays)."""
     names = list(fit.model.exog_names)
@@ -286,6 +303,7 @@ def analysis_validity(
     level = check_fraction(level, "level", closed="neither")
     extra = {"exposure": exposure, "offset": offset, "event": event}
     _check_extra({"original": orig, "released": rel}, model, extra)
+    _check_response({"original": orig, "released": rel}, formula, model)
     alpha = 1.0 - level
     fits = [_fit(orig, formula, model, "original", extra), _fit(rel, formula, model, "released", extra)]
     out = _compare(_estimates(fits[0], alpha), _estimates(fits[1], alpha), alpha)
