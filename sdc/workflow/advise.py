@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame
-from sdc._validation import check_columns, check_frame, check_int, is_numeric_column
+from sdc._validation import check_columns, check_frame, check_int, check_key_values, is_numeric_column
 from sdc.utility.ai_score import AI_SCORE_WEIGHTS, ai_utility_score, score_weights
 from sdc.workflow.assess import assess
 from sdc.workflow.compare_records import released_config
@@ -223,6 +223,7 @@ def _key_kinds(data: pd.DataFrame, cfg: RunConfig) -> tuple[list[str], list[str]
         raise ValueError("`config` must name the key variables ([variables].categorical_keys or continuous_keys); "
                          "it names none.")
     check_columns(data, keys, role="key variable")
+    check_key_values(data, keys)  # as sdc assess: an infinite value has no band, a key missing everywhere no class
     numeric = [v for v in keys if is_numeric_column(data[v])]
     return keys, numeric, [v for v in keys if v not in numeric]
 
