@@ -160,3 +160,15 @@ def test_the_clustering_defaults_are_the_signature_s() -> None:
 
     sig = inspect.signature(sdc.microaggregation).parameters
     assert _CLUST_DEFAULTS == {name: sig[name].default for name in _CLUST_DEFAULTS}
+
+
+def test_pam_on_a_large_file_is_refused_in_one_line() -> None:
+    # pam holds every pair's distance: 20,000 records were gigabytes and hours; clara is the way
+    from sdc.protect.microaggregation_clust import PAM_MAX_RECORDS
+
+    n = PAM_MAX_RECORDS + 1
+    big = pd.DataFrame({"a": np.arange(n, dtype=float), "b": np.arange(n, dtype=float) % 7})
+    with pytest.raises(ValueError) as err:
+        sdc.microaggregation(big, ["a", "b"], k=3, method="clustpca", clustermethod="pam")
+    assert f"at most {PAM_MAX_RECORDS:,} records" in str(err.value) and "clustermethod='clara'" in str(err.value)
+    assert "\n" not in str(err.value)
