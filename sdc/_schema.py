@@ -25,10 +25,11 @@ import json
 import math
 import numbers
 import re
-import reprlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from sdc._validation import shown_value
 
 __all__ = ["Rule", "Whole", "Real", "Choice", "Names", "Name", "Flag", "Text", "Edges", "Each", "Either", "Anything",
            "Option", "Options", "REQUIRED", "OptionError", "toml_value", "toml_key", "plain_value", "PROBABILITY",
@@ -54,19 +55,6 @@ def plain_value(value: object) -> object:
     if item is not None and type(value).__module__ == "numpy":
         return item()
     return value
-
-
-_SHOWN = reprlib.Repr()
-_SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxset = _SHOWN.maxdict = 8
-_SHOWN.maxstring = _SHOWN.maxother = 100
-_SHOWN_CHARS = 160
-
-
-def shown_value(value: object) -> str:
-    """`value`'s repr for a one-line message: long sequences cut (``[0.5, 0.5, ...]``), a multi-line
-    repr (a DataFrame) on one line, at most 160 characters."""
-    text = " ".join(_SHOWN.repr(plain_value(value)).split())
-    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS - 3] + "..."
 
 
 def _is_int(v: object) -> bool:

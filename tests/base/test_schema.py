@@ -177,7 +177,7 @@ def test_one_dispatch_point_for_engines() -> None:
 
 
 def test_a_refused_value_is_shown_short_and_on_one_line() -> None:
-    from sdc._schema import shown_value
+    from sdc._validation import shown_value
 
     opt = Option("risk", Names(), None)
     with pytest.raises(TypeError) as e:
