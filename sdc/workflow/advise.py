@@ -236,6 +236,9 @@ def candidate_plans(data: pd.DataFrame, config: RunConfig | str | Path, *, seed:
     cfg = _config(config)
     check_int(max_candidates, "max_candidates", min_value=1)
     keys, numeric, categorical = _key_kinds(data, cfg)
+    if cfg.thresholds.k > len(data):
+        raise ValueError(f"config [thresholds].k = {cfg.thresholds.k} is more than the {len(data)} records of the "
+                         "data: no release of them can be k-anonymous, so no plan can meet it.")
     rules = _rule_steps(data, keys, numeric, categorical, cfg.thresholds.k)
     table = method_table()
     out = [Candidate(number=i + 1, label=lab, rule=rule,

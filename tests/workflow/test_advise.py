@@ -152,3 +152,11 @@ def test_a_key_sdc_assess_refuses_is_refused_before_any_plan(small, value, messa
         advise(data, CONFIG, max_candidates=1, compare_best=False)
     assert "\n" not in str(e.value)
     pd.testing.assert_frame_equal(data, before)
+
+
+def test_k_larger_than_the_file_is_refused_in_one_line(small):
+    # every candidate failed or could not run, one by one, where no plan can reach k
+    cfg = {**CONFIG, "thresholds": {"k": 10}}
+    with pytest.raises(ValueError, match=r"^config \[thresholds\].k = 10 is more than the 5 records") as e:
+        advise(small.head(5), cfg, compare_best=False)
+    assert "\n" not in str(e.value)
