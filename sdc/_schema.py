@@ -29,6 +29,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sdc._validation import shown_value
+
 __all__ = ["Rule", "Whole", "Real", "Choice", "Names", "Name", "Flag", "Text", "Edges", "Each", "Either", "Anything",
            "Option", "Options", "REQUIRED", "OptionError", "toml_value", "toml_key", "plain_value", "PROBABILITY",
            "POSITIVE", "GROUP_SIZE", "COUNT", "Maybe", "Table", "Subset"]
@@ -430,7 +432,7 @@ class Option:
         if bad is not None:
             kind, phrase = bad
             place = where if where is not None else f"`{self.name}`"
-            raise (error or kind)(f"{place} {phrase}; got {plain_value(value)!r}.")
+            raise (error or kind)(f"{place} {phrase}; got {shown_value(value)}.")
         return self.rule.convert(value)
 
     def describe(self) -> str:

@@ -11,6 +11,7 @@ import difflib
 import math
 import numbers
 import re
+import reprlib
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -42,6 +43,19 @@ def plain(value: object) -> object:
     and ``3``; format ``{plain(v)!r}`` reads the same on every numpy.
     """
     return value.item() if isinstance(value, np.generic) else value
+
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxset = _SHOWN.maxdict = 8
+_SHOWN.maxstring = _SHOWN.maxother = 100
+_SHOWN_CHARS = 160
+
+
+def shown_value(value: object) -> str:
+    """`value`'s repr for a one-line message: long sequences cut (``[0.5, 0.5, ...]``), a multi-line
+    repr (a DataFrame) on one line, at most 160 characters."""
+    text = " ".join(_SHOWN.repr(plain(value)).split())
+    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS - 3] + "..."
 
 
 def dtype_name(dtype: object) -> str:

@@ -63,7 +63,8 @@ def run_advise(args: argparse.Namespace, argv: Sequence[str]) -> int:
                                "plans": serialize.frame_records(res.table)}))
         return 0 if res.runs else 1
     print(advice_text(res))
-    print(f"Advice: {folder.path / 'advice.csv'} ({len(folder.files)} files in {folder.path}/)")
+    n = len(folder.files)
+    print(f"Advice: {folder.path / 'advice.csv'} ({n} file{'' if n == 1 else 's'} in {folder.path}/)")
     if res.runs:
         final(f"{len(res.runs)} of {len(res.candidates)} plans meet the thresholds; the best: "
               f"{folder.path / 'plan_1.toml'}")

@@ -64,6 +64,7 @@ def run_sweep(args: argparse.Namespace, argv: Sequence[str]) -> int:
         return 0
     cols = ["setting", "label", "pct_unique", "pct_fk_lt_k", "expected_reidentifications", "global_risk",
             "il1_overall", "eigen_similarity_pct", "nue_utility_retained", "pct_records_retained", "non_dominated"]
+    cols[-1:-1] = [a for a in (res.risk_axis, res.utility_axis) if a not in cols]  # the axes always shown
     t = res.table[[c for c in cols if c in res.table.columns]].copy()
     t["non_dominated"] = ["*" if x else "" for x in t["non_dominated"]]
     t = t.rename(columns={c: column_label(c) for c in t.columns if c not in ("setting", "label", "non_dominated")})

@@ -172,6 +172,7 @@ def microaggregation(
     """
     variables, k, method, mode, measure, strata_cols = _checked(data, variables, k, method, mode, measure, varsort,
                                                                 strata)
+    _check_clust_options(method, nc=nc, clustermethod=clustermethod, transf=transf)
     X = _check_numeric(data, variables)
     sdcm = mode == "sdcmicro"
     st = strata_ids(data, list(strata_cols))
@@ -214,6 +215,19 @@ def _checked(data: pd.DataFrame, variables: Any, k: Any, method: Any, mode: Any,
     if overlap:
         raise ValueError(f"`strata` must not repeat variables: {', '.join(map(repr, overlap))}.")
     return variables, k, method, mode, measure, strata_cols
+
+
+_CLUST_DEFAULTS = {"nc": 8, "clustermethod": "clara", "transf": "none"}
+
+
+def _check_clust_options(method: str, **given: Any) -> None:
+    """The clustering options are refused with a method that does not cluster (they would be ignored)."""
+    if method in CLUST_METHODS:
+        return
+    other = [f"{name}={value!r}" for name, value in given.items() if value != _CLUST_DEFAULTS[name]]
+    if other:
+        raise ValueError(f"microaggregation {', '.join(other)}: `nc`, `clustermethod` and `transf` are options of "
+                         f"the clustering methods ({', '.join(CLUST_METHODS)}), not of method {method!r}.")
 
 
 def _run(X: np.ndarray, positions: list[np.ndarray], st: Any, variables: tuple[str, ...], k: int, method: str,

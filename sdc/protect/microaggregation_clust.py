@@ -57,8 +57,8 @@ import numpy as np
 from sdc.protect.microaggregation_pca import pc_scores
 from sdc.protect.microaggregation_sorted import groups_of_order
 
-__all__ = ["CLUST_METHODS", "CLUSTER_METHODS", "TRANSFORMS", "CLUSTER_SEED", "cluster_records", "pam_medoids",
-           "clust_groups", "transformed"]
+__all__ = ["CLUST_METHODS", "CLUSTER_METHODS", "TRANSFORMS", "CLUSTER_SEED", "PAM_MAX_RECORDS", "cluster_records",
+           "pam_medoids", "clust_groups", "transformed"]
 
 CLUST_METHODS = ("clustpca", "clustmcdpca", "clustpppca", "influence")
 CLUSTER_METHODS = ("clara", "pam", "kmeans", "cmeans")
@@ -66,6 +66,9 @@ TRANSFORMS = ("none", "log", "boxcox")
 CLUSTER_SEED = 0  # the fixed seed of the random steps (kmeans' and cmeans' starts)
 _SORT_BY = {"clustpca": "pca", "clustmcdpca": "mcdpca", "clustpppca": "pppca"}
 _ITER = 100
+#: The most records (of a stratum) ``pam`` clusters: it holds every pair's distance (n^2 numbers,
+#: several copies) and its SWAP takes about a minute at 4,000 records; ``clara`` runs PAM on samples.
+PAM_MAX_RECORDS = 5000
 
 
 def transformed(X: np.ndarray, transf: str) -> np.ndarray:
@@ -263,6 +266,9 @@ def cluster_records(X: np.ndarray, nc: int, clustermethod: str, transf: str,
     n = X.shape[0]
     if nc >= n:
         raise ValueError(f"microaggregation `nc` = {nc} must be less than the {n} records it clusters.")
+    if clustermethod == "pam" and n > PAM_MAX_RECORDS:
+        raise ValueError(f"microaggregation clustermethod='pam' clusters at most {PAM_MAX_RECORDS:,} records (it "
+                         f"holds every pair's distance); got {n:,}: use clustermethod='clara' (PAM on samples).")
     Y = transformed(X, transf)
     rng = np.random.default_rng(seed)
     if clustermethod == "pam":

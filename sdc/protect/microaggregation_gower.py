@@ -193,7 +193,37 @@ def gower_distance(data: pd.DataFrame, dist_var: str | Sequence[str], *, mixed: 
                    weights: float | Sequence[float] | None = None,
                    categorical: str | Sequence[str] | None = None) -> np.ndarray:
     """The (n, n) extended Gower distances of the records of `data` over `dist_var` (VIM's
-    ``gowerD(data, data)``; the arguments as in :func:`microaggregation_gower`)."""
+    ``gowerD(data, data)``).
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Microdata. Not modified.
+    dist_var : str or sequence of str
+        The distance variables; their kinds as in :func:`microaggregation_gower`.
+    mixed, mixed_constant, weights, categorical
+        As in :func:`microaggregation_gower`.
+
+    Returns
+    -------
+    numpy.ndarray
+        (n, n) distances in [0, 1] (a `mixed` term is not divided by the range), 0 on the diagonal.
+
+    Notes
+    -----
+    d(i, j) = sum_v w_v delta_v(i, j) / sum_v w_v, delta_v the range-scaled absolute difference
+    (numeric), 0/1 inequality (nominal), rank difference over L - 1 (ordinal) or the
+    semi-continuous rule (mixed); a missing value is the variable's largest value + 1. Source:
+    Gower (1971), Biometrics 27(4); VIM's ``gowerD`` (Kowarik and Templ 2016, J. Stat. Softw.
+    74(7)); :mod:`sdc.protect._gower`.
+
+    Examples
+    --------
+    >>> import pandas as pd, sdc
+    >>> df = pd.DataFrame({"x": [0.0, 5.0, 10.0], "c": ["a", "a", "b"]})
+    >>> sdc.gower_distance(df, ["x", "c"]).round(3).tolist()
+    [[0.0, 0.25, 1.0], [0.25, 0.0, 0.75], [1.0, 0.75, 0.0]]
+    """
     from sdc.protect._gower import gower_block
 
     frame = check_frame(data)
@@ -242,6 +272,12 @@ def _spec(frame: pd.DataFrame, variables: tuple[str, ...], dist_var: Any, strata
           mixed_constant: Any, weights: Any, categorical: Any) -> dict[str, Any]:
     """The checked arguments: distance variables, their kinds, weights and constants."""
     dist = _names(frame, dist_var, "dist_var") or variables
+    empty = [v for v in dist if not frame[v].notna().any()]
+    if empty and len(frame):
+        # gowerD puts two missing values at distance 0: such a variable makes every record as near as the
+        # others, so the neighbours would be the first records in data order, not the nearest.
+        raise ValueError(f"`dist_var` column {empty[0]!r} is missing in every record: it gives no distance; "
+                         "drop it from `dist_var` (or name other distance variables).")
     strata_cols = _names(frame, strata, "strata")
     overlap = [c for c in strata_cols if c in variables or c in dist]
     if overlap:

@@ -45,7 +45,21 @@ def advice_text(res: AdviceResult, *, rows: int = 10) -> str:
             + (f"; the best: {res.table.iloc[0]['label']} (score {res.table.iloc[0]['score']:.6g})." if kept
                else ": none kept (the rows are ranked by their failing verdicts, then the score)."))
     fmts = {c: ".6g" for c in ("score", "suppressed", "category loss", "IL1s per cell")}
-    return head + "\n" + render_table(t, formats=fmts)
+    lines = [head, render_table(t, formats=fmts)]
+    if len(res.table) > rows:
+        lines.append(f"(the first {rows} of {len(res.table)} rows; every row, with its failing verdicts, in advice.csv)")
+    if not kept and len(res.table):
+        lines.append(_nearest(res.table.iloc[0]))
+    return "\n".join(lines)
+
+
+def _nearest(row: pd.Series, shown: int = 3) -> str:
+    """Why the first plan of a table with none kept is not kept: its first failing verdicts (or its error)."""
+    if row["error"]:
+        return f"The nearest plan, candidate {row['candidate']}, could not run: {row['error']}"
+    failing = [f for f in str(row["failing"]).split("; ") if f]
+    more = f"; ... ({len(failing)} in all)" if len(failing) > shown else ""
+    return f"The nearest plan, candidate {row['candidate']}, fails: {'; '.join(failing[:shown])}{more}."
 
 
 def write_advice(res: AdviceResult, out: str | Path, *, inputs: Sequence[str | Path] = (), top: int | None = None,

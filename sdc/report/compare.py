@@ -154,7 +154,10 @@ def _utility_section(c: Comparison) -> Section:
                               note="Information loss, share of the range: the mean |x' - x| / range per variable "
                                    "(categorical: the share of changed values; a suppressed cell counts as a loss "
                                    "of 1); it is not sdcMicro's IL1, which sdc.il1s(...).il1 gives. Eigenvalue "
-                                   "similarity: of the correlation matrices; non-uniform entropy: of the keys. The "
+                                   "similarity: of the correlation matrices; non-uniform entropy: of the keys. Combined "
+                                   "score (ai_score, what sdc advise ranks by): sdcMicro's ai_utility_score of the keys, "
+                                   "0 when nothing is lost, lower is better, negative when a key gains values (the "
+                                   "means of a microaggregation). The "
                                    "code names (il1, il1_overall, eigen_similarity_pct, ...) are the measure column "
                                    "of utility.csv and report.json. Formulas: docs/utility.md."))
     else:

@@ -253,7 +253,8 @@ def build_sweep_report(r: SweepResult, *, files: dict[str, str] | None = None) -
                   and utility_figure(str(c)) is None]  # the other utility figures are in sweep.csv
     s.tables.append(Table("settings", "Risk by setting", t, show=risk_cols,
                           labels={c: column_label(c) for c in t.columns}))
-    util_cols = ["setting", "label", *(c for c in _UTILITY_SHOWN if c in t.columns)]
+    shown = [*_UTILITY_SHOWN[:-1], *([r.utility_axis] if r.utility_axis not in _UTILITY_SHOWN else []), "non_dominated"]
+    util_cols = ["setting", "label", *(c for c in shown if c in t.columns)]  # the utility axis always among them
     s.tables.append(Table("settings utility", "Utility by setting", t, show=util_cols,
                           labels={c: column_label(c) for c in t.columns}))
     if "cells_changed" in t.columns:

@@ -167,12 +167,9 @@ def ai_utility_score(
     (0.25, 0.0, 0.0)
     """
     orig, rel = align(original, released)
-    keys = [keys] if isinstance(keys, str) else list(keys)
-    numeric = [numeric] if isinstance(numeric, str) else list(numeric)
-    if not keys:
-        raise ValueError("`keys` must name at least one key variable; got none.")
     for frame, name in ((orig, "original"), (rel, "released")):
-        check_columns(frame, list(dict.fromkeys(keys + numeric)), where=f"`{name}`", role="key or numeric variable")
+        keys = list(check_columns(frame, keys, role="keys", where=f"`{name}`"))
+        numeric = list(check_columns(frame, numeric, role="numeric", where=f"`{name}`", allow_empty=True))
     bad = [v for v in numeric if not is_numeric_column(orig[v])]
     if bad:
         raise ValueError(f"`numeric` must name numeric variables of `original`; got {bad[0]!r}, which is not.")

@@ -132,7 +132,7 @@ def _fit(frame: pd.DataFrame, formula: str, model: str, which: str, extra: dict[
             return _statsmodels_fit(frame, formula, model, extra)
     except PerfectSeparationError as exc:
         raise ValueError(f"the {model} model cannot be fitted on `{which}`: perfect separation ({exc}).") from None
-    except (ValueError, TypeError, KeyError, NameError, SyntaxError, np.linalg.LinAlgError) as exc:
+    except (ValueError, TypeError, KeyError, IndexError, NameError, SyntaxError, np.linalg.LinAlgError) as exc:
         msg = " ".join(str(exc).split())
         raise ValueError(f"the model {formula!r} cannot be fitted on `{which}`: {msg}") from None
     except Exception as exc:  # patsy's PatsyError and other formula errors
@@ -166,9 +166,29 @@ def _check_extra(frames: dict[str, pd.DataFrame], model: str, extra: dict[str, s
             if len(bad):
                 kind = {"exposure": "positive numbers", "offset": "numbers", "event": "0 (censored) or 1 (event)"}
                 raise ValueError(f"`{arg}` column {col!r} of `{which}` must hold {kind[arg]}; got {bad.iloc[0]!r}.")
+            if arg == "event" and not (v == 1).any():
+                raise ValueError(f"`event` column {col!r} of `{which}` has no event (every record censored, 0): "
+                                 "the Cox model has nothing to fit.")
     if model == "cox" and extra["event"] is None:
         raise ValueError("the Cox model needs `event`, the column of 0 (censored) / 1 (event); the formula's "
                          "left side is the duration, e.g. 'time ~ age + C(arm)'.")
+
+
+def _check_response(frames: dict[str, pd.DataFrame], formula: str, model: str) -> None:
+    """A Poisson count or a Cox duration named as a column: non-negative numbers (statsmodels'
+    own errors do not name it). A left side that is an expression is left to the fit."""
+    if model not in ("poisson", "cox"):
+        return
+    col = formula.split("~", 1)[0].strip()
+    what = "counts (numbers >= 0)" if model == "poisson" else "durations (numbers >= 0)"
+    for which, frame in frames.items():
+        if col not in frame.columns:
+            return
+        v = pd.to_numeric(frame[col], errors="coerce")
+        bad = frame[col][(v.isna() & frame[col].notna()) | (v < 0)]
+        if len(bad):
+            raise ValueError(f"the {model} model's response {col!r} of `{which}` must hold {what}; "
+                             f"got {bad.iloc[0]!r}.")
 
 
 def _estimates(fit: Any, alpha: float) -> pd.DataFrame:
@@ -283,6 +303,7 @@ def analysis_validity(
     level = check_fraction(level, "level", closed="neither")
     extra = {"exposure": exposure, "offset": offset, "event": event}
     _check_extra({"original": orig, "released": rel}, model, extra)
+    _check_response({"original": orig, "released": rel}, formula, model)
     alpha = 1.0 - level
     fits = [_fit(orig, formula, model, "original", extra), _fit(rel, formula, model, "released", extra)]
     out = _compare(_estimates(fits[0], alpha), _estimates(fits[1], alpha), alpha)

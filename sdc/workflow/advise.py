@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame
-from sdc._validation import check_columns, check_frame, check_int, is_numeric_column
+from sdc._validation import check_columns, check_frame, check_int, check_key_values, is_numeric_column
 from sdc.utility.ai_score import AI_SCORE_WEIGHTS, ai_utility_score, score_weights
 from sdc.workflow.assess import assess
 from sdc.workflow.compare_records import released_config
@@ -223,6 +223,7 @@ def _key_kinds(data: pd.DataFrame, cfg: RunConfig) -> tuple[list[str], list[str]
         raise ValueError("`config` must name the key variables ([variables].categorical_keys or continuous_keys); "
                          "it names none.")
     check_columns(data, keys, role="key variable")
+    check_key_values(data, keys)  # as sdc assess: an infinite value has no band, a key missing everywhere no class
     numeric = [v for v in keys if is_numeric_column(data[v])]
     return keys, numeric, [v for v in keys if v not in numeric]
 
@@ -235,6 +236,9 @@ def candidate_plans(data: pd.DataFrame, config: RunConfig | str | Path, *, seed:
     cfg = _config(config)
     check_int(max_candidates, "max_candidates", min_value=1)
     keys, numeric, categorical = _key_kinds(data, cfg)
+    if cfg.thresholds.k > len(data):
+        raise ValueError(f"config [thresholds].k = {cfg.thresholds.k} is more than the {len(data)} records of the "
+                         "data: no release of them can be k-anonymous, so no plan can meet it.")
     rules = _rule_steps(data, keys, numeric, categorical, cfg.thresholds.k)
     table = method_table()
     out = [Candidate(number=i + 1, label=lab, rule=rule,

@@ -174,3 +174,15 @@ def test_one_dispatch_point_for_engines() -> None:
     assert engines_of(plain)["dask"] == "it has no Dask variant"
     with pytest.raises(ValueError, match="unknown engine 'spark'"):
         dispatch(spark=on_dask)
+
+
+def test_a_refused_value_is_shown_short_and_on_one_line() -> None:
+    from sdc._validation import shown_value
+
+    opt = Option("risk", Names(), None)
+    with pytest.raises(TypeError) as e:
+        opt.check([0.5] * 4000)  # a table of risks given as a list: not 4,000 numbers in the message
+    assert str(e.value).endswith("got [0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, ...].") and len(str(e.value)) < 200
+    assert shown_value(["age", "sex"]) == "['age', 'sex']" and shown_value(np.int64(3)) == "3"
+    frame = shown_value(pd.DataFrame({"a": range(50)}))
+    assert "\n" not in frame and len(frame) <= 160

@@ -72,3 +72,12 @@ def test_config_without_keys_one_line(files, capsys):
     code, _, err = run_cli(capsys, "advise", str(files / "small.csv"), "--config", str(files / "nokeys.toml"),
                            "--out", str(files / "bad2"))
     assert code != 0 and "key variables" in err and len(err.strip().splitlines()) == 1
+
+
+def test_none_kept_prints_why_and_exits_1(files, capsys):
+    (files / "strict.toml").write_text(CONFIG.replace("risk = 0.34", "risk = 0.01"), encoding="utf-8")
+    code, text, err = run_cli(capsys, "advise", str(files / "small.csv"), "--config", str(files / "strict.toml"),
+                              "--out", str(files / "strict"), "--max-candidates", "2")
+    assert code == 1, err
+    assert "The nearest plan, candidate" in text and "fails: " in text
+    assert "(1 file in " in text  # advice.csv alone

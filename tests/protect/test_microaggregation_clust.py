@@ -137,3 +137,38 @@ def test_a_plan_step_runs_it() -> None:
     direct = sdc.microaggregation(df.head(300), ["bmi", "systolic_bp"], k=4, method="clustpppca", nc=3,
                                   clustermethod="pam")
     pd.testing.assert_frame_equal(run.released, direct.data)
+
+
+@pytest.mark.parametrize("kwargs", [{"nc": 4}, {"clustermethod": "pam"}, {"transf": "log"}])
+def test_clustering_options_with_a_method_that_does_not_cluster_are_refused(kwargs) -> None:
+    # A plan step `clustermethod = "pam"` without `params = { method = "clustpca" }` ran MDAV silently.
+    before = H.copy()
+    with pytest.raises(ValueError) as err:
+        sdc.microaggregation(H, ["a", "b"], k=3, method="mdav", **kwargs)
+    name, value = next(iter(kwargs.items()))
+    assert f"{name}={value!r}" in str(err.value) and "not of method 'mdav'" in str(err.value)
+    assert "\n" not in str(err.value)
+    pd.testing.assert_frame_equal(H, before)
+    # the defaults, given explicitly, are no change
+    sdc.microaggregation(H, ["a", "b"], k=3, method="mdav", nc=8, clustermethod="clara", transf="none")
+
+
+def test_the_clustering_defaults_are_the_signature_s() -> None:
+    import inspect
+
+    from sdc.protect.microaggregation import _CLUST_DEFAULTS
+
+    sig = inspect.signature(sdc.microaggregation).parameters
+    assert _CLUST_DEFAULTS == {name: sig[name].default for name in _CLUST_DEFAULTS}
+
+
+def test_pam_on_a_large_file_is_refused_in_one_line() -> None:
+    # pam holds every pair's distance: 20,000 records were gigabytes and hours; clara is the way
+    from sdc.protect.microaggregation_clust import PAM_MAX_RECORDS
+
+    n = PAM_MAX_RECORDS + 1
+    big = pd.DataFrame({"a": np.arange(n, dtype=float), "b": np.arange(n, dtype=float) % 7})
+    with pytest.raises(ValueError) as err:
+        sdc.microaggregation(big, ["a", "b"], k=3, method="clustpca", clustermethod="pam")
+    assert f"at most {PAM_MAX_RECORDS:,} records" in str(err.value) and "clustermethod='clara'" in str(err.value)
+    assert "\n" not in str(err.value)

@@ -154,13 +154,17 @@ def test_refused_on_dask() -> None:
     ({"category": "first"}, "category"),
     ({"strata": ["num"]}, "must not repeat"),
     ({"variables": ["inf"]}, "column 'inf' has infinite values"),
+    ({"dist_var": ["num", "none"]}, "`dist_var` column 'none' is missing in every record"),
+    ({"variables": ["none"]}, "`dist_var` column 'none' is missing in every record"),
 ])
 def test_bad_arguments_refused_in_one_line(kwargs, message) -> None:
-    df = _mixed(3, 30).assign(inf=np.r_[np.inf, np.zeros(29)])
+    df = _mixed(3, 30).assign(inf=np.r_[np.inf, np.zeros(29)], none=np.nan)
+    before = df.copy()
     args = {"variables": ["num", "cat"], **kwargs}
     with pytest.raises((ValueError, TypeError)) as e:
         sdc.microaggregation_gower(df, args.pop("variables"), **args)
     assert message in str(e.value) and "\n" not in str(e.value)
+    pd.testing.assert_frame_equal(df, before)
 
 
 def test_a_stratum_smaller_than_k_is_named() -> None:

@@ -63,13 +63,16 @@ def test_brute_force(seed, n):
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"keys": []}, "`keys` must name"),
-    ({"keys": ["nope"]}, "nope"),
+    ({"keys": ["nope"]}, "^`keys` names columns not in `original`: 'nope'"),
+    ({"keys": ["a"], "numeric": ["nope"]}, "^`numeric` names columns not in `original`: 'nope'"),
+    ({"keys": 3}, "^`keys` must be a column name"),
+    ({"keys": ["a"], "numeric": 3}, "^`numeric` must be a column name"),
     ({"keys": ["a"], "numeric": ["a"]}, "`numeric` must name numeric"),
     ({"keys": ["a"], "weights": (1, 1)}, "`weights` must be three"),
     ({"keys": ["a"], "weights": (0, 0, 0)}, "`weights` must not all be 0"),
 ])
 def test_bad_input_one_line(kwargs, message):
     o = pd.DataFrame({"a": ["x", "y"], "b": [1.0, 2.0]})
-    with pytest.raises(ValueError, match=message) as e:
+    with pytest.raises((ValueError, TypeError), match=message) as e:
         sdc.ai_utility_score(o, o.copy(), **kwargs)
     assert "\n" not in str(e.value)

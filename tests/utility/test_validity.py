@@ -234,3 +234,30 @@ def test_missing_exposure_or_event_drops_the_record():
         assert a.n_after == b.n_after == len(df) - rel[col].isna().sum()
         assert a.coefficients["estimate_after"].to_numpy() == pytest.approx(b.coefficients["estimate_after"].to_numpy(),
                                                                             rel=1e-12)
+
+
+def test_a_cox_file_without_events_is_refused_in_one_line():
+    # every record censored: statsmodels' PHReg raised an IndexError (a traceback)
+    df = _counts(40)
+    before = df.copy()
+    with pytest.raises(ValueError, match="^`event` column 'd' of `released` has no event") as exc:
+        sdc.analysis_validity(df, df.assign(d=0), "t ~ x", model="cox", event="d")
+    assert "\n" not in str(exc.value)
+    pd.testing.assert_frame_equal(df, before)
+
+
+@pytest.mark.parametrize("model, kw, change, msg", [
+    ("poisson", {}, {"y": -1}, "the poisson model's response 'y' of `released` must hold counts"),
+    ("poisson", {}, {"y": "many"}, "the poisson model's response 'y' of `released` must hold counts"),
+    ("cox", {"event": "d"}, {"t": -2.0}, "the cox model's response 't' of `released` must hold durations"),
+])
+def test_a_response_that_is_no_count_or_duration_is_named(model, kw, change, msg):
+    # statsmodels said "NaN, inf or invalid value detected in weights" or "operands could not be broadcast"
+    df = _counts(40)
+    rel = df.astype({"y": object}) if change.get("y") == "many" else df.copy()
+    col, value = next(iter(change.items()))
+    rel.loc[rel.index[3], col] = value
+    formula = "t ~ x" if model == "cox" else "y ~ x"
+    with pytest.raises(ValueError, match="^" + msg) as exc:
+        sdc.analysis_validity(df, rel, formula, model=model, **kw)
+    assert "\n" not in str(exc.value)

@@ -138,3 +138,25 @@ def test_kept_plans_meet_the_thresholds_on_random_data(seed):
         assert sdc.k_anonymity(run.released, ["a", "b", "x"], k=2).n_k_lt_threshold == 0
         assert sdc.individual_risk(run.released, ["a", "b", "x"]).max_risk <= 0.5
     assert list(res.table.loc[res.table["meets"], "score"]) == sorted(res.table.loc[res.table["meets"], "score"])
+
+
+@pytest.mark.parametrize("value, message", [
+    (np.inf, "^key variable 'age' has a non-finite value inf at index 0"),  # was an OverflowError in the bands
+    (np.nan, "^key variable 'age' is missing in every record"),
+])
+def test_a_key_sdc_assess_refuses_is_refused_before_any_plan(small, value, message):
+    data = small.assign(age=small["age"].astype(float))
+    data.loc[data.index[0] if np.isinf(value) else data.index, "age"] = value
+    before = data.copy()
+    with pytest.raises(ValueError, match=message) as e:
+        advise(data, CONFIG, max_candidates=1, compare_best=False)
+    assert "\n" not in str(e.value)
+    pd.testing.assert_frame_equal(data, before)
+
+
+def test_k_larger_than_the_file_is_refused_in_one_line(small):
+    # every candidate failed or could not run, one by one, where no plan can reach k
+    cfg = {**CONFIG, "thresholds": {"k": 10}}
+    with pytest.raises(ValueError, match=r"^config \[thresholds\].k = 10 is more than the 5 records") as e:
+        advise(small.head(5), cfg, compare_best=False)
+    assert "\n" not in str(e.value)

@@ -18,6 +18,7 @@ import sdc
 from sdc.protect.suppression import local_suppression
 from sdc.workflow.plan import PlanError, plan_from_mapping, step_seed
 from sdc.workflow.sweep import _check_sweep_section, load_sweep, non_dominated, sweep, sweep_plan_toml
+from sdc.report.sweep import column_label
 from tests.helpers import run_cli
 from sdc.exceptions import SdcWarning
 
@@ -290,3 +291,21 @@ def test_the_sweep_plan_names_them_utility_variables() -> None:
     assert sweep(data, old).variables == ("age", "bmi")
     with pytest.raises(Exception, match="give utility_variables only"):
         _uv_plan({"keys": ["age", "sex"], "variables": ["age"], "utility_variables": ["bmi"]})
+
+
+def test_a_utility_axis_outside_the_usual_columns_is_shown(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    # utility_axis = "ai_score": the non-dominated settings were chosen by a figure neither the
+    # printed table nor the report's "Utility by setting" table showed
+    (tmp_path / "s.toml").write_text('[sweep]\nkeys = ["age", "sex"]\nk = 3\nutility_axis = "ai_score"\n[plan]\n'
+                                     'seed = 1\n[[steps]]\nmethod = "local_suppression"\nkeys = ["age", "sex"]\n'
+                                     'grid = { k = [2, 3] }\n', encoding="utf-8")
+    sdc.load_example().head(300).to_csv(tmp_path / "d.csv", index=False)
+    code, out, err = run_cli(capsys, "sweep", str(tmp_path / "d.csv"), "--plan", str(tmp_path / "s.toml"),
+                             "--out", str(tmp_path / "a"), "--no-png")
+    assert code == 0, err
+    label = column_label("ai_score")
+    header = out.splitlines()[1]
+    assert label in header and header.index(label) < header.index("non-dominated")
+    md = (tmp_path / "a" / "sweep.md").read_text(encoding="utf-8")
+    utility = md.split("### Utility by setting", 1)[1].split("###", 1)[0]
+    assert label in utility
