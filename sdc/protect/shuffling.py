@@ -13,8 +13,29 @@ Pearson's of the values), the perturbed values are
 
 (the conditional normal given the predictors' scores; one multivariate draw per record, seeded).
 ``method="mlm"``: Y* is the least-squares prediction of Y from X with an intercept (nothing
-random). Then, for each response, the record with the j-th smallest Y* gets the j-th smallest
-original value (ties in Y* in record order, as R's ``order``).
+random). ``method="mvn"`` (sdcMicro's "draws from the normal copula directly"): Y* ~ N(0, P_YY),
+one draw per record that does not depend on the record's predictors: the rank relations among
+the responses are kept, those with the predictors and with the original values are not (as in
+sdcMicro, whose draw is of all variables jointly, independent of the records). Then, for each
+response, the record with the j-th smallest Y* gets the j-th smallest original value (ties in Y*
+in record order, as R's ``order``).
+
+``covmethod="mcd"``: R is the correlation of robustbase's ``covMcd`` (:func:`sdc.core.robust.
+robust_covariance`, its reweighted covariance scaled to a correlation; the scale factors cancel)
+of the values of (Y, X), seeded; then P = 2 sin(pi R / 6) as for the others, as sdcMicro does.
+
+``gadp=True`` (general additive data perturbation, Muralidhar, Parsa and Sarathy 1999, in its
+enhanced form, Muralidhar and Sarathy 2005, *An enhanced data perturbation approach for small
+data sets*, Decision Sciences 36(3), 513-529): ``details["gadp"]`` holds
+
+    Y' = Yhat + e,   e = R_V S_V^-1/2 S_R^1/2,
+
+with Yhat the least-squares fit of Y on [1, X], R = Y - Yhat, R_V the residuals of a seeded
+standard normal n x q matrix V regressed on [1, X, Y], S the (Pearson) sample covariances and
+^1/2 the symmetric square roots: exactly mean(Y') = mean(Y), cov(Y') = cov(Y), cov(Y', X) =
+cov(Y, X) and cov(e, Y) = 0. It is not shuffled and not released (sdcMicro returns it beside the
+shuffle as ``egapd``). ``regmethod="lm"`` is that least-squares fit; ``"MM"`` (``MASS::rlm``'s
+MM-estimator, whose S-estimate start is random resampling) is refused.
 
 Missing values: as sdcMicro, a missing value is first filled with a value drawn at random from
 the column's observed ones (seeded) for the model (ranks, correlations, prediction); then each
@@ -26,7 +47,8 @@ with no missing value the two are the same.)
 References
 ----------
 sdcMicro ``shuffle`` (``R/shuffle.R``); Muralidhar, K. and Sarathy, R. (2006), Management
-Science 52(5), 658-670; Templ, M. (2017), *Statistical Disclosure Control for Microdata*,
+Science 52(5), 658-670; Muralidhar, K., Parsa, R. and Sarathy, R. (1999), *A general additive data
+perturbation method for database security*, Management Science 45(10), 1399-1415; Templ, M. (2017), *Statistical Disclosure Control for Microdata*,
 Springer, section 7.
 """
 
@@ -39,17 +61,20 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from sdc._schema import Choice, Names
+from sdc._schema import Choice, Flag, Names
 from sdc._validation import check_columns, check_option
+from sdc.core.robust import robust_covariance
 from sdc.protect._common import check_variables, count_changed, numeric_values, output_frame, resolve_seed
 from sdc.protect._declare import param, protection_method
 from sdc.protect._rcode import RStep, StepRun, r_names, r_seed, r_value
 from sdc.protect._result import ProtectionResult
 
-__all__ = ["shuffle", "METHODS", "normal_scores", "ds_model", "reverse_map", "mlm_prediction"]
+__all__ = ["shuffle", "METHODS", "normal_scores", "correlations", "ds_model", "reverse_map", "mlm_prediction",
+           "egadp"]
 
-METHODS = ("ds", "mlm")
-COVMETHODS = ("spearman", "pearson")
+METHODS = ("ds", "mlm", "mvn")
+COVMETHODS = ("spearman", "pearson", "mcd")
+REGMETHODS = ("lm", "MM")
 
 
 def _ranks(M: np.ndarray) -> np.ndarray:
@@ -61,11 +86,27 @@ def normal_scores(M: np.ndarray) -> np.ndarray:
     return stats.norm.ppf((_ranks(M) - 0.5) / M.shape[0])
 
 
-def ds_model(Y: np.ndarray, X: np.ndarray, covmethod: str = "spearman") -> tuple[np.ndarray, np.ndarray]:
+def correlations(M: np.ndarray, covmethod: str = "spearman", seed: int = 0) -> np.ndarray:
+    """R of the columns of `M`: Spearman's, Pearson's or the MCD's (robustbase's ``covMcd``
+    ``$cor``: its reweighted covariance scaled to unit diagonal; `seed` for its random starts)."""
+    if covmethod != "mcd":
+        return np.corrcoef(_ranks(M) if covmethod == "spearman" else M, rowvar=False)
+    try:
+        cov = robust_covariance(M, seed=seed).cov
+    except ValueError as err:
+        raise ValueError(f"shuffle covmethod='mcd': {err}") from None
+    d = np.sqrt(np.diag(cov))
+    return cov / np.outer(d, d)
+
+
+def ds_model(Y: np.ndarray, X: np.ndarray, covmethod: str = "spearman", *,
+             R: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(conditional mean of the responses' normal scores per record, the noise covariance) of
-    method "ds" (see the module docstring)."""
+    method "ds" (see the module docstring); `R`: the correlations of (Y, X) when already known
+    (else :func:`correlations` by `covmethod`)."""
     M = np.column_stack([Y, X])
-    R = np.corrcoef(_ranks(M) if covmethod == "spearman" else M, rowvar=False)
+    if R is None:
+        R = correlations(M, covmethod)
     P = 2 * np.sin(np.pi * R / 6)
     q = Y.shape[1]
     pyx, pxx, pyy = P[:q, q:], P[q:, q:], P[:q, :q]
@@ -79,6 +120,35 @@ def mlm_prediction(Y: np.ndarray, X: np.ndarray) -> np.ndarray:
     A = np.column_stack([np.ones(X.shape[0]), X])
     beta, *_ = np.linalg.lstsq(A, Y, rcond=None)
     return A @ beta
+
+
+def _sqrt_sym(S: np.ndarray, inverse: bool = False) -> np.ndarray:
+    ev, vec = np.linalg.eigh((S + S.T) / 2)
+    if inverse and ev.min() <= 1e-12 * max(ev.max(), 1e-300):
+        raise ValueError("shuffle gadp: the residuals of the random draw are collinear (too few records for "
+                         "the variables and predictors).")
+    ev = np.clip(ev, 0, None)
+    return (vec * (1 / np.sqrt(ev) if inverse else np.sqrt(ev))) @ vec.T
+
+
+def egadp(Y: np.ndarray, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Enhanced GADP (see the module docstring): Yhat + R_V S_V^-1/2 S_R^1/2, with the exact
+    sample moments of (Y, X)."""
+    n, q = Y.shape
+    A = np.column_stack([np.ones(n), X])
+    fitted = mlm_prediction(Y, X)
+    V = rng.standard_normal((n, q))
+    B = np.column_stack([A, Y])
+    RV = V - B @ np.linalg.lstsq(B, V, rcond=None)[0]
+    SR = np.atleast_2d(np.cov(Y - fitted, rowvar=False))
+    SV = np.atleast_2d(np.cov(RV, rowvar=False))
+    return fitted + RV @ _sqrt_sym(SV, inverse=True) @ _sqrt_sym(SR)
+
+
+def _draw(mean: np.ndarray, sigma: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """mean + one N(0, sigma) draw per row (MASS::mvrnorm's rule: negative eigenvalues as 0)."""
+    ev, vec = np.linalg.eigh((sigma + sigma.T) / 2)
+    return mean + (rng.standard_normal(mean.shape) * np.sqrt(np.clip(ev, 0, None))) @ vec.T
 
 
 def reverse_map(y: np.ndarray, ystar: np.ndarray) -> np.ndarray:
@@ -105,12 +175,47 @@ def _r_shuffle(run: StepRun) -> RStep:
             # only the step's columns: sdcMicro fills missing values of every column it is given
             f"res <- sdcMicro::shuffle(data[{r_names([*run.variables, *p['predictors']])}], "
             f"form = stats::as.formula({r_value(form)}), method = "
-            f"{r_value(p.get('method', 'ds'))}, covmethod = {r_value(p.get('covmethod', 'spearman'))})",
+            f"{r_value(p.get('method', 'ds'))}, covmethod = {r_value(p.get('covmethod', 'spearman'))}, "
+            f"regmethod = {r_value(p.get('regmethod', 'lm'))}, gadp = {r_value(bool(p.get('gadp', False)))})",
             f"data[{r_names(run.variables)}] <- as.data.frame(res$shuffled)", "data")
     if p.get("method") == "mlm":
         return RStep(code, False, "sdcMicro 5.8.2's shuffle stops with an error in method mlm ('data' must be a "
                                   "data.frame); sdc uses the least-squares prediction it means")
+    if p.get("method") == "mvn":
+        return RStep(code, False, "sdcMicro's shuffle mvn passes its copula draw through its EGADP step; sdc "
+                                  "draws the responses' copula directly (random: R's draws, not sdc's)")
     return RStep(code, False, "sdcMicro's shuffle, random: R's draws, not sdc's")
+
+
+def _check(frame: pd.DataFrame, cols: list[str], predictors: Sequence[str], method: str, covmethod: str,
+           regmethod: str, gadp: object) -> list[str]:
+    preds = check_columns(frame, predictors, role="predictors")
+    both = sorted(set(cols) & set(preds))
+    if both:
+        raise ValueError(f"{both[0]!r} is both a variable and a predictor; a predictor is not shuffled.")
+    check_option(method, "method", METHODS)
+    check_option(covmethod, "covmethod", COVMETHODS)
+    check_option(regmethod, "regmethod", REGMETHODS)
+    if regmethod == "MM":
+        raise ValueError("`regmethod` 'MM' (MASS::rlm's MM-estimator, resampled at random) is not offered; "
+                         "use 'lm'.")
+    if not isinstance(gadp, (bool, np.bool_)):
+        raise ValueError(f"`gadp` must be true or false; got {gadp!r}.")
+    return list(preds)
+
+
+def _perturbed(Y: np.ndarray, X: np.ndarray, method: str, covmethod: str, seed: int,
+               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray | None]:
+    """(Y*, the covariance of its draw: None for mlm)."""
+    if method == "mlm":
+        return mlm_prediction(Y, X), None
+    R = correlations(np.column_stack([Y, X]), covmethod, seed)
+    q = Y.shape[1]
+    if method == "mvn":
+        sigma = 2 * np.sin(np.pi * R[:q, :q] / 6)
+        return _draw(np.zeros_like(Y), sigma, rng), sigma
+    mean, sigma = ds_model(Y, X, covmethod, R=R)
+    return _draw(mean, sigma, rng), sigma
 
 
 @protection_method(
@@ -120,9 +225,12 @@ def _r_shuffle(run: StepRun) -> RStep:
     why="its ranks, correlations and redistribution run over the whole file",
     example={"variables": ["bmi", "cholesterol"], "predictors": ["age", "systolic_bp"]},
     options={"predictors": param(Names(), "the non-confidential numeric variables the prediction is made from"),
-             "method": param(Choice(METHODS), "ds (Muralidhar and Sarathy's shuffling) or mlm (the "
-                                              "least-squares prediction)"),
-             "covmethod": param(Choice(COVMETHODS), "ds: the rank (spearman) or value (pearson) correlations")})
+             "method": param(Choice(METHODS), "ds (Muralidhar and Sarathy's shuffling), mlm (the least-squares "
+                                              "prediction) or mvn (the responses' normal copula alone)"),
+             "covmethod": param(Choice(COVMETHODS), "the rank (spearman), value (pearson) or robust MCD (mcd) "
+                                                    "correlations"),
+             "regmethod": param(Choice(REGMETHODS), "gadp's regression: lm (MM is refused)"),
+             "gadp": param(Flag(), "also compute the enhanced GADP perturbation (details, not released)")})
 def shuffle(
     data: pd.DataFrame,
     variables: Sequence[str] | str,
@@ -130,6 +238,8 @@ def shuffle(
     predictors: Sequence[str],
     method: str = "ds",
     covmethod: str = "spearman",
+    regmethod: str = "lm",
+    gadp: bool = False,
     seed: int | None = None,
 ) -> ProtectionResult:
     """Shuffle confidential variables (sdcMicro's ``shuffle``): see the module docstring.
@@ -142,17 +252,22 @@ def shuffle(
         The confidential numeric variables (sdcMicro's formula's left side).
     predictors : list of str
         Non-confidential numeric variables (its right side); not changed.
-    method : {"ds", "mlm"}, default "ds"
-    covmethod : {"spearman", "pearson"}, default "spearman"
+    method : {"ds", "mlm", "mvn"}, default "ds"
+    covmethod : {"spearman", "pearson", "mcd"}, default "spearman"
+    regmethod : {"lm"}, default "lm"
+        The regression of ``gadp`` ("MM" is refused).
+    gadp : bool, default False
+        Also compute the enhanced GADP perturbation of the variables (``details["gadp"]``).
     seed : int, optional
-        Seed of the noise and of the filling of missing values (drawn and recorded when None).
+        Seed of the noise, of the MCD's starts and of the filling of missing values (drawn and
+        recorded when None).
 
     Returns
     -------
     ProtectionResult
         Each variable holds its own values (the same sorted values: the marginal is kept);
-        ``details``: ``noise_cov`` (ds: the covariance of e), ``rank_correlation`` (Spearman's,
-        of each variable with its original).
+        ``details``: ``noise_cov`` (ds: the covariance of e; mvn: of the draw), ``rank_correlation``
+        (Spearman's, of each variable with its original), ``gadp`` (when asked: the GADP values).
 
     Examples
     --------
@@ -163,12 +278,7 @@ def shuffle(
     True
     """
     frame, cols = check_variables(data, variables)
-    preds = check_columns(frame, predictors, role="predictors")
-    both = sorted(set(cols) & set(preds))
-    if both:
-        raise ValueError(f"{both[0]!r} is both a variable and a predictor; a predictor is not shuffled.")
-    method = check_option(method, "method", METHODS)
-    covmethod = check_option(covmethod, "covmethod", COVMETHODS)
+    preds = _check(frame, list(cols), predictors, method, covmethod, regmethod, gadp)
     seed_used, rng = resolve_seed(seed)
     M = np.column_stack([numeric_values(frame[v], "shuffle") for v in (*cols, *preds)])
     if M.shape[0] < 3:
@@ -177,13 +287,9 @@ def shuffle(
     q = len(cols)
     Y, X = M[:, :q], M[:, q:]
     details: dict[str, Any] = {}
-    if method == "ds":
-        mean, sigma = ds_model(Y, X, covmethod)
-        ev, vec = np.linalg.eigh((sigma + sigma.T) / 2)      # MASS::mvrnorm's rule: negative eigenvalues as 0
-        ystar = mean + (rng.standard_normal((M.shape[0], q)) * np.sqrt(np.clip(ev, 0, None))) @ vec.T
+    ystar, sigma = _perturbed(Y, X, method, covmethod, seed_used, rng)
+    if sigma is not None:
         details["noise_cov"] = pd.DataFrame(sigma, index=list(cols), columns=list(cols))
-    else:
-        ystar = mlm_prediction(Y, X)
     out = output_frame(frame)
     changed, rho = {}, {}
     for j, v in enumerate(cols):
@@ -195,6 +301,10 @@ def shuffle(
         changed[v] = count_changed(old, new)
         rho[v] = float(stats.spearmanr(Y[seen, j], new[seen]).statistic) if seen.sum() > 1 else float("nan")
     details["rank_correlation"] = rho
-    params = {"variables": list(cols), "predictors": list(preds), "method": method, "covmethod": covmethod}
+    if gadp:
+        g = np.where(miss[:, :q], np.nan, egadp(Y, X, rng))
+        details["gadp"] = pd.DataFrame(g, index=frame.index, columns=list(cols))
+    params = {"variables": list(cols), "predictors": list(preds), "method": method, "covmethod": covmethod,
+              "regmethod": regmethod, "gadp": bool(gadp)}
     return ProtectionResult(method="shuffle", data=out, variables=cols, parameters=params, seed=seed_used,
                             changed=pd.Series(changed, dtype=np.int64, name="cells_changed"), details=details)
