@@ -21,22 +21,35 @@ mv_top_coding_df <- function(df, alpha, seed, center, cov) capture({
        flagged = as.integer(!is.na(maha) & maha > stats::qchisq(1 - alpha, df = ncol(x))))
 })
 
-shuffle_df <- function(df, responses, predictors, method, covmethod, seed) capture({
+shuffle_df <- function(df, responses, predictors, method, covmethod, seed, regmethod = "lm", gadp = FALSE) capture({
   form <- stats::as.formula(paste(paste(responses, collapse = " + "), "~", paste(predictors, collapse = " + ")))
   set.seed(seed)
-  res <- sdcMicro::shuffle(df, form = form, method = method, covmethod = covmethod)
+  res <- sdcMicro::shuffle(df, form = form, method = method, covmethod = covmethod, regmethod = regmethod,
+                           gadp = gadp)
   e <- NULL
+  cr <- NULL
+  best <- NULL
   M <- as.matrix(df[c(responses, predictors)])
   if (method == "ds" && !anyNA(M)) {
-    # replay shuffle's one draw: with no missing value it is the first after the seed
+    # replay shuffle's one draw: with no missing value it is the first after the seed (after
+    # covMcd's own draws for covmethod mcd)
     q <- length(responses)
-    pmc <- 2 * sin(pi * stats::cor(M, method = covmethod) / 6)
+    set.seed(seed)
+    if (covmethod == "mcd") {
+      fit <- robustbase::covMcd(M, cor = TRUE)
+      cr <- fit$cor
+      best <- sort(fit$best)
+    } else {
+      cr <- stats::cor(M, method = covmethod)
+    }
+    pmc <- 2 * sin(pi * cr / 6)
     s <- pmc[1:q, 1:q, drop = FALSE] - pmc[1:q, -(1:q), drop = FALSE] %*%
       solve(pmc[-(1:q), -(1:q), drop = FALSE]) %*% pmc[-(1:q), 1:q, drop = FALSE]
-    set.seed(seed)
     e <- as.numeric(MASS::mvrnorm(nrow(M), mu = rep(0, q), Sigma = s))
+    cr <- as.numeric(cr)
   }
-  list(shuffled = as.numeric(res$shuffled), perturbed = as.numeric(res$perturbed), e = e)
+  list(shuffled = as.numeric(res$shuffled), perturbed = as.numeric(res$perturbed), e = e, cor = cr,
+       best = best, egadp = if (is.null(res$egapd)) NULL else as.numeric(res$egapd))
 })
 
 lm_fitted_df <- function(df, responses, predictors) capture({

@@ -79,28 +79,43 @@ def mv_top_coding(data: pd.DataFrame, variables: Sequence[str], *, alpha: float 
 class Shuffle:
     """``shuffle()``'s ``shuffled`` and ``perturbed`` values (one column per response) and, for
     method "ds" on complete data, ``e``: its one normal draw replayed (``MASS::mvrnorm`` under the
-    same seed with the same covariance), None otherwise."""
+    same seed with the same covariance), ``cor``: the correlation matrix of (responses,
+    predictors) it used and, for covmethod "mcd", ``best``: covMcd's h-subset (0-based, sorted);
+    None otherwise. ``egadp``: its ``egapd`` values (gadp = TRUE), else None."""
 
     shuffled: pd.DataFrame = field(repr=False)
     perturbed: pd.DataFrame = field(repr=False)
     e: np.ndarray | None = field(repr=False)
+    cor: np.ndarray | None = field(default=None, repr=False)
+    best: np.ndarray | None = field(default=None, repr=False)
+    egadp: pd.DataFrame | None = field(default=None, repr=False)
 
 
 def shuffle(data: pd.DataFrame, responses: Sequence[str], predictors: Sequence[str], *, method: str = "ds",
-            covmethod: str = "spearman", seed: int = 1) -> Shuffle:
-    """``set.seed(seed); sdcMicro::shuffle(data, form = responses ~ predictors, method, covmethod)``."""
+            covmethod: str = "spearman", seed: int = 1, regmethod: str = "lm", gadp: bool = False) -> Shuffle:
+    """``set.seed(seed); sdcMicro::shuffle(data, form = responses ~ predictors, method, covmethod,
+    regmethod, gadp)``."""
     cols = list(responses) + list(predictors)
     rdf = to_r_frame(data[cols].astype(np.float64), cols)
-    out = _call("shuffle_df", rdf, r_str(list(responses)), r_str(list(predictors)), method, covmethod, int(seed))
+    out = _call("shuffle_df", rdf, r_str(list(responses)), r_str(list(predictors)), method, covmethod, int(seed),
+                regmethod, bool(gadp))
     v = out.rx2("value")
     n, q = len(data), len(responses)
 
     def frame(x: object) -> pd.DataFrame:
         return pd.DataFrame(_numbers(x).reshape((n, q), order="F"), columns=list(responses), index=data.index)
 
-    e = v.rx2("e")
+    def get(name: str) -> np.ndarray | None:
+        x = v.rx2(name)
+        return None if x is None or type(x).__name__ == "NULLType" else _numbers(x)
+
+    e, cor, best, eg = get("e"), get("cor"), get("best"), get("egadp")
+    k = len(cols)
     return Shuffle(shuffled=frame(v.rx2("shuffled")), perturbed=frame(v.rx2("perturbed")),
-                   e=None if type(e).__name__ == "NULLType" or e is None else _numbers(e).reshape((n, q), order="F"))
+                   e=None if e is None else e.reshape((n, q), order="F"),
+                   cor=None if cor is None else cor.reshape((k, k), order="F"),
+                   best=None if best is None else best.astype(np.int64) - 1,
+                   egadp=None if eg is None else frame(eg))
 
 
 def lm_fitted(data: pd.DataFrame, responses: Sequence[str], predictors: Sequence[str]) -> pd.DataFrame:

@@ -91,6 +91,10 @@ def correlations(M: np.ndarray, covmethod: str = "spearman", seed: int = 0) -> n
     ``$cor``: its reweighted covariance scaled to unit diagonal; `seed` for its random starts)."""
     if covmethod != "mcd":
         return np.corrcoef(_ranks(M) if covmethod == "spearman" else M, rowvar=False)
+    flat = np.flatnonzero(np.ptp(M, axis=0) == 0)
+    if flat.size:
+        raise ValueError(f"shuffle covmethod='mcd': column {int(flat[0]) + 1} of the variables and predictors is "
+                         "constant; its MCD covariance is singular.")
     try:
         cov = robust_covariance(M, seed=seed).cov
     except ValueError as err:

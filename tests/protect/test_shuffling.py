@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import sdc
-from sdc.protect.shuffling import ds_model, mlm_prediction, normal_scores, reverse_map
+from sdc.core.robust import robust_covariance
+from sdc.protect.shuffling import correlations, ds_model, egadp, mlm_prediction, normal_scores, reverse_map
 from sdc.workflow.protect import protect_data
 from tests import scale
 
@@ -51,18 +52,89 @@ def _case(seed: int, n: int = 80, missing: float = 0.0) -> pd.DataFrame:
 
 
 @settings(max_examples=scale.examples(60), deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(5, 120), st.sampled_from(["ds", "mlm"]),
+@given(st.integers(0, 2**32 - 1), st.integers(5, 120), st.sampled_from(["ds", "mlm", "mvn"]),
        st.sampled_from(["spearman", "pearson"]), st.sampled_from([0.0, 0.1]))
 def test_marginals_kept_exactly_predictors_untouched(seed, n, method, covmethod, missing) -> None:
     df = _case(seed, n, missing)
     before = df.copy()
-    r = sdc.shuffle(df, ["y1", "y2"], predictors=["x1", "x2"], method=method, covmethod=covmethod, seed=seed)
+    r = sdc.shuffle(df, ["y1", "y2"], predictors=["x1", "x2"], method=method, covmethod=covmethod, seed=seed,
+                    gadp=n > 10)
     for v in ("y1", "y2"):
         assert np.array_equal(np.sort(r.data[v].dropna().to_numpy()), np.sort(df[v].dropna().to_numpy()))
         assert r.data[v].isna().equals(df[v].isna())           # missing stays missing, where it was
     assert r.data[["x1", "x2"]].equals(df[["x1", "x2"]]) and df.equals(before)
-    again = sdc.shuffle(df, ["y1", "y2"], predictors=["x1", "x2"], method=method, covmethod=covmethod, seed=seed)
+    again = sdc.shuffle(df, ["y1", "y2"], predictors=["x1", "x2"], method=method, covmethod=covmethod, seed=seed,
+                        gadp=n > 10)
     assert again.data.equals(r.data)                             # seeded
+    if n > 10:
+        assert again.details["gadp"].equals(r.details["gadp"])
+        assert r.details["gadp"].isna().equals(df[["y1", "y2"]].isna())
+
+
+def _clean(seed: int, n: int = 300, outliers: float = 0.0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    Y = X @ np.array([[1.0, 0.5], [-0.5, 1.0]]) + rng.normal(size=(n, 2))
+    bad = rng.random(n) < outliers
+    Y[bad] += rng.normal(8, 1, size=(int(bad.sum()), 2))
+    return pd.DataFrame(np.column_stack([Y, X]), columns=["y1", "y2", "x1", "x2"])
+
+
+@pytest.fixture(scope="module")
+def clean() -> pd.DataFrame:
+    return _clean(4, outliers=0.1)
+
+
+def test_mcd_marginals_kept_input_untouched_seeded(clean) -> None:
+    before = clean.copy()
+    r = sdc.shuffle(clean, ["y1", "y2"], predictors=["x1", "x2"], covmethod="mcd", seed=5)
+    for v in ("y1", "y2"):
+        assert np.array_equal(np.sort(r.data[v]), np.sort(clean[v]))
+    assert clean.equals(before) and r.data[["x1", "x2"]].equals(clean[["x1", "x2"]])
+    assert sdc.shuffle(clean, ["y1", "y2"], predictors=["x1", "x2"], covmethod="mcd", seed=5).data.equals(r.data)
+    assert r.parameters["covmethod"] == "mcd" and r.seed == 5
+
+
+def test_mcd_correlation_is_the_reweighted_mcd_scaled_and_resists_outliers(clean) -> None:
+    M = clean.to_numpy()
+    cov = robust_covariance(M, seed=0).cov
+    R = correlations(M, "mcd", 0)
+    np.testing.assert_allclose(R, cov / np.sqrt(np.outer(np.diag(cov), np.diag(cov))), rtol=1e-12)
+    np.testing.assert_allclose(np.diag(R), 1.0, rtol=1e-12)
+    truth = correlations(_clean(4).to_numpy(), "pearson")             # the same file without its outliers
+    assert np.abs(R - truth).max() < 0.5 * np.abs(correlations(M, "pearson") - truth).max()
+    flat = clean.assign(x2=0.0)
+    with pytest.raises(ValueError, match="covmethod=.mcd.") as err:
+        sdc.shuffle(flat, ["y1", "y2"], predictors=["x1", "x2"], covmethod="mcd", seed=1)
+    assert "\n" not in str(err.value)
+
+
+def test_egadp_has_the_exact_sample_moments() -> None:
+    """Yhat + R_V S_V^-1/2 S_R^1/2: the mean, covariance and covariance with X of Y exactly, its
+    noise uncorrelated with Y (Muralidhar and Sarathy 2005)."""
+    df = _clean(8, n=60)
+    Y, X = df[["y1", "y2"]].to_numpy(), df[["x1", "x2"]].to_numpy()
+    g = egadp(Y, X, np.random.default_rng(1))
+    np.testing.assert_allclose(g.mean(axis=0), Y.mean(axis=0), atol=1e-12)
+    full = np.cov(np.column_stack([Y, X]), rowvar=False)
+    np.testing.assert_allclose(np.cov(np.column_stack([g, X]), rowvar=False), full, atol=1e-11)
+    e = g - mlm_prediction(Y, X)
+    np.testing.assert_allclose(np.cov(np.column_stack([e, Y]), rowvar=False)[:2, 2:], 0.0, atol=1e-11)
+    assert not np.allclose(g, Y)                                       # perturbed, not the originals
+    r = sdc.shuffle(df, ["y1", "y2"], predictors=["x1", "x2"], gadp=True, seed=2)
+    assert list(r.details["gadp"].columns) == ["y1", "y2"] and "gadp" not in sdc.shuffle(
+        df, ["y1", "y2"], predictors=["x1", "x2"], seed=2).details
+
+
+def test_mvn_keeps_the_responses_rank_relation_not_the_predictors() -> None:
+    df = _clean(1009, n=1500)      # not a seed of the runs: the same stream would align
+    R = stats.spearmanr(df["y1"], df["y2"]).statistic
+    runs = [sdc.shuffle(df, ["y1", "y2"], predictors=["x1", "x2"], method="mvn", seed=s).data for s in range(12)]
+    between = [stats.spearmanr(o["y1"], o["y2"]).statistic for o in runs]
+    with_x = [stats.spearmanr(o["y1"], df["x1"]).statistic for o in runs]
+    own = [stats.spearmanr(o["y1"], df["y1"]).statistic for o in runs]
+    assert abs(np.mean(between) - R) < 0.02                    # 2 sin(pi R / 6): its rank correlation is R
+    assert abs(np.mean(with_x)) < 0.02 and abs(np.mean(own)) < 0.02
 
 
 def test_rank_correlations_with_the_predictors_are_kept_over_seeds() -> None:
@@ -80,6 +152,10 @@ def test_rank_correlations_with_the_predictors_are_kept_over_seeds() -> None:
     ({"variables": ["y1"], "predictors": ["nope"]}, "'nope'"),
     ({"variables": ["y1"], "predictors": ["x1"], "method": "ds2"}, "method"),
     ({"variables": ["s"], "predictors": ["x1"]}, "column 's'"),
+    ({"variables": ["y1"], "predictors": ["x1"], "covmethod": "kendall"}, "covmethod"),
+    ({"variables": ["y1"], "predictors": ["x1"], "regmethod": "MM"}, "'MM'"),
+    ({"variables": ["y1"], "predictors": ["x1"], "regmethod": "rlm"}, "regmethod"),
+    ({"variables": ["y1"], "predictors": ["x1"], "gadp": "yes"}, "gadp"),
 ])
 def test_bad_arguments_are_refused_in_one_line(kwargs, said) -> None:
     df = _case(1).assign(s="a")
