@@ -256,3 +256,87 @@ def test_sdcmicro_mlm_stops_and_its_prediction_is_lm() -> None:
         worst = max(worst, float(np.abs(ours - theirs).max() / np.abs(theirs).max()))
     print(f"shuffle mlm: 100 of 100 predictions equal R's lm, max relative difference {worst:.1e}")
     assert worst < 1e-10
+
+
+def _contaminated(rng: np.random.Generator) -> tuple[pd.DataFrame, list[str], list[str]]:
+    n, k = int(rng.integers(40, 300)), int(rng.integers(1, 3))
+    X = rng.normal(size=(n, k))
+    Y = X @ rng.normal(size=(k, 2)) + rng.normal(size=(n, 2))
+    bad = rng.random(n) < 0.1                                  # outliers: a clear h-subset
+    Y[bad] += rng.normal(8, 1, size=(int(bad.sum()), 2))
+    pred = [f"x{j}" for j in range(k)]
+    return pd.DataFrame(np.column_stack([Y, X]), columns=["y0", "y1", *pred]), ["y0", "y1"], pred
+
+
+@pytest.mark.sdcmicro
+def test_sdcmicro_mcd_correlation_and_ds_replayed() -> None:
+    """covmethod mcd: where sdc's and robustbase's searches find the same h-subset the MCD
+    correlations agree to 1e-9; with R's correlation and R's draw the shuffle is cell for cell."""
+    import r_bridge as rb
+
+    rng = np.random.default_rng(20261204)
+    n_cases, same, worst_cor, worst_y = scale.cases(12), 0, 0.0, 0.0
+    for i in range(n_cases):
+        df, resp, pred = _contaminated(rng)
+        theirs = rb.shuffle(df, resp, pred, covmethod="mcd", seed=i + 1)
+        M = df[[*resp, *pred]].to_numpy(float)
+        if np.array_equal(robust_covariance(M, seed=i).best, theirs.best):
+            same += 1
+            worst_cor = max(worst_cor, float(np.abs(correlations(M, "mcd", i) - theirs.cor).max()))
+        Y, X = M[:, :2], M[:, 2:]
+        mean, _ = ds_model(Y, X, R=theirs.cor)
+        ystar = mean + theirs.e
+        worst_y = max(worst_y, float(np.abs(ystar - theirs.perturbed.to_numpy()).max()))
+        ours = np.column_stack([reverse_map(Y[:, j], ystar[:, j]) for j in range(2)])
+        assert np.array_equal(ours, theirs.shuffled.to_numpy()), i
+    print(f"shuffle mcd: {same} of {n_cases} with the same h-subset, correlations max difference {worst_cor:.1e}; "
+          f"with R's correlation and draw all {n_cases} cell for cell, perturbed max difference {worst_y:.1e}")
+    assert same >= n_cases // 3 and worst_cor < 1e-9 and worst_y < 1e-9
+
+
+@pytest.mark.sdcmicro
+def test_sdcmicro_mvn_loses_the_predictors_as_sdc() -> None:
+    """method mvn, each with its own draws: the shuffled variables' rank correlations with the
+    predictors and with their originals are about 0 in both (sdcMicro's draw ignores the
+    records); those between the responses are printed (sdcMicro's EGADP step changes them)."""
+    import r_bridge as rb
+
+    df, resp, pred = _contaminated(np.random.default_rng(31))
+    seeds = range(30)
+    ours = [sdc.shuffle(df, resp, predictors=pred, method="mvn", seed=s + 500).data for s in seeds]
+    theirs = [rb.shuffle(df, resp, pred, method="mvn", seed=s + 1).shuffled for s in seeds]
+    worst = 0.0
+    for v in resp:
+        for w in [*pred, v]:
+            a = [stats.spearmanr(o[v], df[w]).statistic for o in ours]
+            b = [stats.spearmanr(t[v], df[w]).statistic for t in theirs]
+            se = np.sqrt(np.var(a, ddof=1) / len(a) + np.var(b, ddof=1) / len(b))
+            worst = max(worst, abs(np.mean(a) - np.mean(b)) / se)
+            assert abs(np.mean(b)) < 4 * np.std(b, ddof=1) / np.sqrt(len(b)) + 0.01
+    between = [np.mean([stats.spearmanr(o[resp[0]], o[resp[1]]).statistic for o in runs]) for runs in (ours, theirs)]
+    original = stats.spearmanr(df[resp[0]], df[resp[1]]).statistic
+    print(f"shuffle mvn, own draws: {len(resp) * (len(pred) + 1)} rank correlations over {len(seeds)} seeds, largest "
+          f"difference of means {worst:.2f} standard errors; between the responses: original {original:.3f}, "
+          f"sdc {between[0]:.3f}, sdcMicro {between[1]:.3f}")
+    assert worst < 4.0 and abs(between[0] - original) < 0.05
+
+
+@pytest.mark.sdcmicro
+def test_sdcmicro_gadp_noise_is_misscaled() -> None:
+    """sdcMicro's egapd: its fitted part is R's lm, its noise has almost no variance (the residuals
+    of V multiplied by S_V^-1 S_R^-1, not S_V^-1/2 S_R^1/2); sdc's noise has the residuals'
+    covariance exactly."""
+    import r_bridge as rb
+
+    df, resp, pred = _contaminated(np.random.default_rng(41))
+    theirs = rb.shuffle(df, resp, pred, covmethod="pearson", gadp=True, seed=3)
+    Y, X = df[resp].to_numpy(float), df[pred].to_numpy(float)
+    fitted = mlm_prediction(Y, X)
+    resid_cov = np.cov(Y - fitted, rowvar=False)
+    their_noise = np.cov(theirs.egadp.to_numpy() - fitted, rowvar=False)
+    ours = sdc.shuffle(df, resp, predictors=pred, covmethod="pearson", gadp=True, seed=3).details["gadp"]
+    our_noise = np.cov(ours.to_numpy() - fitted, rowvar=False)
+    ratio = float(np.abs(their_noise).max() / np.abs(resid_cov).max())
+    print(f"shuffle gadp: sdcMicro's noise covariance / the residuals' {ratio:.1e}; sdc's equal to "
+          f"{np.abs(our_noise - resid_cov).max():.1e}")
+    assert ratio < 0.1 and np.abs(our_noise - resid_cov).max() < 1e-9 * np.abs(resid_cov).max()
