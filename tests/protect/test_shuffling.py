@@ -340,3 +340,14 @@ def test_sdcmicro_gadp_noise_is_misscaled() -> None:
     print(f"shuffle gadp: sdcMicro's noise covariance / the residuals' {ratio:.1e}; sdc's equal to "
           f"{np.abs(our_noise - resid_cov).max():.1e}")
     assert ratio < 0.1 and np.abs(our_noise - resid_cov).max() < 1e-9 * np.abs(resid_cov).max()
+
+
+def test_the_variants_run_in_a_plan_and_mm_is_refused_there(clean) -> None:
+    step = {"method": "shuffle", "variables": ["y1", "y2"], "predictors": ["x1", "x2"], "seed": 3}
+    for extra in ({"method": "mvn", "covmethod": "mcd"}, {"covmethod": "pearson", "gadp": True}):
+        run = protect_data(clean, [{**step, "params": extra}], reassess=False)
+        direct = sdc.shuffle(clean, ["y1", "y2"], predictors=["x1", "x2"], seed=3, **extra)
+        pd.testing.assert_frame_equal(run.released, direct.data)
+    with pytest.raises(ValueError, match="'MM'") as err:
+        protect_data(clean, [{**step, "regmethod": "MM"}], reassess=False)
+    assert "\n" not in str(err.value)
