@@ -51,3 +51,21 @@ def test_refresh_replaces_only_its_group(tmp_path: Path, monkeypatch: pytest.Mon
                             "of recordSwap, infoLoss by `--refresh record_swap` on ")
     assert "Versions: sdc 9." in md and md[-1] == "Deliberate differences: kept."
     assert any("recordSwap and infoLoss" in ln for ln in md)  # the description is the current one
+
+
+def test_refresh_notes_of_other_groups_are_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pd.DataFrame({"measure": ["freqCalc: fk"], "dataset": ["golden"], "cases": [15], "values": [102],
+                  "max_abs_diff": [0.0], "max_rel_diff": [0.0], "agree": [True], "tolerance": ["exact"]}
+                 ).to_csv(tmp_path / "cross_validation.csv", index=False)
+    (tmp_path / "cross_validation.md").write_text(MD, encoding="utf-8")
+    swap = [Diff("recordSwap: new", "c1", "createDat", 1, 0.0, 0.0, True, True, None)]
+    gower = [Diff("microaggrGower: new", "c1", "random", 1, 0.0, 0.0, True, True, None)]
+    monkeypatch.setitem(cross_validate.REFRESH, "record_swap", (lambda n: swap, ("recordSwap:",)))
+    monkeypatch.setitem(cross_validate.REFRESH, "gower", (lambda n: gower, ("microaggrGower:",)))
+    for group in ("record_swap", "gower", "record_swap"):
+        cross_validate._refresh(group, 100, tmp_path, {"sdc": "9"}, 300)
+    line = (tmp_path / "cross_validation.md").read_text(encoding="utf-8").splitlines()[2]
+    assert line.count("`--refresh record_swap`") == 1 and line.count("`--refresh gower`") == 1
+    assert line.index("--refresh gower") < line.index("--refresh record_swap") and line.endswith(" s).")
+    csv = pd.read_csv(tmp_path / "cross_validation.csv")
+    assert sorted(csv["measure"]) == ["freqCalc: fk", "microaggrGower: new", "recordSwap: new"]

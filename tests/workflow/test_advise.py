@@ -46,6 +46,10 @@ def test_the_rules_and_the_cap(small):
     assert rules[:5] == ["bands"] * 5 and "suppression" in rules and "pram" in rules and "combination" in rules
     # age (about 80 values for 250 records / 3) is not microaggregated: its group means would be more values
     assert "microaggregation" not in rules and proposed == len(cands)
+    # followed by local suppression it is a candidate (age has more than k values): issue 29
+    last = cands[-1]
+    assert last.rule == "combination" and [s.method for s in last.plan.steps] == ["microaggregation", "local_suppression"]
+    assert list(last.plan.steps[0].parameters["variables"]) == ["age"] and last.plan.steps[0].parameters["k"] == 3
     supp = next(c for c in cands if c.rule == "suppression").plan.steps[0]
     assert supp.parameters["k"] == 3 and list(supp.parameters["keys"]) == ["sex", "region", "age"]
     w10 = cands[1].plan.steps[0].parameters
