@@ -170,7 +170,7 @@ def report(results: list[dict]) -> str:
     lines = ["# `sdc advise` against hand-written strategies", "",
              "Written by `python -m validation.advise_strategies` (R, sdcMicro and speff2trial through r_bridge). "
              f"k = {K}, risk thresholds 0.5 (k decides), seed {SEED}; the score is sdcMicro's `ai_utility_score` "
-             "(equal weights; lower is better). Keys and strategies: the script's docstring and docs/advise.md.", "",
+             "in its correct mode (each key's category loss at least 0; equal weights; lower is better). Keys and strategies: the script's docstring and docs/advise.md.", "",
              "| file | records | advise's best | its score | best hand-written | its score | advise no worse | "
              "plan_1 rerun byte-identical | equals advise's release | advise time (s) |",
              "|---|---|---|---|---|---|---|---|---|---|"]

@@ -156,8 +156,9 @@ def _utility_section(c: Comparison) -> Section:
                                    "of 1); it is not sdcMicro's IL1, which sdc.il1s(...).il1 gives. Eigenvalue "
                                    "similarity: of the correlation matrices; non-uniform entropy: of the keys. Combined "
                                    "score (ai_score, what sdc advise ranks by): sdcMicro's ai_utility_score of the keys, "
-                                   "0 when nothing is lost, lower is better, negative when a key gains values (the "
-                                   "means of a microaggregation). The "
+                                   "0 when nothing is lost, lower is better; a key that gains values (the means of a "
+                                   "microaggregation) loses nothing and earns no credit (sdcMicro's formula would "
+                                   "count it below 0). The "
                                    "code names (il1, il1_overall, eigen_similarity_pct, ...) are the measure column "
                                    "of utility.csv and report.json. Formulas: docs/utility.md."))
     else:

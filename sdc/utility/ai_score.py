@@ -18,14 +18,18 @@ import numpy as np
 import pandas as pd
 
 from sdc._stats import summary_frame
-from sdc._validation import check_columns, check_number, is_numeric_column
+from sdc._validation import check_columns, check_number, check_option, is_numeric_column
 from sdc.utility._common import align
 from sdc.utility.loss import il1s
 
-__all__ = ["AIScoreResult", "ai_utility_score", "AI_SCORE_WEIGHTS", "score_weights"]
+__all__ = ["AIScoreResult", "ai_utility_score", "AI_SCORE_WEIGHTS", "AI_SCORE_MODES", "score_weights"]
 
 #: sdcMicro's default weights of (suppression rate, category loss, IL1s per cell).
 AI_SCORE_WEIGHTS = (1 / 3, 1 / 3, 1 / 3)
+#: "correct": a key's category loss is at least 0 (a key that gains values, as microaggregation's
+#: group means do, loses nothing and gains no credit); "sdcmicro": sdcMicro's unbounded
+#: 1 - after / before, negative when a key gains values.
+AI_SCORE_MODES = ("correct", "sdcmicro")
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,8 @@ class AIScoreResult:
         sdcMicro's IL1s of the numeric variables over their cells (``IL1s / (n p)``).
     weights : tuple of float
         The weights, normalised to sum to 1.
+    mode : str
+        "correct" (each key's category loss at least 0) or "sdcmicro" (unbounded).
     keys, numeric : tuple of str
     per_key : pandas.DataFrame
         Per key: ``cells_suppressed``, ``levels_before``, ``levels_after``, ``category_loss``.
@@ -54,6 +60,7 @@ class AIScoreResult:
     category_loss: float
     il1: float
     weights: tuple[float, float, float]
+    mode: str
     keys: tuple[str, ...]
     numeric: tuple[str, ...]
     per_key: pd.DataFrame = field(repr=False)
@@ -70,6 +77,7 @@ class AIScoreResult:
             ("category_loss", self.category_loss, "mean over the keys of 1 - levels after / levels before"),
             ("il1", self.il1, "IL1s of the numeric variables / their cells"),
             ("weights", list(self.weights), "weights of the three parts (normalised)"),
+            ("mode", self.mode, "correct: a key's category loss at least 0; sdcmicro: unbounded"),
         ])
 
 
@@ -85,7 +93,7 @@ def score_weights(weights: Sequence[float]) -> tuple[float, float, float]:
     return (vals[0] / s, vals[1] / s, vals[2] / s)
 
 
-def _per_key(orig: pd.DataFrame, rel: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+def _per_key(orig: pd.DataFrame, rel: pd.DataFrame, keys: Sequence[str], mode: str) -> pd.DataFrame:
     rows = {}
     for v in keys:
         kept = rel[v].notna().to_numpy()
@@ -93,12 +101,19 @@ def _per_key(orig: pd.DataFrame, rel: pd.DataFrame, keys: Sequence[str]) -> pd.D
         after = int(rel[v][kept].nunique(dropna=False))
         rows[v] = {"cells_missing_before": int(orig[v].isna().sum()), "cells_missing_after": int((~kept).sum()),
                    "levels_before": before, "levels_after": after,
-                   "category_loss": 1.0 - after / before if before > 0 else 0.0}
+                   "category_loss": _loss(before, after, mode)}
     out = pd.DataFrame.from_dict(rows, orient="index",
                                  columns=["cells_missing_before", "cells_missing_after", "levels_before",
                                           "levels_after", "category_loss"])
     out.index.name = "variable"
     return out
+
+
+def _loss(before: int, after: int, mode: str) -> float:
+    if before <= 0:
+        return 0.0
+    loss = 1.0 - after / before
+    return max(0.0, loss) if mode == "correct" else loss
 
 
 def _il1_per_cell(orig: pd.DataFrame, rel: pd.DataFrame, numeric: Sequence[str]) -> float:
@@ -118,6 +133,7 @@ def ai_utility_score(
     numeric: Sequence[str] = (),
     *,
     weights: Sequence[float] = AI_SCORE_WEIGHTS,
+    mode: str = "correct",
 ) -> AIScoreResult:
     r"""sdcMicro's combined utility score of a release: suppression, category loss and IL1s.
 
@@ -132,6 +148,10 @@ def ai_utility_score(
         The numeric variables (sdcMicro's ``numVars``), numeric in `original`: IL1s.
     weights : three numbers, default (1/3, 1/3, 1/3)
         Weights of the suppression rate, the category loss and IL1, normalised to sum to 1.
+    mode : {"correct", "sdcmicro"}, default "correct"
+        "sdcmicro" is sdcMicro's formula, whose category loss is negative when a key gains
+        values (microaggregation's group means, noise): such a release scores better than the
+        original. "correct" takes each key's loss as at least 0 (docs/sdcmicro-differences.md).
 
     Returns
     -------
@@ -154,8 +174,9 @@ def ai_utility_score(
     5.8's ``ai_utility_score`` (``R/ai_anonymization_utilities.R``); :math:`I` is
     ``dUtility(method = "IL1s")`` over the cells (:func:`sdc.il1s`). A numeric variable the
     release holds as text (recoded into bands) adds 0 to the sum of :math:`I`, as sdcMicro's
-    unchanged numeric copy of a recoded key does; its loss is in :math:`C`. :math:`C` is
-    negative when a key gains values, as in sdcMicro.
+    unchanged numeric copy of a recoded key does; its loss is in :math:`C`. In sdcMicro's mode
+    :math:`C` is negative when a key gains values; the correct mode (the default) takes
+    :math:`\max(0, 1 - L'_j / L_j)` per key.
 
     Examples
     --------
@@ -174,7 +195,8 @@ def ai_utility_score(
     if bad:
         raise ValueError(f"`numeric` must name numeric variables of `original`; got {bad[0]!r}, which is not.")
     w = score_weights(weights)
-    per = _per_key(orig, rel, keys)
+    mode = check_option(mode, "mode", AI_SCORE_MODES)
+    per = _per_key(orig, rel, keys, mode)
     new = max(0, int(per["cells_missing_after"].sum()) - int(per["cells_missing_before"].sum()))
     cells = len(orig) * len(keys)
     supp = new / cells if cells else 0.0
@@ -182,4 +204,4 @@ def ai_utility_score(
     il = _il1_per_cell(orig, rel, numeric)
     total = w[0] * supp + w[1] * cat + w[2] * il
     return AIScoreResult(total=float(total), suppression_rate=float(supp), category_loss=cat, il1=il, weights=w,
-                         keys=tuple(keys), numeric=tuple(numeric), per_key=per)
+                         mode=mode, keys=tuple(keys), numeric=tuple(numeric), per_key=per)

@@ -149,7 +149,7 @@ UTILITY_MEASURES: tuple[UtilityMeasure, ...] = (
     UtilityMeasure(
         # sdcMicro's combined score (suppression rate, category loss, IL1s per cell); sdc advise ranks by it.
         "ai_utility_score", "sdcMicro's combined utility score", _ai_score, function=ai_utility_score,
-        figures=(Figure("ai_score", "combined score: suppression, category loss, IL1s (sdcMicro ai_utility_score)",
+        figures=(Figure("ai_score", "combined score: suppression, category loss, IL1s (sdcMicro's ai_utility_score, loss >= 0)",
                         NUMBER, better="lower", sweep="ai_score", value=_total),)),
 )
 

@@ -49,7 +49,8 @@ def test_brute_force(seed, n):
     r = o.copy()
     r.loc[rng.random(n) < 0.3, "a"] = None
     r["b"] = np.where(rng.random(n) < 0.3, 0.0, o["b"])
-    s = sdc.ai_utility_score(o, r, ["a", "b"])
+    s = sdc.ai_utility_score(o, r, ["a", "b"], mode="sdcmicro")
+    bounded = sdc.ai_utility_score(o, r, ["a", "b"])
     cells = 2 * n
     new = sum(1 for i in range(n) for v in "ab" if pd.isna(r[v][i]) and not pd.isna(o[v][i]))
     losses = []
@@ -59,6 +60,20 @@ def test_brute_force(seed, n):
         losses.append(1 - la / lb if lb else 0.0)
     assert s.suppression_rate == pytest.approx(new / cells, abs=1e-15)
     assert s.category_loss == pytest.approx(sum(losses) / 2, abs=1e-15)
+    assert bounded.category_loss == pytest.approx(sum(max(0.0, x) for x in losses) / 2, abs=1e-15)
+    assert bounded.suppression_rate == s.suppression_rate and bounded.il1 == s.il1
+
+
+def test_a_key_that_gains_values_loses_nothing_in_the_correct_mode_and_scores_below_0_in_sdcmicro_s():
+    # microaggregation's group means: 2 ages become 3 distinct values
+    o = pd.DataFrame({"age": [20.0, 20.0, 40.0, 40.0]})
+    r = pd.DataFrame({"age": [20.0, 30.0, 30.0, 40.0]})
+    sdcm = sdc.ai_utility_score(o, r, ["age"], mode="sdcmicro")
+    ok = sdc.ai_utility_score(o, r, ["age"])
+    assert sdcm.category_loss == pytest.approx(1 - 3 / 2) and sdcm.total < 0
+    assert ok.category_loss == 0.0 and ok.total == 0.0 and ok.mode == "correct"
+    with pytest.raises(ValueError, match="^`mode` must be one of"):
+        sdc.ai_utility_score(o, r, ["age"], mode="bounded")
 
 
 @pytest.mark.parametrize("kwargs, message", [
