@@ -97,7 +97,7 @@ def test_mode_takes_the_most_frequent_category() -> None:
     df = pd.DataFrame({"x": [0.0, 0.1, 0.2, 5.0, 5.1, 5.2], "c": list("aabccc")})
     r = sdc.microaggregation_gower(df, ["c"], dist_var=["x"], k=3, category="mode", seed=3)
     assert r.data["c"].tolist() == ["a", "a", "a", "c", "c", "c"]
-    assert r.data["c"].dtype == object
+    assert r.data["c"].dtype == df["c"].dtype  # object, or str on pandas 3
 
 
 def test_strata_keep_neighbours_inside_and_input_untouched() -> None:

@@ -20,9 +20,10 @@ _NA = "<NA>"
 
 def _text(s: pd.Series) -> np.ndarray:
     """Values as text, missing as _NA; sdcMicro releases a category drawn from the missing
-    values as the text "NA's" (``VIM::sampleCat`` draws from ``summary(x)``'s names)."""
+    values as the text "NA's" (``VIM::sampleCat`` draws from ``summary(x)``'s names; "NAs" in
+    R 4.6's summary)."""
     out = s.astype(object).where(s.notna(), _NA).map(lambda v: v if v is _NA else str(v)).to_numpy()
-    return np.where(out == "NA's", _NA, out)
+    return np.where(np.isin(out, ["NA's", "NAs"]), _NA, out)
 
 
 def _random_case(seed: int):
