@@ -139,7 +139,7 @@ def _protect(session: AppSession, steps: list[dict[str, Any]]) -> Any:
 def _run_json(run: Any, page: bool) -> dict[str, Any]:
     from sdc.report.pages import comparison_page
 
-    out: dict[str, Any] = {"summary": frame_json(run.summary()), "steps": frame_json(run.to_frame())}
+    out: dict[str, Any] = {"summary": before_after_json(run.summary()), "steps": frame_json(run.to_frame())}
     if run.comparison is not None:
         out["comparison"] = before_after_json(run.comparison.summary())
         if page:

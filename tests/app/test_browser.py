@@ -81,6 +81,10 @@ def _shot(d: Any, name: str, tmp: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     height = d.execute_script("return Math.min(document.body.scrollHeight, 2400)")
     d.set_window_size(1280, max(700, int(height) + 40))
+    if os.environ.get("SDC_APP_SCREENSHOTS"):  # for the docs: let the resized page (and its frames) paint
+        import time
+
+        time.sleep(1.5)
     assert d.save_screenshot(str(out / f"app-{name}.png"))
     d.set_window_size(1280, 1100)
 
@@ -169,7 +173,9 @@ def test_the_whole_workflow_in_the_browser(browser: Any, app: Running, tmp_path:
     same = sdc.protect_data(sdc.io.read_data(ex / "health_survey.csv"), {"plan": {"seed": 20240611}, "steps": plan},
                             config=sdc.load_config(ex / "example.toml", data_given=True)).summary()
     expected = dict(zip(same["statistic"], same["value"]))
-    assert run["cells_changed"] == f"{expected['cells_changed']:,}" and run["records_out"] == "4,125"
+    label = dict(zip(same["statistic"], same["description"]))  # the page shows each figure by its description
+    assert run[label["cells_changed"]] == f"{expected['cells_changed']:,}" and run[label["records_out"]] == "4,125"
+    assert run[label["seed"]] == "20240611"  # an identifier, not a quantity: no thousands separators
     _shot(d, "compare", tmp_path)
 
     # the sweep of the local suppression's k: a point per setting and the original data, details on hover

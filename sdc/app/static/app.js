@@ -60,7 +60,7 @@ function table(doc, caption) {
   t.appendChild(head);
   const verdict = doc.columns.indexOf("verdict"), seedColumn = doc.columns.indexOf("seed");
   doc.rows.forEach((row) => {
-    const tr = el("tr"), isSeed = row[0] === "seed";  // a seed is an identifier, not a quantity
+    const tr = el("tr"), isSeed = /\bseed\b/.test(String(row[0]));  // a seed is an identifier, not a quantity
     row.forEach((v, i) => {
       const raw = isSeed || i === seedColumn;
       const td = el("td", v === null ? "" : (typeof v === "number" && !raw ? fmt(v) : v), typeof v === "number" ? "num" : "");
