@@ -6,7 +6,7 @@ Writes ``cross_validation.md`` and ``cross_validation.csv`` (measure, dataset, c
 values, max abs diff, max rel diff, agree, tolerance) with the R, sdcMicro, Python, pandas
 and numpy versions, and exits non-zero if anything disagrees.
 
-    .venv/bin/python -m validation.cross_validate --refresh record_swap   # or gower, clust
+    .venv/bin/python -m validation.cross_validate --refresh record_swap   # or gower, clust, shuffle
 
 re-runs only one group of rows (:data:`REFRESH`) and puts them in place of that group's rows
 of the published table, keeping the others (and saying when each part was generated).
@@ -108,6 +108,9 @@ def _methods(n_random: int, timing: dict[str, float]) -> list[Diff]:
     t = time.perf_counter()
     diffs.extend(_clust(n_random))
     timing["microaggregation (clustering), mafast"] = time.perf_counter() - t
+    t = time.perf_counter()
+    diffs.extend(_shuffle(n_random))
+    timing["shuffle"] = time.perf_counter() - t
     return diffs
 
 
@@ -133,10 +136,19 @@ def _clust(n_random: int) -> list[Diff]:
     return crossval_microaggr.clust_diffs(n_random)
 
 
+def _shuffle(n_random: int) -> list[Diff]:
+    """shuffle: ds (spearman, pearson; mcd where the h-subsets agree) with R's draw replayed,
+    mlm against R's lm, mvn by its invariants (testdata and `n_random` random files)."""
+    from validation import crossval_shuffle
+
+    return crossval_shuffle.shuffle_diffs(n_random)
+
+
 #: Row groups that ``--refresh`` re-runs alone: (rows, the measures' prefixes they replace).
 REFRESH = {"record_swap": (_record_swap, ("recordSwap:", "infoLoss:")),
            "gower": (_gower, ("microaggrGower:",)),
-           "clust": (_clust, ("microaggregation(clust)", "mafast"))}
+           "clust": (_clust, ("microaggregation(clust)", "mafast")),
+           "shuffle": (_shuffle, ("shuffle",))}
 
 
 def versions() -> dict[str, str]:
@@ -184,7 +196,13 @@ def markdown(table: pd.DataFrame, vers: dict[str, str], n_random: int, refreshed
         "records, testdata2 and random mixed files; each record's k nearest records exactly, numeric aggregates "
         "to 1e-12, every released category one of the neighbours' (the unique mode for cat = \"mode\"). The "
         "clustering microaggregation methods (clustpca, clustpppca, influence with pam and clara; testdata's first 300 "
-        "records and random files) and mafast (random files): cell for cell to 1e-12.",
+        "records and random files) and mafast (random files): cell for cell to 1e-12. shuffle "
+        "(validation/crossval_shuffle.py): method ds with covmethod spearman and pearson on testdata and random files, "
+        "and mcd on contaminated random files where sdc's and robustbase's searches find the same h-subset, with "
+        "sdcMicro's one normal draw replayed (perturbed values and MCD correlations to 1e-9, shuffled values cell for "
+        "cell); mlm's prediction against R's lm to 1e-10 (sdcMicro 5.8.2 stops before using it); mvn (each side its "
+        "own draws, 30 seeds) by its invariants: both sides' shuffled columns permutations of the originals, and the "
+        "mean rank correlations with the predictors and the originals within 4 standard errors.",
         "",
         head + body,
         "Deliberate differences (not compared; see `docs/sdcmicro-differences.md`): keys that are "
