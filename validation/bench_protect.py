@@ -196,7 +196,11 @@ def main(argv: list[str] | None = None) -> int:
     lines += ["", "sdcMicro has no keyed pseudonyms: `createNewID(withinVar =)` draws new random ids (one per old "
               "id); `openssl::sha256(x, key =)` is the same HMAC-SHA-256 computed in R. R's `system.time` counts "
               "CPU time in steps of 1 ms, so its figures under 0.01 s are coarse.", ""]
-    (args.out / "benchmark-protect.md").write_text("\n".join(lines), encoding="utf-8")
+    page = args.out / "benchmark-protect.md"
+    # Sections other generators add (validation/bench_protect_microaggr.py) are kept.
+    prev = page.read_text(encoding="utf-8").splitlines() if page.exists() else []
+    kept = next((prev[i:] for i, ln in enumerate(prev) if ln.startswith("## ")), [])
+    page.write_text("\n".join(lines + kept) + ("\n" if kept else ""), encoding="utf-8")
     print("\n".join(lines))
     return 0
 
