@@ -118,7 +118,8 @@ def section(table: pd.DataFrame, repeat: int) -> list[str]:
     for r in table.itertuples(index=False):
         lines.append(f"| {r.n:,} | {r.method} | {_f(r.sdc_min)} / {_f(r.sdc_median)} | {r.sdcmicro} | "
                      f"{_f(r.sdcmicro_min)} / {_f(r.sdcmicro_median)} | {r.ratio_median:.1f}x |")
-    return lines + [""]
+    return lines + ["", "R's `system.time` counts CPU time in steps of 1 ms, and on the shared machine figures of tens "
+                    "of milliseconds vary from run to run: the clustpca ratio is the coarse one.", ""]
 
 
 def put_section(page: str, lines: list[str]) -> str:
