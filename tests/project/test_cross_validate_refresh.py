@@ -69,3 +69,14 @@ def test_refresh_notes_of_other_groups_are_kept(tmp_path: Path, monkeypatch: pyt
     assert line.index("--refresh gower") < line.index("--refresh record_swap") and line.endswith(" s).")
     csv = pd.read_csv(tmp_path / "cross_validation.csv")
     assert sorted(csv["measure"]) == ["freqCalc: fk", "microaggrGower: new", "recordSwap: new"]
+
+
+def test_the_shuffle_group_owns_exactly_the_shuffle_rows() -> None:
+    """``--refresh shuffle`` replaces the rows its measures start with, and no other group's."""
+    make, prefixes = cross_validate.REFRESH["shuffle"]
+    assert prefixes == ("shuffle",)
+    published = pd.read_csv(Path(cross_validate.__file__).parent / "results" / "cross_validation.csv")
+    mine = published["measure"].astype(str).str.startswith(prefixes)
+    assert mine.any() and published.loc[mine, "measure"].str.match(r"shuffle (ds|mlm|mvn)").all()
+    others = [p for g, (_, ps) in cross_validate.REFRESH.items() if g != "shuffle" for p in ps]
+    assert not published.loc[mine, "measure"].str.startswith(tuple(others)).any()
