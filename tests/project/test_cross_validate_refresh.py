@@ -73,7 +73,7 @@ def test_refresh_notes_of_other_groups_are_kept(tmp_path: Path, monkeypatch: pyt
 
 def test_the_shuffle_group_owns_exactly_the_shuffle_rows() -> None:
     """``--refresh shuffle`` replaces the rows its measures start with, and no other group's."""
-    make, prefixes = cross_validate.REFRESH["shuffle"]
+    _, prefixes = cross_validate.REFRESH["shuffle"]
     assert prefixes == ("shuffle",)
     published = pd.read_csv(Path(cross_validate.__file__).parent / "results" / "cross_validation.csv")
     mine = published["measure"].astype(str).str.startswith(prefixes)
