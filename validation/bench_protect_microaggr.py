@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -34,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 import sdc
+from validation.bench_protect import timed
 
 HERE = Path(__file__).resolve().parent
 SECTION = "## Microaggregation on sdcMicro's testdata"
@@ -63,16 +63,6 @@ ROWS = [("gower", "microaggregation_gower (k = 3, 4 distance variables, strata u
          "`microaggregation(data.frame, variables, aggr = 3, method = \"clustpca\", nc = 8, clustermethod = \"clara\")`")]
 
 
-def _timed(fn, repeat: int) -> list[float]:  # noqa: ANN001
-    fn()  # warm
-    out = []
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        out.append(time.process_time() - t)
-    return out
-
-
 def measure(repeat: int) -> pd.DataFrame:
     """One row per method: sdc's and sdcMicro's CPU seconds (min, median) and the ratio."""
     import rpy2.robjects as ro
@@ -88,7 +78,7 @@ def measure(repeat: int) -> pd.DataFrame:
     timer = ro.r(R_TIMER)
     rows = []
     for key, method, call in ROWS:
-        mine = _timed(ours[key], repeat)
+        mine = timed(ours[key], repeat)
         theirs = [float(x) for x in timer(repeat, key)]
         rows.append({"n": len(td), "method": method, "sdc_min": min(mine), "sdc_median": statistics.median(mine),
                      "sdcmicro": call, "sdcmicro_min": min(theirs), "sdcmicro_median": statistics.median(theirs)})
