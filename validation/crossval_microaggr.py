@@ -83,6 +83,7 @@ def clust_diffs(n_random: int = 100, seed: int = 20261205) -> list[Diff]:
     """clustpca / clustpppca / influence (pam, clara) and mafast on random files, cell for cell."""
     import r_bridge as rb
     from r_bridge.errors import RBridgeError
+    from tests.protect.test_sdcmicro_microaggregation import mafast_case
 
     rng = np.random.default_rng(seed)
     td = rb.load_dataset("testdata").iloc[:300][["expend", "income", "savings"]].astype(float)
@@ -104,11 +105,8 @@ def clust_diffs(n_random: int = 100, seed: int = 20261205) -> list[Diff]:
             out.append(compare_values(f"microaggregation(clust) {method}, {cm}: values", name, dataset,
                                       ours.ravel(), theirs.ravel(), rtol=1e-12, atol=1e-12))
     for i in range(max(1, n_random // 10)):
-        n, p = int(rng.integers(20, 300)), int(rng.integers(1, 4))
-        vs = [f"v{j}" for j in range(p)]
-        df = pd.DataFrame(rng.lognormal(3, 1, (n, p)).round(int(rng.integers(0, 3))), columns=vs)
-        df["s"] = rng.integers(0, 2, n)
-        k, by = int(rng.integers(2, 6)), "s" if i % 2 else None
+        df, vs, k, by = mafast_case(rng, i)
+        n, p = len(df), len(vs)
         theirs = rb.mafast(df, vs, by=by, aggr=k).to_numpy()
         ours = sdc.microaggregation(df, vs, k=k, method="mafast", strata=by).data[vs].to_numpy()
         out.append(compare_values(f"mafast{' (strata)' if by else ''}: values", f"random {i} (n={n}, p={p}, k={k})",
