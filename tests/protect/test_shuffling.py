@@ -184,6 +184,21 @@ def test_a_plan_step_and_the_cli_run_it(tmp_path, monkeypatch) -> None:
 
 # --- sdcMicro -------------------------------------------------------------------------------
 
+def rank_correlation_gaps(ours: list[pd.DataFrame], theirs: list[pd.DataFrame], df: pd.DataFrame,
+                          resp: list[str], pred: list[str]) -> pd.DataFrame:
+    """Over the seeds, per response v and w in (predictors, v): Spearman's rho(v', w) on each side,
+    their means, sdcMicro's sd, and z = |difference of means| / its standard error (Welch);
+    validation/crossval_shuffle.py reads the same table."""
+    rows = []
+    for v in resp:
+        for w in [*pred, v]:
+            a = [stats.spearmanr(o[v], df[w]).statistic for o in ours]
+            b = [stats.spearmanr(t[v], df[w]).statistic for t in theirs]
+            se = np.sqrt(np.var(a, ddof=1) / len(a) + np.var(b, ddof=1) / len(b))
+            rows.append((v, w, np.mean(a), np.mean(b), np.std(b, ddof=1), len(b), abs(np.mean(a) - np.mean(b)) / se))
+    return pd.DataFrame(rows, columns=["v", "w", "sdc_mean", "sdcmicro_mean", "sdcmicro_sd", "seeds", "z"])
+
+
 def _random(rng: np.random.Generator) -> tuple[pd.DataFrame, list[str], list[str]]:
     n, q, k = int(rng.integers(30, 800)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
     X = rng.normal(size=(n, k)) @ rng.normal(size=(k, k))
@@ -228,13 +243,7 @@ def test_sdcmicro_rank_correlations_over_seeds() -> None:
     seeds = range(60)
     ours = [sdc.shuffle(df, resp, predictors=pred, seed=s).data for s in seeds]
     theirs = [rb.shuffle(df, resp, pred, seed=s + 1).shuffled for s in seeds]
-    worst = 0.0
-    for v in resp:
-        for w in [*pred, v]:
-            a = [stats.spearmanr(o[v], df[w]).statistic for o in ours]
-            b = [stats.spearmanr(t[v], df[w]).statistic for t in theirs]
-            se = np.sqrt(np.var(a, ddof=1) / len(a) + np.var(b, ddof=1) / len(b))
-            worst = max(worst, abs(np.mean(a) - np.mean(b)) / se)
+    worst = float(rank_correlation_gaps(ours, theirs, df, resp, pred)["z"].max())
     print(f"shuffle ds, own draws: {len(resp) * (len(pred) + 1)} rank correlations over {len(seeds)} seeds, "
           f"largest difference of means {worst:.2f} standard errors")
     assert worst < 4.0
@@ -305,14 +314,10 @@ def test_sdcmicro_mvn_loses_the_predictors_as_sdc() -> None:
     seeds = range(30)
     ours = [sdc.shuffle(df, resp, predictors=pred, method="mvn", seed=s + 500).data for s in seeds]
     theirs = [rb.shuffle(df, resp, pred, method="mvn", seed=s + 1).shuffled for s in seeds]
-    worst = 0.0
-    for v in resp:
-        for w in [*pred, v]:
-            a = [stats.spearmanr(o[v], df[w]).statistic for o in ours]
-            b = [stats.spearmanr(t[v], df[w]).statistic for t in theirs]
-            se = np.sqrt(np.var(a, ddof=1) / len(a) + np.var(b, ddof=1) / len(b))
-            worst = max(worst, abs(np.mean(a) - np.mean(b)) / se)
-            assert abs(np.mean(b)) < 4 * np.std(b, ddof=1) / np.sqrt(len(b)) + 0.01
+    gaps = rank_correlation_gaps(ours, theirs, df, resp, pred)
+    worst = float(gaps["z"].max())
+    for _, g in gaps.iterrows():
+        assert abs(g["sdcmicro_mean"]) < 4 * g["sdcmicro_sd"] / np.sqrt(g["seeds"]) + 0.01
     between = [np.mean([stats.spearmanr(o[resp[0]], o[resp[1]]).statistic for o in runs]) for runs in (ours, theirs)]
     original = stats.spearmanr(df[resp[0]], df[resp[1]]).statistic
     print(f"shuffle mvn, own draws: {len(resp) * (len(pred) + 1)} rank correlations over {len(seeds)} seeds, largest "
