@@ -36,7 +36,7 @@ def test_refresh_replaces_only_its_group(tmp_path: Path, monkeypatch: pytest.Mon
                                                                                  index=False)
     (tmp_path / "cross_validation.md").write_text(MD, encoding="utf-8")
     rows = [Diff("infoLoss: measures", "c1", "createDat", 3, 1e-15, 2e-16, True, False, 1e-12)]
-    monkeypatch.setitem(cross_validate.REFRESH, "record_swap", (lambda n: rows, ("recordSwap:", "infoLoss:")))
+    monkeypatch.setitem(cross_validate.REFRESH, "record_swap", (lambda n: rows, ("recordSwap:", "infoLoss:"), "recordSwap, infoLoss"))
     diffs, timing = cross_validate._refresh("record_swap", 100, tmp_path, {"sdc": "9"}, 300)
     assert diffs == rows and set(timing) == {"record_swap"}
     csv = pd.read_csv(tmp_path / "cross_validation.csv", float_precision="round_trip")
@@ -60,8 +60,8 @@ def test_refresh_notes_of_other_groups_are_kept(tmp_path: Path, monkeypatch: pyt
     (tmp_path / "cross_validation.md").write_text(MD, encoding="utf-8")
     swap = [Diff("recordSwap: new", "c1", "createDat", 1, 0.0, 0.0, True, True, None)]
     gower = [Diff("microaggrGower: new", "c1", "random", 1, 0.0, 0.0, True, True, None)]
-    monkeypatch.setitem(cross_validate.REFRESH, "record_swap", (lambda n: swap, ("recordSwap:",)))
-    monkeypatch.setitem(cross_validate.REFRESH, "gower", (lambda n: gower, ("microaggrGower:",)))
+    monkeypatch.setitem(cross_validate.REFRESH, "record_swap", (lambda n: swap, ("recordSwap:",), "recordSwap"))
+    monkeypatch.setitem(cross_validate.REFRESH, "gower", (lambda n: gower, ("microaggrGower:",), "microaggrGower"))
     for group in ("record_swap", "gower", "record_swap"):
         cross_validate._refresh(group, 100, tmp_path, {"sdc": "9"}, 300)
     line = (tmp_path / "cross_validation.md").read_text(encoding="utf-8").splitlines()[2]
@@ -73,10 +73,10 @@ def test_refresh_notes_of_other_groups_are_kept(tmp_path: Path, monkeypatch: pyt
 
 def test_the_shuffle_group_owns_exactly_the_shuffle_rows() -> None:
     """``--refresh shuffle`` replaces the rows its measures start with, and no other group's."""
-    _, prefixes = cross_validate.REFRESH["shuffle"]
+    _, prefixes, _ = cross_validate.REFRESH["shuffle"]
     assert prefixes == ("shuffle",)
     published = pd.read_csv(Path(cross_validate.__file__).parent / "results" / "cross_validation.csv")
     mine = published["measure"].astype(str).str.startswith(prefixes)
     assert mine.any() and published.loc[mine, "measure"].str.match(r"shuffle (ds|mlm|mvn)").all()
-    others = [p for g, (_, ps) in cross_validate.REFRESH.items() if g != "shuffle" for p in ps]
+    others = [p for g, (_, ps, _) in cross_validate.REFRESH.items() if g != "shuffle" for p in ps]
     assert not published.loc[mine, "measure"].str.startswith(tuple(others)).any()
