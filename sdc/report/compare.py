@@ -331,9 +331,10 @@ def _attack_section(c: Comparison) -> Section | None:
     if more is not None and len(more.table):
         st = more.settings
         if "n_control" in st:
+            seed = f" (seed {st['seed']})" if "seed" in st else ""  # an external report has none
             s.paragraphs.append(
                 f"Singling out, linkability and inference follow anonymeter (Giomi et al. 2023): "
-                f"{st['n_control']:,} original records are held out as control records (seed {st['seed']}); before, "
+                f"{st['n_control']:,} original records are held out as control records{seed}; before, "
                 f"the attacker is given the other {st['n_training']:,} original records themselves, after, their "
                 f"released records; both are judged on the same records. Up to {st['n_attacks']:,} attacks each.")
         for name in ATTACKS:
@@ -394,15 +395,17 @@ def _attacks_document(c: Comparison) -> dict[str, Any]:
 
 def for_audience(c: Comparison, audience: str) -> Comparison:
     """`c` as the `audience` sees it: external, without the protection log's seeds and
-    secrets and without the command line (:func:`sdc.report.audience.external_log`)."""
+    secrets, the attacks' seed and the command line (:func:`sdc.report.audience.external_log`)."""
     from dataclasses import replace
 
     from sdc.report.audience import check_audience, external_log
 
     if check_audience(audience) == "internal":
         return c
+    more = c.attack_figures
     return replace(c, protection=external_log(c.protection) if c.protection else c.protection,
-                   provenance=external_log(dict(c.provenance)))
+                   provenance=external_log(dict(c.provenance)),
+                   attack_figures=more if more is None else replace(more, settings=external_log(dict(more.settings))))
 
 
 def comparison_files(c: Comparison, *, formats: Sequence[str] | None = None,

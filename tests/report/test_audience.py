@@ -93,3 +93,14 @@ def test_an_external_assessment_has_no_per_record_file(tmp_path: Path, capsys: p
     md = (tmp_path / "ext" / "report.md").read_text(encoding="utf-8")
     assert "Audience: external" in md[:3000] and "sdc assess " + str(example_path()) not in md
     assert "Audience: internal" in (tmp_path / "int" / "report.md").read_text(encoding="utf-8")[:3000]
+
+
+def test_the_external_comparison_holds_no_attack_seed(runs) -> None:  # noqa: ANN001
+    internal, external, _, _ = runs
+    inside = json.loads((internal / "comparison" / "report.json").read_text(encoding="utf-8"))
+    outside = json.loads((external / "comparison" / "report.json").read_text(encoding="utf-8"))
+    assert "seed" in inside["attacks"]["settings"] and "seed" not in outside["attacks"]["settings"]
+    assert outside["attacks"]["settings"]["n_control"] == inside["attacks"]["settings"]["n_control"]
+    assert "control records (seed" in (internal / "comparison" / "summary.txt").read_text(encoding="utf-8")
+    for name in ("summary.txt", "report.md", "report.html"):
+        assert "control records (seed" not in (external / "comparison" / name).read_text(encoding="utf-8"), name
