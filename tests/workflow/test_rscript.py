@@ -90,7 +90,8 @@ def test_the_bundled_plan_runs_under_rscript_and_its_deterministic_step_matches(
 def test_every_exact_translation_gives_the_release_cells(tmp_path: Path) -> None:
     """Bands closed on either side, top and bottom coding, local suppression in sdcMicro's mode,
     suppression by risk (localSupp), multivariate top coding with a given center and covariance
-    (mvTopCoding), addNoise's restr, ghost variables (addGhostVars)."""
+    (mvTopCoding), addNoise's restr, ghost variables (addGhostVars), Gower microaggregation of
+    complete numeric variables within strata (microaggrGower)."""
     plan = {"plan": {"seed": 5}, "steps": [
         {"method": "global_recode", "variables": ["age"], "width": 10, "closed": "left"},
         {"method": "top_bottom_code", "variables": ["bmi"], "top": 35, "bottom": 18, "bottom_value": 17},
@@ -102,11 +103,13 @@ def test_every_exact_translation_gives_the_release_cells(tmp_path: Path) -> None
         {"method": "mv_top_code", "variables": ["bmi", "systolic_bp"], "alpha": 0.05, "center": [25.0, 130.0],
          "cov": [[9.0, 4.0], [4.0, 150.0]]},
         {"method": "add_noise", "variables": ["bmi", "systolic_bp"], "params": {"method": "restr"}, "noise": 50},
-        {"method": "add_ghost_vars", "variables": ["relation", "household_id"], "key_var": "region"}]}
+        {"method": "add_ghost_vars", "variables": ["relation", "household_id"], "key_var": "region"},
+        {"method": "microaggregation_gower", "variables": ["bmi", "systolic_bp"], "k": 3,
+         "dist_var": ["bmi", "systolic_bp", "weight"], "strata": ["smoking"]}]}
     run = sdc.protect_data(sdc.load_example(), plan, reassess=False)
     assert int(run.steps[4].result.changed["region"]) > 0 and run.steps[5].result.details["flagged"] > 0
-    assert run.steps[7].result.n_changed > 0
-    assert _check_exact_steps(run, tmp_path) == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert run.steps[7].result.n_changed > 0 and run.steps[8].result.n_changed > 0
+    assert _check_exact_steps(run, tmp_path) == [1, 2, 3, 4, 5, 6, 7, 8, 9]
 
 
 def test_sdc_protect_export_r_writes_the_script(tmp_path: Path) -> None:
