@@ -16,6 +16,7 @@ import pandas as pd
 from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
 from sdc.identify.criteria import BETA_VARIANTS, DELTA_VARIANTS, L_VARIANTS, POP_MODELS, T_DISTANCES, Models
 from sdc.identify.hierarchy import Hierarchy, as_hierarchy
+from sdc.identify.kmap import K_MAP_ESTIMATORS, KMapEstimate, k_map_estimate
 from sdc.identify.lightning import ALGORITHMS
 from sdc.identify.metrics import METRICS
 from sdc.risk.uniqueness import MAX_POPULATION, USA_POPULATION
@@ -82,19 +83,21 @@ def _split_trees(hierarchies: Mapping[str, object], sens: list[str], t: object, 
 
 
 def _population(data: pd.DataFrame, pop_uniques: object, pop_model: object, population_size: object,
-                sampling_fraction: object) -> tuple[float | None, str, int | None]:
-    """Population uniqueness's threshold, estimator and population size N, checked: N is
+                sampling_fraction: object, k_map: object = None) -> tuple[float | None, str, int | None]:
+    """Population uniqueness's threshold, estimator and the population size N, checked: N is
     `population_size` (at least the records) or round(n / `sampling_fraction`), as ARX's
-    ``ARXPopulationModel``; exactly one of them with `pop_uniques`, neither without."""
+    ``ARXPopulationModel``; exactly one of them with `pop_uniques` or `k_map`, neither without."""
     check_option(pop_model, "pop_model", POP_MODELS)
-    if pop_uniques is None:
+    users = [name for name, v in (("pop_uniques", pop_uniques), ("k_map", k_map)) if v is not None]
+    if not users:
         if population_size is not None or sampling_fraction is not None:
-            raise ValueError("`population_size` and `sampling_fraction` need `pop_uniques` (the population uniqueness limit).")
+            raise ValueError("`population_size` and `sampling_fraction` need `pop_uniques` (the population uniqueness "
+                             "limit) or `k_map`.")
         return None, str(pop_model), None
-    pu = check_number(pop_uniques, "pop_uniques", low=0, high=1)
+    pu = None if pop_uniques is None else check_number(pop_uniques, "pop_uniques", low=0, high=1)
     n = len(data)
     if (population_size is None) == (sampling_fraction is None):
-        raise ValueError("`pop_uniques` needs exactly one of `population_size` and `sampling_fraction` "
+        raise ValueError(f"`{users[0]}` needs exactly one of `population_size` and `sampling_fraction` "
                          f"(ARX's USA population is population_size={USA_POPULATION}).")
     if population_size is not None:
         return pu, str(pop_model), check_int(population_size, "population_size", min_value=max(n, 1), max_value=MAX_POPULATION)
@@ -105,11 +108,24 @@ def _population(data: pd.DataFrame, pop_uniques: object, pop_model: object, popu
     return pu, str(pop_model), max(N, 1)
 
 
+def _k_map(data: pd.DataFrame, k_map: object, estimator: object, significance: object,
+           population_size: int | None) -> KMapEstimate | None:
+    """k-map's k, estimator and significance checked, and its derived class size (:mod:`sdc.identify.kmap`)."""
+    check_option(estimator, "k_map_estimator", K_MAP_ESTIMATORS)
+    alpha = check_fraction(significance, "k_map_significance")
+    if k_map is None:
+        return None
+    km = check_int(k_map, "k_map", min_value=1)
+    assert population_size is not None  # _population asked for it
+    return k_map_estimate(km, len(data), population_size, alpha, str(estimator))
+
+
 def resolve(
     data: pd.DataFrame, hierarchies: Mapping[str, object], sensitive: object, k: object, l: object,
     l_variant: str, c: float, t: object, t_distance: str, beta: object, beta_variant: str, base: object,
     delta: object = None, delta_variant: str = "arx", alpha: object = None, avg_risk: object = None,
     sample_uniques: object = None, population: tuple = (None, "dankar", None, None),
+    kmap: tuple = (None, "poisson", 0.01),
 ) -> Resolved:
     """Check every argument of the search; see :func:`sdc.identify.search.generalisation_search`."""
     check_frame(data)
@@ -142,14 +158,15 @@ def resolve(
     als = _per_sensitive(alpha, "alpha", sens, lambda v, n: check_number(v, n, low=0, high=1, low_open=True))
     ar = None if avg_risk is None else check_number(avg_risk, "avg_risk", low=0, high=1, low_open=True)
     su = None if sample_uniques is None else check_fraction(sample_uniques, "sample_uniques")
-    pu, pm, pn = _population(data, *population)
+    pu, pm, pn = _population(data, *population, k_map=kmap[0])
+    km = _k_map(data, *kmap, population_size=pn)
     cc = check_number(c, "c", low=0, high=math.inf, low_open=True)
-    models = Models(k=kk, l=ls, l_variant=l_variant, c=cc, t=ts, t_distance=t_distance, beta=bs,
+    models = Models(k=kk, k_map=km, l=ls, l_variant=l_variant, c=cc, t=ts, t_distance=t_distance, beta=bs,
                     beta_variant=beta_variant, delta=ds, delta_variant=delta_variant, alpha=als,
                     avg_risk=ar, sample_uniques=su, pop_uniques=pu, pop_model=pm, population_size=pn)
     if models.empty:
-        raise ValueError("no privacy model given: set at least one of `k`, `l`, `t`, `beta`, `delta`, `alpha`, `avg_risk`, "
-                         "`sample_uniques`, `pop_uniques`.")
+        raise ValueError("no privacy model given: set at least one of `k`, `k_map`, `l`, `t`, `beta`, `delta`, `alpha`, "
+                         "`avg_risk`, `sample_uniques`, `pop_uniques`.")
     used = set(ls) | set(ts) | set(bs) | set(ds) | set(als)
     sens = [s for s in sens if s in used] + [s for s in sens if s not in used]
     return Resolved(hierarchies=hs, sensitive=sens, models=models, sensitive_hierarchies=sh)

@@ -7,6 +7,9 @@ class with counts f_v of the sensitive values (missing values left out), N = sum
 p_v = f_v / N, and q_v the file-wide share of value v (all records, before suppression):
 
 * k-anonymity: the class has at least k records (Sweeney 2002).
+* k-map estimated from the sample (``k_map``; ARX's ``KMap`` with a ``CellSizeEstimator``; El
+  Emam and Dankar 2008): every class at least k' records, k' derived from k, the sampling
+  fraction and a significance level (:mod:`sdc.identify.kmap`); with ``k`` the larger of the two.
 * distinct l-diversity: at least l distinct sensitive values.
 * entropy l-diversity: H = ln N - (1/N) sum f_v ln f_v >= ln l (natural log, ARX's Shannon
   estimator; Machanavajjhala et al. 2007).
@@ -95,6 +98,7 @@ from sdc.attribute.ldiversity import ENTROPY_RTOL, entropy_below
 from sdc.attribute.ldiversity import _recursive as _recursive_l
 from sdc.attribute.tree_closeness import HierarchyTree, tree_emd
 from sdc.core.generalise import Cells, GroupTable
+from sdc.identify.kmap import KMapEstimate
 from sdc.risk.uniqueness import ESTIMATORS as POP_MODELS
 from sdc.risk.uniqueness import population_uniques_of_sizes
 
@@ -136,6 +140,13 @@ class Models:
     pop_uniques: float | None = None
     pop_model: str = "dankar"
     population_size: int | None = None
+    k_map: KMapEstimate | None = None
+
+    @property
+    def min_size(self) -> int | None:
+        """The least class size: k, or k-map's derived k' (:mod:`sdc.identify.kmap`), the larger."""
+        sizes = [s for s in (self.k, None if self.k_map is None else self.k_map.k_derived) if s is not None]
+        return max(sizes) if sizes else None
 
     @property
     def release_wide(self) -> bool:
@@ -145,6 +156,11 @@ class Models:
 
     def describe(self) -> list[str]:
         out = [] if self.k is None else [f"{self.k}-anonymity"]
+        if self.k_map is not None:
+            km = self.k_map
+            how = "zero-truncated Poisson" if km.estimator == "zero_truncated_poisson" else "Poisson"
+            out.append(f"{km.k}-map ({how} estimate, N = {km.population_size:,}, significance "
+                       f"{km.significance:g}): every class at least {km.k_derived} records (type-1 error {km.type1_error:.3g})")
         for s, v in self.l.items():
             lab = f"recursive ({self.c:g}, {v:g})" if self.l_variant == "recursive" else f"{self.l_variant} {v:g}"
             if self.l_variant == "grassberger":
@@ -168,19 +184,23 @@ class Models:
         average risk (module notes)."""
         if not suppression:
             keep_l = self.l_variant != "grassberger"
-            return Models(k=self.k, l=dict(self.l) if keep_l else {}, l_variant=self.l_variant, c=self.c,
+            return Models(k=self.k, k_map=self.k_map, l=dict(self.l) if keep_l else {}, l_variant=self.l_variant, c=self.c,
                           t=dict(self.t), t_distance=self.t_distance, beta=dict(self.beta),
                           beta_variant=self.beta_variant, alpha=dict(self.alpha), avg_risk=self.avg_risk,
                           sample_uniques=self.sample_uniques)
-        return Models(k=self.k, l=dict(self.l) if self.l_variant == "distinct" else {}, l_variant="distinct",
+        return Models(k=self.k, k_map=self.k_map, l=dict(self.l) if self.l_variant == "distinct" else {}, l_variant="distinct",
                       avg_risk=self.avg_risk, sample_uniques=self.sample_uniques)
 
     @property
     def empty(self) -> bool:
-        return self.k is None and not self.l and not self.t and not self.beta and not self.delta and not self.alpha and not self.release_wide
+        return self.min_size is None and not self.l and not self.t and not self.beta and not self.delta and not self.alpha and not self.release_wide
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"k": self.k}
+        if self.k_map is not None:
+            km = self.k_map
+            out.update(k_map=km.k, k_map_estimator=km.estimator, k_map_significance=km.significance,
+                       population_size=km.population_size, k_map_derived_k=km.k_derived, k_map_type1_error=km.type1_error)
         if self.l:
             out.update(l=dict(self.l), l_variant=self.l_variant)
             if self.l_variant == "recursive":
@@ -421,8 +441,8 @@ def class_checks(table: GroupTable, models: Models, sensitive_index: Mapping[str
     trees = trees or {}
     g = table.n_groups
     ok = np.ones(g, dtype=bool)
-    if models.k is not None:
-        ok &= table.counts >= models.k
+    if models.min_size is not None:
+        ok &= table.counts >= models.min_size
     for s, lv in models.l.items():
         cl = table.cells[sensitive_index[s]]
         if models.l_variant == "recursive":

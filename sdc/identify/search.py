@@ -471,17 +471,14 @@ def generalisation_search(
     l: float | Mapping[str, float] | None = None,
     l_variant: str = "distinct",
     c: float = 2.0,
-    t: float | Mapping[str, float] | None = None,
-    t_distance: str = "equal",
-    beta: float | Mapping[str, float] | None = None,
-    beta_variant: str = "basic",
-    delta: float | Mapping[str, float] | None = None,
-    delta_variant: str = "arx",
+    t: float | Mapping[str, float] | None = None, t_distance: str = "equal",
+    beta: float | Mapping[str, float] | None = None, beta_variant: str = "basic",
+    delta: float | Mapping[str, float] | None = None, delta_variant: str = "arx",
     alpha: float | Mapping[str, float] | None = None,
-    avg_risk: float | None = None,
-    sample_uniques: float | None = None,
+    avg_risk: float | None = None, sample_uniques: float | None = None,
     pop_uniques: float | None = None, pop_model: str = "dankar",
     population_size: int | None = None, sampling_fraction: float | None = None,
+    k_map: int | None = None, k_map_estimator: str = "poisson", k_map_significance: float = 0.01,
     sensitive: str | Sequence[str] | None = None,
     suppression_limit: float = 0.04,
     metric: str = "discernibility",
@@ -517,6 +514,8 @@ def generalisation_search(
         ARX's PopulationUniqueness: population uniques / N <= pop_uniques, estimated by `pop_model`
         ("dankar", "pitman", "zayatz", "snb"; :mod:`sdc.risk.uniqueness`) from the released
         classes; N = `population_size` (ARX's USA: 317,238,626) or round(n / `sampling_fraction`).
+    k_map, k_map_estimator, k_map_significance : optional
+        ARX's KMap estimated ("poisson", "zero_truncated_poisson"; N as above): k'-anonymity (:mod:`sdc.identify.kmap`).
     sensitive : str or sequence of str, optional
         The sensitive variables (default: the keys of the mappings given for l, t, beta, ...).
     suppression_limit : float, default 0.04
@@ -556,7 +555,8 @@ def generalisation_search(
     """
     start = time.perf_counter()
     args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant, hierarchy_base,
-                   delta, delta_variant, alpha, avg_risk, sample_uniques, (pop_uniques, pop_model, population_size, sampling_fraction))
+                   delta, delta_variant, alpha, avg_risk, sample_uniques, (pop_uniques, pop_model, population_size, sampling_fraction),
+                   (k_map, k_map_estimator, k_map_significance))
     hs, sens, models = args.hierarchies, args.sensitive, args.models
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
     how = budget(algorithm, time_limit, node_limit, exhaustive)

@@ -29,6 +29,9 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
     pop_uniques = 0.0001          # largest estimated share of population uniques (ARX's PopulationUniqueness)
     pop_model = "dankar"          # dankar | pitman | zayatz | snb
     population_size = 317238626   # N (ARX's USA figure); or sampling_fraction = 0.01
+    k_map = 3                     # k-map estimated from the sample (ARX's KMap; needs population_size)
+    k_map_estimator = "poisson"   # poisson | zero_truncated_poisson
+    k_map_significance = 0.01
 
     [search]
     suppression_limit = 0.04
@@ -79,6 +82,7 @@ from sdc.identify.criteria import BETA_VARIANTS, DELTA_VARIANTS, L_VARIANTS, POP
 from sdc.identify.hierarchy import (
     Hierarchy, as_hierarchy, date_hierarchy, interval_hierarchy, mapping_hierarchy, prefix_hierarchy,
 )
+from sdc.identify.kmap import K_MAP_ESTIMATORS
 from sdc.identify.lightning import ALGORITHMS
 from sdc.identify.metrics import METRICS
 from sdc.identify.qi_search import SubsetSearchResult, qi_dimension_search, transformation_search
@@ -130,6 +134,12 @@ MODEL_OPTIONS = Options([
            help="population size N of pop_uniques (ARX's USA: 317238626)"),
     Option("sampling_fraction", Maybe(PROBABILITY), None, section="models", metavar="F",
            help="sampling fraction n / N of pop_uniques (instead of population_size)"),
+    Option("k_map", Maybe(COUNT), None, section="models", metavar="K",
+           help="k of k-map: people of the population per class, estimated (ARX's KMap; with population_size)"),
+    Option("k_map_estimator", Choice(K_MAP_ESTIMATORS), "poisson", section="models",
+           help="k-map's estimator of a class's population count"),
+    Option("k_map_significance", PROBABILITY, 0.01, section="models", metavar="ALPHA",
+           help="k-map's significance level (largest type-1 error)"),
     Option("sensitive", Names(), (), section="models", metavar="COLS", help="sensitive variables, comma-separated"),
 ])
 #: The search's settings ([search]).
@@ -149,7 +159,7 @@ SEARCH_OPTIONS = Options([
 ])
 _TARGETS = Options([o for o in MODEL_OPTIONS
                     if not o.name.startswith(("beta", "delta", "alpha", "avg_risk", "sample_uniques", "pop_", "population_",
-                                            "sampling_"))]
+                                            "sampling_", "k_map"))]
                    + [SEARCH_OPTIONS["suppression_limit"]])
 #: The options of each section (the dimension and combination searches add their own table).
 _SECTION_OPTIONS: dict[str, Options] = {

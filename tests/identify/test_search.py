@@ -158,7 +158,11 @@ def test_result_api() -> None:
     ({"pop_uniques": 0.01, "population_size": 100, "pop_model": "poisson"}, "`pop_model` must be one of"),
     ({"pop_uniques": 0.01, "population_size": 5}, "`population_size` must be an integer >= 8"),
     ({"pop_uniques": 0.01, "sampling_fraction": 0}, r"`sampling_fraction` must lie in \(0, 1\]"),
-    ({"k": 2, "population_size": 100}, "need `pop_uniques`"),
+    ({"k": 2, "population_size": 100}, "need `pop_uniques` .* or `k_map`"),
+    ({"k_map": 3}, "`k_map` needs exactly one of `population_size` and `sampling_fraction`"),
+    ({"k_map": 0, "population_size": 100}, "`k_map` must be an integer >= 1"),
+    ({"k_map": 3, "population_size": 100, "k_map_estimator": "zip"}, "`k_map_estimator` must be one of"),
+    ({"k_map": 3, "population_size": 100, "k_map_significance": 1.5}, r"`k_map_significance` must lie in \[0, 1\]"),
 ])
 def test_argument_errors(kwargs: dict, match: str) -> None:
     data, hs = _hand()
@@ -465,6 +469,13 @@ ARX_CASES = [
                metric="nue"), 144298.1603344462, [0, 0, 1, 1, 1, 2, 1, 0, 0]),
     (ALL, dict(pop_uniques=0.0001, pop_model="pitman", population_size=317238626, suppression_limit=0.04,
                metric="nue"), 144298.1603344462, [0, 0, 1, 1, 1, 2, 1, 0, 0]),
+    # TestAnonymizationKMap.java:55, :56 (k-map 3 and 1000 estimated with the zero-truncated Poisson,
+    # 1 % significance, ARX's USA population: 2- and 3-anonymity)
+    (NO_OCC, dict(k_map=3, k_map_estimator="zero_truncated_poisson", k_map_significance=0.01, population_size=317238626,
+                  suppression_limit=0.05, metric="nue"), 130804.5332092598, [0, 0, 1, 1, 0, 2, 2, 0]),
+    (NO_OCC, dict(k_map=1000, k_map_estimator="zero_truncated_poisson", k_map_significance=0.01,
+                  population_size=317238626, suppression_limit=0.05, metric="nue"), 151894.1394841501,
+     [0, 0, 1, 1, 1, 2, 1, 0]),
     # TestAnonymizationCombinations.java:62, :173 (hierarchical t-closeness alone)
     (NO_OCC, dict(t={"occupation": 0.2}, t_distance="hierarchical", suppression_limit=0.0, metric="nue_monotonic"),
      398400.0741806447, [0, 4, 1, 1, 3, 2, 2, 1]),
