@@ -109,7 +109,8 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
           f"{r.seconds:.2f} s ({r.n_evaluated:,} evaluated).")
     best = "Optimum" if r.optimal else "Best found, not proven optimal"
     if r.algorithm != "exact":
-        print(f"Lightning stopped: {r.stopped} ({r.n_evaluated:,} of {r.n_nodes:,} transformations checked).")
+        print(f"{r.algorithm_title[0].upper()}{r.algorithm_title[1:]} stopped: {r.stopped} ({r.n_evaluated:,} of "
+              f"{r.n_nodes:,} transformations checked{'' if r.seed is None else f', seed {r.seed}'}).")
     print(f"{best}: " + ", ".join(f"{q}={r.levels[q]}" for q in r.quasi_identifiers))
     print(f"Loss ({r.metric}): {r.loss:.10g}; suppressed {r.suppressed:,} records "
           f"({100 * r.suppressed_share:.2f}%); {r.classes:,} classes.")

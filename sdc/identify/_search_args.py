@@ -186,16 +186,18 @@ def settings(suppression_limit: object, metric: object, suppressed_as: object, r
     return limit, n_up
 
 
-def budget(algorithm: object, time_limit: object, node_limit: object,
-           exhaustive: object) -> tuple[str, float | None, int | None]:
-    """The algorithm and Lightning's budget checked (one line each): a time limit in seconds
-    (> 0) and a node limit (>= 1), each optional; neither with ``algorithm="exact"``."""
+def budget(algorithm: object, time_limit: object, node_limit: object, exhaustive: object,
+           seed: object = 0) -> tuple[str, float | None, int | None, int]:
+    """The algorithm, a heuristic's budget and the genetic search's seed checked (one line
+    each): a time limit in seconds (> 0) and a node limit (>= 1), each optional, neither with
+    ``algorithm="exact"``; the seed a whole number >= 0."""
     check_option(algorithm, "algorithm", ALGORITHMS)
     tl = None if time_limit is None else check_number(time_limit, "time_limit", low=0, high=math.inf, low_open=True)
     nl = None if node_limit is None else check_int(node_limit, "node_limit", min_value=1)
+    sd = check_int(seed, "seed", min_value=0)
     if algorithm == "exact" and (tl is not None or nl is not None):
-        raise ValueError("`time_limit` and `node_limit` are Lightning's budget: they need algorithm=\"lightning\" "
-                         "or \"auto\" (the exact search runs until the optimum is proven).")
-    if algorithm == "lightning" and exhaustive:
-        raise ValueError("`exhaustive=True` evaluates every node: it needs algorithm=\"exact\", not \"lightning\".")
-    return str(algorithm), (None if tl is None else float(tl)), nl
+        raise ValueError("`time_limit` and `node_limit` are a heuristic's budget: they need algorithm=\"lightning\", "
+                         "\"genetic\" or \"auto\" (the exact search runs until the optimum is proven).")
+    if algorithm in ("lightning", "genetic") and exhaustive:
+        raise ValueError(f"`exhaustive=True` evaluates every node: it needs algorithm=\"exact\", not \"{algorithm}\".")
+    return str(algorithm), (None if tl is None else float(tl)), nl, sd

@@ -60,7 +60,7 @@ class Lattice:
         if size > MAX_NODES:
             raise ValueError(
                 f"the lattice has {size:,} transformations, more than {MAX_NODES:,}; use algorithm=\"lightning\" "
-                "(or \"auto\"; the best found, not proven optimal), fewer quasi-identifiers or hierarchies with fewer levels."
+                "(or \"genetic\" or \"auto\"; the best found, not proven optimal), fewer quasi-identifiers or hierarchies with fewer levels."
             )
         grids = np.meshgrid(*[np.arange(t + 1, dtype=np.int16) for t in top], indexing="ij")
         levels = np.stack([g.ravel() for g in grids], axis=1) if top else np.zeros((1, 0), dtype=np.int16)

@@ -44,11 +44,13 @@ from sdc.identify.metrics import dm_star
 
 __all__ = ["Lightning", "run_lightning", "lattice_size", "ALGORITHMS", "STOPPED", "AUTO_TIME_LIMIT"]
 
-#: The search algorithms: the proven optimum, the heuristic, or by lattice size.
-ALGORITHMS = ("exact", "lightning", "auto")
+#: The search algorithms: the proven optimum, the heuristics (Lightning; the genetic search,
+#: :mod:`sdc.identify.genetic`), or by lattice size.
+ALGORITHMS = ("exact", "lightning", "genetic", "auto")
 #: Why a search stopped: the optimum proven, the heuristic's queue empty, or its budget spent.
 STOPPED = {"proven": "the optimum is proven", "exhausted": "no node left to expand",
-           "time": "the time limit was reached", "nodes": "the node limit was reached"}
+           "time": "the time limit was reached", "nodes": "the node limit was reached",
+           "generations": "every generation was run"}
 #: The time limit (seconds) "auto" gives Lightning when no budget is given (ARX's default).
 AUTO_TIME_LIMIT = 30.0
 
@@ -67,7 +69,10 @@ class Lightning:
     """State of one Lightning search (nodes as level tuples, only the checked ones stored)."""
 
     algorithm = "lightning"
+    title = "Lightning (ARX's heuristic)"
+    how = "Lightning: best-first from the bottom, bounded by its budget"
     optimal = False
+    seed: int | None = None
 
     def __init__(self, problem: Problem, models: Models, limit: float, metric: str, keep: int,
                  practical: bool = False, time_limit: float | None = None, node_limit: int | None = None) -> None:

@@ -24,8 +24,9 @@ branch-and-bound in the spirit of Flash and OLA (Kohlmayer et al. 2012; El Emam 
    evaluated specialisation (:func:`sdc.core.generalise.roll_up`), not from the records.
 
 Ties in loss are broken by the lower height (sum of levels), then by the level vector in
-lexicographic order. Lattices above MAX_NODES go to ARX's Lightning heuristic
-(``algorithm="lightning"`` or ``"auto"``; :mod:`sdc.identify.lightning`): best found, not proven.
+lexicographic order. Lattices above MAX_NODES go to ARX's heuristics (``algorithm="lightning"``
+or ``"auto"``, :mod:`sdc.identify.lightning`; ``"genetic"``, :mod:`sdc.identify.genetic`): best
+found, not proven.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from sdc.identify._search_args import SUPPRESSED_AS, budget, resolve, settings
 from sdc.identify.criteria import Models, achieved
 from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import MAX_NODES, Lattice, Problem
+from sdc.identify.genetic import run_genetic
 from sdc.identify.lightning import AUTO_TIME_LIMIT, STOPPED, Lightning, lattice_size, run_lightning
 from sdc.identify.metrics import dm_star
 from sdc.protect.transformation import level_mapping
@@ -102,13 +104,18 @@ class GeneralisationResult:
         Whether every node was evaluated.
     seconds : float
         Wall time of the search (encoding included).
-    algorithm : str
-        ``"exact"`` (the optimum proven) or ``"lightning"`` (the heuristic, :mod:`sdc.identify.lightning`).
+    algorithm, algorithm_title, algorithm_how : str
+        ``"exact"`` (the optimum proven), ``"lightning"`` (:mod:`sdc.identify.lightning`) or
+        ``"genetic"`` (:mod:`sdc.identify.genetic`), a heuristic's name and how it searched, as
+        the report says them.
+    seed : int or None
+        The genetic search's seed (None for the deterministic searches).
     optimal : bool
         Whether the result is proven optimal (False for Lightning, and with ``practical_monotonicity``).
     stopped : str
-        Why the search stopped: ``"proven"``, ``"exhausted"`` (Lightning's queue empty), ``"time"``
-        or ``"nodes"`` (its budget); Lightning's ``lattice`` holds only the nodes it checked.
+        Why the search stopped: ``"proven"``, ``"exhausted"`` (Lightning's queue empty),
+        ``"generations"`` (the genetic search's), ``"time"`` or ``"nodes"`` (a heuristic's budget); a
+        heuristic's ``lattice`` holds only the nodes it checked.
     mapping : pandas.DataFrame
         The transformation as a value-to-value table (variable, level, value, released): every
         hierarchy row's level-0 value and its label at the chosen level
@@ -142,6 +149,9 @@ class GeneralisationResult:
     algorithm: str = "exact"
     optimal: bool = True
     stopped: str = "proven"
+    algorithm_title: str = "the exact search"
+    algorithm_how: str = ""
+    seed: int | None = None
 
     @property
     def suppressed_share(self) -> float:
@@ -174,7 +184,7 @@ class GeneralisationResult:
             ("achieved", self.achieved, "the privacy figures achieved"),
             ("nodes", self.n_nodes, "nodes of the lattice"), ("evaluated", self.n_evaluated, "nodes evaluated"),
             ("exhaustive", self.exhaustive, "whether every node was evaluated"),
-            ("algorithm", self.algorithm, "exact (proven optimum) or lightning (heuristic)"),
+            ("algorithm", self.algorithm, "exact (proven optimum), lightning or genetic (heuristics)"),
             ("optimal", self.optimal, "proven optimal" if self.optimal else "best found, not proven optimal"),
             ("stopped", self.stopped, STOPPED.get(self.stopped, self.stopped)),
             ("seconds", self.seconds, "wall time of the search"),
@@ -359,7 +369,9 @@ class _Search:
     # -- results
 
     algorithm, stopped = "exact", "proven"
+    title, how = "the exact search", ""
     optimal = True
+    seed: int | None = None
 
     @property
     def n_nodes(self) -> int:
@@ -425,7 +437,8 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search | Lightning, models
         seconds=time.perf_counter() - start,
         mapping=pd.concat([level_mapping(q.name, lev, q.hierarchy.table[:, 0], q.labels[lev][q.to_level[lev]])
                            for q, lev in zip(problem.qis, levels)], ignore_index=True),
-        algorithm=s.algorithm, optimal=bool(s.optimal), stopped=str(s.stopped),
+        algorithm=s.algorithm, optimal=bool(s.optimal), stopped=str(s.stopped), algorithm_title=s.title,
+        algorithm_how=s.how, seed=s.seed,
     )
 
 
@@ -452,7 +465,10 @@ def _dispatched(problem: Problem, models: Models, limit: float, metric: str, n_u
                 practical: bool, how: tuple[str, float | None, int | None]) -> tuple[_Search | Lightning, bool]:
     """The exact search, or Lightning (asked for, or "auto" above MAX_NODES; "auto" without a
     budget gives it ARX's default time limit)."""
-    algorithm, time_limit, node_limit = how
+    algorithm, time_limit, node_limit, seed = how
+    if algorithm == "genetic":
+        g = run_genetic(problem, models, limit, metric, n_up + 1, practical, time_limit, node_limit, seed)
+        return g, g.n_evaluated == g.n_nodes
     if algorithm == "exact" or (algorithm == "auto" and lattice_size(problem) <= MAX_NODES):
         s, full = _searched(problem, models, limit, metric, n_up, exhaustive, practical)
         s.optimal = not practical
@@ -485,7 +501,7 @@ def generalisation_search(
     runner_ups: int = 5, suppressed_as: str = "missing",
     exhaustive: bool | None = None, hierarchy_base: str | None = None,
     practical_monotonicity: bool = False,
-    algorithm: str = "exact", time_limit: float | None = None, node_limit: int | None = None,
+    algorithm: str = "exact", time_limit: float | None = None, node_limit: int | None = None, seed: int = 0,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
 
@@ -533,11 +549,11 @@ def generalisation_search(
         Directory that relative hierarchy paths are resolved against.
     practical_monotonicity : bool, default False
         ARX's: every model taken as monotone (pruned unless ``exhaustive``); not proven optimal.
-    algorithm : {"exact", "lightning", "auto"}, default "exact"
-        The proven optimum (up to :data:`~sdc.identify.lattice.MAX_NODES` nodes), ARX's Lightning
-        (:mod:`sdc.identify.lightning`; any size, best found, not proven optimal), or by size.
-    time_limit, node_limit : optional
-        Lightning's budget: seconds, nodes checked (none: until its queue is empty; "auto": 30 s).
+    algorithm : {"exact", "lightning", "genetic", "auto"}, default "exact"
+        The proven optimum (up to :data:`~sdc.identify.lattice.MAX_NODES` nodes), ARX's Lightning or
+        genetic search (:mod:`~sdc.identify.lightning`, :mod:`~sdc.identify.genetic`; best found), or by size.
+    time_limit, node_limit, seed : optional
+        A heuristic's budget: seconds, nodes checked ("auto": 30 s); the genetic search's seed.
 
     Returns
     -------
@@ -559,7 +575,7 @@ def generalisation_search(
                    (k_map, k_map_estimator, k_map_significance))
     hs, sens, models = args.hierarchies, args.sensitive, args.models
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
-    how = budget(algorithm, time_limit, node_limit, exhaustive)
+    how = budget(algorithm, time_limit, node_limit, exhaustive, seed)
     problem = Problem.encode(data, hs, sens, args.sensitive_hierarchies)
     s, full = _dispatched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
     return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)

@@ -91,7 +91,7 @@ def lattice_png(res: GeneralisationResult) -> bytes:
     ax.set_ylabel("height (sum of generalisation levels)")
     opt_text = textwrap.fill(f"{best}: " + ", ".join(f"{q}={res.levels[q]}" for q in names), 95)
     ax.set_title(f"Lattice: {res.n_nodes:,} transformations, {res.n_evaluated:,} evaluated"
-                 f"{'' if res.algorithm == 'exact' else ' (Lightning; only those are drawn)'}\n{opt_text}", fontsize=9)
+                 f"{'' if res.algorithm == 'exact' else f' ({res.algorithm}; only those are drawn)'}\n{opt_text}", fontsize=9)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
     return _png(fig)
 

@@ -147,7 +147,7 @@ def _achieved_text(a: dict[str, Any]) -> str:
 
 def _how(r: GeneralisationResult) -> str:
     if r.algorithm != "exact":
-        return "Lightning: best-first from the bottom, bounded by its budget"
+        return r.algorithm_how
     return "exhaustive" if r.exhaustive else "predictive tagging and bound pruning"
 
 
@@ -165,7 +165,7 @@ def search_markdown(run: SearchRun, doc: dict[str, Any]) -> str:
         f"records suppressed.  ",
         f"Metric: {_METRIC_TEXT.get(r.metric, r.metric)}.\n",
         "## Optimum\n" if r.optimal else "## Best found, not proven optimal\n",
-        "" if r.algorithm == "exact" else (f"Lightning (ARX's heuristic) checked {fmt_num(r.n_evaluated)} of "
+        "" if r.algorithm == "exact" else (f"{r.algorithm_title[0].upper()}{r.algorithm_title[1:]} checked {fmt_num(r.n_evaluated)} of "
                                            f"{fmt_num(r.n_nodes)} transformations and stopped: {STOPPED[r.stopped]}; "
                                            "a better transformation may exist.\n"),
         f"Transformation: {', '.join(f'{q} = {r.levels[q]}' for q in r.quasi_identifiers)}.  ",
@@ -175,7 +175,7 @@ def search_markdown(run: SearchRun, doc: dict[str, Any]) -> str:
         _md_table(r.to_frame()),
         "## Runner-ups\n",
         "The next best anonymous transformations (exact: the search bounds them as it bounds the optimum).\n"
-        if r.algorithm == "exact" else "The next best anonymous transformations Lightning checked.\n",
+        if r.algorithm == "exact" else f"The next best anonymous transformations {r.algorithm_title} checked.\n",
         _md_table(r.runner_ups),
         "## Lattice\n",
         f"{fmt_num(counts['nodes'])} transformations; {fmt_num(counts['evaluated'])} evaluated "

@@ -153,9 +153,11 @@ SEARCH_OPTIONS = Options([
     Option("practical_monotonicity", Flag(), False, section="search",
            help="take every model as monotone (ARX's practical monotonicity; not proven optimal)"),
     Option("algorithm", Choice(ALGORITHMS), "exact", section="search",
-           help="exact (proven optimum), lightning (ARX's heuristic: best found, not proven optimal) or auto"),
-    Option("time_limit", Maybe(POSITIVE), None, section="search", metavar="SECONDS", help="Lightning's time limit"),
-    Option("node_limit", Maybe(COUNT), None, section="search", metavar="N", help="Lightning's limit of nodes checked"),
+           help="exact (proven optimum), lightning or genetic (ARX's heuristics: best found, not proven optimal) "
+                "or auto"),
+    Option("time_limit", Maybe(POSITIVE), None, section="search", metavar="SECONDS", help="a heuristic's time limit"),
+    Option("node_limit", Maybe(COUNT), None, section="search", metavar="N", help="a heuristic's limit of nodes checked"),
+    Option("seed", Whole(min=0), 0, section="search", metavar="N", help="the genetic search's seed"),
 ])
 _TARGETS = Options([o for o in MODEL_OPTIONS
                     if not o.name.startswith(("beta", "delta", "alpha", "avg_risk", "sample_uniques", "pop_", "population_",

@@ -151,7 +151,7 @@ def test_cli_search_with_lightning_says_not_proven_optimal(tmp_path: Path, capsy
     assert main(["search", str(data), "--config", str(cfg), "--out", str(out), "--algorithm", "lightning",
                  "--node-limit", "50"]) == 0
     printed = capsys.readouterr().out
-    assert "Best found, not proven optimal: sex=0, age=1" in printed and "Lightning stopped: exhausted" in printed
+    assert "Best found, not proven optimal: sex=0, age=1" in printed and "Lightning (ARX's heuristic) stopped: exhausted" in printed
     doc = json.loads((out / "search.json").read_text(encoding="utf-8"))
     assert doc["lattice"]["algorithm"] == "lightning" and doc["lattice"]["optimal"] is False
     assert doc["lattice"]["nodes"] == 6 and doc["config"]["search"]["node_limit"] == 50

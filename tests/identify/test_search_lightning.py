@@ -132,7 +132,9 @@ def test_adult_lightning_finds_the_exact_optimum() -> None:
     (dict(algorithm="fast"), r"`algorithm`.*'fast'"),
     (dict(algorithm="lightning", time_limit=0), r"`time_limit`"),
     (dict(algorithm="lightning", node_limit=0), r"`node_limit`"),
-    (dict(time_limit=5), r"`time_limit` and `node_limit` are Lightning's budget"),
+    (dict(time_limit=5), r"`time_limit` and `node_limit` are a heuristic's budget"),
+    (dict(algorithm="genetic", seed=-1), r"`seed` must be an integer >= 0"),
+    (dict(algorithm="genetic", exhaustive=True), r"`exhaustive=True`.*not \"genetic\""),
     (dict(algorithm="lightning", exhaustive=True), r"`exhaustive=True`.*algorithm=\"exact\""),
 ])
 def test_bad_arguments_are_refused_in_one_line(kwargs: dict, message: str) -> None:
