@@ -71,6 +71,7 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
         "safe_harbor_release",
     )),
     ("sdc.identify.search", ("GeneralisationResult", "generalisation_search")),
+    ("sdc.identify.combinations", ("CombinationResult", "quasi_identifier_risks")),
     ("sdc.protect.transformation", ("apply_transformation",)),
     ("sdc.identify.qi_search", ("SubsetSearchResult", "qi_dimension_search", "transformation_search")),
     ("sdc.identify.hierarchy", (

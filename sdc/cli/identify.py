@@ -66,6 +66,9 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--demographic-word", action="append", default=[], metavar="WORD",
                    help="add a word to the demographic vocabulary (suggested as a quasi-identifier; repeatable)")
     read_args(p.add_argument_group("reading the data (override the config's [data])"))
+    p.add_argument("--combinations", nargs="?", type=int, const=0, default=None, metavar="WIDTH",
+                   help="also list every combination of the suggested quasi-identifiers (up to WIDTH columns; "
+                        "default all) with ARX's distinction and separation")
     p.add_argument("--fail-on-identifiers", action="store_true",
                    help=f"exit with status {EXIT_FOUND} when a Safe Harbor category is found")
     p.set_defaults(run=run_identify, flag_aliases={"roles": "role"})
@@ -132,10 +135,19 @@ def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
     if args.out:  # build it before printing anything, so an error leaves no half-done run
         text = result.starter_config(_config_path(args.data, args.out), sep=reading["sep"], source=str(args.data),
                                      na_values=reading["na_values"], text_columns=asked, sheet=reading["sheet"])
+    combos = None
+    if args.combinations is not None:
+        from sdc.identify.combinations import quasi_identifier_risks
+
+        if args.combinations < 0:
+            raise ValueError(f"--combinations must be a number of columns >= 1 (or none: all); got {args.combinations}.")
+        if not result.quasi_identifiers:
+            raise ValueError("--combinations: no column was suggested as a quasi-identifier (set some with --role COL=qi).")
+        combos = quasi_identifier_risks(data, list(result.quasi_identifiers), max_width=args.combinations or None)
     if args.json:
-        print(identification_json(result, source=str(args.data)))
+        print(identification_json(result, source=str(args.data), combinations=combos))
     else:
-        print(identification_text(result, source=str(args.data)))
+        print(identification_text(result, source=str(args.data), combinations=combos))
     if text is not None:
         atomic_write(args.out, text, inputs=inputs, flag="--out", replace=False)
         print(f"Starter config written to {args.out}; check the roles, then run: sdc assess --config {args.out}",

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from sdc._stats import summary_values
+from sdc.identify.combinations import CombinationResult
 from sdc.identify.hipaa import CATEGORY, EXPERT_DETERMINATION, ZIP3_SOURCE
 from sdc.identify.roles import ROLES, IdentificationResult
 from sdc.report.formatting import render_table
@@ -49,8 +50,9 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} " + ("other" if word == "other" else "sensitive" if word == "sensitive" else word + "s")
 
 
-def identification_text(result: IdentificationResult, *, source: str) -> str:
-    """The readable ``sdc identify`` report: roles with reasons, then the Safe Harbor checklist."""
+def identification_text(result: IdentificationResult, *, source: str, combinations: CombinationResult | None = None) -> str:
+    """The readable ``sdc identify`` report: roles with reasons, the combinations of the
+    quasi-identifiers when asked, then the Safe Harbor checklist."""
     p = result.parameters
     out = [f"Identification of {clean(source)}: {result.n_records:,} records, {len(result.columns)} columns.", ""]
     rows = [[clean(c.column), c.role + (" (set)" if c.overridden else ""), c.use or "", c.gdistinct_rate,
@@ -78,6 +80,8 @@ def identification_text(result: IdentificationResult, *, source: str) -> str:
         out += ["", f"Proxies (a column determining a key or sensitive variable in at least "
                     f"{100 * result.proxies.threshold:g}% of its records):"]
         out += [f"  {clean(p.text())}" for p in result.proxies.proxies]
+    if combinations is not None:
+        out += ["", combinations_text(combinations)]
     out += ["", safe_harbor_text(result)]
     return "\n".join(out)
 
@@ -134,5 +138,19 @@ def identification_document(result: IdentificationResult, *, source: str) -> dic
     }
 
 
-def identification_json(result: IdentificationResult, *, source: str) -> str:
-    return safe_json(dumps(identification_document(result, source=source)))
+def identification_json(result: IdentificationResult, *, source: str, combinations: CombinationResult | None = None) -> str:
+    doc = identification_document(result, source=source)
+    if combinations is not None:
+        doc["combinations"] = {**summary_values(combinations.summary()),
+                               "rows": combinations.to_frame().to_dict(orient="records")}
+    return safe_json(dumps(doc))
+
+
+def combinations_text(c: CombinationResult) -> str:
+    """The combinations of the quasi-identifiers with ARX's distinction and separation."""
+    head = (f"Combinations of the {len(c.keys)} quasi-identifiers ({c.examined:,} examined"
+            + (f"; {c.left_out:,} larger ones left out: --combinations sets the largest width" if c.left_out else "")
+            + "): distinction = classes / records, separation = share of record pairs told apart (ARX's "
+            "RiskModelAttributes; Motwani and Xu 2007). 100% distinction: every record is unique on those columns.")
+    table = c.to_frame().assign(columns=lambda f: f["columns"].map(clean))
+    return "\n".join([head, render_table(table, formats={"distinction": ".2%", "separation": ".2%"})])
