@@ -33,7 +33,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -43,7 +43,7 @@ from sdc._stats import summary_frame
 from sdc.core.generalise import GroupTable
 from sdc.identify._evaluate import Evaluator
 from sdc.identify._release import release
-from sdc.identify._search_args import SUPPRESSED_AS, budget, resolve, settings
+from sdc.identify._search_args import SUPPRESSED_AS, attribute_weights as check_weights, budget, resolve, settings
 from sdc.identify.criteria import Models, achieved
 from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import MAX_NODES, Lattice, Problem
@@ -113,6 +113,9 @@ class GeneralisationResult:
         The transformation as a value-to-value table (variable, level, value, released): every
         hierarchy row's level-0 value and its label at the chosen level
         (:func:`sdc.apply_transformation` applies it to new data; suppression is not in it).
+    attribute_weights : dict or None
+        The metric's weight per quasi-identifier, normalised as ARX does (largest 1); None:
+        unweighted (every weight equal).
     """
 
     levels: dict[str, int]
@@ -142,6 +145,7 @@ class GeneralisationResult:
     algorithm: str = "exact"
     optimal: bool = True
     stopped: str = "proven"
+    attribute_weights: dict[str, float] | None = None
 
     @property
     def suppressed_share(self) -> float:
@@ -178,6 +182,8 @@ class GeneralisationResult:
             ("optimal", self.optimal, "proven optimal" if self.optimal else "best found, not proven optimal"),
             ("stopped", self.stopped, STOPPED.get(self.stopped, self.stopped)),
             ("seconds", self.seconds, "wall time of the search"),
+            *([("attribute_weights", dict(self.attribute_weights), "the metric's weight per quasi-identifier "
+                "(largest 1)")] if self.attribute_weights else []),
         ])
 
 
@@ -426,6 +432,7 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search | Lightning, models
         mapping=pd.concat([level_mapping(q.name, lev, q.hierarchy.table[:, 0], q.labels[lev][q.to_level[lev]])
                            for q, lev in zip(problem.qis, levels)], ignore_index=True),
         algorithm=s.algorithm, optimal=bool(s.optimal), stopped=str(s.stopped),
+        attribute_weights=None if problem.weights is None else dict(zip(problem.names, problem.weights)),
     )
 
 
@@ -489,6 +496,7 @@ def generalisation_search(
     exhaustive: bool | None = None, hierarchy_base: str | None = None,
     practical_monotonicity: bool = False,
     algorithm: str = "exact", time_limit: float | None = None, node_limit: int | None = None,
+    attribute_weights: Mapping[str, float] | None = None,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
 
@@ -539,6 +547,11 @@ def generalisation_search(
         (:mod:`sdc.identify.lightning`; any size, best found, not proven optimal), or by size.
     time_limit, node_limit : optional
         Lightning's budget: seconds, nodes checked (none: until its queue is empty; "auto": 30 s).
+    attribute_weights : mapping, optional
+        ARX's attribute weights (``setAttributeWeight``): quasi-identifier -> weight >= 0, an
+        unnamed one weighing ARX's default 0.5, all divided by the largest. They weigh the
+        multi-dimensional metrics' per quasi-identifier values (both NUEs, loss, both precisions,
+        height, nue_normalised; :mod:`sdc.identify.metrics`); default: unweighted.
 
     Returns
     -------
@@ -558,8 +571,9 @@ def generalisation_search(
     args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant, hierarchy_base,
                    delta, delta_variant, alpha, avg_risk, sample_uniques, (pop_uniques, pop_model, population_size, sampling_fraction))
     hs, sens, models = args.hierarchies, args.sensitive, args.models
+    weights = check_weights(attribute_weights, tuple(hs))
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
     how = budget(algorithm, time_limit, node_limit, exhaustive)
-    problem = Problem.encode(data, hs, sens, args.sensitive_hierarchies)
+    problem = replace(Problem.encode(data, hs, sens, args.sensitive_hierarchies), weights=weights)
     s, full = _dispatched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
     return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
