@@ -211,3 +211,37 @@ def test_arx_weighted_loss_on_its_test_transformations(adult: pd.DataFrame, limi
     assert int(t.counts[~kept].sum()) <= math.floor(limit * p.n)
     got = sorted((x * wj for x, wj in zip(tables.loss_columns(node, t, kept), w)), reverse=True)
     assert got == pytest.approx(want, rel=1e-12)
+
+
+# ARX (master aacd487, built from its sources) run on adult by validation/arx/ArxQuality.java:
+# k = 5, the eight quasi-identifiers but occupation (insensitive), each weighted by its column number
+# as in TestUtilityMetricsLoss.java; (metric, suppression limit, ARX's optimum, its loss).
+ARX_WEIGHTED_OPTIMA = [
+    ("nue", 0.0, (1, 4, 1, 2, 0, 2, 2, 0), 122903.46956778626),
+    ("nue", 0.04, (0, 4, 1, 0, 0, 2, 0, 0), 69225.02181364494),
+    ("nue_monotonic", 0.0, (1, 4, 1, 2, 0, 2, 2, 0), 122903.46956778626),
+    ("nue_monotonic", 0.04, (0, 4, 1, 0, 0, 2, 0, 0), 62351.33703343816),
+    ("loss", 0.0, (1, 4, 1, 1, 3, 2, 0, 0), 0.24023964661489328),
+    ("loss", 0.04, (0, 4, 0, 0, 2, 1, 0, 0), 0.0894864179870225),
+    ("precision", 0.0, (1, 4, 1, 1, 3, 2, 0, 0), 0.2638888888888889),
+    ("precision", 0.04, (1, 4, 0, 0, 1, 1, 0, 0), 0.12255517735094686),
+    ("precision_monotonic", 0.0, (1, 4, 1, 1, 3, 2, 0, 0), 0.2638888888888889),
+    ("precision_monotonic", 0.04, (1, 4, 0, 0, 1, 1, 0, 0), 0.10648148148148148),
+    ("height", 0.0, (1, 4, 1, 1, 3, 2, 0, 0), 4.777777777777778),
+    ("height", 0.04, (1, 4, 0, 0, 1, 1, 0, 0), 2.2222222222222223),
+    ("nue_normalised", 0.0, (1, 4, 1, 1, 3, 2, 0, 0), 2.089866182584666),
+    ("nue_normalised", 0.04, (1, 4, 0, 1, 2, 0, 0, 0), 1.1671487292706058),
+]
+
+
+@needs_adult
+@pytest.mark.parametrize("metric, limit, node, loss", ARX_WEIGHTED_OPTIMA)
+def test_arx_weighted_optima(adult: pd.DataFrame, metric: str, limit: float, node: tuple,  # noqa: F811
+                             loss: float) -> None:
+    """The weighted search finds ARX's optimum and ARX's loss (bit for bit but the normalised NUE's
+    last digits: 2e-15 relative)."""
+    columns = list(adult.columns)
+    r = generalisation_search(adult, _h(NO_OCC), k=5, suppression_limit=limit, metric=metric,
+                              attribute_weights={q: columns.index(q) + 1 for q in NO_OCC})
+    assert tuple(r.levels[q] for q in NO_OCC) == node
+    assert r.loss == pytest.approx(loss, rel=1e-12)
