@@ -476,22 +476,16 @@ def generalisation_search(
     *,
     k: int | None = None,
     l: float | Mapping[str, float] | None = None,
-    l_variant: str = "distinct",
-    c: float = 2.0,
-    t: float | Mapping[str, float] | None = None,
-    t_distance: str = "equal",
-    beta: float | Mapping[str, float] | None = None,
-    beta_variant: str = "basic",
-    delta: float | Mapping[str, float] | None = None,
-    delta_variant: str = "arx",
+    l_variant: str = "distinct", c: float = 2.0,
+    t: float | Mapping[str, float] | None = None, t_distance: str = "equal",
+    beta: float | Mapping[str, float] | None = None, beta_variant: str = "basic",
+    delta: float | Mapping[str, float] | None = None, delta_variant: str = "arx",
     alpha: float | Mapping[str, float] | None = None,
-    avg_risk: float | None = None,
-    sample_uniques: float | None = None,
+    avg_risk: float | None = None, sample_uniques: float | None = None,
     pop_uniques: float | None = None, pop_model: str = "dankar",
     population_size: int | None = None, sampling_fraction: float | None = None,
     sensitive: str | Sequence[str] | None = None,
-    suppression_limit: float = 0.04,
-    metric: str = "discernibility",
+    suppression_limit: float = 0.04, metric: str = "discernibility",
     runner_ups: int = 5, suppressed_as: str = "missing",
     exhaustive: bool | None = None, hierarchy_base: str | None = None,
     practical_monotonicity: bool = False,
@@ -548,10 +542,8 @@ def generalisation_search(
     time_limit, node_limit : optional
         Lightning's budget: seconds, nodes checked (none: until its queue is empty; "auto": 30 s).
     attribute_weights : mapping, optional
-        ARX's attribute weights (``setAttributeWeight``): quasi-identifier -> weight >= 0, an
-        unnamed one weighing ARX's default 0.5, all divided by the largest. They weigh the
-        multi-dimensional metrics' per quasi-identifier values (both NUEs, loss, both precisions,
-        height, nue_normalised; :mod:`sdc.identify.metrics`); default: unweighted.
+        ARX's ``setAttributeWeight``: quasi-identifier -> weight >= 0 (unnamed: 0.5), for the
+        multi-dimensional metrics (:mod:`sdc.identify.metrics`); default: unweighted.
 
     Returns
     -------
@@ -560,7 +552,7 @@ def generalisation_search(
     Raises
     ------
     ValueError
-        No transformation meets the models within the suppression limit (or a bad argument).
+        No transformation meets the models within the suppression limit, or a bad argument.
 
     Notes
     -----

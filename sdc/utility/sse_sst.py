@@ -49,6 +49,7 @@ import pandas as pd
 
 from sdc._stats import summary_frame
 from sdc._validation import check_columns, is_numeric_column
+from sdc.core.values import encode_values
 from sdc.utility._common import align, resolve_variables
 
 __all__ = ["SSESSTResult", "sse_sst", "SSE_SST_KINDS"]
@@ -157,12 +158,23 @@ def _ranges(texts: list[str | None], keep: np.ndarray, lo: float, hi: float, who
 
 def _grouped(labels: list[str | None], keep: np.ndarray, x: np.ndarray, lo: float, hi: float) -> np.ndarray:
     """[min, max] of the original values of the records carrying each released label."""
-    frame = pd.DataFrame({"label": [t if t is not None else "\x00" for t in labels], "x": x})
-    low = frame.groupby("label", sort=False)["x"].transform("min").to_numpy(dtype=float)
-    high = frame.groupby("label", sort=False)["x"].transform("max").to_numpy(dtype=float)
-    out = np.column_stack([low, high])
+    codes, uniques = encode_values(pd.Series(labels, dtype=object))
+    codes = np.where(codes < 0, len(uniques), codes)  # a missing label is one label of its own
+    low, high = np.full(len(uniques) + 1, np.inf), np.full(len(uniques) + 1, -np.inf)
+    np.minimum.at(low, codes, x)
+    np.maximum.at(high, codes, x)
+    out = np.column_stack([low[codes], high[codes]])
     out[~keep] = lo, hi
     return out
+
+
+def _spans(labels: np.ndarray, x: np.ndarray) -> tuple[list[object], np.ndarray]:
+    """Each distinct label and [min, max] of `x` over the records carrying it."""
+    codes, uniques = encode_values(pd.Series(labels, dtype=object))
+    low, high = np.full(len(uniques), np.inf), np.full(len(uniques), -np.inf)
+    np.minimum.at(low, codes, x)
+    np.maximum.at(high, codes, x)
+    return list(uniques), np.column_stack([low, high])
 
 
 def _numeric_key(o: pd.Series, r: pd.Series, kept: np.ndarray) -> tuple[str, np.ndarray, np.ndarray]:
@@ -214,10 +226,11 @@ def _ordinal_key(name: str, o: pd.Series, r: pd.Series, kept: np.ndarray,
     else:
         values = sorted(set(o_text))
         span = {v: (i, i) for i, v in enumerate(values)}
-        frame = pd.DataFrame({"label": r_text, "rank": [span[v][0] for v in o_text]})
-        for label, ranks in frame.groupby("label", sort=False)["rank"]:
+        ranks = np.array([span[v][0] for v in o_text], dtype=float)
+        labels = np.array(r_text, dtype=object)
+        for label, (lo, hi) in zip(*_spans(labels, ranks)):
             if label not in span and label != _SUPPRESSED:
-                span[label] = (int(ranks.min()), int(ranks.max()))
+                span[label] = (int(lo), int(hi))
         span[_SUPPRESSED] = (0, len(values) - 1)
         kind, root = "ranks", None
     for what, texts in (("original", o_text), ("released", r_text)):
