@@ -58,7 +58,7 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
         "InfoLossResult", "InformationLossResult", "MarginalResult", "NonUniformEntropyResult", "RobustEigenResult",
         "SuppressionResult", "UtilitySummary", "ValidityResult", "analysis_validity", "association_change", "discernibility",
         "eigen_similarity", "il1s", "il_correl", "il_variables", "info_loss", "information_loss", "marginal_change",
-        "non_uniform_entropy", "robust_eigen_loss", "suppression", "utility_summary",
+        "non_uniform_entropy", "robust_eigen_loss", "suppression", "utility_summary", "SSESSTResult", "sse_sst",
     )),
     ("sdc.attacks", (
         "AnonymeterResult", "DistanceRiskResult", "LinkageResult", "RecordLinkageResult", "RmdRiskResult",

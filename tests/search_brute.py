@@ -139,8 +139,11 @@ def hierarchical_emd(p: dict, q: dict, table: np.ndarray) -> float:
 
 
 def metric(data: pd.DataFrame, tables: dict[str, np.ndarray], node: tuple[int, ...], classes: list[list[int]],
-           kept: list[bool], name: str) -> float:
+           kept: list[bool], name: str, weights: list[float] | None = None) -> float:
+    """The metric from its definition; `weights` (normalised, one per quasi-identifier) weigh the
+    multi-dimensional ones as ARX's aggregates: sum, arithmetic mean sum (v / d) w, geometric mean."""
     n = len(data)
+    w = [1.0] * len(node) if weights is None else weights
     sizes = [len(c) for c in classes]
     supp = sum(s for s, k in zip(sizes, kept) if not k)
     if name == "dm_star":
@@ -150,15 +153,15 @@ def metric(data: pd.DataFrame, tables: dict[str, np.ndarray], node: tuple[int, .
     if name == "avg_class_size":
         return n / (sum(kept) + (1 if supp else 0))
     if name == "height":
-        return float(sum(node))
+        return float(sum(lev * x for lev, x in zip(node, w)))
     if name in ("precision", "precision_monotonic"):
         parts = []
         for tab, lev in zip(tables.values(), node):
             share = lev / (tab.shape[1] - 1) if tab.shape[1] > 1 else 0.0
             parts.append(((n - supp) * share + supp) / n if name == "precision" else share)
-        return sum(parts) / len(parts)
+        return sum(parts) / len(parts) if weights is None else sum(p / len(parts) * x for p, x in zip(parts, w))
     total_nue, loss_parts = 0.0, []
-    for (q, tab), lev in zip(tables.items(), node):
+    for (q, tab), lev, wq in zip(tables.items(), node, w):
         orig = [_text(v) for v in data[q]]
         gmap = {str(row[0]): str(row[lev]) for row in tab}
         gen = [gmap[v] for v in orig]
@@ -168,7 +171,7 @@ def metric(data: pd.DataFrame, tables: dict[str, np.ndarray], node: tuple[int, .
             if name == "nue" and supp:
                 cs = Counter(gen[i] for c, k in zip(classes, kept) if not k for i in c)
                 v += sum(cnt * math.log2(supp / cnt) for cnt in cs.values())
-            total_nue += math.floor(v * 1e10) / 1e10
+            total_nue += math.floor(v * 1e10) / 1e10 * wq
         else:  # loss
             level_counts = Counter(str(row[lev]) for row in tab)
             d = len(tab)
@@ -180,7 +183,7 @@ def metric(data: pd.DataFrame, tables: dict[str, np.ndarray], node: tuple[int, .
                     L += len(c)
             lo = n / d
             x = max((L - lo) / (n - lo), 0.0) if n - lo > 0 else 0.0
-            loss_parts.append(math.floor(x * 1e10) / 1e10)
+            loss_parts.append(math.floor(x * 1e10) / 1e10 * wq)
     if name in ("nue", "nue_monotonic"):
         return total_nue
     out = 1.0

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from sdc._formats import Markers, Sheet, data_help, option_formats, takes
-from sdc._schema import Choice, Each, Either, Flag, Maybe, Names, Option, Real, Subset, Whole
+from sdc._schema import Choice, Each, Either, Flag, Maybe, Names, Option, Real, Subset, Table, Whole
 
 __all__ = ["Parser", "bins", "csv_list", "one_line", "flag_names", "DATA_HELP", "read_args", "read_options",
            "read_files", "read_with_notes", "CONFIG_OPTIONS", "config_overrides", "add_option_flags", "option_help"]
@@ -60,6 +60,25 @@ def _named_choice(choices: tuple[str, ...]) -> Any:
     return parse
 
 
+def _named_values(rule: Any) -> Any:
+    """``NAME=VALUE,NAME=VALUE`` as a table (a Table option's flag), numbers for a rule of numbers."""
+    kind = int if isinstance(rule, Whole) else float if isinstance(rule, Real) else str
+
+    def parse(text: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for part in (p for p in text.split(",") if p.strip()):
+            name, sep, value = part.rpartition("=")
+            try:
+                if not sep or not name.strip():
+                    raise ValueError
+                out[name.strip()] = kind(value.strip())
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"expected NAME={'VALUE' if kind is str else 'NUMBER'}[,NAME=...], "
+                                                 f"got {text!r}") from None
+        return out
+    return parse
+
+
 def option_help(opt: Option, *, per_variable: bool = False) -> str:
     """An option's help on the command line: its declared help and default."""
     from sdc.workflow.options import shown_default
@@ -97,6 +116,8 @@ def _argparse(opt: Option, per_variable: bool) -> dict[str, Any]:
         kw["type"] = markers  # '' (the empty field) is a marker, not a missing column name
     elif isinstance(rule, (Names, Subset, Either)):
         kw["type"] = csv_list
+    elif isinstance(rule, Table):
+        kw["type"] = _named_values(rule.rule)
     return kw
 
 

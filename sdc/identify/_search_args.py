@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from sdc._validation import check_columns, check_fraction, check_frame, check_int, check_number, check_option
+from sdc._validation import (
+    check_columns, check_fraction, check_frame, check_int, check_number, check_option, did_you_mean,
+)
 from sdc.identify.criteria import BETA_VARIANTS, DELTA_VARIANTS, L_VARIANTS, POP_MODELS, T_DISTANCES, Models
 from sdc.identify.hierarchy import Hierarchy, as_hierarchy
 from sdc.identify.kmap import K_MAP_ESTIMATORS, KMapEstimate, k_map_estimate
@@ -21,7 +23,7 @@ from sdc.identify.lightning import ALGORITHMS
 from sdc.identify.metrics import METRICS
 from sdc.risk.uniqueness import MAX_POPULATION, USA_POPULATION
 
-__all__ = ["Resolved", "resolve", "settings", "budget", "SUPPRESSED_AS"]
+__all__ = ["Resolved", "resolve", "settings", "budget", "attribute_weights", "SUPPRESSED_AS", "ARX_DEFAULT_WEIGHT"]
 
 SUPPRESSED_AS = ("missing", "*")
 
@@ -201,3 +203,28 @@ def budget(algorithm: object, time_limit: object, node_limit: object, exhaustive
     if algorithm in ("lightning", "genetic") and exhaustive:
         raise ValueError(f"`exhaustive=True` evaluates every node: it needs algorithm=\"exact\", not \"{algorithm}\".")
     return str(algorithm), (None if tl is None else float(tl)), nl, sd
+
+
+#: ARX's weight of a quasi-identifier given none (``ARXConfiguration.getAttributeWeight``).
+ARX_DEFAULT_WEIGHT = 0.5
+
+
+def attribute_weights(value: object, quasi_identifiers: tuple[str, ...]) -> tuple[float, ...] | None:
+    """The metric's attribute weights per quasi-identifier, checked and normalised as ARX's
+    ``AbstractMetricMultiDimensional`` does: a quasi-identifier not named weighs ARX's default
+    0.5; each weight is divided by the largest (all 0: every weight 1). None when the weights
+    come out all 1 (the unweighted metrics, byte for byte)."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise TypeError("`attribute_weights` must be a mapping of quasi-identifier -> weight (a number >= 0); "
+                        f"got {type(value).__name__}.")
+    for name in value:
+        if name not in quasi_identifiers:
+            raise ValueError(f"`attribute_weights` names {name!r}, which is not a quasi-identifier (one of "
+                             f"{', '.join(map(repr, quasi_identifiers))}){did_you_mean(name, quasi_identifiers)}.")
+    raw = [check_number(value[q], f"attribute_weights[{q!r}]", low=0, high=math.inf) if q in value
+           else ARX_DEFAULT_WEIGHT for q in quasi_identifiers]
+    top = max(raw, default=0.0)
+    w = [1.0] * len(raw) if top == 0 else [x / top for x in raw]
+    return None if all(x == 1.0 for x in w) else tuple(w)

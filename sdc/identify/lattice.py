@@ -243,6 +243,9 @@ class Problem:
     base: GroupTable = field(repr=False)
     record_group: np.ndarray = field(repr=False)   # each record's group in `base`
     n: int
+    #: The metric's attribute weights per quasi-identifier, normalised as ARX does (largest 1);
+    #: None when all are equal (every weight 1: the unweighted metrics, byte for byte).
+    weights: tuple[float, ...] | None = None
 
     @classmethod
     def encode(cls, data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], sensitive: Sequence[str],

@@ -29,6 +29,17 @@ values absent from the data) that generalise to g.
     L_j / H_j, suppression ignored.
 ``"height"`` — ARX's Height (``createHeightMetric()``, ``MetricMDHeight``): the sum of the levels.
 
+Attribute weights (ARX's ``ARXConfiguration.setAttributeWeight``, read in
+``AbstractMetricMultiDimensional.initializeInternal``): each quasi-identifier j has a weight
+(ARX's default 0.5), divided by the largest so that the largest is 1 (all 0: every weight 1);
+the multi-dimensional metrics (both NUEs, Loss, both Precisions, Height, normalised NUE) weigh
+their per quasi-identifier values v_j in ARX's aggregate functions: SUM sum_j w_j v_j
+(``ILMultiDimensionalSum``; NUEs, Height), ARITHMETIC_MEAN sum_j (v_j / d) w_j
+(``ILMultiDimensionalArithmeticMean``; Precisions), GEOMETRIC_MEAN prod_j (w_j v_j + 1)^(1/d) - 1
+(``ILMultiDimensionalGeometricMean``; Loss). The single-dimensional metrics (DM, DM*, AECS,
+ambiguity, KL, entropy loss, payout) ignore them, as in ARX. Equal weights are every weight 1:
+the unweighted values, byte for byte.
+
 As in ARX, ``loss`` per quasi-identifier and ``nue`` per quasi-identifier are rounded down to
 10 decimals before aggregation (``Metric.round``). Lower is better for all nine.
 
@@ -89,6 +100,9 @@ class MetricTables:
             self.loss_gen.append(np.array(lg))
             self.present.append(np.array(pres, dtype=float))
         self.loss_min = [n / float(q.hierarchy.n_values) for q in problem.qis]
+        # ARX's normalised attribute weights (1.0 each when unweighted: x * 1.0 == x exactly)
+        self.weighted = problem.weights is not None
+        self.w = [float(x) for x in problem.weights] if problem.weights is not None else [1.0] * len(problem.qis)
         self._init_extra()
 
     def _init_extra(self) -> None:
@@ -122,6 +136,20 @@ class MetricTables:
             out.append(float(_round(v)))
         return out
 
+    def loss_columns(self, levels: Sequence[int], table: GroupTable, kept: np.ndarray) -> list[float]:
+        """ARX's Loss per quasi-identifier (``"loss"`` before aggregation, unweighted): L_j =
+        sum_kept |E| share_j(g_E) + S, normalised to [0, 1] and rounded as ARX does."""
+        supp = np.flatnonzero(~kept)
+        cs = table.counts[supp].astype(float)
+        n_supp = float(cs.sum())
+        parts = []
+        for j, lev in enumerate(levels):
+            tot = self.loss_gen[j][lev]
+            if n_supp > 0:
+                tot = tot - float(np.dot(cs, self.share[j][lev][table.codes[j][supp]])) + n_supp
+            parts.append(float(self._loss_norm(j, tot)))
+        return parts
+
     # -- lower bounds for every node (vectorised over the lattice)
 
     def _level_shares(self, L: np.ndarray) -> np.ndarray:
@@ -134,15 +162,24 @@ class MetricTables:
             return extra_bounds(self, metric, lattice)
         L = lattice.levels
         n = float(self.problem.n)
+        w = self.w
         if metric == "height":
-            return L.sum(axis=1).astype(float)
+            if not self.weighted:
+                return L.sum(axis=1).astype(float)
+            return sum((L[:, j].astype(float) * w[j] for j in range(L.shape[1])), np.zeros(lattice.size))
         if metric in ("precision", "precision_monotonic"):  # suppression only adds (L / H <= 1)
-            return self._level_shares(L).mean(axis=1) if L.shape[1] else np.zeros(lattice.size)
+            if not L.shape[1]:
+                return np.zeros(lattice.size)
+            shares = self._level_shares(L)
+            if not self.weighted:
+                return shares.mean(axis=1)
+            d = float(L.shape[1])  # ARX's weighted arithmetic mean, in its order of operations
+            return sum((shares[:, j] / d * w[j] for j in range(L.shape[1])), np.zeros(lattice.size))
         if metric in ("nue", "nue_monotonic"):
-            return sum(_round(t[L[:, j]]) for j, t in enumerate(self.nue_gen)) if self.nue_gen else np.zeros(lattice.size)
+            return sum(_round(t[L[:, j]]) * w[j] for j, t in enumerate(self.nue_gen)) if self.nue_gen else np.zeros(lattice.size)
         if metric == "loss":
             parts = [self._loss_norm(j, self.loss_gen[j][L[:, j]]) for j in range(len(self.loss_gen))]
-            return _geomean(parts) if parts else np.zeros(lattice.size)
+            return _geomean(parts, w) if parts else np.zeros(lattice.size)
         classes = np.ones(lattice.size)
         for j, p in enumerate(self.present):
             classes = np.minimum(classes * p[L[:, j]], n)
@@ -166,7 +203,7 @@ class MetricTables:
         out = np.ones(table.n_groups)
         for j, lev in enumerate(levels):
             x = table.counts * self.share[j][lev][table.codes[j]]
-            out = out * np.power(x + 1.0, 1.0 / d)
+            out = out * np.power(x * self.w[j] + 1.0, 1.0 / d)
         return out - 1.0
 
     # -- the metric of an evaluated node
@@ -184,42 +221,56 @@ class MetricTables:
             c = cnt.astype(float)
             return float(np.dot(c, c) - np.dot(cs, cs) + n * n_supp)
         if metric == "height":
+            if self.weighted:
+                return _weighted_sum([float(v) for v in levels], self.w)
             return float(sum(int(v) for v in levels))
         if metric in ("precision", "precision_monotonic"):
-            total = 0.0
-            for lev, q in zip(levels, self.problem.qis):  # ARX's order of operations
-                v = float(lev) / float(q.top) if q.top else 0.0
-                total += ((n - n_supp) * v + n_supp) / n if metric == "precision" else v
-            return total / len(levels) if levels else 0.0
+            return self._precision(metric, levels, n, n_supp)
         if metric == "avg_class_size":
             denom = float(table.n_groups - supp.size) + (1.0 if n_supp > 0 else 0.0)
             return n / denom if denom else math.inf
         if metric == "nue":
-            return float(sum(self.nue_columns(levels, table, kept)))
+            return _weighted_sum(self.nue_columns(levels, table, kept), self.w)
         if metric == "nue_monotonic":
-            return float(sum(float(_round(self.nue_gen[j][lev])) for j, lev in enumerate(levels)))
+            return _weighted_sum([float(_round(self.nue_gen[j][lev])) for j, lev in enumerate(levels)], self.w)
         if metric in ARX_EXTRA:
             return extra_value(self, metric, levels, table, kept)
         if metric == "loss":
-            parts = []
-            for j, lev in enumerate(levels):
-                tot = self.loss_gen[j][lev]
-                if n_supp > 0:
-                    tot = tot - float(np.dot(cs, self.share[j][lev][table.codes[j][supp]])) + n_supp
-                parts.append(self._loss_norm(j, tot))
+            parts = self.loss_columns(levels, table, kept)
             out = 1.0
-            for x in parts:  # ARX's geometric mean, in ARX's order of operations
-                out *= math.pow(float(x) + 1.0, 1.0 / len(parts))
+            for x, w in zip(parts, self.w):  # ARX's geometric mean, in ARX's order of operations
+                out *= math.pow(float(x) * w + 1.0, 1.0 / len(parts))
             return out - 1.0 if parts else 0.0
         raise ValueError(f"unknown metric {metric!r}")
 
+    def _precision(self, metric: str, levels: Sequence[int], n: float, n_supp: float) -> float:
+        """ARX's Precision (a suppressed record costs 1) or its monotonic form, averaged over the
+        quasi-identifiers; weighted as ARX's ILMultiDimensionalArithmeticMean: sum_j (v_j / d) w_j."""
+        total, d = 0.0, float(len(levels))
+        for lev, q, w in zip(levels, self.problem.qis, self.w):  # ARX's order of operations
+            v = float(lev) / float(q.top) if q.top else 0.0
+            v = ((n - n_supp) * v + n_supp) / n if metric == "precision" else v
+            total += v / d * w if self.weighted else v
+        if self.weighted:
+            return total
+        return total / len(levels) if levels else 0.0
 
-def _geomean(parts: list[np.ndarray]) -> np.ndarray:
-    """ARX's ILMultiDimensionalGeometricMean with unit weights: prod (1 + x_j)^(1/d) - 1."""
+
+def _weighted_sum(values: Sequence[float], weights: Sequence[float]) -> float:
+    """ARX's ILMultiDimensionalSum: sum_j v_j w_j, from 0 in the quasi-identifiers' order (with
+    every weight 1 the plain sum, bit for bit)."""
+    out = 0.0
+    for v, w in zip(values, weights):
+        out += float(v) * w
+    return out
+
+
+def _geomean(parts: list[np.ndarray], weights: Sequence[float]) -> np.ndarray:
+    """ARX's ILMultiDimensionalGeometricMean: prod (1 + w_j x_j)^(1/d) - 1."""
     d = len(parts)
     out = np.ones_like(np.asarray(parts[0], dtype=float))
-    for p in parts:
-        out = out * np.power(np.asarray(p, dtype=float) + 1.0, 1.0 / d)
+    for p, w in zip(parts, weights):
+        out = out * np.power(np.asarray(p, dtype=float) * w + 1.0, 1.0 / d)
     return out - 1.0
 
 

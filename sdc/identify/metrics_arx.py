@@ -18,7 +18,7 @@ suppressed. Definitions read from ARX's sources (arx-deidentifier/arx, master aa
 ``"nue_normalised"`` — ``createNormalizedEntropyMetric()`` (``MetricMDNUNMNormalizedEntropy``):
     ARX's non-uniform entropy per quasi-identifier (``"nue"``, rounded) divided by its value at
     the coarsest loss, round(sum_v a_v log2(n / a_v)), summed over the quasi-identifiers (ARX's
-    default aggregate, SUM). A quasi-identifier with one value (bound 0) contributes 0 (ARX
+    default aggregate, SUM, weighted by the attribute weights). A quasi-identifier with one value (bound 0) contributes 0 (ARX
     divides by zero there).
 ``"entropy_loss"`` — ``createEntropyBasedInformationLossMetric()``
     (``MetricSDNMEntropyBasedInformationLoss``; Prasser et al. 2017, "A scalable and pragmatic
@@ -130,8 +130,10 @@ def extra_value(tables: MetricTables, metric: str, levels: Sequence[int], table:
     if metric == "kl_divergence":
         return _kl(tables, levels, table, kept)
     if metric == "nue_normalised":
-        return float(sum(v / u if u else 0.0 for v, u in
-                         zip(tables.nue_columns(levels, table, kept), tables.nue_upper)))
+        out = 0.0  # ARX's SUM aggregate, weighted (ILMultiDimensionalSum)
+        for v, u, w in zip(tables.nue_columns(levels, table, kept), tables.nue_upper, tables.w):
+            out += (v / u if u else 0.0) * w
+        return out
     il = _entropy_il(tables, levels, table)
     if metric == "entropy_loss":
         return float(np.sum(cnt[kept] * il[kept]) + n_supp)
@@ -179,7 +181,7 @@ def extra_bounds(tables: MetricTables, metric: str, lattice: Lattice) -> np.ndar
         total = np.zeros(lattice.size)
         for j, u in enumerate(tables.nue_upper):
             if u:
-                total = total + tables.nue_rounded[j][lattice.levels[:, j]] / u
+                total = total + tables.nue_rounded[j][lattice.levels[:, j]] / u * tables.w[j]
         return total * slack
     if metric == "entropy_loss":
         return _entropy_bound(tables, lattice) * slack

@@ -34,7 +34,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -44,7 +44,7 @@ from sdc._stats import summary_frame
 from sdc.core.generalise import GroupTable
 from sdc.identify._evaluate import Evaluator
 from sdc.identify._release import release
-from sdc.identify._search_args import SUPPRESSED_AS, budget, resolve, settings
+from sdc.identify._search_args import SUPPRESSED_AS, attribute_weights as check_weights, budget, resolve, settings
 from sdc.identify.criteria import Models, achieved
 from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import MAX_NODES, Lattice, Problem
@@ -120,6 +120,9 @@ class GeneralisationResult:
         The transformation as a value-to-value table (variable, level, value, released): every
         hierarchy row's level-0 value and its label at the chosen level
         (:func:`sdc.apply_transformation` applies it to new data; suppression is not in it).
+    attribute_weights : dict or None
+        The metric's weight per quasi-identifier, normalised as ARX does (largest 1); None:
+        unweighted (every weight equal).
     """
 
     levels: dict[str, int]
@@ -152,6 +155,7 @@ class GeneralisationResult:
     algorithm_title: str = "the exact search"
     algorithm_how: str = ""
     seed: int | None = None
+    attribute_weights: dict[str, float] | None = None
 
     @property
     def suppressed_share(self) -> float:
@@ -188,6 +192,8 @@ class GeneralisationResult:
             ("optimal", self.optimal, "proven optimal" if self.optimal else "best found, not proven optimal"),
             ("stopped", self.stopped, STOPPED.get(self.stopped, self.stopped)),
             ("seconds", self.seconds, "wall time of the search"),
+            *([("attribute_weights", dict(self.attribute_weights), "the metric's weight per quasi-identifier "
+                "(largest 1)")] if self.attribute_weights else []),
         ])
 
 
@@ -439,6 +445,7 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search | Lightning, models
                            for q, lev in zip(problem.qis, levels)], ignore_index=True),
         algorithm=s.algorithm, optimal=bool(s.optimal), stopped=str(s.stopped), algorithm_title=s.title,
         algorithm_how=s.how, seed=s.seed,
+        attribute_weights=None if problem.weights is None else dict(zip(problem.names, problem.weights)),
     )
 
 
@@ -485,8 +492,7 @@ def generalisation_search(
     *,
     k: int | None = None,
     l: float | Mapping[str, float] | None = None,
-    l_variant: str = "distinct",
-    c: float = 2.0,
+    l_variant: str = "distinct", c: float = 2.0,
     t: float | Mapping[str, float] | None = None, t_distance: str = "equal",
     beta: float | Mapping[str, float] | None = None, beta_variant: str = "basic",
     delta: float | Mapping[str, float] | None = None, delta_variant: str = "arx",
@@ -496,12 +502,12 @@ def generalisation_search(
     population_size: int | None = None, sampling_fraction: float | None = None,
     k_map: int | None = None, k_map_estimator: str = "poisson", k_map_significance: float = 0.01,
     sensitive: str | Sequence[str] | None = None,
-    suppression_limit: float = 0.04,
-    metric: str = "discernibility",
+    suppression_limit: float = 0.04, metric: str = "discernibility",
     runner_ups: int = 5, suppressed_as: str = "missing",
     exhaustive: bool | None = None, hierarchy_base: str | None = None,
     practical_monotonicity: bool = False,
     algorithm: str = "exact", time_limit: float | None = None, node_limit: int | None = None, seed: int = 0,
+    attribute_weights: Mapping[str, float] | None = None,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
 
@@ -538,15 +544,11 @@ def generalisation_search(
         Largest share of records suppressed (whole failing classes): ``floor(limit * n)``, as ARX.
     metric : str, default "discernibility"
         One of :data:`~sdc.identify.metrics.METRICS`, in ARX's definitions (that module).
-    runner_ups : int, default 5
-        How many next-best transformations to report (found exactly).
-    suppressed_as : {"missing", "*"}
-        Suppressed quasi-identifiers in ``.data``: missing (read as suppressed by sdc's and
-        sdcMicro's measures) or ARX's "*".
-    exhaustive : bool, optional
-        Evaluate every node (True), prune (False), or by size (None: exhaustive to 256 nodes).
-    hierarchy_base : str, optional
-        Directory that relative hierarchy paths are resolved against.
+    runner_ups, suppressed_as : int (default 5), {"missing", "*"}
+        How many next-best transformations to report (found exactly); suppressed
+        quasi-identifiers in ``.data`` missing (as sdc's and sdcMicro's measures read them) or ARX's "*".
+    exhaustive, hierarchy_base : bool, str, optional
+        Every node (True), prune (False) or by size (None: to 256 nodes); relative hierarchy paths' base.
     practical_monotonicity : bool, default False
         ARX's: every model taken as monotone (pruned unless ``exhaustive``); not proven optimal.
     algorithm : {"exact", "lightning", "genetic", "auto"}, default "exact"
@@ -554,6 +556,9 @@ def generalisation_search(
         genetic search (:mod:`~sdc.identify.lightning`, :mod:`~sdc.identify.genetic`; best found), or by size.
     time_limit, node_limit, seed : optional
         A heuristic's budget: seconds, nodes checked ("auto": 30 s); the genetic search's seed.
+    attribute_weights : mapping, optional
+        ARX's ``setAttributeWeight``: quasi-identifier -> weight >= 0 (unnamed: 0.5), for the
+        multi-dimensional metrics (:mod:`sdc.identify.metrics`); default: unweighted.
 
     Returns
     -------
@@ -562,7 +567,7 @@ def generalisation_search(
     Raises
     ------
     ValueError
-        No transformation meets the models within the suppression limit (or a bad argument).
+        No transformation meets the models within the suppression limit, or a bad argument.
 
     Notes
     -----
@@ -574,8 +579,9 @@ def generalisation_search(
                    delta, delta_variant, alpha, avg_risk, sample_uniques, (pop_uniques, pop_model, population_size, sampling_fraction),
                    (k_map, k_map_estimator, k_map_significance))
     hs, sens, models = args.hierarchies, args.sensitive, args.models
+    weights = check_weights(attribute_weights, tuple(hs))
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
     how = budget(algorithm, time_limit, node_limit, exhaustive, seed)
-    problem = Problem.encode(data, hs, sens, args.sensitive_hierarchies)
+    problem = replace(Problem.encode(data, hs, sens, args.sensitive_hierarchies), weights=weights)
     s, full = _dispatched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
     return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)

@@ -12,6 +12,7 @@ index), then the variables, and returns a frozen result with ``to_frame()`` and
   variable (:func:`il_variables`), sdcMicro's ``IL_correl`` and ``IL_variables``;
 * :mod:`~sdc.utility.entropy`: non-uniform entropy and its normalised form;
 * :mod:`~sdc.utility.discernibility`: discernibility, average class size, privacy gain;
+* :mod:`~sdc.utility.sse_sst`: ARX's SSE/SST of the keys read as numbers (:func:`sse_sst`);
 * :mod:`~sdc.utility.info_loss`: sdcMicro's table-based infoLoss of a swapped file;
 * :mod:`~sdc.utility.suppression`: cells suppressed, records retained;
 * :mod:`~sdc.utility.association`: Cramér's V and correlations before and after;
@@ -34,6 +35,7 @@ from sdc.utility.loss import IL1sResult, InformationLossResult, il1s, informatio
 from sdc.utility.mlodak import ILCorrelResult, ILVariablesResult, il_correl, il_variables
 from sdc.utility.marginals import MarginalResult, marginal_change
 from sdc.utility.summary import UtilitySummary, utility_summary
+from sdc.utility.sse_sst import SSESSTResult, sse_sst
 from sdc.utility.suppression import SuppressionResult, suppression
 from sdc.utility.validity import ValidityResult, analysis_validity, ci_overlap
 
@@ -43,6 +45,7 @@ __all__ = [
     "il_correl", "ILCorrelResult", "il_variables", "ILVariablesResult",
     "non_uniform_entropy", "NonUniformEntropyResult",
     "discernibility", "DiscernibilityResult",
+    "sse_sst", "SSESSTResult",
     "info_loss", "InfoLossResult",
     "suppression", "SuppressionResult",
     "association_change", "AssociationResult", "cramers_v",

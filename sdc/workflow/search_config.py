@@ -39,6 +39,7 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
                                   # precision_monotonic | height
     runner_ups = 5
     suppressed_as = "missing"     # or "*"
+    attribute_weights = { age = 1, sex = 0.2 }   # ARX's weights (an unnamed key 0.5): nue, loss, precision, height
 
     [dimension]                   # optional: the Khan et al. quasi-identifier dimension search
     k = 2
@@ -158,6 +159,9 @@ SEARCH_OPTIONS = Options([
     Option("time_limit", Maybe(POSITIVE), None, section="search", metavar="SECONDS", help="a heuristic's time limit"),
     Option("node_limit", Maybe(COUNT), None, section="search", metavar="N", help="a heuristic's limit of nodes checked"),
     Option("seed", Whole(min=0), 0, section="search", metavar="N", help="the genetic search's seed"),
+    Option("attribute_weights", Maybe(Table(Real(0.0), "a table of key = weight (a number >= 0)")), None,
+           section="search", metavar="KEY=W,...",
+           help="ARX's attribute weights of the multi-dimensional metrics (an unnamed key weighs ARX's 0.5)"),
 ])
 _TARGETS = Options([o for o in MODEL_OPTIONS
                     if not o.name.startswith(("beta", "delta", "alpha", "avg_risk", "sample_uniques", "pop_", "population_",

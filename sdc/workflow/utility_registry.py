@@ -12,7 +12,7 @@ and one entry here.
 Mlodak's two measures and sdcMicro's robeigen follow (:func:`sdc.il_variables` over the
 changed variables; :func:`sdc.il_correl` and :func:`sdc.robust_eigen_loss` over the changed
 numeric ones, NaN with fewer than two), then sdcMicro's combined score (:func:`sdc.ai_utility_score`,
-what ``sdc advise`` ranks by).
+what ``sdc advise`` ranks by), and ARX's SSE/SST of the keys (:func:`sdc.sse_sst`).
 
 The four headline measures read one :func:`sdc.utility_summary` of the release (IL1, the
 eigenvalue similarity, the non-uniform entropy, records retained and cells suppressed),
@@ -25,8 +25,8 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from sdc._validation import is_numeric_column
-from sdc.utility import ai_utility_score, il_correl, il_variables, robust_eigen_loss, utility_summary
+from sdc._validation import check_columns, is_numeric_column
+from sdc.utility import ai_utility_score, il_correl, il_variables, robust_eigen_loss, sse_sst, utility_summary
 from sdc.workflow.measure import BITS, COUNT, NUMBER, PERCENT, SHARE, Figure, UtilityContext, UtilityMeasure
 
 __all__ = ["UTILITY_MEASURES", "UTILITY_AXES", "utility_axes", "headline", "utility_figure", "COMPARE_COLUMN_LABELS",
@@ -93,6 +93,15 @@ def _ai_score(ctx: UtilityContext) -> Any:
     return ai_utility_score(ctx.original, ctx.released, keys, numeric) if keys else None
 
 
+def _sse_sst(ctx: UtilityContext) -> Any:
+    """ARX's SSE/SST over the keys in both files (None: no keys); a text key by its values' ranks
+    (a comparison has no hierarchies)."""
+    for frame, where in ((ctx.original, "the original"), (ctx.released, "the release")):
+        check_columns(frame, list(ctx.variables), role="variables", allow_empty=True, where=where)  # as every measure
+    keys = [k for k in ctx.keys if k in ctx.original.columns and k in ctx.released.columns]
+    return sse_sst(ctx.original, ctx.released, keys) if keys else None
+
+
 def _total(res: Any, cfg: Any) -> float:
     return math.nan if res is None else float(res.total)
 
@@ -151,6 +160,11 @@ UTILITY_MEASURES: tuple[UtilityMeasure, ...] = (
         "ai_utility_score", "sdcMicro's combined utility score", _ai_score, function=ai_utility_score,
         figures=(Figure("ai_score", "combined score: suppression, category loss, IL1s (sdcMicro's ai_utility_score, loss >= 0)",
                         NUMBER, better="lower", sweep="ai_score", value=_total),)),
+    UtilityMeasure(
+        # ARX's QualityModelRowOrientedSSESST over the keys (numeric keys as numbers, text keys by ranks).
+        "sse_sst", "ARX's SSE/SST", _sse_sst, function=sse_sst,
+        figures=(Figure("sse_sst", "SSE/SST: 1 - SSE/SST of the keys read as numbers (ARX)", SHARE, better="higher",
+                        sweep="sse_sst", value=_value),)),
 )
 
 

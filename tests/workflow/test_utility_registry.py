@@ -58,11 +58,11 @@ def test_the_built_in_figures_are_the_sweep_row_and_the_comparison_rows() -> Non
     names = [f.name for m in utility_registry.UTILITY_MEASURES for f in m.figures]
     assert names == ["il1_overall", "eigen_similarity_pct", "nue", "nue_normalised", "nue_utility_retained",
                      "records_retained", "pct_records_retained", "cells_suppressed", "il_variables", "il_correl",
-                     "robust_eigen", "ai_score"]
+                     "robust_eigen", "ai_score", "sse_sst"]
     assert dict(utility_registry.UTILITY_AXES) == {
         "il1_overall": False, "eigen_similarity_pct": True, "nue_normalised": False, "nue_utility_retained": True,
         "pct_records_retained": True, "cells_suppressed": False, "il_variables": False, "il_correl": False,
-        "robust_eigen": False, "ai_score": False}
+        "robust_eigen": False, "ai_score": False, "sse_sst": True}
 
 
 def test_mlodaks_measures_and_robeigen_reach_compare_as_declared():
@@ -83,3 +83,20 @@ def test_mlodaks_measures_and_robeigen_reach_compare_as_declared():
     one = sdc.compare(original, original.assign(inc=original["inc"] + 1.0),
                       {"variables": {"categorical_keys": ["sex", "region"]}}).utility_table.set_index("measure")["value"]
     assert np.isnan(one["il_correl"]) and np.isnan(one["robust_eigen"]) and one["il_variables"] > 0
+
+
+def test_sse_sst_reaches_compare_and_sweep_as_declared():
+    """ARX's SSE/SST of the keys: the comparison's row is sdc.sse_sst (text keys by their ranks),
+    higher is better, and it can be a sweep's utility axis."""
+    original = _data()
+    released = original.assign(age=(original["age"] // 20) * 20)
+    keys = ["sex", "region", "age"]
+    c = sdc.compare(original, released, {"variables": {"categorical_keys": keys}})
+    rows = c.utility_table.set_index("measure")["value"]
+    assert rows["sse_sst"] == pytest.approx(sdc.sse_sst(original, released, keys).value, rel=1e-12)
+    assert 0 < rows["sse_sst"] < 1
+    plan = plan_from_mapping({"sweep": {"keys": keys, "utility_axis": "sse_sst"}, "plan": {"seed": 1},
+                              "steps": [{"method": "global_recode", "variables": ["age"], "grid": {"width": [10, 30]}}]},
+                             source="test", sweep=True)
+    res = sweep(original, plan)
+    assert res.table.loc[0, "sse_sst"] == 1.0 and res.higher_is_better  # the original loses nothing

@@ -1,0 +1,77 @@
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+import java.util.*;
+import org.deidentifier.arx.*;
+import org.deidentifier.arx.AttributeType.Hierarchy;
+import org.deidentifier.arx.criteria.KAnonymity;
+import org.deidentifier.arx.metric.Metric;
+
+// Reference values from ARX for sdc's tests: the weighted optima of tests/identify/test_metrics_weights.py
+// and the SSE/SST of tests/utility/test_sse_sst.py. Not part of sdc; see README.md.
+public class ArxQuality {
+    static final String DIR = "/work/shared/data/arx-adult/";
+    static final String[] COLS = {"sex","age","race","marital-status","education","native-country","workclass","occupation","salary-class"};
+
+    static Data load(boolean numericAge, boolean withOcc) throws IOException {
+        Data data = Data.create(DIR + "adult.csv", StandardCharsets.UTF_8, ';');
+        for (String c : COLS) {
+            if (!withOcc && c.equals("occupation")) { data.getDefinition().setAttributeType(c, AttributeType.INSENSITIVE_ATTRIBUTE); continue; }
+            data.getDefinition().setAttributeType(c, Hierarchy.create(DIR + "adult_hierarchy_" + c + ".csv", StandardCharsets.UTF_8, ';'));
+        }
+        if (numericAge) data.getDefinition().setDataType("age", DataType.INTEGER);
+        return data;
+    }
+
+    static Metric<?> metric(String name) {
+        switch (name) {
+            case "nue": return Metric.createEntropyMetric();
+            case "nue_monotonic": return Metric.createEntropyMetric(true);
+            case "loss": return Metric.createLossMetric();
+            case "precision": return Metric.createPrecisionMetric(false);
+            case "precision_monotonic": return Metric.createPrecisionMetric(true);
+            case "height": return Metric.createHeightMetric();
+            case "nue_normalised": return Metric.createNormalizedEntropyMetric();
+        }
+        throw new IllegalArgumentException(name);
+    }
+
+    public static void main(String[] args) throws Exception {
+        String mode = args[0];
+        if (mode.equals("weights")) {
+            for (String m : new String[]{"nue", "nue_monotonic", "loss", "precision", "precision_monotonic", "height", "nue_normalised"}) {
+                for (double limit : new double[]{0.0, 0.04}) {
+                    Data data = load(false, false);
+                    ARXConfiguration config = ARXConfiguration.create();
+                    config.addPrivacyModel(new KAnonymity(5));
+                    config.setSuppressionLimit(limit);
+                    config.setQualityModel(metric(m));
+                    for (int i = 0; i < COLS.length; i++) config.setAttributeWeight(COLS[i], i + 1);
+                    ARXResult result = new ARXAnonymizer().anonymize(data, config);
+                    ARXLattice.ARXNode opt = result.getGlobalOptimum();
+                    System.out.println(m + "\t" + limit + "\t" + Arrays.toString(opt.getTransformation()) + "\t" + opt.getHighestScore().toString() + "\t" + opt.getLowestScore().toString());
+                }
+            }
+        } else {  // sse: k, limit, numericAge, out.csv
+            int k = Integer.parseInt(args[1]);
+            double limit = Double.parseDouble(args[2]);
+            boolean numericAge = Boolean.parseBoolean(args[3]);
+            Data data = load(numericAge, true);
+            ARXConfiguration config = ARXConfiguration.create();
+            config.addPrivacyModel(new KAnonymity(k));
+            config.setSuppressionLimit(limit);
+            config.setQualityModel(Metric.createLossMetric());
+            ARXResult result = new ARXAnonymizer().anonymize(data, config);
+            DataHandle out = result.getOutput(false);
+            double v = out.getStatistics().getQualityStatistics().getSSESST().getValue();
+            try (PrintWriter w = new PrintWriter(new OutputStreamWriter(new FileOutputStream(args[4]), StandardCharsets.UTF_8))) {
+                w.println(String.join(";", COLS));
+                for (int r = 0; r < out.getNumRows(); r++) {
+                    String[] row = new String[out.getNumColumns()];
+                    for (int c = 0; c < row.length; c++) row[c] = out.getValue(r, c);
+                    w.println(String.join(";", row));
+                }
+            }
+            System.out.println("sse\t" + k + "\t" + limit + "\t" + numericAge + "\t" + Arrays.toString(result.getGlobalOptimum().getTransformation()) + "\t" + Double.toString(v));
+        }
+    }
+}
