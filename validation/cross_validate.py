@@ -6,7 +6,7 @@ Writes ``cross_validation.md`` and ``cross_validation.csv`` (measure, dataset, c
 values, max abs diff, max rel diff, agree, tolerance) with the R, sdcMicro, Python, pandas
 and numpy versions, and exits non-zero if anything disagrees.
 
-    .venv/bin/python -m validation.cross_validate --refresh record_swap   # or gower, clust, shuffle
+    .venv/bin/python -m validation.cross_validate --refresh record_swap   # or gower, clust, shuffle, more
 
 re-runs only one group of rows (:data:`REFRESH`) and puts them in place of that group's rows
 of the published table, keeping the others (and saying when each part was generated).
@@ -136,12 +136,22 @@ def _shuffle(n_random: int) -> list[Diff]:
     return crossval_shuffle.shuffle_diffs(n_random)
 
 
+def _more(n_random: int) -> list[Diff]:
+    """localSupp, riskyCells and addNoise's additive0, restr, ROMM and outdect (testdata, testdata2
+    and `n_random` random files each)."""
+    from validation import crossval_protect_more
+
+    return crossval_protect_more.more_diffs(n_random)
+
+
 #: Row groups that ``--refresh`` re-runs alone: (rows, the measures' prefixes they replace, the
 #: label of their time in the full run).
 REFRESH = {"record_swap": (_record_swap, ("recordSwap:", "infoLoss:"), "recordSwap, infoLoss"),
            "gower": (_gower, ("microaggrGower:",), "microaggrGower"),
            "clust": (_clust, ("microaggregation(clust)", "mafast"), "microaggregation (clustering), mafast"),
-           "shuffle": (_shuffle, ("shuffle",), "shuffle")}
+           "shuffle": (_shuffle, ("shuffle",), "shuffle"),
+           "more": (_more, ("localSupp:", "riskyCells:", "addNoise(additive0)", "addNoise(restr)", "addNoise(ROMM)",
+                            "addNoise(outdect)"), "localSupp, riskyCells, addNoise additive0, restr, ROMM, outdect")}
 
 
 def versions() -> dict[str, str]:
@@ -195,7 +205,12 @@ def markdown(table: pd.DataFrame, vers: dict[str, str], n_random: int, refreshed
         "sdcMicro's one normal draw replayed (perturbed values and MCD correlations to 1e-9, shuffled values cell for "
         "cell); mlm's prediction against R's lm to 1e-10 (sdcMicro 5.8.2 stops before using it); mvn (each side its "
         "own draws, 30 seeds) by its invariants: both sides' shuffled columns permutations of the originals, and the "
-        "mean rank correlations with the predictors and the originals within 4 standard errors.",
+        "mean rank correlations with the predictors and the originals within 4 standard errors. localSupp, "
+        "riskyCells and addNoise's additive0, restr, ROMM and outdect (validation/crossval_protect_more.py): "
+        "testdata (localSupp: 7 keys, four thresholds), testdata2 (riskyCells: its help page's four calls) and "
+        "random files with missing keys; suppressed cells and unsafe cells exactly; additive0 with R's draws, "
+        "restr one variable at a time, ROMM with R's N x N matrix and outdect with R's MCD and draws replayed, "
+        "to 1e-12 relative (ROMM 1e-10).",
         "",
         head + body,
         "Deliberate differences (not compared; see `docs/sdcmicro-differences.md`): keys that are "
