@@ -137,8 +137,9 @@ def _shuffle(n_random: int) -> list[Diff]:
 
 
 def _more(n_random: int) -> list[Diff]:
-    """localSupp, riskyCells and addNoise's additive0, restr, ROMM and outdect (testdata, testdata2
-    and `n_random` random files each)."""
+    """localSupp, riskyCells, addNoise's additive0, restr, ROMM and outdect, mvTopCoding, addGhostVars,
+    microaggregation's simple, single, pca, rmd and mcdpca (sdcMicro's datasets and `n_random` random
+    files each)."""
     from validation import crossval_protect_more
 
     return crossval_protect_more.more_diffs(n_random)
@@ -151,7 +152,11 @@ REFRESH = {"record_swap": (_record_swap, ("recordSwap:", "infoLoss:"), "recordSw
            "clust": (_clust, ("microaggregation(clust)", "mafast"), "microaggregation (clustering), mafast"),
            "shuffle": (_shuffle, ("shuffle",), "shuffle"),
            "more": (_more, ("localSupp:", "riskyCells:", "addNoise(additive0)", "addNoise(restr)", "addNoise(ROMM)",
-                            "addNoise(outdect)"), "localSupp, riskyCells, addNoise additive0, restr, ROMM, outdect")}
+                            "addNoise(outdect)", "mvTopCoding:", "addGhostVars:", "microaggregation simple",
+                            "microaggregation single", "microaggregation pca", "microaggregation rmd",
+                            "microaggregation mcdpca"),
+                    "localSupp, riskyCells, addNoise additive0, restr, ROMM, outdect, mvTopCoding, addGhostVars, "
+                    "microaggregation simple, single, pca, rmd, mcdpca")}
 
 
 def versions() -> dict[str, str]:
@@ -210,7 +215,10 @@ def markdown(table: pd.DataFrame, vers: dict[str, str], n_random: int, refreshed
         "testdata (localSupp: 7 keys, four thresholds), testdata2 (riskyCells: its help page's four calls) and "
         "random files with missing keys; suppressed cells and unsafe cells exactly; additive0 with R's draws, "
         "restr one variable at a time, ROMM with R's N x N matrix and outdect with R's MCD and draws replayed, "
-        "to 1e-12 relative (ROMM 1e-10).",
+        "to 1e-12 relative (ROMM 1e-10); mvTopCoding with sdcMicro's MCD center and covariance (values to 1e-10, "
+        "records pulled back exactly), addGhostVars after sdcMicro's suppression (missing cells exactly), and "
+        "microaggregation's simple and single with every measure, pca, rmd and mcdpca with sdcMicro's MCD fit "
+        "(CASCrefmicrodata, testdata and random files; values to 1e-12).",
         "",
         head + body,
         "Deliberate differences (not compared; see `docs/sdcmicro-differences.md`): keys that are "

@@ -1,7 +1,11 @@
-"""Cross-validation of ``localSupp``, ``riskyCells`` and ``addNoise``'s additive0, restr, ROMM and
-outdect against sdcMicro, in the table's style (rows of :class:`sdc.workflow.crosscheck.Diff`):
+"""Cross-validation of ``localSupp``, ``riskyCells``, ``addNoise``'s additive0, restr, ROMM and
+outdect, ``mvTopCoding``, ``addGhostVars`` and ``microaggregation``'s simple, single, pca, rmd and
+mcdpca against sdcMicro, in the table's style (rows of :class:`sdc.workflow.crosscheck.Diff`):
 the comparisons their live tests make (``tests/protect/test_suppression_risk.py``,
-``tests/risk/test_risky_cells.py``, ``tests/protect/test_noise_more.py``), on the same data.
+``tests/risk/test_risky_cells.py``, ``tests/protect/test_noise_more.py``,
+``tests/protect/test_topcode_mv.py``, ``tests/protect/test_ghost.py``,
+``tests/protect/test_microaggregation_sorted.py``, ``tests/protect/test_microaggregation_pca.py``),
+on the same data.
 
     .venv/bin/python -m validation.crossval_protect_more [--random 100]
 
@@ -16,6 +20,12 @@ the comparisons their live tests make (``tests/protect/test_suppression_risk.py`
   savings and ``n_random`` random files; ROMM (R's N x N matrix replayed) on ``n_random`` random
   files of 30 to 250 records and outdect (R's covMcd center and covariance, then its draws) on those
   with two or three variables: values to 1e-12 relative to the largest value (ROMM 1e-10).
+* **mvTopCoding** with sdcMicro's own MCD center and covariance given to sdc (testdata, random files):
+  values to 1e-10, the records pulled back exactly. **addGhostVars**: sdcMicro's suppression of the
+  key carried over by both (testdata's three links, random files): the ghosts' missing cells exactly.
+* **microaggregation** simple and single with mean, median, trim and onestep (testdata, random
+  files), pca, rmd and mcdpca (CASCrefmicrodata, random files; sdcMicro's MCD fit given to sdc):
+  values to 1e-12.
 """
 
 from __future__ import annotations
@@ -29,7 +39,8 @@ import pandas as pd
 import sdc
 from sdc.workflow.crosscheck import Diff, compare_values, summarise
 
-__all__ = ["more_diffs", "local_supp_diffs", "risky_cells_diffs", "noise_diffs"]
+__all__ = ["more_diffs", "local_supp_diffs", "risky_cells_diffs", "noise_diffs", "mv_top_code_diffs", "ghost_diffs",
+           "microaggregation_more_diffs"]
 
 TESTDATA_KEYS = ["urbrur", "roof", "walls", "water", "electcon", "relat", "sex"]
 
@@ -144,6 +155,94 @@ def noise_diffs(n_random: int = 100) -> list[Diff]:
     return out
 
 
+def mv_top_code_diffs(n_random: int = 100, seed: int = 20261202) -> list[Diff]:
+    """mvTopCoding with sdcMicro's own MCD center and covariance given to sdc: values to 1e-10 and
+    the records pulled back, exactly (testdata and `n_random` random files)."""
+    import r_bridge as rb
+    from tests.protect.test_topcode_mv import _random_case
+
+    td = rb.load_dataset("testdata")
+    cases = [(td, "testdata", ["expend", "income", "savings"], 0.025), (td, "testdata", ["income", "savings"], 0.1)]
+    rng = np.random.default_rng(seed)
+    cases += [(df, "random", list(df.columns), float(rng.choice([0.01, 0.025, 0.05, 0.2]))) for df in
+              (_random_case(rng) for _ in range(n_random))]
+    out: list[Diff] = []
+    for i, (df, dataset, cols, alpha) in enumerate(cases):
+        theirs = rb.mv_top_coding(df, cols, alpha=alpha, seed=i + 1)
+        ours = sdc.mv_top_code(df, cols, alpha=alpha, center=theirs.center.tolist(), cov=theirs.cov.tolist())
+        name = f"{dataset} {i} (n={len(df)}, alpha={alpha})"
+        out.append(compare_values("mvTopCoding: values (sdcMicro's MCD center and covariance)", name, dataset,
+                                  ours.data[cols].to_numpy().ravel(), theirs.x.to_numpy().ravel(), rtol=1e-10,
+                                  atol=1e-10))
+        out.append(compare_values("mvTopCoding: records pulled back", name, dataset, ours.details["flagged"],
+                                  int(theirs.flagged.sum()), rtol=None))
+    return out
+
+
+def ghost_diffs(n_random: int = 100, seed: int = 20261202) -> list[Diff]:
+    """addGhostVars: sdcMicro's suppression of the key (localSupp or localSuppression) carried to
+    the ghost variables by both; their missing cells exactly (testdata and `n_random` random files)."""
+    import r_bridge as rb
+
+    td = rb.load_dataset("testdata")
+    cases = [(td, "testdata", TESTDATA_KEYS, "urbrur", ["hhcivil", "expend"], {"threshold": 0.02}, False),
+             (td, "testdata", TESTDATA_KEYS, "roof", ["hhcivil"], {"threshold": 0.02}, True),
+             (td, "testdata", TESTDATA_KEYS, "relat", ["hhcivil", "income"], {"k": 5}, False)]
+    rng = np.random.default_rng(seed)
+    for i in range(n_random):
+        df = _random_keys(rng, int(rng.integers(20, 300)), 3)
+        df["g1"] = rng.normal(size=len(df)).round(2)
+        df["g2"] = pd.Series(rng.choice(["x", "y", None], len(df)), dtype=object)
+        opts = {"threshold": float(rng.choice([0.05, 0.1, 0.3]))} if i % 2 else {"k": int(rng.choice([2, 3, 5]))}
+        cases.append((df, "random", ["k0", "k1", "k2"], "k1", ["g1", "g2"], opts, bool(i % 3 == 0)))
+    out: list[Diff] = []
+    for i, (df, dataset, keys, key, ghosts, opts, via_add) in enumerate(cases):
+        key_na, ghost_na = rb.ghost_vars(df, keys, key, ghosts, via_add=via_add, **opts)
+        ours = sdc.add_ghost_vars(df.assign(**{key: df[key].mask(key_na)}), ghosts, key_var=key).data
+        out.append(compare_values("addGhostVars: missing cells of the ghost variables", f"{dataset} {i} {opts}",
+                                  dataset, np.concatenate([ours[g].isna().to_numpy() for g in ghosts]),
+                                  np.concatenate([(ghost_na[g] | df[g].isna()).to_numpy() for g in ghosts]),
+                                  rtol=None))
+    return out
+
+
+def microaggregation_more_diffs(n_random: int = 100) -> list[Diff]:
+    """microaggregation simple and single with every measure (testdata and `n_random` random files),
+    and pca, rmd, mcdpca (CASCrefmicrodata and random files; sdcMicro's MCD fit given to sdc), to 1e-12
+    relative to max(1, |value|)."""
+    import r_bridge as rb
+    from tests.protect.test_microaggregation_pca import _cases, _ours
+
+    td = rb.load_dataset("testdata")
+    cols = ["expend", "income", "savings"]
+    cases = [(td, "testdata", cols, 3, m, ms, t, 2, None) for m in ("simple", "single")
+             for ms, t in (("mean", 0), ("median", 0), ("trim", 0.2), ("onestep", 0))]
+    rng = np.random.default_rng(20261202)
+    for _ in range(n_random):
+        n, p = int(rng.integers(10, 500)), int(rng.integers(2, 5))
+        df = pd.DataFrame({f"v{j}": rng.lognormal(3, 1, n).round(int(rng.integers(0, 3))) for j in range(p)})
+        ms = str(rng.choice(["mean", "median", "trim", "onestep"]))
+        cases.append((df, "random", list(df.columns), int(rng.integers(2, max(3, min(8, n // 4)))),
+                      str(rng.choice(["simple", "single"])), ms, float(rng.choice([0.1, 0.25])) if ms == "trim" else 0.0,
+                      int(rng.integers(1, p + 1)), None))
+    out: list[Diff] = []
+    for i, (df, dataset, vs, k, m, ms, t, vsort, strata) in enumerate(cases):
+        theirs = rb.microaggregation_measure(df, vs, aggr=k, method=m, measure=ms, trim=t, varsort=vsort,
+                                             strata_variables=strata).to_numpy()
+        ours = sdc.microaggregation(df, vs, k=k, method=m, measure=ms, trim=t, varsort=vs[vsort - 1]).data[vs].to_numpy()
+        out.append(compare_values(f"microaggregation {m}: values ({ms})", f"{dataset} {i}", dataset,
+                                  ours.ravel(), theirs.ravel(), rtol=1e-12, atol=1e-12))
+    for method, n, n_max, seed in (("pca", n_random, 300, 100), ("rmd", n_random, 150, 300),
+                                   ("mcdpca", max(1, n_random * 3 // 10), 150, 400)):
+        batch = _cases(method, n, n_max, seed)
+        for i, (case, res) in enumerate(zip(batch, rb.microaggregation_batch(batch))):
+            dataset = "CASCrefmicrodata" if i < len(batch) - n else "random"   # _cases: CASCrefmicrodata first
+            theirs = res.mx.to_numpy()
+            out.append(compare_values(f"microaggregation {method}: values", f"{dataset} {i} ({case.measure})", dataset,
+                                      _ours(case, res.fit).ravel(), theirs.ravel(), rtol=1e-12, atol=1e-12))
+    return out
+
+
 def more_diffs(n_random: int = 100) -> list[Diff]:
     """Every row of this module: localSupp, riskyCells, addNoise additive0, restr, ROMM, outdect
     (sdc's warnings about the data, which sdcMicro does not give, silenced)."""
@@ -153,7 +252,8 @@ def more_diffs(n_random: int = 100) -> list[Diff]:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SdcWarning)
-        return local_supp_diffs(n_random) + risky_cells_diffs(n_random) + noise_diffs(n_random)
+        return (local_supp_diffs(n_random) + risky_cells_diffs(n_random) + noise_diffs(n_random)
+                + mv_top_code_diffs(n_random) + ghost_diffs(n_random) + microaggregation_more_diffs(n_random))
 
 
 def main(argv: list[str] | None = None) -> int:
