@@ -6,7 +6,7 @@ Writes ``cross_validation.md`` and ``cross_validation.csv`` (measure, dataset, c
 values, max abs diff, max rel diff, agree, tolerance) with the R, sdcMicro, Python, pandas
 and numpy versions, and exits non-zero if anything disagrees.
 
-    .venv/bin/python -m validation.cross_validate --refresh record_swap   # or gower, clust, shuffle, more
+    .venv/bin/python -m validation.cross_validate --refresh record_swap   # or gower, clust, shuffle, more, utility_more
 
 re-runs only one group of rows (:data:`REFRESH`) and puts them in place of that group's rows
 of the published table, keeping the others (and saying when each part was generated).
@@ -145,6 +145,14 @@ def _more(n_random: int) -> list[Diff]:
     return crossval_protect_more.more_diffs(n_random)
 
 
+def _utility_more(n_random: int) -> list[Diff]:
+    """ai_utility_score against sdcMicro's, analysis_validity's Poisson and Cox fits against R's glm
+    and coxph (the example's releases, random and ACTG 175-shaped files)."""
+    from validation import crossval_utility_more
+
+    return crossval_utility_more.utility_more_diffs(n_random)
+
+
 #: Row groups that ``--refresh`` re-runs alone: (rows, the measures' prefixes they replace, the
 #: label of their time in the full run).
 REFRESH = {"record_swap": (_record_swap, ("recordSwap:", "infoLoss:"), "recordSwap, infoLoss"),
@@ -156,7 +164,9 @@ REFRESH = {"record_swap": (_record_swap, ("recordSwap:", "infoLoss:"), "recordSw
                             "microaggregation single", "microaggregation pca", "microaggregation rmd",
                             "microaggregation mcdpca"),
                     "localSupp, riskyCells, addNoise additive0, restr, ROMM, outdect, mvTopCoding, addGhostVars, "
-                    "microaggregation simple, single, pca, rmd, mcdpca")}
+                    "microaggregation simple, single, pca, rmd, mcdpca"),
+           "utility_more": (_utility_more, ("ai_utility_score:", "analysis_validity("),
+                            "ai_utility_score, analysis_validity (poisson, cox)")}
 
 
 def versions() -> dict[str, str]:
@@ -218,7 +228,10 @@ def markdown(table: pd.DataFrame, vers: dict[str, str], n_random: int, refreshed
         "to 1e-12 relative (ROMM 1e-10); mvTopCoding with sdcMicro's MCD center and covariance (values to 1e-10, "
         "records pulled back exactly), addGhostVars after sdcMicro's suppression (missing cells exactly), and "
         "microaggregation's simple and single with every measure, pca, rmd and mcdpca with sdcMicro's MCD fit "
-        "(CASCrefmicrodata, testdata and random files; values to 1e-12).",
+        "(CASCrefmicrodata, testdata and random files; values to 1e-12). ai_utility_score (mode sdcmicro) "
+        "against sdcMicro's on the example's releases (its four figures to 1e-12) and analysis_validity's Poisson "
+        "and Cox fits against R's glm(family = poisson) and survival::coxph(ties = \"breslow\") "
+        "(validation/crossval_utility_more.py; coefficients, standard errors and interval overlaps to 1e-6).",
         "",
         head + body,
         "Deliberate differences (not compared; see `docs/sdcmicro-differences.md`): keys that are "
