@@ -6,7 +6,7 @@ Writes ``cross_validation.md`` and ``cross_validation.csv`` (measure, dataset, c
 values, max abs diff, max rel diff, agree, tolerance) with the R, sdcMicro, Python, pandas
 and numpy versions, and exits non-zero if anything disagrees.
 
-    .venv/bin/python -m validation.cross_validate --refresh record_swap   # or gower, clust, shuffle
+    .venv/bin/python -m validation.cross_validate --refresh record_swap   # or gower, clust, shuffle, more, utility_more
 
 re-runs only one group of rows (:data:`REFRESH`) and puts them in place of that group's rows
 of the published table, keeping the others (and saying when each part was generated).
@@ -136,12 +136,37 @@ def _shuffle(n_random: int) -> list[Diff]:
     return crossval_shuffle.shuffle_diffs(n_random)
 
 
+def _more(n_random: int) -> list[Diff]:
+    """localSupp, riskyCells, addNoise's additive0, restr, ROMM and outdect, mvTopCoding, addGhostVars,
+    microaggregation's simple, single, pca, rmd and mcdpca (sdcMicro's datasets and `n_random` random
+    files each)."""
+    from validation import crossval_protect_more
+
+    return crossval_protect_more.more_diffs(n_random)
+
+
+def _utility_more(n_random: int) -> list[Diff]:
+    """ai_utility_score against sdcMicro's, analysis_validity's Poisson and Cox fits against R's glm
+    and coxph (the example's releases, random and ACTG 175-shaped files)."""
+    from validation import crossval_utility_more
+
+    return crossval_utility_more.utility_more_diffs(n_random)
+
+
 #: Row groups that ``--refresh`` re-runs alone: (rows, the measures' prefixes they replace, the
 #: label of their time in the full run).
 REFRESH = {"record_swap": (_record_swap, ("recordSwap:", "infoLoss:"), "recordSwap, infoLoss"),
            "gower": (_gower, ("microaggrGower:",), "microaggrGower"),
            "clust": (_clust, ("microaggregation(clust)", "mafast"), "microaggregation (clustering), mafast"),
-           "shuffle": (_shuffle, ("shuffle",), "shuffle")}
+           "shuffle": (_shuffle, ("shuffle",), "shuffle"),
+           "more": (_more, ("localSupp:", "riskyCells:", "addNoise(additive0)", "addNoise(restr)", "addNoise(ROMM)",
+                            "addNoise(outdect)", "mvTopCoding:", "addGhostVars:", "microaggregation simple",
+                            "microaggregation single", "microaggregation pca", "microaggregation rmd",
+                            "microaggregation mcdpca"),
+                    "localSupp, riskyCells, addNoise additive0, restr, ROMM, outdect, mvTopCoding, addGhostVars, "
+                    "microaggregation simple, single, pca, rmd, mcdpca"),
+           "utility_more": (_utility_more, ("ai_utility_score:", "analysis_validity("),
+                            "ai_utility_score, analysis_validity (poisson, cox)")}
 
 
 def versions() -> dict[str, str]:
@@ -195,7 +220,18 @@ def markdown(table: pd.DataFrame, vers: dict[str, str], n_random: int, refreshed
         "sdcMicro's one normal draw replayed (perturbed values and MCD correlations to 1e-9, shuffled values cell for "
         "cell); mlm's prediction against R's lm to 1e-10 (sdcMicro 5.8.2 stops before using it); mvn (each side its "
         "own draws, 30 seeds) by its invariants: both sides' shuffled columns permutations of the originals, and the "
-        "mean rank correlations with the predictors and the originals within 4 standard errors.",
+        "mean rank correlations with the predictors and the originals within 4 standard errors. localSupp, "
+        "riskyCells and addNoise's additive0, restr, ROMM and outdect (validation/crossval_protect_more.py): "
+        "testdata (localSupp: 7 keys, four thresholds), testdata2 (riskyCells: its help page's four calls) and "
+        "random files with missing keys; suppressed cells and unsafe cells exactly; additive0 with R's draws, "
+        "restr one variable at a time, ROMM with R's N x N matrix and outdect with R's MCD and draws replayed, "
+        "to 1e-12 relative (ROMM 1e-10); mvTopCoding with sdcMicro's MCD center and covariance (values to 1e-10, "
+        "records pulled back exactly), addGhostVars after sdcMicro's suppression (missing cells exactly), and "
+        "microaggregation's simple and single with every measure, pca, rmd and mcdpca with sdcMicro's MCD fit "
+        "(CASCrefmicrodata, testdata and random files; values to 1e-12). ai_utility_score (mode sdcmicro) "
+        "against sdcMicro's on the example's releases (its four figures to 1e-12) and analysis_validity's Poisson "
+        "and Cox fits against R's glm(family = poisson) and survival::coxph(ties = \"breslow\") "
+        "(validation/crossval_utility_more.py; coefficients, standard errors and interval overlaps to 1e-6).",
         "",
         head + body,
         "Deliberate differences (not compared; see `docs/sdcmicro-differences.md`): keys that are "

@@ -462,6 +462,9 @@ def _options(plan: Plan, data: pd.DataFrame, table: Mapping[str, Any]) -> dict[s
     if variables is None:
         variables = list(dict.fromkeys(v for s in plan.steps if not table[s.method].replaces_identifiers
                                        for v in s.variables(table[s.method])))
+        if not variables:  # only identifiers replaced one for one: no analytic value changes
+            raise PlanError("plan [sweep].utility_variables: the steps only replace identifiers, which loses no "
+                            "utility; name the variables to measure, e.g. utility_variables = [\"age\"].")
     sensitive = sw.get("sensitive") or []
     return {"mode": sw.get("mode", "separate"), "keys": keys,
             "weights": weights, "k": int(sw.get("k", 3)), "missing": sw.get("missing", "wildcard"),

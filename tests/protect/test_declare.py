@@ -23,6 +23,7 @@ import copy
 import dataclasses
 import inspect
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -237,6 +238,48 @@ def test_on_dask_as_declared(info: MethodInfo, data: pd.DataFrame, key_file: str
 def test_the_docs_method_tables_are_the_declarations() -> None:
     assert methods_markdown(INFOS) in (ROOT / "docs" / "protect-run.md").read_text(encoding="utf-8")
     assert dask_markdown(INFOS) in (ROOT / "docs" / "dask.md").read_text(encoding="utf-8")
+
+
+def _matrix_rows() -> list[list[str]]:
+    """The rows of docs/protection.md's table of sdcMicro's methods (its cells, stripped)."""
+    text = (ROOT / "docs" / "protection.md").read_text(encoding="utf-8")
+    body = text[text.index("## sdcMicro's methods in a plan, a sweep and on Dask"):]
+    lines = [ln for ln in body[:body.index("\n\n", body.index("| sdcMicro |"))].splitlines() if ln.startswith("| ")]
+    return [[c.strip() for c in re.split(r"(?<!\\)\|", ln)[1:-1]] for ln in lines[1:] if not ln.startswith("|---")]
+
+
+def test_the_sdcmicro_matrix_is_the_declarations() -> None:
+    # docs/protection.md's matrix: each declared method's plan, sweep and Dask cells are its
+    # declaration's, its variants values of its `method` / `measure` choice, every such value in a
+    # row; each cited prefix of validation/results/cross_validation.md starts that many rows and
+    # each cited live test exists.
+    from sdc.workflow.plan import method_table
+
+    table = method_table()
+    published = [ln.split("|")[1].strip() for ln in
+                 (ROOT / "validation/results/cross_validation.md").read_text(encoding="utf-8").splitlines()
+                 if ln.startswith("| ") and not ln.startswith("| measure")]
+    variants: dict[str, set[str]] = {}
+    for sdcmicro, ours, plan, sweep, dask, crossval, _ in _matrix_rows():
+        name = re.match(r"`([a-z_.]+)", ours).group(1)
+        if name in table:
+            info = table[name]
+            assert (plan, sweep, dask) == ("yes", "yes", "yes" if info.dask_refusal({}) is None else "no"), sdcmicro
+            inside = re.search(r"\((.*)\)", ours)
+            for v in re.findall(r"`([^`]+)`", inside.group(1) if inside else ""):
+                assert any(isinstance(o.rule, Choice) and v in o.rule.values for o in info.options
+                           if o.name in ("method", "measure")), (name, v)
+                variants.setdefault(name, set()).add(v)
+        else:
+            assert plan == "no" and dask == "no", sdcmicro   # a measure or an API function
+        for prefix, n in re.findall(r"`([^`]+)` (\d+)", crossval):
+            assert sum(r.startswith(prefix) for r in published) == int(n), (sdcmicro, prefix)
+        for path in re.findall(r"`(tests/[^`]+\.py)`", crossval):
+            assert (ROOT / path).is_file(), path
+    for name, seen in variants.items():
+        declared = {v for o in table[name].options if o.name in ("method", "measure") and isinstance(o.rule, Choice)
+                    for v in o.rule.values}
+        assert declared <= seen | {o.default for o in table[name].options if o.name in ("method", "measure")}, name
 
 
 # --- the layering rule of this part -------------------------------------------------------------

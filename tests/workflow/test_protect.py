@@ -19,10 +19,10 @@ import sdc
 from sdc.protect.microaggregation import microaggregation
 from sdc.protect.suppression import local_suppression
 from sdc.report.folder import MARKER
-from sdc.workflow.plan import PlanError, check_plan, load_plan, method_table, plan_from_mapping, step_seed
+from sdc.workflow.plan import PlanError, check_plan, load_plan, method_table, plan_from_mapping, plan_to_toml, step_seed
 from sdc.workflow.protect import protect_data
 
-from tests.helpers import run_cli
+from tests.helpers import complete_example, method_steps, plan_step, run_cli
 
 KEY = "7f3a9c1e5b2d48f6a0c3e9b1d7f2a6c4-unmistakable-test-key"
 
@@ -631,3 +631,36 @@ def test_utility_variables_of_the_comparison(work: Path, capsys: pytest.CaptureF
                                      'noise = 20\n', encoding="utf-8")
     code, _, err = _protect(capsys, work, "out", "--utility-variables", "bmi,cholesterol", plan="noise.toml")
     assert code == 0, err
+
+
+# --- every declared method, and each variant, in a one-step plan -------------------------------
+
+@pytest.fixture(scope="module")
+def complete() -> pd.DataFrame:
+    return complete_example()
+
+
+@pytest.fixture(scope="module")
+def key_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    p = tmp_path_factory.mktemp("key") / "key.txt"
+    p.write_text(KEY + "\n", encoding="utf-8")
+    p.chmod(0o600)
+    return str(p)
+
+
+STEPS = method_steps()
+
+
+@pytest.mark.parametrize(("method", "parameters"), [s[1:] for s in STEPS], ids=[s[0] for s in STEPS])
+def test_every_method_and_variant_runs_in_a_one_step_plan(method: str, parameters: dict, complete: pd.DataFrame,
+                                                          key_file: str, tmp_path: Path) -> None:
+    # The declared example (and each value of its `method` / `measure`) written as a TOML plan, read
+    # back and run: the release is the API call's, with the step's seed.
+    info = method_table()[method]
+    params = {**parameters, **({"key_file": key_file} if "key_file" in parameters else {})}
+    text = plan_to_toml(plan_from_mapping({"steps": [plan_step(method, params)]}))
+    run = protect_data(complete, load_plan_text(tmp_path, text), reassess=False)
+    args = dict(params)
+    direct = info.function(complete, args.pop(info.variables_param), **args)
+    assert [s.method for s in run.plan.steps] == [method]
+    pd.testing.assert_frame_equal(run.released, direct.data)
