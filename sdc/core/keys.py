@@ -21,7 +21,7 @@ import pandas as pd
 from sdc.core._factorize import factorize
 from sdc.core.shared import memoized
 
-__all__ = ["EncodedKeys", "encode_keys", "factorize_column", "grouping_codes", "pack_codes", "first_occurrence", "column_levels", "dense_ids",
+__all__ = ["EncodedKeys", "encode_keys", "text_categorical", "factorize_column", "grouping_codes", "pack_codes", "first_occurrence", "column_levels", "dense_ids",
            "truncated_codes", "r_integer_codes", "sparse_counts", "levels_from_codes"]
 
 # Mixed-radix products above this bound could overflow int64; we then re-factorise.
@@ -276,6 +276,31 @@ def first_occurrence(ids: np.ndarray, n_ids: int) -> np.ndarray:
     # Writing positions in reverse leaves the smallest position for each id.
     first[ids[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)
     return first
+
+
+def text_categorical(s: pd.Series) -> pd.Categorical | None:
+    """A text column as a categorical of the same values (None when `s` is not all text).
+
+    The column is factorised once (:func:`sdc.core._factorize.factorize`: text holding NUL
+    characters kept apart) and its distinct texts become the categories, in order of first
+    appearance; a missing value (None, NaN) is a missing code. The values are those of `s`
+    (``cat.astype(object)`` gives them back, missing as NaN), so a writer that formats each
+    distinct value once reads the codes instead of hashing every record's text again. Only
+    ``object`` columns whose present values are all ``str`` are taken: equal values of other
+    types (``1``, ``1.0``, ``True``) would be merged into one category.
+
+    >>> text_categorical(pd.Series(["b", None, "a", "b"])).tolist()
+    ['b', nan, 'a', 'b']
+    >>> text_categorical(pd.Series([1, "a"], dtype=object)) is None
+    True
+    """
+    if s.dtype != object:
+        return None
+    values = s.to_numpy()
+    codes, uniques = factorize(values)
+    if pd.api.types.infer_dtype(uniques, skipna=True) != "string":
+        return None
+    return pd.Categorical.from_codes(codes, categories=pd.Index(uniques, dtype=object))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -89,6 +89,21 @@ class _Names:
         return f"{name}_sdc" if name in self.data else name
 
 
+class _Columns:
+    """The data's columns as the files hold them (:meth:`Assessment.file_column`), each made once
+    for all the files of a run."""
+
+    def __init__(self, a: Assessment) -> None:
+        self.a = a
+        self.made: dict[tuple[str, bool], np.ndarray | pd.Categorical] = {}
+
+    def __call__(self, name: str, *, assessed: bool = False) -> np.ndarray | pd.Categorical:
+        key = (name, assessed)
+        if key not in self.made:
+            self.made[key] = self.a.file_column(name, assessed=assessed)
+        return self.made[key]
+
+
 def _base(a: Assessment, n: _Names) -> pd.DataFrame:
     base = pd.DataFrame({n("input_row"): np.arange(1, len(a.data) + 1)})
     if a.config.id:
@@ -96,14 +111,14 @@ def _base(a: Assessment, n: _Names) -> pd.DataFrame:
     return base
 
 
-def _with_keys(base: pd.DataFrame, a: Assessment, r: ScenarioResult, rows: np.ndarray, all_keys: list[str],
+def _with_keys(base: pd.DataFrame, cols: _Columns, r: ScenarioResult, rows: np.ndarray, all_keys: list[str],
                n: _Names) -> pd.DataFrame:
     """`base` (row number and id) at `rows`, with the scenario and its key values as assessed."""
     out = base.iloc[rows].reset_index(drop=True)
     out.insert(len(out.columns), n("scenario"), r.scenario.name)
     for k in all_keys:
         if k in r.scenario.keys:
-            out[k] = a.assessed[k].to_numpy()[rows]
+            out[k] = cols(k, assessed=True)[rows]
         else:
             out[k] = pd.Series([None] * len(rows), dtype=object)
     return out
@@ -132,6 +147,7 @@ def record_tables(a: Assessment) -> RecordTables:
     thr = cfg.thresholds
     all_keys = list(dict.fromkeys(k for r in a.scenarios for k in r.scenario.keys))
     n = _Names(a)
+    cols = _Columns(a)  # the text columns as categoricals, made once for every file
     base = _base(a, n)
     classes = {r.scenario.name: r.key_classes.classes for r in a.scenarios}  # computed once, by the assessment
     sens_slug = unique_slugs(list(cfg.sensitive))
@@ -143,7 +159,7 @@ def record_tables(a: Assessment) -> RecordTables:
     for r in a.scenarios:
         fk = r.risk.sample_frequency.to_numpy()
         rows = np.flatnonzero(fk < thr.k)
-        t = _with_keys(base, a, r, rows, all_keys, n)
+        t = _with_keys(base, cols, r, rows, all_keys, n)
         t[n("class_id")] = classes[r.scenario.name].ids[rows]
         t[n("class_size_fk")] = fk[rows]
         if cfg.weights:
@@ -157,14 +173,14 @@ def record_tables(a: Assessment) -> RecordTables:
     # l-diversity and t-closeness, per sensitive variable
     for s in cfg.sensitive:
         l_s, t_s = cfg.l_for(s), cfg.t_for(s)
-        value = {s: a.data[s].to_numpy()}
+        value = {s: cols(s)}
         lres = {r.scenario.name: r.ldiversity for r in a.scenarios if r.ldiversity is not None}
         if s in cfg.sensitive_bins and lres:
             band = a.sensitive_band(s)
             if band is not None:
                 value[n(f"{s}_band")] = band
         lvals = {sc: ld.records[f"{s}_Distinct_Ldiversity"].to_numpy() for sc, ld in lres.items()}
-        table = _at_risk(base, a, classes, all_keys, value,
+        table = _at_risk(base, a, cols, classes, all_keys, value,
                          {sc: {n(f"distinct_{s}_values_in_class"): v} for sc, v in lvals.items()},
                          {sc: v < l_s for sc, v in lvals.items()}, {}, n)
         if table is not None:
@@ -174,7 +190,7 @@ def record_tables(a: Assessment) -> RecordTables:
                           + (" and its band" if len(value) > 1 else ""))
         tcs = {r.scenario.name: r.tcloseness[s] for r in a.scenarios if s in r.tcloseness}
         tvals = {sc: tc.records.to_numpy() for sc, tc in tcs.items()}
-        table = _at_risk(base, a, classes, all_keys, {s: a.data[s].to_numpy()},
+        table = _at_risk(base, a, cols, classes, all_keys, {s: cols(s)},
                          {sc: {n(f"{s}_distance_to_file"): v} for sc, v in tvals.items()},
                          {sc: v > t_s for sc, v in tvals.items()},
                          {n("distance_measure"): {sc: tc.distance for sc, tc in tcs.items()}}, n)
@@ -184,7 +200,7 @@ def record_tables(a: Assessment) -> RecordTables:
             desc[name] = (f"records in classes whose {s} distribution is farther than t = {t_s:g} from the file's, "
                           f"with their value of {s} and the class's distance")
 
-    files["records.csv"] = _unique_columns(_joined(base, a, classes, n))
+    files["records.csv"] = _unique_columns(_joined(base, a, cols, classes, n))
     desc["records.csv"] = "every record with every per-record measure and an at_risk_... column per model"
     return RecordTables(files=files, descriptions=desc)
 
@@ -203,7 +219,8 @@ def _stack(parts: list[pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(kept, ignore_index=True)
 
 
-def _at_risk(base: pd.DataFrame, a: Assessment, classes: dict, all_keys: list[str], record_values: dict[str, np.ndarray],
+def _at_risk(base: pd.DataFrame, a: Assessment, cols: _Columns, classes: dict, all_keys: list[str],
+             record_values: dict[str, np.ndarray | pd.Categorical],
              values: dict[str, dict[str, np.ndarray]], mask: dict[str, np.ndarray],
              extra: dict[str, dict[str, object]], n: _Names) -> pd.DataFrame | None:
     """Per scenario (by name), the records where `mask` holds, with class, class size, the
@@ -215,7 +232,7 @@ def _at_risk(base: pd.DataFrame, a: Assessment, classes: dict, all_keys: list[st
         if name not in mask:
             continue
         rows = np.flatnonzero(mask[name])
-        t = _with_keys(base, a, r, rows, all_keys, n)
+        t = _with_keys(base, cols, r, rows, all_keys, n)
         cl = classes[name]
         t[n("class_id")] = cl.ids[rows]
         t[n("class_size")] = cl.sizes[cl.ids[rows]]
@@ -229,15 +246,15 @@ def _at_risk(base: pd.DataFrame, a: Assessment, classes: dict, all_keys: list[st
     return _stack(parts) if parts else None
 
 
-def _joined(base: pd.DataFrame, a: Assessment, classes: dict, n: _Names) -> pd.DataFrame:
+def _joined(base: pd.DataFrame, a: Assessment, data: _Columns, classes: dict, n: _Names) -> pd.DataFrame:
     """One row per record: key and sensitive values, then each scenario's measures and flags."""
     thr = a.config.thresholds
     cfg = a.config
-    head: dict[str, np.ndarray] = {c: base[c].to_numpy() for c in base.columns}
+    head: dict[str, np.ndarray | pd.Categorical] = {c: base[c].to_numpy() for c in base.columns}
     for k in dict.fromkeys(k for r in a.scenarios for k in r.scenario.keys):
-        head[k] = a.assessed[k].to_numpy()
+        head[k] = data(k, assessed=True)
     for s in cfg.sensitive:
-        head[s] = a.data[s].to_numpy()
+        head[s] = data(s)
     prefixes = unique_slugs([r.scenario.name for r in a.scenarios])
     cols: dict[str, np.ndarray] = {}
     for r in a.scenarios:

@@ -31,6 +31,7 @@ from sdc.attribute.inference import InferenceResult
 from sdc.attribute.ldiversity import LDiversityResult
 from sdc.core.binning import Binning
 from sdc.core.engine import engine_of
+from sdc.core.keys import text_categorical
 from sdc.core.scenario import KeyClasses
 from sdc.core.shared import shared_codes
 from sdc.exceptions import SdcWarning, SearchTooLargeError
@@ -133,6 +134,16 @@ class Assessment:
                     labels = np.asarray(b.labels, dtype=object)
                     return np.where(ok, labels[np.clip(codes, 0, len(b.labels) - 1)], None)
         return None
+
+    def file_column(self, name: str, *, assessed: bool = False) -> np.ndarray | pd.Categorical:
+        """Column `name` of the data as read (`assessed`: after binning) as the per-record files
+        hold it: a text column as a categorical of the same values
+        (:func:`sdc.core.keys.text_categorical`; each distinct text is then formatted and made
+        spreadsheet-safe once, and a record's value takes a code, not a pointer), any other
+        column as its array."""
+        s = (self.assessed if assessed else self.data)[name]
+        cat = text_categorical(s)
+        return s.to_numpy() if cat is None else cat
 
     def to_frame(self) -> pd.DataFrame:
         """The verdicts, one row per measure and scenario: ``scenario``, ``measure``,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,7 +21,13 @@ from tests.workflow.test_assess import TOY, toy_config
 
 def _concatenated(df: pd.DataFrame) -> pd.DataFrame:
     """The table as the report built it before: one column frame per column, concatenated."""
-    return pd.concat([pd.Series(df[c].to_numpy(), name=c).to_frame() for c in df.columns], axis=1)
+    return pd.concat([pd.Series(df[c].array, name=c).to_frame() for c in df.columns], axis=1)
+
+
+def _as_objects(df: pd.DataFrame) -> pd.DataFrame:
+    """`df` with its categorical columns as the object columns of their values (how the
+    per-record tables held text before they held it as categoricals)."""
+    return df.astype({c: object for c in df.columns if isinstance(df[c].dtype, pd.CategoricalDtype)})
 
 
 def test_joined_table_is_the_same_file_without_copies() -> None:
@@ -29,6 +36,44 @@ def test_joined_table_is_the_same_file_without_copies() -> None:
     assert np.shares_memory(rec["individual_risk"].to_numpy(), a.scenarios[0].risk.risk.to_numpy())  # not a copy
     assert csv_bytes(safe_frame(rec)) == csv_bytes(safe_frame(_concatenated(rec)))
     assert list(map(str, rec.dtypes)) == list(map(str, _concatenated(rec).dtypes))
+
+
+def test_text_columns_are_categoricals_written_as_their_texts() -> None:
+    # Every per-record file: the text keys and sensitive values are categoricals (hashed once per
+    # run), and the file's bytes are those of the same table with object columns.
+    a = assess(toy_config(), TOY.copy())
+    files = record_tables(a).files
+    assert isinstance(files["records.csv"]["sex"].dtype, pd.CategoricalDtype)
+    for frame in files.values():
+        assert csv_bytes(safe_frame(frame)) == csv_bytes(safe_frame(_as_objects(frame)))
+
+
+@pytest.mark.parametrize("rows", [40, 25_000])  # to_csv, and csv_bytes' column assembly (20,000 rows and more)
+def test_a_categorical_of_texts_writes_the_bytes_of_the_texts(rows: int) -> None:
+    # Texts a spreadsheet would run, quotes, commas, line ends, a control character, missing
+    # values (None and NaN) and a NUL character: the categorical of core.keys.text_categorical
+    # writes what the object column writes.
+    from sdc.core.keys import text_categorical
+
+    texts = ["plain", "=cmd()", "-12 mg", "@x", 'say "hi"', "a,b", "line\nend", "\x1b[31m", "", None, np.nan,
+             "a\x00b", "a"]
+    rng = np.random.default_rng(0)
+    col = pd.Series(np.array(texts, dtype=object)[rng.integers(0, len(texts), rows)])
+    cat = text_categorical(col)
+    assert cat is not None and list(pd.Series(cat).astype(object).isna()) == list(col.isna())
+    plain = pd.DataFrame({"n": np.arange(rows), "t": col})
+    as_cat = pd.DataFrame({"n": np.arange(rows), "t": cat})
+    assert csv_bytes(safe_frame(as_cat)) == csv_bytes(safe_frame(plain))
+
+
+def test_text_categorical_takes_only_text() -> None:
+    from sdc.core.keys import text_categorical
+
+    assert text_categorical(pd.Series([1, 1.0, True], dtype=object)) is None  # equal values of other types
+    assert text_categorical(pd.Series([1, 2])) is None
+    assert text_categorical(pd.Series([None, None], dtype=object)) is None
+    cat = text_categorical(pd.Series(["b", "a", "b", None]))
+    assert list(cat.categories) == ["b", "a"] and cat.codes.tolist() == [0, 1, 0, -1]
 
 
 def test_joined_table_with_a_repeated_name_still_renames_it() -> None:
