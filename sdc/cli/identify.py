@@ -30,6 +30,17 @@ def _role(text: str) -> tuple[str, str]:
     return name.strip(), role.strip()
 
 
+def _width(text: str) -> int:
+    """--combinations' WIDTH: a number of columns >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a number of columns >= 1 (or none: all); got {text!r}")
+    return value
+
+
 def add_parsers(sub: Any) -> None:
     """Add ``identify`` to the ``sdc`` subcommands."""
     from sdc.cli._args import DATA_HELP, read_args
@@ -66,7 +77,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--demographic-word", action="append", default=[], metavar="WORD",
                    help="add a word to the demographic vocabulary (suggested as a quasi-identifier; repeatable)")
     read_args(p.add_argument_group("reading the data (override the config's [data])"))
-    p.add_argument("--combinations", nargs="?", type=int, const=0, default=None, metavar="WIDTH",
+    p.add_argument("--combinations", nargs="?", type=_width, const=0, default=None, metavar="WIDTH",
                    help="also list every combination of the suggested quasi-identifiers (up to WIDTH columns; "
                         "default all) with ARX's distinction and separation")
     p.add_argument("--fail-on-identifiers", action="store_true",
@@ -139,11 +150,10 @@ def run_identify(args: argparse.Namespace, argv: Sequence[str]) -> int:
     if args.combinations is not None:
         from sdc.identify.combinations import quasi_identifier_risks
 
-        if args.combinations < 0:
-            raise ValueError(f"--combinations must be a number of columns >= 1 (or none: all); got {args.combinations}.")
+        width = args.combinations or None  # the flag without WIDTH: every combination
         if not result.quasi_identifiers:
             raise ValueError("--combinations: no column was suggested as a quasi-identifier (set some with --role COL=qi).")
-        combos = quasi_identifier_risks(data, list(result.quasi_identifiers), max_width=args.combinations or None)
+        combos = quasi_identifier_risks(data, list(result.quasi_identifiers), max_width=width)
     if args.json:
         print(identification_json(result, source=str(args.data), combinations=combos))
     else:

@@ -95,5 +95,8 @@ def test_sdc_identify_combinations(tmp_path: Path, capsys: pytest.CaptureFixture
     doc = json.loads(capsys.readouterr().out)
     assert doc["combinations"]["examined"] == 3 and doc["combinations"]["left_out"] == 4
     assert [r["columns"] for r in doc["combinations"]["rows"]] == ["[sex]", "[age]", "[region]"]
-    assert main(["identify", str(path), *roles, "--combinations", "-1"]) == 2
-    assert "--combinations must be a number of columns >= 1" in capsys.readouterr().err
+    for bad in ("-1", "0", "two"):
+        with pytest.raises(SystemExit) as exit_:  # a usage error: argparse's one line, status 2
+            main(["identify", str(path), *roles, "--combinations", bad])
+        assert exit_.value.code == 2
+        assert "argument --combinations: must be a number of columns >= 1" in capsys.readouterr().err
