@@ -158,8 +158,9 @@ def _utility_section(c: Comparison) -> Section:
                                    "score (ai_score, what sdc advise ranks by): sdcMicro's ai_utility_score of the keys, "
                                    "0 when nothing is lost, lower is better; a key that gains values (the means of a "
                                    "microaggregation) loses nothing and earns no credit (sdcMicro's formula would "
-                                   "count it below 0). The "
-                                   "code names (il1, il1_overall, eigen_similarity_pct, ...) are the measure column "
+                                   "count it below 0). SSE/SST: ARX's 1 - SSE/SST of the keys read as numbers "
+                                   "(text keys without a hierarchy by their rank), 1 when unchanged, higher is "
+                                   "better. The code names (il1, il1_overall, eigen_similarity_pct, ...) are the measure column "
                                    "of utility.csv and report.json. Formulas: docs/utility.md."))
     else:
         s.paragraphs.append("No utility figure (see the notes).")
