@@ -326,7 +326,10 @@ def sweep_config(keys: Sequence[str], k: int, weights: str | None, missing: str,
 def _risk_row(data: pd.DataFrame, cfg: RunConfig) -> dict[str, Any]:
     """The sweep columns of the risk measures' figures on one setting's data (the keys and
     sensitive variables it still holds)."""
-    keys = tuple(c for c in cfg.categorical_keys if c in data.columns)
+    # A key a setting suppressed in every record matches every record under either missing-value
+    # rule (wildcard: it matches anything; category: one value), so leaving it out gives the same
+    # classes; the assessment would refuse it as a user's key missing in every record.
+    keys = tuple(c for c in cfg.categorical_keys if c in data.columns and bool(data[c].notna().any()))
     cfg = replace(cfg, categorical_keys=keys, sensitive=tuple(s for s in cfg.sensitive if s in data.columns))
     r = measure_scenario(data, cfg, Scenario("sweep", keys), names=cfg.measures, tables=False)
     row: dict[str, Any] = {}

@@ -109,6 +109,22 @@ def test_each_row_equals_the_direct_computation(result, data: pd.DataFrame) -> N
     check(t.loc[8], local_suppression(data, keys, k=3).data)
 
 
+def test_a_setting_that_suppresses_a_key_everywhere_is_measured_without_it() -> None:
+    """A key suppressed in every record matches every record (wildcard) or is one value
+    (category): the setting's risk is that of the other keys, not a refusal of the whole sweep."""
+    data = sdc.load_example().head(300)
+    plan = plan_from_mapping({"plan": {"seed": 1}, "sweep": {"keys": ["age", "sex", "region"], "k": 3}, "steps": [
+        {"method": "local_suppression_by_risk", "keys": ["age", "sex", "region"], "variable": "region",
+         "grid": {"threshold": [0.0001, 0.2]}}]}, sweep=True)
+    rows = sweep(data, plan).to_frame()
+    released = sdc.local_suppression_by_risk(data, ["age", "sex", "region"], variable="region", threshold=0.2).data
+    assert released["region"].isna().all()
+    fk = released.groupby(["age", "sex"], dropna=False)["age"].transform("size")
+    row = rows[rows["value"].astype(str) == "0.2"].iloc[0]
+    assert row["pct_unique"] == pytest.approx(100 * float((fk == 1).mean()), rel=1e-12)
+    assert row["pct_fk_lt_k"] == pytest.approx(100 * float((fk < 3).mean()), rel=1e-12)
+
+
 def test_the_product_mode_combines_every_grid(data: pd.DataFrame) -> None:
     plan = _plan(SWEEP.replace('k = 3\nweights', 'k = 3\nmode = "product"\nweights'))
     res = sweep(data, plan)
