@@ -104,8 +104,9 @@ def quasi_identifier_risks(data: pd.DataFrame, keys: Sequence[str], *, max_width
     classes, distinction 2/5 = 0.4, and 10 - 3 - 1 = 6 of its 10 pairs separated, 0.6.
 
     >>> d = pd.DataFrame({"age": ["20", "30", "40", "20", "40"], "sex": ["F", "F", "F", "M", "M"]})
-    >>> quasi_identifier_risks(d, ["age", "sex"]).to_frame().iloc[0][["columns", "distinction", "separation"]].tolist()
-    ['[sex]', 0.4, 0.6]
+    >>> row = quasi_identifier_risks(d, ["age", "sex"]).to_frame().iloc[0]
+    >>> row["columns"], float(row["distinction"]), float(row["separation"])
+    ('[sex]', 0.4, 0.6)
     """
     check_frame(data)
     ks = check_keys(data, keys)
