@@ -286,17 +286,20 @@ def text_categorical(s: pd.Series) -> pd.Categorical | None:
     appearance; a missing value (None, NaN) is a missing code. The values are those of `s`
     (``cat.astype(object)`` gives them back, missing as NaN), so a writer that formats each
     distinct value once reads the codes instead of hashing every record's text again. Only
-    ``object`` columns whose present values are all ``str`` are taken: equal values of other
-    types (``1``, ``1.0``, ``True``) would be merged into one category.
+    string columns and ``object`` columns whose present values are all ``str`` are taken: equal
+    values of other types (``1``, ``1.0``, ``True``) would be merged into one category.
 
     >>> text_categorical(pd.Series(["b", None, "a", "b"])).tolist()
     ['b', nan, 'a', 'b']
     >>> text_categorical(pd.Series([1, "a"], dtype=object)) is None
     True
     """
-    if s.dtype != object:
+    if isinstance(s.dtype, pd.StringDtype):  # pandas 3 reads text as "str"; "string" on request
+        values = s.to_numpy(dtype=object, na_value=None)
+    elif s.dtype == object:
+        values = s.to_numpy()
+    else:
         return None
-    values = s.to_numpy()
     codes, uniques = factorize(values)
     if pd.api.types.infer_dtype(uniques, skipna=True) != "string":
         return None

@@ -74,6 +74,8 @@ def test_text_categorical_takes_only_text() -> None:
     assert text_categorical(pd.Series([None, None], dtype=object)) is None
     cat = text_categorical(pd.Series(["b", "a", "b", None]))
     assert list(cat.categories) == ["b", "a"] and cat.codes.tolist() == [0, 1, 0, -1]
+    cat = text_categorical(pd.Series(["b", "a", "b", None], dtype="string"))  # pandas 3's text is a string dtype
+    assert list(cat.categories) == ["b", "a"] and cat.codes.tolist() == [0, 1, 0, -1]
 
 
 def test_joined_table_with_a_repeated_name_still_renames_it() -> None:
