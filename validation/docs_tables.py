@@ -10,6 +10,7 @@ from pathlib import Path
 
 from sdc.protect import method_infos
 from sdc.protect._declare import dask_markdown, methods_markdown
+from sdc.workflow.analyses import ANALYSIS_OPTIONS
 from sdc.workflow.options import BIN_MODIFIERS, flags_table, options_table
 from sdc.workflow.search_config import MODEL_OPTIONS, SEARCH_OPTIONS
 
@@ -21,6 +22,7 @@ TABLES = {
     ("search.md", "search options"): lambda: options_table(MODEL_OPTIONS + SEARCH_OPTIONS),
     ("protect-run.md", "protection methods"): lambda: methods_markdown(method_infos()),
     ("dask.md", "steps refused on Dask"): lambda: dask_markdown(method_infos()),
+    ("compare-sweep.md", "analysis options"): lambda: options_table(ANALYSIS_OPTIONS),
 }
 
 

@@ -96,7 +96,8 @@ def comparison_headline(c: Comparison) -> str:
     return "\n".join(lines)
 
 
-def _file_list(formats: tuple[str, ...], figures: Mapping[str, bytes], has_assoc: bool = False) -> dict[str, str]:
+def _file_list(formats: tuple[str, ...], figures: Mapping[str, bytes], has_assoc: bool = False,
+               has_analyses: bool = False) -> dict[str, str]:
     files = {}
     if "html" in formats:
         files["report.html"] = "the comparison, self-contained (figures embedded)"
@@ -113,6 +114,7 @@ def _file_list(formats: tuple[str, ...], figures: Mapping[str, bytes], has_assoc
         files.update({"risk.csv": "every risk figure before and after", "utility.csv": "the utility measures",
                       **({"associations.csv": "every pair of variables whose association changed"}
                          if has_assoc else {}),
+                      **({"analyses.csv": "each analysis' coefficients fitted to both files"} if has_analyses else {}),
                       "changes.csv": "cells changed and suppressed per variable",
                       "release_marginals.csv": "every variable of the release: its shift, and what withheld records take away",
                       "key_frequencies.csv": "levels of the key variables before and after"})
@@ -176,8 +178,24 @@ def _utility_section(c: Comparison) -> Section:
                                   ASSOCIATION_LABELS.get(str(m), str(m)) for m in d["measure"]]),
                               labels=COMPARE_COLUMN_LABELS,
                               note="Every pair is in associations.csv."))
+    if len(c.analyses):
+        s.tables.append(Table("analyses", "Analysis validity: the configured models fitted to both files",
+                              c.analyses, show=_ANALYSIS_COLUMNS, labels=_ANALYSIS_LABELS,
+                              note="[[analyses]] of the configuration (docs/utility.md). Interval overlap (Karr et "
+                                   "al. 2006): 1 the same interval, 0 the intervals only touch, below 0 apart; "
+                                   "standardised difference: (after - before) / standard error before. A term fitted "
+                                   "in one file only (a category that disappeared) has no overlap. Every column is in "
+                                   "analyses.csv."))
     s.figures += ["changed_distributions", "correlations"]
     return s
+
+
+#: The columns of the analysis-validity table on the page, and their headings.
+_ANALYSIS_COLUMNS = ["analysis", "model", "term", "estimate_before", "estimate_after", "ci_overlap", "std_difference",
+                     "sign_agrees"]
+_ANALYSIS_LABELS = {"estimate_before": "coefficient before", "estimate_after": "coefficient after",
+                    "ci_overlap": "interval overlap", "std_difference": "standardised difference",
+                    "sign_agrees": "same sign"}
 
 
 def build_comparison_report(c: Comparison, *, files: Mapping[str, str] | None = None,
@@ -433,7 +451,7 @@ def _render(c: Comparison, formats: Sequence[str] | None,
     if bad:
         raise ValueError(f"unknown report format {bad[0]!r}; allowed: {', '.join(FORMATS)}.")
     figs = comparison_figures(c) if ("html" in formats or "png" in formats) else {}
-    listing = _file_list(formats, figs, has_assoc=bool(len(c.associations)))
+    listing = _file_list(formats, figs, has_assoc=bool(len(c.associations)), has_analyses=bool(len(c.analyses)))
     c = for_audience(c, audience)
     report = build_comparison_report(c, files=listing, audience=audience)
     png = "png" in formats
@@ -455,6 +473,8 @@ def _render(c: Comparison, formats: Sequence[str] | None,
         out["utility.csv"] = csv_text(safe_frame(c.utility_table))
         if len(c.associations):
             out["associations.csv"] = csv_text(safe_frame(c.associations))
+        if len(c.analyses):
+            out["analyses.csv"] = csv_text(safe_frame(c.analyses))
         out["changes.csv"] = csv_text(safe_frame(c.changes))
         out["release_marginals.csv"] = csv_text(safe_frame(c.release_marginals))
         out["key_frequencies.csv"] = csv_text(safe_frame(c.key_frequencies))

@@ -174,6 +174,43 @@ def _check_extra(frames: dict[str, pd.DataFrame], model: str, extra: dict[str, s
                          "left side is the duration, e.g. 'time ~ age + C(arm)'.")
 
 
+def formula_columns(formula: str) -> list[str]:
+    """The names a model formula reads as data: every bare name of its terms' Python expressions
+    (``"y ~ np.log(x) + C(sex)"``: y, x, sex), not a called function or a module (C, np). A
+    formula Python cannot parse gives no names (patsy's own error then says why).
+
+    >>> formula_columns("days ~ age + C(arms) + I(cd4 / 100) + np.log(wtkg)")
+    ['days', 'age', 'arms', 'cd4', 'wtkg']
+    """
+    import ast
+
+    from patsy import ModelDesc  # statsmodels' formula parser
+
+    try:
+        desc = ModelDesc.from_formula(formula)
+    except Exception:  # noqa: BLE001 - any parse error is the fit's to report
+        return []
+    names: list[str] = []
+    for term in [*desc.lhs_termlist, *desc.rhs_termlist]:
+        for factor in term.factors:
+            try:
+                tree = ast.parse(factor.code, mode="eval")
+            except SyntaxError:
+                continue
+            skip = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+            skip |= {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+            names += [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in skip]
+    return list(dict.fromkeys(names))
+
+
+def check_formula_columns(frames: dict[str, pd.DataFrame], formula: str) -> None:
+    """Every name `formula` reads (:func:`formula_columns`) is a column of each frame."""
+    for which, frame in frames.items():
+        absent = [c for c in formula_columns(formula) if c not in frame.columns]
+        if absent:
+            raise ValueError(f"the formula {formula!r} names {absent[0]!r}, which is not a column of `{which}`.")
+
+
 def _check_response(frames: dict[str, pd.DataFrame], formula: str, model: str) -> None:
     """A Poisson count or a Cox duration named as a column: non-negative numbers (statsmodels'
     own errors do not name it). A left side that is an expression is left to the fit."""
@@ -302,6 +339,7 @@ def analysis_validity(
     model = check_option(model, "model", MODELS)
     level = check_fraction(level, "level", closed="neither")
     extra = {"exposure": exposure, "offset": offset, "event": event}
+    check_formula_columns({"original": orig, "released": rel}, formula)
     _check_extra({"original": orig, "released": rel}, model, extra)
     _check_response({"original": orig, "released": rel}, formula, model)
     alpha = 1.0 - level

@@ -26,6 +26,7 @@ from sdc._stages import stage
 from sdc._stats import summary_frame, summary_values
 from sdc.exceptions import CodingWarning, SdcWarning
 from sdc.workflow.assess import Assessment, ScenarioResult, assess
+from sdc.workflow.analyses import check_analyses
 from sdc.workflow.compare_attacks import ATTACK_N, AttackComparison, attacker_view, attacks_before_after
 from sdc.workflow.compare_records import (
     MATCH_MODES, cell_changes, class_sizes, key_frequencies, match_records, released_coding,
@@ -79,6 +80,9 @@ class Comparison:
     associations : pandas.DataFrame
         :func:`sdc.association_change` of the changed variables and the keys: every pair
         whose Cramér's V or correlation changed, largest change first.
+    analyses : pandas.DataFrame
+        The analyst's models (``[[analyses]]`` of the configuration) fitted to both files: one row
+        per analysis and term (:func:`analysis_table`; empty without analyses).
     release_marginals : pandas.DataFrame
         Every variable of the original, sensitive first: status (changed, untouched,
         untouched with records withheld, not released), total variation and largest shift of
@@ -112,6 +116,7 @@ class Comparison:
     utility_table: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
     marginals: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
     associations: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    analyses: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
     release_marginals: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
     protection: Mapping[str, Any] | None = field(default=None, repr=False)
     attacks: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
@@ -220,7 +225,7 @@ UTILITY_COLUMNS = ["measure", "label", "unit", "variable", "value"]
 
 def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str],
                      keys: Sequence[str], related: Sequence[str] = (), *,
-                     original_all: pd.DataFrame | None = None) -> dict[str, Any]:
+                     original_all: pd.DataFrame | None = None, analyses: Sequence[Any] = ()) -> dict[str, Any]:
     """The utility measures of the registry (:mod:`sdc.workflow.utility_registry`) on matched
     records (same index).
 
@@ -232,21 +237,26 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
     (as the registry declares them), ``variable`` (``"overall"`` for file-level figures),
     ``value``), ``marginals`` (:func:`sdc.marginal_change` of `variables`, one row
     per variable), ``associations`` (:func:`sdc.association_change` over `variables` and
-    `related`, every pair with a change), and ``notes``.
+    `related`, every pair with a change), ``analyses`` (the coefficients of each of the
+    analyst's models, `analyses`, fitted to both files: :func:`analysis_table`), and ``notes``.
     """
     from sdc.utility import association_change, marginal_change
 
     out: dict[str, Any] = {"summary": None, "table": pd.DataFrame(columns=UTILITY_COLUMNS),
-                           "marginals": pd.DataFrame(), "associations": pd.DataFrame(), "notes": []}
+                           "marginals": pd.DataFrame(), "associations": pd.DataFrame(), "analyses": pd.DataFrame(),
+                           "notes": []}
     if not variables:
         out["notes"].append("utility measures: no variable changed.")
         return out
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SdcWarning)
         base = original if original_all is None else original_all
-        ctx = UtilityContext(base, with_withheld(base, released), list(variables), list(keys), suppressed="max")
+        ctx = UtilityContext(base, with_withheld(base, released), list(variables), list(keys), suppressed="max",
+                             analyses=tuple(analyses))
+        results = {m.name: m.run(ctx) for m in utility_registry.UTILITY_MEASURES}
         rows = [(f.name, f.label, UNIT_HEADINGS[f.unit], var or "overall", float(v))
-                for m in utility_registry.UTILITY_MEASURES for f, var, v in m.rows(m.run(ctx))]
+                for m in utility_registry.UTILITY_MEASURES for f, var, v in m.rows(results[m.name])]
+        out["analyses"] = analysis_table(results.get("analysis_validity"))
         out["summary"] = utility_registry.headline(ctx)
         out["marginals"] = marginal_change(original, released, list(variables)).to_frame()
         rel = list(dict.fromkeys([*variables, *related]))
@@ -258,6 +268,19 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
     out["notes"] += [" ".join(str(w.message).split()) for w in caught]
     out["table"] = pd.DataFrame(rows, columns=UTILITY_COLUMNS)
     return out
+
+
+def analysis_table(fits: Mapping[str, Any] | None) -> pd.DataFrame:
+    """The coefficients of each analysis (name -> :class:`sdc.ValidityResult`) as one table:
+    ``analysis``, ``model``, ``term``, the estimates, intervals and their overlap before and
+    after (empty without analyses)."""
+    if not fits:
+        return pd.DataFrame()
+    parts = [r.to_frame().assign(analysis=name, model=r.model, n_before=r.n_before, n_after=r.n_after)
+             for name, r in fits.items()]
+    frame = pd.concat(parts, ignore_index=True)
+    first = ["analysis", "model", "term"]
+    return frame[first + [c for c in frame.columns if c not in first]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -419,9 +442,9 @@ def compare(
     """
     from sdc._validation import check_frame, check_int
 
-    check_frame(original, "original")
-    check_frame(released, "released")
+    frames = {"original": check_frame(original, "original"), "released": check_frame(released, "released")}
     config = as_config(config)
+    check_analyses(config.analyses, frames)  # before any work: each column an analysis names
     n_attacks = check_int(n_attacks, "n_attacks", min_value=1)
     variables = _renamed(utility_variables, variables)
     orig_m, rel_m, how = match_records(original, released, match=match, id=config.id)
@@ -436,7 +459,7 @@ def compare(
     util = utility_measures(orig_m, rel_m, chosen,
                             [k for k in config.keys if k in rel_m.columns],
                             [c for c in (*config.keys, *config.sensitive) if c in rel_m.columns and c in orig_m.columns],
-                            original_all=original)
+                            original_all=original, analyses=config.analyses)
     notes += util["notes"]
     repeatable = sorted(_repeatable(protection, recoded))
     with warnings.catch_warnings():
@@ -459,7 +482,7 @@ def compare(
         n_original=len(original), n_released=len(released), risk=risk, verdicts=verdicts, changes=changes,
         key_frequencies=key_frequencies(before, after, keyvars, coded), class_sizes=class_sizes(before, after),
         utility=util["summary"], utility_table=util["table"], marginals=util["marginals"],
-        associations=util["associations"],
+        associations=util["associations"], analyses=util["analyses"],
         release_marginals=release_marginals(original, orig_m, rel_m, changes, sensitive=config.sensitive,
                                             keys=keyvars, skip=[c for c in (config.id,) if c]),
         protection=dict(protection) if protection else None, attacks=attacks,

@@ -5,7 +5,8 @@ A run is configured by a TOML (or YAML) file or by command-line flags; both prod
 (``[data]``, ``[variables]``, ``[bins]``, ``[sensitive_bins]``, ``[sensitive_thresholds]``,
 ``[[scenarios]]``, ``[thresholds]``, ``[options]``, ``[output]``) and every key are described,
 with a commented example, in docs/report.md ("The configuration"); their declarations are
-:data:`sdc.workflow.options.ASSESS_OPTIONS`; ``sdc/data/example.toml`` is the bundled example's.
+:data:`sdc.workflow.options.ASSESS_OPTIONS`; the analyst's models of ``[[analyses]]`` (fitted
+by compare and sweep) are :mod:`sdc.workflow.analyses`; ``sdc/data/example.toml`` is the bundled example's.
 A short one::
 
     [data]
@@ -37,6 +38,7 @@ from sdc.workflow.options import (
     ALIASES, ASSESS_OPTIONS, BIN_MODIFIERS, DISTANCE_RANGES, FORMATS, MEASURE_ALIASES, MEASURES, PER_SENSITIVE,
     SECTIONS, TABLE_SECTIONS,
 )
+from sdc.workflow.analyses import Analysis, analyses_toml, parse_analyses
 
 __all__ = ["RunConfig", "Scenario", "Thresholds", "ConfigError", "load_config", "as_config", "from_mapping",
            "from_options",
@@ -46,8 +48,8 @@ __all__ = ["RunConfig", "Scenario", "Thresholds", "ConfigError", "load_config", 
 #: The "scenario" of the verdicts that hold for the whole file, not a key scenario (inference).
 FILE_WIDE = "all"
 #: The sections a configuration may have, in a written config's order.
-_ALL_SECTIONS = ("data", "variables", "bins", "sensitive_bins", "sensitive_thresholds", "scenarios", "thresholds",
-                 "options", "output")
+_ALL_SECTIONS = ("data", "variables", "bins", "sensitive_bins", "sensitive_thresholds", "scenarios", "analyses",
+                 "thresholds", "options", "output")
 # The TOML writer and the schema share one TOML encoder (the plan writer imports these names).
 _toml_value = toml_value
 _toml_key = toml_key
@@ -106,6 +108,7 @@ class RunConfig:
     sensitive_bins: Mapping[str, Any] = field(default_factory=dict)
     sensitive_thresholds: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     scenarios: tuple[Scenario, ...] = ()
+    analyses: tuple[Analysis, ...] = ()       # the analyst's models, fitted by compare and sweep
     thresholds: Thresholds = field(default_factory=Thresholds)
     missing: str = _D["missing"]
     alpha: float = _D["alpha"]
@@ -345,7 +348,9 @@ def from_mapping(raw: Mapping[str, Any], *, source: str = "mapping", data_given:
     """
     _known(raw)
     kw: dict[str, Any] = {"source": source, **_data(raw, data_given), **_fields(raw, "variables"), **_tables(raw),
-                          "scenarios": _scenarios(raw), "thresholds": Thresholds(**_fields(raw, "thresholds"))}
+                          "scenarios": _scenarios(raw),
+                          "analyses": parse_analyses(raw.get("analyses"), "config [[analyses]]", ConfigError),
+                          "thresholds": Thresholds(**_fields(raw, "thresholds"))}
     opt = _fields(raw, "options")
     if "population_size" in opt and "sampling_fraction" in opt:
         raise _err("[options]", "give `population_size` or `sampling_fraction`, not both.")
@@ -389,6 +394,8 @@ def t_never_fails(s: str, t: float, distance: str) -> str | None:
 
 
 
+#: The sections that are lists of tables ([[scenarios]], [[analyses]]).
+_LISTS = ("scenarios", "analyses")
 #: The flat names (keyword arguments of :func:`sdc.assess`) of the options and their [section].key.
 _FLAT: dict[str, tuple[str, str]] = {o.name: (o.section, o.config_key) for o in ASSESS_OPTIONS}
 
@@ -411,10 +418,10 @@ def from_options(options: Mapping[str, Any], base: Mapping[str, Any] | None = No
         if value is None:
             continue
         name = ALIASES.get(name, name)
-        if name in _ALL_SECTIONS and (isinstance(value, Mapping) or name == "scenarios"):
+        if name in _ALL_SECTIONS and (isinstance(value, Mapping) or name in _LISTS):
             if name == "scenarios" and isinstance(value, Mapping):
                 value = [{"name": n, "keys": k} for n, k in value.items()]
-            raw[name] = value if name == "scenarios" else {**raw.get(name, {}), **value}
+            raw[name] = value if name in _LISTS else {**raw.get(name, {}), **value}
         elif name in PER_SENSITIVE and isinstance(value, Mapping):
             per = raw.setdefault("sensitive_thresholds", {})
             for s, v in value.items():
@@ -472,8 +479,8 @@ def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | N
                                    for k, v in data["domains"].items()}
             raw["data"] = data
     for sec, items in (overrides or {}).items():
-        if sec == "scenarios":
-            raw["scenarios"] = items
+        if sec in _LISTS:
+            raw[sec] = items
             continue
         body = raw.get(sec, {})
         merged = dict(body) if isinstance(body, Mapping) else {}
@@ -570,6 +577,7 @@ def to_toml(cfg: RunConfig) -> str:
     lines += _section_lines("sensitive_thresholds", [(k, dict(v)) for k, v in cfg.sensitive_thresholds.items()])
     for sc in cfg.scenarios:
         lines += ["[[scenarios]]", f"name = {toml_value(sc.name)}", f"keys = {toml_value(list(sc.keys))}", ""]
+    lines += analyses_toml(cfg.analyses)
     for sec in ("thresholds", "options", "output"):
         lines += _section_lines(sec, keys_of(sec))
     return "\n".join(lines)

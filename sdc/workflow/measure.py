@@ -422,13 +422,15 @@ class UtilityContext:
     """What a utility measure of one release is computed from: the original and the release
     (records matched by index; a dropped record withheld, every value missing), the variables
     whose values changed, the keys, and how a suppressed cell enters IL1. ``shared`` holds work
-    several measures read (the headline utility figures, computed once)."""
+    several measures read (the headline utility figures, computed once); ``analyses`` the
+    analyst's models (:class:`sdc.workflow.analyses.Analysis`), fitted to both files."""
 
     original: pd.DataFrame
     released: pd.DataFrame
     variables: Sequence[str]
     keys: Sequence[str]
     suppressed: str = "max"
+    analyses: Sequence[Any] = ()
     shared: dict[str, Any] = field(default_factory=dict)
 
 

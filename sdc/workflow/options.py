@@ -155,7 +155,7 @@ BIN_MODIFIERS = Options([
 #: The sections of keys (in a written config's order) and the sections that are tables of
 #: their own (column -> value, or a list of scenarios).
 SECTIONS = ("data", "variables", "thresholds", "options", "output")
-TABLE_SECTIONS = ("bins", "sensitive_bins", "sensitive_thresholds", "scenarios")
+TABLE_SECTIONS = ("bins", "sensitive_bins", "sensitive_thresholds", "scenarios", "analyses")
 #: Other names of the flat keyword arguments (:func:`sdc.workflow.config.from_options`).
 ALIASES = {"categorical_keys": "keys", "key_bins": "bins"}
 

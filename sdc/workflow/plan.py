@@ -64,7 +64,7 @@ __all__ = ["Plan", "Step", "MethodInfo", "PlanError", "method_table", "load_plan
 SECRET_PARAMETERS = ("key", "secret", "password")
 
 #: Sections of an assessment configuration that a plan may carry.
-ASSESS_SECTIONS = ("data", "variables", "bins", "sensitive_bins", "scenarios", "thresholds", "options", "output")
+ASSESS_SECTIONS = ("data", "variables", "bins", "sensitive_bins", "scenarios", "analyses", "thresholds", "options", "output")
 _PLAN_SECTIONS = ("plan", "steps", "sweep") + ASSESS_SECTIONS
 _PLAN_KEYS = {"seed", "config"}
 #: Keys of a step that are not the method's parameters; a method parameter of the same name

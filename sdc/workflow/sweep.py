@@ -67,6 +67,7 @@ from sdc.exceptions import SdcWarning
 from sdc.workflow.assess import measure_scenario
 from sdc.workflow.config import RunConfig, Scenario, Thresholds
 from sdc.workflow.measure import UtilityContext
+from sdc.workflow.analyses import Analysis, parse_analyses
 from sdc.workflow.plan import Plan, PlanError, check_plan, grid_points, method_table, plan_to_toml
 from sdc.workflow.protect import run_steps
 from sdc.workflow.registry import ALL_MEASURES
@@ -211,6 +212,7 @@ def _check_sweep_section(plan: Plan) -> None:
     if "suppressed" in sw and sw["suppressed"] not in ("max", "ignore"):
         raise PlanError(f"plan [sweep].suppressed: must be 'max' or 'ignore'; got {sw['suppressed']!r}.")
     _check_measures(sw)
+    _analyses(plan)
     if "utility_axis" in sw and sw["utility_axis"] not in UTILITY_AXES:
         raise PlanError(f"plan [sweep].utility_axis: must be one of {', '.join(UTILITY_AXES)}; "
                         f"got {sw['utility_axis']!r}.")
@@ -340,13 +342,20 @@ def _risk_row(data: pd.DataFrame, cfg: RunConfig) -> dict[str, Any]:
     return row
 
 
+def _analyses(plan: Plan) -> tuple[Analysis, ...]:
+    """The plan's ``[[analyses]]`` (the analyst's models fitted to each setting's release)."""
+    return parse_analyses(plan.assessment.get("analyses"), "plan [[analyses]]", PlanError)
+
+
 def _utility_row(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str],
-                 keys: Sequence[str], suppressed: str = "max") -> dict[str, Any]:
+                 keys: Sequence[str], suppressed: str = "max", analyses: Sequence[Analysis] = ()) -> dict[str, Any]:
     """The sweep columns of the utility measures' figures (:mod:`sdc.workflow.utility_registry`);
-    every original record counts, a dropped one as withheld (every cell suppressed)."""
+    every original record counts, a dropped one as withheld (every cell suppressed); an analysis'
+    mean interval overlap is ``ci_overlap[<name>]``."""
     from sdc.workflow.compare import with_withheld
 
-    ctx = UtilityContext(original, with_withheld(original, released), list(variables), list(keys), suppressed)
+    ctx = UtilityContext(original, with_withheld(original, released), list(variables), list(keys), suppressed,
+                         analyses=tuple(analyses))
     row = {f.sweep if var is None else f"{f.sweep}[{var}]": v for m in utility_registry.UTILITY_MEASURES
            for f, var, v in m.rows(m.run(ctx)) if f.sweep}
     row["records_dropped"] = len(original) - len(released)
@@ -392,6 +401,7 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
     cfg = sweep_config(keys, o["k"], o["weights"], o["missing"], o["alpha"], measures=o["measures"],
                        sensitive=o["sensitive"])
     settings = _settings(plan, mode)
+    analyses = _analyses(plan)
 
     t0 = time.perf_counter()
     bar = None
@@ -416,7 +426,7 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
                                        else ""}
                 row.update(_risk_row(released, cfg))
                 row.update(_utility_row(data, released, present, [c for c in keys if c in released.columns],
-                                        o["suppressed"]))
+                                        o["suppressed"], analyses))
                 row.update(what_changed(data, released, treated, variables))
                 rows.append(row)
                 if bar is not None:

@@ -12,7 +12,8 @@ and one entry here.
 Mlodak's two measures and sdcMicro's robeigen follow (:func:`sdc.il_variables` over the
 changed variables; :func:`sdc.il_correl` and :func:`sdc.robust_eigen_loss` over the changed
 numeric ones, NaN with fewer than two), then sdcMicro's combined score (:func:`sdc.ai_utility_score`,
-what ``sdc advise`` ranks by), and ARX's SSE/SST of the keys (:func:`sdc.sse_sst`).
+what ``sdc advise`` ranks by), ARX's SSE/SST of the keys (:func:`sdc.sse_sst`), and the analyst's
+models of ``[[analyses]]`` (:func:`sdc.analysis_validity`: one figure per analysis, none without).
 
 The four headline measures read one :func:`sdc.utility_summary` of the release (IL1, the
 eigenvalue similarity, the non-uniform entropy, records retained and cells suppressed),
@@ -26,7 +27,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sdc._validation import check_columns, is_numeric_column
-from sdc.utility import ai_utility_score, il_correl, il_variables, robust_eigen_loss, sse_sst, utility_summary
+from sdc.utility import (
+    ai_utility_score, analysis_validity, il_correl, il_variables, robust_eigen_loss, sse_sst, utility_summary,
+)
 from sdc.workflow.measure import BITS, COUNT, NUMBER, PERCENT, SHARE, Figure, UtilityContext, UtilityMeasure
 
 __all__ = ["UTILITY_MEASURES", "UTILITY_AXES", "utility_axes", "headline", "utility_figure", "COMPARE_COLUMN_LABELS",
@@ -102,6 +105,12 @@ def _sse_sst(ctx: UtilityContext) -> Any:
     return sse_sst(ctx.original, ctx.released, keys) if keys else None
 
 
+def _validity(ctx: UtilityContext) -> Any:
+    """The analyst's models (``[[analyses]]``) fitted to both files: name -> ValidityResult
+    (None: no analysis configured). A dropped record is withheld, so each fit drops it."""
+    return {a.name: a.fit(ctx.original, ctx.released) for a in ctx.analyses} if ctx.analyses else None
+
+
 def _total(res: Any, cfg: Any) -> float:
     return math.nan if res is None else float(res.total)
 
@@ -165,6 +174,13 @@ UTILITY_MEASURES: tuple[UtilityMeasure, ...] = (
         "sse_sst", "ARX's SSE/SST", _sse_sst, function=sse_sst,
         figures=(Figure("sse_sst", "SSE/SST: 1 - SSE/SST of the keys read as numbers (ARX)", SHARE, better="higher",
                         sweep="sse_sst", value=_value),)),
+    UtilityMeasure(
+        # The analyst's own models (OLS, logit, Poisson, Cox): Karr et al.'s interval overlap per analysis.
+        "analysis_validity", "analysis validity", _validity, function=analysis_validity,
+        per_variable=Figure("ci_overlap", "mean confidence-interval overlap of the model's coefficients (Karr et al.; "
+                                          "1 same intervals, 0 touching, below 0 apart)", NUMBER, sweep="ci_overlap",
+                            value=lambda res, cfg: {} if res is None else {n: float(r.mean_overlap)
+                                                                             for n, r in res.items()})),
 )
 
 

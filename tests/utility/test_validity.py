@@ -89,8 +89,12 @@ def test_validity_errors_are_one_line():
     df = _data(50)
     with pytest.raises(ValueError, match="`formula` must be a model formula"):
         sdc.analysis_validity(df, df, "income")
-    with pytest.raises(ValueError, match="cannot be used on `original`|cannot be fitted on `original`"):
+    with pytest.raises(ValueError, match="names 'nosuchcolumn', which is not a column of `original`"):
         sdc.analysis_validity(df, df, "income ~ nosuchcolumn")
+    with pytest.raises(ValueError, match="names 'gone', which is not a column of `released`"):
+        sdc.analysis_validity(df.assign(gone=1.0), df, "income ~ np.log(gone) + age")
+    with pytest.raises(ValueError, match="cannot be used on `original`|cannot be fitted on `original`"):
+        sdc.analysis_validity(df, df, "income ~ nofunction(age)")
     with pytest.raises(ValueError, match="`model` must be one of 'ols', 'logit'"):
         sdc.analysis_validity(df, df, "income ~ age", model="probit")
     with pytest.raises(ValueError, match="`level` must lie in"):

@@ -14,6 +14,7 @@ from sdc._schema import Choice, Each, Flag, Maybe, Names, Real, Subset, Table, W
 from sdc.cli.main import _parser as build_parser
 from sdc.workflow.config import (ASSESS_OPTIONS, ConfigError, RunConfig, _toml_module, from_mapping, from_options,
                                  option_values, to_toml, value_of)
+from sdc.workflow.analyses import ANALYSIS_OPTIONS
 from sdc.workflow.options import BIN_MODIFIERS, PER_SENSITIVE, flags_table, options_table
 from sdc.workflow.search_config import MODEL_OPTIONS, SEARCH_OPTIONS, search_config_from_mapping
 
@@ -33,6 +34,7 @@ def _generated(doc: str, name: str) -> str:
     ("cli.md", "assess flags", lambda: flags_table()),
     ("search.md", "search options", lambda: options_table(MODEL_OPTIONS + SEARCH_OPTIONS)),
     ("report.md", "bin options", lambda: options_table(BIN_MODIFIERS)),
+    ("compare-sweep.md", "analysis options", lambda: options_table(ANALYSIS_OPTIONS)),
 ])
 def test_the_docs_tables_are_the_generated_ones(doc: str, name: str, table) -> None:  # noqa: ANN001
     assert _generated(doc, name) == table(), f"regenerate docs/{doc}'s table: python -m validation.docs_tables"
