@@ -121,6 +121,10 @@ class MethodInfo:
         What its variables hold after it, from its parameters: ``produces(parameters)`` ->
         ``"numbers"``, ``"text"``, None (as before) or ``"unknown"`` (not known before it runs; every
         column when it names no variables). The plan check reads it, so a later step is checked against the types the earlier ones leave.
+    tables_of : tuple of str
+        The parameters naming the variables whose frequency tables it perturbs on purpose (record
+        swapping: the geography and the risk variables): a comparison measures the table-based
+        information loss over them (sdcMicro's ``infoLoss``, :func:`sdc.info_loss`).
     """
 
     name: str
@@ -141,6 +145,7 @@ class MethodInfo:
     example: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     sdcmicro: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
     produces: Callable[[Mapping[str, Any]], str | None] | None = field(default=None, repr=False, compare=False)
+    tables_of: tuple[str, ...] = ()
 
     @property
     def parameters(self) -> tuple[str, ...]:
@@ -284,7 +289,8 @@ def protection_method(name: str, *, summary: str, options: Mapping[str, Param], 
                       dask: str | None = None, why: str = "", dask_rows: str = "",
                       example: Mapping[str, Any] | None = None,
                       sdcmicro: Callable[..., Any] | None = None,
-                      produces: Callable[[Mapping[str, Any]], str | None] | None = None) -> Callable[[F], F]:
+                      produces: Callable[[Mapping[str, Any]], str | None] | None = None,
+                      tables_of: Sequence[str] = ()) -> Callable[[F], F]:
     """Declare a protection method beside its function (see the module docstring).
 
     `dask` is :data:`ROW_WISE` (the method on every partition), a variant
@@ -306,7 +312,7 @@ def protection_method(name: str, *, summary: str, options: Mapping[str, Param], 
                           replaces_identifiers=replaces_identifiers, needs=tuple(needs), secrets=tuple(secrets),
                           dask=engines_of(public)["dask"],
                           dask_rows=dask_rows or ("as in memory" if dask == ROW_WISE else ""),
-                          example=dict(example or {}), sdcmicro=sdcmicro, produces=produces)
+                          example=dict(example or {}), sdcmicro=sdcmicro, produces=produces, tables_of=tuple(tables_of))
         holder.append(info)
         public.__sdc_method__ = info  # type: ignore[attr-defined]
         return public  # type: ignore[return-value]

@@ -325,7 +325,7 @@ class _RiskTable(Rule):
 
 
 @protection_method(
-    "record_swap", sdcmicro=_r_record_swap,
+    "record_swap", sdcmicro=_r_record_swap, tables_of=("hierarchy", "risk_variables"),
     summary="geography of whole households swapped with similar households of other areas, risky ones first "
             "(targeted record swapping)",
     why="it draws and swaps households over the whole file",

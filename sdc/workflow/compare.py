@@ -33,10 +33,12 @@ from sdc.workflow.compare_records import (
     released_config, top_levels,
 )
 from sdc.workflow.compare_release import release_marginals
+from sdc.workflow.compare_utility import (  # noqa: F401 - with_withheld, swapped_tables: imported from here too
+    UTILITY_COLUMNS, analysis_table, swapped_tables, utility_measures, with_withheld,
+)
 from sdc.workflow.config import RunConfig, as_config
-from sdc.workflow.measure import UNIT_HEADINGS, UtilityContext
+from sdc.workflow.measure import UNIT_HEADINGS
 from sdc.workflow.registry import ALL_MEASURES
-from sdc.workflow import utility_registry
 
 __all__ = ["Comparison", "compare", "MATCH_MODES", "risk_figures", "match_records", "released_config",
            "load_protection_log", "utility_measures"]
@@ -204,83 +206,6 @@ def _side_by_side(before: pd.DataFrame, after: pd.DataFrame, on: list[str], valu
     a = after.rename(columns={value: "after"})
     out = b.merge(a, on=on, how="outer", sort=False)
     return out
-
-
-# ---------------------------------------------------------------------------------------------
-# Utility
-
-def with_withheld(original: pd.DataFrame, released: pd.DataFrame) -> pd.DataFrame:
-    """`released` (matched to `original` by index, a subset of it) with a record of every
-    value missing for each original record the protection dropped: a dropped record is a
-    record withheld, every cell suppressed, for the utility figures (else dropping most of a
-    file would cost nothing: IL1 0 and 100 % of the records retained)."""
-    if len(released) == len(original):
-        return released
-    return released.reindex(original.index)
-
-
-#: The columns of a comparison's utility table.
-UTILITY_COLUMNS = ["measure", "label", "unit", "variable", "value"]
-
-
-def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str],
-                     keys: Sequence[str], related: Sequence[str] = (), *,
-                     original_all: pd.DataFrame | None = None, analyses: Sequence[Any] = ()) -> dict[str, Any]:
-    """The utility measures of the registry (:mod:`sdc.workflow.utility_registry`) on matched
-    records (same index).
-
-    Returns a dict: ``summary`` (:func:`sdc.utility_summary` over `variables`, with `keys`; a
-    suppressed cell counts as a loss of 1 in IL1, as in ``sdc sweep``; with `original_all`,
-    the whole original, whose records missing from `original` the protection dropped, over
-    every record, a dropped one as withheld: :func:`with_withheld`), ``table`` (every
-    measure's figures as rows: ``measure`` (the figure's code name), ``label`` and ``unit``
-    (as the registry declares them), ``variable`` (``"overall"`` for file-level figures),
-    ``value``), ``marginals`` (:func:`sdc.marginal_change` of `variables`, one row
-    per variable), ``associations`` (:func:`sdc.association_change` over `variables` and
-    `related`, every pair with a change), ``analyses`` (the coefficients of each of the
-    analyst's models, `analyses`, fitted to both files: :func:`analysis_table`), and ``notes``.
-    """
-    from sdc.utility import association_change, marginal_change
-
-    out: dict[str, Any] = {"summary": None, "table": pd.DataFrame(columns=UTILITY_COLUMNS),
-                           "marginals": pd.DataFrame(), "associations": pd.DataFrame(), "analyses": pd.DataFrame(),
-                           "notes": []}
-    if not variables:
-        out["notes"].append("utility measures: no variable changed.")
-        return out
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", SdcWarning)
-        base = original if original_all is None else original_all
-        ctx = UtilityContext(base, with_withheld(base, released), list(variables), list(keys), suppressed="max",
-                             analyses=tuple(analyses))
-        results = {m.name: m.run(ctx) for m in utility_registry.UTILITY_MEASURES}
-        rows = [(f.name, f.label, UNIT_HEADINGS[f.unit], var or "overall", float(v))
-                for m in utility_registry.UTILITY_MEASURES for f, var, v in m.rows(results[m.name])]
-        out["analyses"] = analysis_table(results.get("analysis_validity"))
-        out["summary"] = utility_registry.headline(ctx)
-        out["marginals"] = marginal_change(original, released, list(variables)).to_frame()
-        rel = list(dict.fromkeys([*variables, *related]))
-        if len(rel) >= 2:
-            assoc = association_change(original, released, rel).to_frame()
-            assoc = assoc[assoc["change"].abs() > 0].copy()
-            order = assoc["change"].abs().sort_values(ascending=False, kind="stable").index
-            out["associations"] = assoc.loc[order].reset_index(drop=True)
-    out["notes"] += [" ".join(str(w.message).split()) for w in caught]
-    out["table"] = pd.DataFrame(rows, columns=UTILITY_COLUMNS)
-    return out
-
-
-def analysis_table(fits: Mapping[str, Any] | None) -> pd.DataFrame:
-    """The coefficients of each analysis (name -> :class:`sdc.ValidityResult`) as one table:
-    ``analysis``, ``model``, ``term``, the estimates, intervals and their overlap before and
-    after (empty without analyses)."""
-    if not fits:
-        return pd.DataFrame()
-    parts = [r.to_frame().assign(analysis=name, model=r.model, n_before=r.n_before, n_after=r.n_after)
-             for name, r in fits.items()]
-    frame = pd.concat(parts, ignore_index=True)
-    first = ["analysis", "model", "term"]
-    return frame[first + [c for c in frame.columns if c not in first]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -459,7 +384,7 @@ def compare(
     util = utility_measures(orig_m, rel_m, chosen,
                             [k for k in config.keys if k in rel_m.columns],
                             [c for c in (*config.keys, *config.sensitive) if c in rel_m.columns and c in orig_m.columns],
-                            original_all=original, analyses=config.analyses)
+                            original_all=original, analyses=config.analyses, tables=swapped_tables(protection))
     notes += util["notes"]
     repeatable = sorted(_repeatable(protection, recoded))
     with warnings.catch_warnings():

@@ -423,7 +423,9 @@ class UtilityContext:
     (records matched by index; a dropped record withheld, every value missing), the variables
     whose values changed, the keys, and how a suppressed cell enters IL1. ``shared`` holds work
     several measures read (the headline utility figures, computed once); ``analyses`` the
-    analyst's models (:class:`sdc.workflow.analyses.Analysis`), fitted to both files."""
+    analyst's models (:class:`sdc.workflow.analyses.Analysis`), fitted to both files; ``tables``
+    the variables whose frequency tables the protection perturbed on purpose (record swapping:
+    :attr:`sdc.protect.MethodInfo.tables_of`), for the table-based information loss."""
 
     original: pd.DataFrame
     released: pd.DataFrame
@@ -431,6 +433,7 @@ class UtilityContext:
     keys: Sequence[str]
     suppressed: str = "max"
     analyses: Sequence[Any] = ()
+    tables: Sequence[str] = ()
     shared: dict[str, Any] = field(default_factory=dict)
 
 
@@ -455,6 +458,9 @@ class UtilityMeasure:
     function : callable, optional
         The public function it calls (for :func:`sdc.core.engine.engines_of` and the common
         checks).
+    optional : bool
+        It runs only on some releases (its run returns None on the others: no record swapped):
+        then it has no row and no sweep column, instead of rows of NaN.
     """
 
     name: str
@@ -463,9 +469,13 @@ class UtilityMeasure:
     figures: tuple[Figure, ...] = ()
     per_variable: Figure | None = None
     function: Callable[..., Any] | None = None
+    optional: bool = False
 
     def rows(self, res: Any) -> list[tuple[Figure, str | None, Any]]:
-        """``(figure, variable, value)`` of the result: its figures, then the per-variable ones."""
+        """``(figure, variable, value)`` of the result: its figures, then the per-variable ones
+        (none for an optional measure that did not run)."""
+        if res is None and self.optional:
+            return []
         out: list[tuple[Figure, str | None, Any]] = [(f, None, f.of(res, None)) for f in self.figures]
         if self.per_variable is not None:
             out += [(self.per_variable, str(v), x) for v, x in self.per_variable.of(res, None).items()]

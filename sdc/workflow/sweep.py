@@ -348,14 +348,15 @@ def _analyses(plan: Plan) -> tuple[Analysis, ...]:
 
 
 def _utility_row(original: pd.DataFrame, released: pd.DataFrame, variables: Sequence[str],
-                 keys: Sequence[str], suppressed: str = "max", analyses: Sequence[Analysis] = ()) -> dict[str, Any]:
+                 keys: Sequence[str], suppressed: str = "max", analyses: Sequence[Analysis] = (),
+                 tables: Sequence[str] = ()) -> dict[str, Any]:
     """The sweep columns of the utility measures' figures (:mod:`sdc.workflow.utility_registry`);
     every original record counts, a dropped one as withheld (every cell suppressed); an analysis'
     mean interval overlap is ``ci_overlap[<name>]``."""
     from sdc.workflow.compare import with_withheld
 
     ctx = UtilityContext(original, with_withheld(original, released), list(variables), list(keys), suppressed,
-                         analyses=tuple(analyses))
+                         analyses=tuple(analyses), tables=tuple(tables))
     row = {f.sweep if var is None else f"{f.sweep}[{var}]": v for m in utility_registry.UTILITY_MEASURES
            for f, var, v in m.rows(m.run(ctx)) if f.sweep}
     row["records_dropped"] = len(original) - len(released)
@@ -402,6 +403,8 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
                        sensitive=o["sensitive"])
     settings = _settings(plan, mode)
     analyses = _analyses(plan)
+    swapped = list(dict.fromkeys(v for s in plan.steps for p in table[s.method].tables_of
+                                 for v in _dropped(s.parameters.get(p))))  # record swapping's tables
 
     t0 = time.perf_counter()
     bar = None
@@ -426,7 +429,7 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
                                        else ""}
                 row.update(_risk_row(released, cfg))
                 row.update(_utility_row(data, released, present, [c for c in keys if c in released.columns],
-                                        o["suppressed"], analyses))
+                                        o["suppressed"], analyses, swapped))
                 row.update(what_changed(data, released, treated, variables))
                 rows.append(row)
                 if bar is not None:

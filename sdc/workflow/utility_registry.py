@@ -13,7 +13,8 @@ Mlodak's two measures and sdcMicro's robeigen follow (:func:`sdc.il_variables` o
 changed variables; :func:`sdc.il_correl` and :func:`sdc.robust_eigen_loss` over the changed
 numeric ones, NaN with fewer than two), then sdcMicro's combined score (:func:`sdc.ai_utility_score`,
 what ``sdc advise`` ranks by), ARX's SSE/SST of the keys (:func:`sdc.sse_sst`), and the analyst's
-models of ``[[analyses]]`` (:func:`sdc.analysis_validity`: one figure per analysis, none without).
+models of ``[[analyses]]`` (:func:`sdc.analysis_validity`: one figure per analysis, none without), and,
+after record swapping, sdcMicro's table-based infoLoss over the swapped tables (:func:`sdc.info_loss`).
 
 The four headline measures read one :func:`sdc.utility_summary` of the release (IL1, the
 eigenvalue similarity, the non-uniform entropy, records retained and cells suppressed),
@@ -23,12 +24,12 @@ computed once.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from sdc._validation import check_columns, is_numeric_column
 from sdc.utility import (
-    ai_utility_score, analysis_validity, il_correl, il_variables, robust_eigen_loss, sse_sst, utility_summary,
+    ai_utility_score, analysis_validity, il_correl, il_variables, info_loss, robust_eigen_loss, sse_sst, utility_summary,
 )
 from sdc.workflow.measure import BITS, COUNT, NUMBER, PERCENT, SHARE, Figure, UtilityContext, UtilityMeasure
 
@@ -111,6 +112,17 @@ def _validity(ctx: UtilityContext) -> Any:
     return {a.name: a.fit(ctx.original, ctx.released) for a in ctx.analyses} if ctx.analyses else None
 
 
+def _info_loss(ctx: UtilityContext) -> Any:
+    """sdcMicro's infoLoss over the tables the protection swapped on purpose (None: no record
+    swapping, or none of its variables in both files)."""
+    tv = [v for v in ctx.tables if v in ctx.original.columns and v in ctx.released.columns]
+    return info_loss(ctx.original, ctx.released, tv) if tv else None
+
+
+def _mean_of(metric: str) -> Callable[[Any, Any], float]:
+    return lambda res, cfg: float(res.measures.loc["Mean", metric])
+
+
 def _total(res: Any, cfg: Any) -> float:
     return math.nan if res is None else float(res.total)
 
@@ -181,6 +193,20 @@ UTILITY_MEASURES: tuple[UtilityMeasure, ...] = (
                                           "1 same intervals, 0 touching, below 0 apart)", NUMBER, sweep="ci_overlap",
                             value=lambda res, cfg: {} if res is None else {n: float(r.mean_overlap)
                                                                              for n, r in res.items()})),
+    UtilityMeasure(
+        # sdcMicro's infoLoss of a record swap, over every table of its geography and risk variables.
+        "info_loss", "table-based information loss of the swapped tables (sdcMicro's infoLoss)", _info_loss,
+        function=info_loss, optional=True,
+        figures=(Figure("info_loss_absd", "swapped tables: mean absolute difference of a cell (infoLoss absD)", NUMBER,
+                        sweep="info_loss_absd", value=_mean_of("absD")),
+                 Figure("info_loss_relabsd", "swapped tables: mean relative absolute difference of a cell "
+                                             "(infoLoss relabsD)", NUMBER, sweep="info_loss_relabsd",
+                        value=_mean_of("relabsD")),
+                 Figure("info_loss_abssqrtd", "swapped tables: mean |sqrt(before) - sqrt(after)| of a cell "
+                                              "(infoLoss abssqrtD)", NUMBER, sweep="info_loss_abssqrtd",
+                        value=_mean_of("abssqrtD")),
+                 Figure("info_loss_false_zero", "swapped tables: cells emptied by the swap", COUNT,
+                        sweep="info_loss_false_zero", value=lambda res, cfg: int(res.false_zero)))),
 )
 
 
