@@ -29,6 +29,7 @@ from sdc.core.classes import sensitive_kind
 from sdc.core.generalise import GroupTable, group_table, roll_up
 from sdc.core.values import refuse_values_without_rows
 from sdc.attribute.tree_closeness import HierarchyTree
+from sdc.identify.presence import PopulationCounts, PopulationIndex
 from sdc.identify.hierarchy import Hierarchy, column_text
 
 __all__ = ["Lattice", "EncodedQI", "EncodedSensitive", "Problem", "MAX_NODES"]
@@ -234,6 +235,12 @@ def _encode_sensitive(data: pd.DataFrame, name: str, hierarchy: Hierarchy | None
     return EncodedSensitive(name=name, codes=codes, values=np.asarray(uniq), q=q, tree=tree)
 
 
+def population_index(data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy]) -> PopulationIndex:
+    """The population's level-0 classes through `hierarchies` (every value checked as for a search)."""
+    qis = [_encode_qi(data, name, h) for name, h in hierarchies.items()]
+    return PopulationIndex.build([q.codes for q in qis], [q.cards[0] for q in qis])
+
+
 @dataclass(frozen=True, eq=False)
 class Problem:
     """Data, hierarchies and sensitive variables encoded for a search."""
@@ -246,6 +253,9 @@ class Problem:
     #: The metric's attribute weights per quasi-identifier, normalised as ARX does (largest 1);
     #: None when all are equal (every weight 1: the unweighted metrics, byte for byte).
     weights: tuple[float, ...] | None = None
+    #: With a research subset (delta-presence, k-map with the population known): the
+    #: population's classes; the problem's records are then the subset's.
+    population: PopulationIndex | None = None
 
     @classmethod
     def encode(cls, data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], sensitive: Sequence[str],
@@ -273,6 +283,13 @@ class Problem:
     def trees(self) -> dict[str, HierarchyTree]:
         """The hierarchies (as trees) of the sensitive variables that have one."""
         return {s.name: s.tree for s in self.sensitive if s.tree is not None}
+
+    def population_counts(self, levels: Sequence[int], table: GroupTable) -> PopulationCounts | None:
+        """The population records of `table`'s classes at `levels` (None without a research subset)."""
+        if self.population is None:
+            return None
+        return self.population.counts([q.to_level[b] for q, b in zip(self.qis, levels)],
+                                      [q.cards[b] for q, b in zip(self.qis, levels)], table)
 
     def lattice(self) -> Lattice:
         return Lattice.build(self.names, [q.top for q in self.qis])

@@ -90,6 +90,8 @@ def search_document(run: SearchRun, *, input_name: str | None = None, input_sha2
                        "released_sha256": released_sha256, "command": command, "config": run.config.source},
         "config": run.config.to_dict(),
         "records": r.n_records,
+        "research_subset": None if r.research_subset is None else {
+            "records": r.research_subset, "population_records": r.population_records},
         "quasi_identifiers": list(r.quasi_identifiers),
         "models": r.models.get("described", []),
         "suppression_limit": r.suppression_limit,
@@ -159,7 +161,9 @@ def search_markdown(run: SearchRun, doc: dict[str, Any]) -> str:
     out = [
         "# Generalisation search\n",
         f"Input: {prov.get('input') or '(data frame)'}"
-        + (f" (SHA-256 {prov['input_sha256']})" if prov.get("input_sha256") else "") + f", {fmt_num(r.n_records)} records.  ",
+        + (f" (SHA-256 {prov['input_sha256']})" if prov.get("input_sha256") else "") + f", {fmt_num(r.n_records)} records"
+        + ("" if r.research_subset is None else f" of a research subset of the population's "
+           f"{fmt_num(r.population_records)} (the file); only the subset is released") + ".  ",
         f"Quasi-identifiers: {', '.join(r.quasi_identifiers)}.  ",
         f"Privacy models: {', '.join(doc['models']) or 'none'}; at most {fmt_num(100 * r.suppression_limit)}% of the "
         f"records suppressed.  ",
