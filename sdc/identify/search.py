@@ -494,6 +494,17 @@ def _dispatched(problem: Problem, models: Models, limit: float, metric: str, n_u
     return s, s.n_evaluated == s.n_nodes
 
 
+def _problem(data: pd.DataFrame, args: Any, weights: tuple[float, ...] | None) -> tuple[pd.DataFrame, Problem]:
+    """The encoded search; with a research subset the file is the population (its classes
+    indexed) and the subset's records are searched and released."""
+    population = None
+    if args.subset is not None:
+        population = population_index(data, args.hierarchies)
+        data = data.iloc[args.subset]
+    problem = Problem.encode(data, args.hierarchies, args.sensitive, args.sensitive_hierarchies)
+    return data, replace(problem, weights=weights, population=population)
+
+
 def generalisation_search(
     data: pd.DataFrame,
     hierarchies: Mapping[str, object],
@@ -568,15 +579,9 @@ def generalisation_search(
     attribute_weights : mapping, optional
         ARX's ``setAttributeWeight``: quasi-identifier -> weight >= 0 (unnamed: 0.5), for the
         multi-dimensional metrics (:mod:`sdc.identify.metrics`); default: unweighted.
-    research_subset : boolean mask, Index or row numbers, optional
-        The file is then the population and these rows (0-based positions, labels of an
-        Index, or a mask) the sample released (ARX's ``DataSubset``): the result's ``data``
-        and suppression are the subset's; with `delta_presence` and/or `k_map`.
-    delta_presence : (dmin, dmax), optional
-        ARX's ``DPresence``: every class of the generalised population has dmin <= |E ∩ S| / |E|
-        <= dmax (:mod:`sdc.identify.presence`). With `research_subset`, `k_map` is ARX's
-        ``KMap(k, DataSubset)``: every released class at least k population records.
-
+    research_subset, delta_presence : row numbers, mask or Index; (dmin, dmax), optional
+        The file is the population, these rows the release (ARX's ``DataSubset``); ARX's ``DPresence``
+        dmin <= |E ∩ S| / |E| <= dmax, and `k_map` is ``KMap(k, DataSubset)`` (:mod:`sdc.identify.presence`).
     Returns
     -------
     GeneralisationResult
@@ -595,14 +600,8 @@ def generalisation_search(
     args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant, hierarchy_base,
                    delta, delta_variant, alpha, avg_risk, sample_uniques, (pop_uniques, pop_model, population_size, sampling_fraction),
                    (k_map, k_map_estimator, k_map_significance), (research_subset, delta_presence))
-    hs, sens, models = args.hierarchies, args.sensitive, args.models
-    weights = check_weights(attribute_weights, tuple(hs))
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
     how = budget(algorithm, time_limit, node_limit, exhaustive, seed)
-    population = None
-    if args.subset is not None:  # the file is the population; the subset is searched and released
-        population = population_index(data, hs)
-        data = data.iloc[args.subset]
-    problem = replace(Problem.encode(data, hs, sens, args.sensitive_hierarchies), weights=weights, population=population)
-    s, full = _dispatched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
-    return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
+    data, problem = _problem(data, args, check_weights(attribute_weights, tuple(args.hierarchies)))
+    s, full = _dispatched(problem, args.models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
+    return _result(data, problem, s, args.models, args.hierarchies, metric, limit, suppressed_as, full, start)
