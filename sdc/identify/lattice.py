@@ -20,7 +20,7 @@ Flash).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -302,3 +302,17 @@ class Problem:
             source, source_levels = self.base, (0,) * len(self.qis)
         maps = [q.step(a, b) for q, a, b in zip(self.qis, source_levels, levels)]
         return roll_up(source, maps, [q.cards[b] for q, b in zip(self.qis, levels)])
+
+
+def search_problem(data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], sensitive: Sequence[str],
+                   sensitive_hierarchies: Mapping[str, Hierarchy], subset: np.ndarray | None,
+                   weights: tuple[float, ...] | None) -> tuple[pd.DataFrame, Problem]:
+    """The encoded search and the records it releases; with a research subset (its row
+    positions) the file is the population, whose classes are indexed, and the subset's records
+    are searched and released (:mod:`sdc.identify.presence`)."""
+    population = None
+    if subset is not None:
+        population = population_index(data, hierarchies)
+        data = data.iloc[subset]
+    problem = Problem.encode(data, hierarchies, sensitive, sensitive_hierarchies)
+    return data, replace(problem, weights=weights, population=population)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -47,7 +47,7 @@ from sdc.identify._release import release
 from sdc.identify._search_args import SUPPRESSED_AS, attribute_weights as check_weights, budget, resolve, settings
 from sdc.identify.criteria import Models, achieved
 from sdc.identify.hierarchy import Hierarchy
-from sdc.identify.lattice import MAX_NODES, Lattice, Problem, population_index
+from sdc.identify.lattice import MAX_NODES, Lattice, Problem, search_problem
 from sdc.identify.genetic import run_genetic
 from sdc.identify.lightning import AUTO_TIME_LIMIT, STOPPED, Lightning, lattice_size, run_lightning
 from sdc.identify.metrics import dm_star
@@ -494,17 +494,6 @@ def _dispatched(problem: Problem, models: Models, limit: float, metric: str, n_u
     return s, s.n_evaluated == s.n_nodes
 
 
-def _problem(data: pd.DataFrame, args: Any, weights: tuple[float, ...] | None) -> tuple[pd.DataFrame, Problem]:
-    """The encoded search; with a research subset the file is the population (its classes
-    indexed) and the subset's records are searched and released."""
-    population = None
-    if args.subset is not None:
-        population = population_index(data, args.hierarchies)
-        data = data.iloc[args.subset]
-    problem = Problem.encode(data, args.hierarchies, args.sensitive, args.sensitive_hierarchies)
-    return data, replace(problem, weights=weights, population=population)
-
-
 def generalisation_search(
     data: pd.DataFrame,
     hierarchies: Mapping[str, object],
@@ -601,7 +590,7 @@ def generalisation_search(
                    delta, delta_variant, alpha, avg_risk, sample_uniques, (pop_uniques, pop_model, population_size, sampling_fraction),
                    (k_map, k_map_estimator, k_map_significance), (research_subset, delta_presence))
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
-    how = budget(algorithm, time_limit, node_limit, exhaustive, seed)
-    data, problem = _problem(data, args, check_weights(attribute_weights, tuple(args.hierarchies)))
+    how, weights = budget(algorithm, time_limit, node_limit, exhaustive, seed), check_weights(attribute_weights, tuple(args.hierarchies))
+    data, problem = search_problem(data, args.hierarchies, args.sensitive, args.sensitive_hierarchies, args.subset, weights)
     s, full = _dispatched(problem, args.models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
     return _result(data, problem, s, args.models, args.hierarchies, metric, limit, suppressed_as, full, start)
