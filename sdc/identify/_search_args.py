@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from sdc._validation import (
-    check_columns, check_fraction, check_frame, check_int, check_number, check_option, did_you_mean,
+    subset_rows, check_columns, check_fraction, check_frame, check_int, check_number, check_option, did_you_mean,
 )
 from sdc.identify.criteria import BETA_VARIANTS, DELTA_VARIANTS, L_VARIANTS, POP_MODELS, T_DISTANCES, Models
 from sdc.identify.hierarchy import Hierarchy, as_hierarchy
@@ -24,7 +24,7 @@ from sdc.identify.lightning import ALGORITHMS
 from sdc.identify.metrics import METRICS
 from sdc.risk.uniqueness import MAX_POPULATION, USA_POPULATION
 
-__all__ = ["Resolved", "resolve", "subset_rows", "settings", "budget", "attribute_weights", "SUPPRESSED_AS", "ARX_DEFAULT_WEIGHT"]
+__all__ = ["Resolved", "resolve", "settings", "budget", "attribute_weights", "SUPPRESSED_AS", "ARX_DEFAULT_WEIGHT"]
 
 SUPPRESSED_AS = ("missing", "*")
 
@@ -40,46 +40,6 @@ class Resolved:
     sensitive_hierarchies: dict[str, Hierarchy]
     #: The research subset's row positions (sorted), with delta-presence or k-map with it.
     subset: np.ndarray | None = None
-
-
-def subset_rows(data: pd.DataFrame, research_subset: object) -> np.ndarray:
-    """The research subset as sorted 0-based row positions of `data`: a boolean mask (one
-    value per record; a Series is aligned on the index), a pandas Index of labels, or row
-    numbers (as ARX's ``DataSubset.create(data, rows)``). Empty, out of range, repeated or
-    non-integer rows are refused in one line."""
-    n = len(data)
-    if isinstance(research_subset, (str, bytes)) or not hasattr(research_subset, "__len__"):
-        raise TypeError("`research_subset` must be a boolean mask of the records, an Index of their labels or "
-                        f"a list of 0-based row numbers; got {type(research_subset).__name__}.")
-    if isinstance(research_subset, pd.Index):
-        pos = data.index.get_indexer(research_subset)
-        if (pos < 0).any():
-            bad = research_subset[int(np.argmax(pos < 0))]
-            raise ValueError(f"`research_subset` names the label {bad!r}, which is not in the data's index.")
-        rows = pos.astype(np.int64)
-    else:
-        if isinstance(research_subset, pd.Series) and research_subset.dtype == bool:
-            research_subset = research_subset.reindex(data.index).fillna(False).to_numpy(dtype=bool)
-        arr = np.asarray(research_subset)
-        if arr.dtype == bool:
-            if arr.shape != (n,):
-                raise ValueError(f"`research_subset` as a boolean mask needs one value per record ({n}); got {arr.size}.")
-            rows = np.flatnonzero(arr)
-        else:
-            if arr.size and not np.issubdtype(arr.dtype, np.integer):
-                raise TypeError(f"`research_subset` row numbers must be whole numbers; got {arr.ravel()[0]!r}.")
-            rows = arr.astype(np.int64).ravel()
-            out = rows[(rows < 0) | (rows >= n)]
-            if out.size:
-                raise ValueError(f"`research_subset` row {int(out[0])} is out of range: the data has {n} records "
-                                 f"(rows 0 to {n - 1}).")
-    if rows.size == 0:
-        raise ValueError("`research_subset` is empty: it must select at least one record.")
-    uniq = np.unique(rows)
-    if uniq.size != rows.size:
-        dup = np.flatnonzero(np.bincount(rows) > 1)[0]
-        raise ValueError(f"`research_subset` lists row {int(dup)} more than once.")
-    return uniq
 
 
 def _presence(delta_presence: object, research_subset: object, k_map: object) -> tuple[float, float] | None:

@@ -400,3 +400,44 @@ def test_cli_subset_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFi
         assert code == 0
         return
     assert code == 2 and err.startswith("sdc: error: ") and match in err and err.count("\n") == 1
+
+
+# ----------------------------------------------------------------------------- the measure
+
+def test_delta_presence_measure_by_hand() -> None:
+    """sdc.delta_presence: x 1/2, y 1/3, z 1 for subset rows 0, 2, 5 of x x y y y z; k-map 1 (z)."""
+    import sdc
+
+    r = sdc.delta_presence(_pop(), [0, 2, 5], "a", dmin=1 / 3, dmax=1)
+    assert (r.n_population, r.n_subset, r.n_classes, r.n_classes_with_subset, r.k_map) == (6, 3, 3, 3, 1)
+    assert r.min_delta == 1 / 3 and r.max_delta == 1.0 and r.meets is True  # 1/3 and 1 on the bounds
+    f = r.to_frame()
+    assert f["a"].tolist() == ["x", "y", "z"] and f["population"].tolist() == [2, 3, 1]
+    assert f["subset"].tolist() == [1, 1, 1] and f["delta"].tolist() == [0.5, 1 / 3, 1.0]
+    assert sdc.delta_presence(_pop(), [0, 2, 5], "a", dmax=0.99).meets is False
+    s = r.summary().set_index("statistic")
+    assert s.loc["k_map", "value"] == 1
+    with pytest.raises(ValueError, match="`dmin` 0.5 is above `dmax` 0.2"):
+        sdc.delta_presence(_pop(), [0], "a", dmin=0.5, dmax=0.2)
+    with pytest.raises(ValueError, match="`subset` row 9 is out of range"):
+        sdc.delta_presence(_pop(), [9], "a")
+
+
+@given(seed=st.integers(0, 10 ** 6))
+@settings(max_examples=scale.examples(40), deadline=None)
+def test_the_search_release_is_delta_present(seed: int) -> None:
+    """The search's optimum, measured on the generalised population by sdc.delta_presence: every
+    class holding released subset records lies within the bounds and has >= k population records."""
+    import sdc
+
+    pop, hs, rows = _lattice_case(seed)
+    try:
+        r = generalisation_search(pop, hs, research_subset=rows, delta_presence=(0.1, 0.8), k_map=2,
+                                  suppression_limit=0.3, runner_ups=0)
+    except ValueError:
+        return
+    gen = pd.DataFrame({q: pop[q].map(dict(zip(h.table[:, 0], h.table[:, r.levels[q]]))) for q, h in hs.items()})
+    kept = r.data.dropna().index  # the released subset rows (suppressed ones are missing)
+    m = sdc.delta_presence(gen, pd.Index(kept), list(hs)).to_frame()
+    held = m[m["subset"] > 0]
+    assert ((held["delta"] >= 0.1 - 1e-12) & (held["delta"] <= 0.8 + 1e-12)).all() and (held["population"] >= 2).all()
