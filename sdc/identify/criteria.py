@@ -10,6 +10,11 @@ p_v = f_v / N, and q_v the file-wide share of value v (all records, before suppr
 * k-map estimated from the sample (``k_map``; ARX's ``KMap`` with a ``CellSizeEstimator``; El
   Emam and Dankar 2008): every class at least k' records, k' derived from k, the sampling
   fraction and a significance level (:mod:`sdc.identify.kmap`); with ``k`` the larger of the two.
+* delta-presence and k-map with a research subset (``presence``, ``k_map_population``; ARX's
+  ``DPresence`` and ``KMap(k, DataSubset)``): the file is the population, the search's records
+  the subset; dmin <= |E ∩ S| / |E| <= dmax and |E| >= k from each class's population count
+  (:mod:`sdc.identify.presence`; a population class without subset records blocks dmin > 0).
+  Monotone without suppression; with it only k-map.
 * distinct l-diversity: at least l distinct sensitive values.
 * entropy l-diversity: H = ln N - (1/N) sum f_v ln f_v >= ln l (natural log, ARX's Shannon
   estimator; Machanavajjhala et al. 2007).
@@ -514,12 +519,20 @@ def class_checks(table: GroupTable, models: Models, sensitive_index: Mapping[str
 
 
 def achieved(table: GroupTable, kept: np.ndarray, models: Models, sensitive_index: Mapping[str, int],
-             q: Mapping[str, np.ndarray], trees: Mapping[str, HierarchyTree] | None = None) -> dict[str, Any]:
+             q: Mapping[str, np.ndarray], trees: Mapping[str, HierarchyTree] | None = None,
+             population: Any = None) -> dict[str, Any]:
     """What the released classes (those in `kept`) achieve: the smallest class, and per
-    sensitive variable the smallest l, largest t, largest beta and largest delta."""
+    sensitive variable the smallest l, largest t, largest beta and largest delta; with a
+    research subset (`population`, :class:`sdc.identify.presence.PopulationCounts`) the least
+    and largest delta-presence and the smallest population class (the k-map) of the released classes."""
     g = table.n_groups
     trees = trees or {}
     out: dict[str, Any] = {"k": int(table.counts[kept].min()) if kept.any() else None}
+    if population is not None:
+        pc = population.pcounts[kept]
+        d = table.counts[kept] / np.maximum(pc, 1)
+        out["delta_presence"] = [float(d.min()), float(d.max())] if d.size else None
+        out["k_map"] = int(pc.min()) if pc.size else None
     for s in models.l:
         v = l_values(table.cells[sensitive_index[s]], g, models.l_variant, models.c)[kept]
         out.setdefault("l", {})[s] = float(v.min()) if v.size else None

@@ -434,7 +434,7 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search | Lightning, models
     ranked = s.ranked_rows(lattice)
     ups = lattice.iloc[ranked[1:]].reset_index(drop=True)
     ups = ups[[*problem.names, "height", "loss", "classes", "classes_released", "suppressed", "max_risk", "avg_risk"]]
-    ach = achieved(table, kept, models, s.ev.sidx, s.ev.q, s.ev.trees)
+    ach = achieved(table, kept, models, s.ev.sidx, s.ev.q, s.ev.trees, problem.population_counts(levels, table))
     mdict = models.to_dict()
     mdict["described"] = models.describe()
     if s.ev.practical:

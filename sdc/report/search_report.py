@@ -140,6 +140,9 @@ def _md_table(df: pd.DataFrame, max_rows: int = 50) -> str:
 
 def _achieved_text(a: dict[str, Any]) -> str:
     parts = [f"smallest class {fmt_num(a.get('k'))}"]
+    if a.get("delta_presence"):
+        lo, hi = a["delta_presence"]
+        parts.append(f"delta-presence from {fmt_num(lo)} to {fmt_num(hi)}; smallest population class {fmt_num(a.get('k_map'))}")
     for key, label in (("l", "smallest l"), ("t", "largest t"), ("beta", "largest beta"), ("delta", "largest delta"),
                        ("alpha", "largest share of a value")):
         for s, v in (a.get(key) or {}).items():

@@ -441,3 +441,9 @@ def test_the_search_release_is_delta_present(seed: int) -> None:
     m = sdc.delta_presence(gen, pd.Index(kept), list(hs)).to_frame()
     held = m[m["subset"] > 0]
     assert ((held["delta"] >= 0.1 - 1e-12) & (held["delta"] <= 0.8 + 1e-12)).all() and (held["population"] >= 2).all()
+
+
+def test_achieved_says_the_delta_range_and_the_k_map() -> None:
+    r = generalisation_search(_pop(), {"a": H_A}, research_subset=[0, 2, 5], delta_presence=(0.2, 0.6),
+                              suppression_limit=1 / 3)
+    assert r.achieved["delta_presence"] == [1 / 3, 0.5] and r.achieved["k_map"] == 2  # x 1/2 of 2, y 1/3 of 3
