@@ -53,6 +53,7 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sdc.risk.uncertainty", ("Interval", "jackknife_interval", "reidentification_interval")),
     ("sdc.core.scenario", ("KeyClasses", "key_classes")),
     ("sdc.risk.uniqueness", ("PopulationUniquenessResult", "population_uniqueness")),
+    ("sdc.risk.presence", ("DeltaPresenceResult", "delta_presence")),
     ("sdc.utility", (
         "AIScoreResult", "ai_utility_score", "AssociationResult", "DiscernibilityResult", "EigenSimilarityResult", "IL1sResult", "ILCorrelResult", "ILVariablesResult",
         "InfoLossResult", "InformationLossResult", "MarginalResult", "NonUniformEntropyResult", "RobustEigenResult",

@@ -332,3 +332,43 @@ def check_option(value: object, name: str, options: Sequence[str]) -> str:
     if not isinstance(value, str) or value not in options:
         raise ValueError(f"`{name}` must be one of {', '.join(map(repr, options))}; got {plain(value)!r}.")
     return value
+
+
+def subset_rows(data: pd.DataFrame, research_subset: object, name: str = "research_subset") -> np.ndarray:
+    """The research subset as sorted 0-based row positions of `data`: a boolean mask (one
+    value per record; a Series is aligned on the index), a pandas Index of labels, or row
+    numbers (as ARX's ``DataSubset.create(data, rows)``). Empty, out of range, repeated or
+    non-integer rows are refused in one line."""
+    n = len(data)
+    if isinstance(research_subset, (str, bytes)) or not hasattr(research_subset, "__len__"):
+        raise TypeError(f"`{name}` must be a boolean mask of the records, an Index of their labels or "
+                        f"a list of 0-based row numbers; got {type(research_subset).__name__}.")
+    if isinstance(research_subset, pd.Index):
+        pos = data.index.get_indexer(research_subset)
+        if (pos < 0).any():
+            bad = research_subset[int(np.argmax(pos < 0))]
+            raise ValueError(f"`{name}` names the label {bad!r}, which is not in the data's index.")
+        rows = pos.astype(np.int64)
+    else:
+        if isinstance(research_subset, pd.Series) and research_subset.dtype == bool:
+            research_subset = research_subset.reindex(data.index).fillna(False).to_numpy(dtype=bool)
+        arr = np.asarray(research_subset)
+        if arr.dtype == bool:
+            if arr.shape != (n,):
+                raise ValueError(f"`{name}` as a boolean mask needs one value per record ({n}); got {arr.size}.")
+            rows = np.flatnonzero(arr)
+        else:
+            if arr.size and not np.issubdtype(arr.dtype, np.integer):
+                raise TypeError(f"`{name}` row numbers must be whole numbers; got {arr.ravel()[0]!r}.")
+            rows = arr.astype(np.int64).ravel()
+            out = rows[(rows < 0) | (rows >= n)]
+            if out.size:
+                raise ValueError(f"`{name}` row {int(out[0])} is out of range: the data has {n} records "
+                                 f"(rows 0 to {n - 1}).")
+    if rows.size == 0:
+        raise ValueError(f"`{name}` is empty: it must select at least one record.")
+    uniq = np.unique(rows)
+    if uniq.size != rows.size:
+        dup = np.flatnonzero(np.bincount(rows) > 1)[0]
+        raise ValueError(f"`{name}` lists row {int(dup)} more than once.")
+    return uniq

@@ -80,6 +80,8 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
 
     cfg = load_search_config(args.config)
     models, search = _overrides(args)
+    if search.get("research_subset") is not None:  # a flag's path is the working folder's
+        search["research_subset"] = str(Path(search["research_subset"]).resolve())
     if models or search:
         cfg = replace(cfg, models={**cfg.models, **models}, search={**cfg.search, **search})
     path = args.data or cfg.data_path
@@ -100,6 +102,8 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
     _check_keys(cfg.keys, [str(c) for c in data.columns], path)
     command = "sdc " + shlex.join(argv)
     run = run_search(cfg, data, input_file=path, command=command)
+    if run.result.research_subset is not None:  # the release is the research subset's rows
+        data = data.loc[run.result.data.index]
     out = write_search(run, args.out, data=data, input_path=path, sep=sep, command=command)
     r = run.result
     if args.json:

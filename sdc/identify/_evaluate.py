@@ -61,10 +61,11 @@ class Evaluator:
         np.minimum.at(first, ids, source_first)
         return t, first
 
-    def kept(self, levels: Sequence[int], t: GroupTable, models: Models, first: np.ndarray | None) -> np.ndarray:
+    def kept(self, levels: Sequence[int], t: GroupTable, models: Models, first: np.ndarray | None,
+             pcounts: np.ndarray | None = None) -> np.ndarray:
         """The classes kept under `models`: the per-class checks, then the average risk's
         suppression of the smallest classes (the top node meets it, as in ARX)."""
-        ok = class_checks(t, models, self.sidx, self.q, self.trees)
+        ok = class_checks(t, models, self.sidx, self.q, self.trees, pcounts)
         if models.release_wide and sum(levels) < self.top_height:
             tie = self.tables.class_loss(levels, t) if self.metric == "loss" else None
             ok = release_suppression(t.counts, ok, first, models, tie, self.limit)
@@ -73,18 +74,25 @@ class Evaluator:
     def assess(self, levels: Sequence[int], t: GroupTable, first: np.ndarray | None) -> Assessment:
         """The monotone part first (its verdict tags other nodes); every model when it holds."""
         cnt = t.counts
+        pop = self.p.population_counts(levels, t) if self.models.needs_population else None
+        pc = None if pop is None else pop.pcounts
+        # delta-presence with dmin > 0: a population class without subset records fails and
+        # cannot be suppressed (it holds nothing to suppress), so the node fails (module notes of
+        # sdc.identify.presence); in the monotone part when delta-presence is
+        blocked = pop is not None and self.models.presence is not None and self.models.presence[0] > 0 \
+            and pop.empty_classes > 0
         mono_pass = True
         if not self.mono.empty:
-            ok_m = self.kept(levels, t, self.mono, first)
-            mono_pass = int(cnt[~ok_m].sum()) <= self.limit
+            ok_m = self.kept(levels, t, self.mono, first, pc)
+            mono_pass = int(cnt[~ok_m].sum()) <= self.limit and not (blocked and self.mono.presence is not None)
         if mono_pass and not self.full_monotone:
-            ok = self.kept(levels, t, self.models, first)
+            ok = self.kept(levels, t, self.models, first, pc)
         elif not self.mono.empty:
             ok = ok_m
         else:
-            ok = self.kept(levels, t, self.models, first)
+            ok = self.kept(levels, t, self.models, first, pc)
         out = int(cnt[~ok].sum())
-        return Assessment(mono_pass=mono_pass, ok=ok, out=out, anonymous=mono_pass and out <= self.limit)
+        return Assessment(mono_pass=mono_pass, ok=ok, out=out, anonymous=mono_pass and out <= self.limit and not blocked)
 
     def loss(self, levels: Sequence[int], t: GroupTable, ok: np.ndarray) -> float:
         return self.tables.value(self.metric, levels, t, ok)

@@ -22,7 +22,8 @@ def release(data: pd.DataFrame, problem: Problem, levels: Sequence[int], models:
     table, ids = problem.table_at(levels)
     sidx = {s.name: i for i, s in enumerate(problem.sensitive)}
     q = {s.name: s.q for s in problem.sensitive}
-    kept = class_checks(table, models, sidx, q, problem.trees)
+    pop = problem.population_counts(levels, table) if models.needs_population else None
+    kept = class_checks(table, models, sidx, q, problem.trees, None if pop is None else pop.pcounts)
     if models.release_wide and any(lv < q_.top for lv, q_ in zip(levels, problem.qis)):
         tie = MetricTables(problem).class_loss(levels, table) if metric == "loss" else None
         kept = release_suppression(table.counts, kept, problem.first_records(table.n_groups, ids), models, tie)

@@ -11,10 +11,11 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from sdc._validation import (
-    check_columns, check_fraction, check_frame, check_int, check_number, check_option, did_you_mean,
+    subset_rows, check_columns, check_fraction, check_frame, check_int, check_number, check_option, did_you_mean,
 )
 from sdc.identify.criteria import BETA_VARIANTS, DELTA_VARIANTS, L_VARIANTS, POP_MODELS, T_DISTANCES, Models
 from sdc.identify.hierarchy import Hierarchy, as_hierarchy
@@ -37,6 +38,27 @@ class Resolved:
     sensitive: list[str]
     models: Models
     sensitive_hierarchies: dict[str, Hierarchy]
+    #: The research subset's row positions (sorted), with delta-presence or k-map with it.
+    subset: np.ndarray | None = None
+
+
+def _presence(delta_presence: object, research_subset: object, k_map: object) -> tuple[float, float] | None:
+    """delta-presence's (dmin, dmax), checked: 0 <= dmin <= dmax <= 1, with a research subset."""
+    if research_subset is None:
+        if delta_presence is not None:
+            raise ValueError("`delta_presence` needs `research_subset`: the rows of the population that are released.")
+        return None
+    if delta_presence is None and k_map is None:
+        raise ValueError("`research_subset` needs `delta_presence` or `k_map` (the models of a population and its subset).")
+    if delta_presence is None:
+        return None
+    if isinstance(delta_presence, (str, bytes)) or not hasattr(delta_presence, "__len__") or len(delta_presence) != 2:
+        raise TypeError(f"`delta_presence` must be a pair (dmin, dmax); got {delta_presence!r}.")
+    lo = check_fraction(delta_presence[0], "delta_presence dmin")
+    hi = check_fraction(delta_presence[1], "delta_presence dmax")
+    if lo > hi:
+        raise ValueError(f"`delta_presence` dmin {lo:g} is above dmax {hi:g}; give dmin <= dmax.")
+    return (float(lo), float(hi))
 
 
 def _per_sensitive(value: object, name: str, sensitive: list[str], check) -> dict[str, float]:  # noqa: ANN001
@@ -127,7 +149,7 @@ def resolve(
     l_variant: str, c: float, t: object, t_distance: str, beta: object, beta_variant: str, base: object,
     delta: object = None, delta_variant: str = "arx", alpha: object = None, avg_risk: object = None,
     sample_uniques: object = None, population: tuple = (None, "dankar", None, None),
-    kmap: tuple = (None, "poisson", 0.01),
+    kmap: tuple = (None, "poisson", 0.01), subset: tuple = (None, None),
 ) -> Resolved:
     """Check every argument of the search; see :func:`sdc.identify.search.generalisation_search`."""
     check_frame(data)
@@ -160,18 +182,24 @@ def resolve(
     als = _per_sensitive(alpha, "alpha", sens, lambda v, n: check_number(v, n, low=0, high=1, low_open=True))
     ar = None if avg_risk is None else check_number(avg_risk, "avg_risk", low=0, high=1, low_open=True)
     su = None if sample_uniques is None else check_fraction(sample_uniques, "sample_uniques")
-    pu, pm, pn = _population(data, *population, k_map=kmap[0])
-    km = _k_map(data, *kmap, population_size=pn)
+    research_subset, delta_presence = subset
+    dp = _presence(delta_presence, research_subset, kmap[0])
+    rows = None if research_subset is None else subset_rows(data, research_subset)
+    with_subset = rows is not None
+    pu, pm, pn = _population(data, *population, k_map=None if with_subset else kmap[0])
+    km = None if with_subset else _k_map(data, *kmap, population_size=pn)
+    kmp = check_int(kmap[0], "k_map", min_value=1) if with_subset and kmap[0] is not None else None
     cc = check_number(c, "c", low=0, high=math.inf, low_open=True)
     models = Models(k=kk, k_map=km, l=ls, l_variant=l_variant, c=cc, t=ts, t_distance=t_distance, beta=bs,
                     beta_variant=beta_variant, delta=ds, delta_variant=delta_variant, alpha=als,
-                    avg_risk=ar, sample_uniques=su, pop_uniques=pu, pop_model=pm, population_size=pn)
+                    avg_risk=ar, sample_uniques=su, pop_uniques=pu, pop_model=pm, population_size=pn,
+                    presence=dp, k_map_population=kmp, subset=None if rows is None else (int(rows.size), len(data)))
     if models.empty:
         raise ValueError("no privacy model given: set at least one of `k`, `k_map`, `l`, `t`, `beta`, `delta`, `alpha`, "
                          "`avg_risk`, `sample_uniques`, `pop_uniques`.")
     used = set(ls) | set(ts) | set(bs) | set(ds) | set(als)
     sens = [s for s in sens if s in used] + [s for s in sens if s not in used]
-    return Resolved(hierarchies=hs, sensitive=sens, models=models, sensitive_hierarchies=sh)
+    return Resolved(hierarchies=hs, sensitive=sens, models=models, sensitive_hierarchies=sh, subset=rows)
 
 
 def settings(suppression_limit: object, metric: object, suppressed_as: object, runner_ups: object,

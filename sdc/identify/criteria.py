@@ -10,6 +10,11 @@ p_v = f_v / N, and q_v the file-wide share of value v (all records, before suppr
 * k-map estimated from the sample (``k_map``; ARX's ``KMap`` with a ``CellSizeEstimator``; El
   Emam and Dankar 2008): every class at least k' records, k' derived from k, the sampling
   fraction and a significance level (:mod:`sdc.identify.kmap`); with ``k`` the larger of the two.
+* delta-presence and k-map with a research subset (``presence``, ``k_map_population``; ARX's
+  ``DPresence`` and ``KMap(k, DataSubset)``): the file is the population, the search's records
+  the subset; dmin <= |E ∩ S| / |E| <= dmax and |E| >= k from each class's population count
+  (:mod:`sdc.identify.presence`; a population class without subset records blocks dmin > 0).
+  Monotone without suppression; with it only k-map.
 * distinct l-diversity: at least l distinct sensitive values.
 * entropy l-diversity: H = ln N - (1/N) sum f_v ln f_v >= ln l (natural log, ARX's Shannon
   estimator; Machanavajjhala et al. 2007).
@@ -141,6 +146,16 @@ class Models:
     pop_model: str = "dankar"
     population_size: int | None = None
     k_map: KMapEstimate | None = None
+    #: delta-presence's (dmin, dmax) and k-map's k with the population known: the file is the
+    #: population, a research subset of it the release (:mod:`sdc.identify.presence`).
+    presence: tuple[float, float] | None = None
+    k_map_population: int | None = None
+    #: (records of the research subset, records of the population), with either of them.
+    subset: tuple[int, int] | None = None
+
+    @property
+    def needs_population(self) -> bool:
+        return self.presence is not None or self.k_map_population is not None
 
     @property
     def min_size(self) -> int | None:
@@ -170,6 +185,11 @@ class Models:
         out += [f"{self.beta_variant} {v:g}-likeness of {s}" for s, v in self.beta.items()]
         out += [f"{v:g}-disclosure privacy of {s} ({self.delta_variant})" for s, v in self.delta.items()]
         out += [f"alpha {v:g} of {s} (largest share of a value in a class)" for s, v in self.alpha.items()]
+        if self.presence is not None:
+            out.append(f"({self.presence[0]:g}, {self.presence[1]:g})-presence of the research subset")
+        if self.k_map_population is not None:
+            out.append(f"{self.k_map_population}-map: every released class at least {self.k_map_population} "
+                       "records of the population")
         if self.avg_risk is not None:
             out.append(f"average re-identification risk <= {self.avg_risk:g}")
         if self.sample_uniques is not None:
@@ -187,13 +207,16 @@ class Models:
             return Models(k=self.k, k_map=self.k_map, l=dict(self.l) if keep_l else {}, l_variant=self.l_variant, c=self.c,
                           t=dict(self.t), t_distance=self.t_distance, beta=dict(self.beta),
                           beta_variant=self.beta_variant, alpha=dict(self.alpha), avg_risk=self.avg_risk,
-                          sample_uniques=self.sample_uniques)
+                          sample_uniques=self.sample_uniques, presence=self.presence,
+                          k_map_population=self.k_map_population, subset=self.subset)
         return Models(k=self.k, k_map=self.k_map, l=dict(self.l) if self.l_variant == "distinct" else {}, l_variant="distinct",
-                      avg_risk=self.avg_risk, sample_uniques=self.sample_uniques)
+                      avg_risk=self.avg_risk, sample_uniques=self.sample_uniques,
+                      k_map_population=self.k_map_population, subset=self.subset)
 
     @property
     def empty(self) -> bool:
-        return self.min_size is None and not self.l and not self.t and not self.beta and not self.delta and not self.alpha and not self.release_wide
+        return (self.min_size is None and not self.l and not self.t and not self.beta and not self.delta and not self.alpha
+                and not self.release_wide and not self.needs_population)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"k": self.k}
@@ -213,6 +236,12 @@ class Models:
             out.update(delta=dict(self.delta), delta_variant=self.delta_variant)
         if self.alpha:
             out["alpha"] = dict(self.alpha)
+        if self.presence is not None:
+            out["delta_presence"] = list(self.presence)
+        if self.k_map_population is not None:
+            out["k_map"] = self.k_map_population
+        if self.subset is not None:
+            out.update(research_subset=self.subset[0], population_records=self.subset[1])
         if self.avg_risk is not None:
             out["avg_risk"] = self.avg_risk
         if self.sample_uniques is not None:
@@ -429,20 +458,40 @@ def release_suppression(counts: np.ndarray, ok: np.ndarray, first: np.ndarray, m
     return ok
 
 
+def presence_checks(counts: np.ndarray, pcounts: np.ndarray | None, models: Models) -> np.ndarray:
+    """Per class of the research subset (`counts` its subset records, `pcounts` its population
+    records): delta-presence dmin <= counts / pcounts <= dmax (on a bound meets it, within the
+    one tolerance) and k-map pcounts >= k."""
+    if pcounts is None:
+        raise ValueError("delta-presence and k-map with a research subset need the population's class counts.")
+    ok = np.ones(counts.shape[0], dtype=bool)
+    if models.presence is not None:
+        lo, hi = models.presence
+        d = counts / np.maximum(pcounts, 1)
+        ok &= _at_or_above(d, lo) & ~_above(d, hi)
+    if models.k_map_population is not None:
+        ok &= pcounts >= models.k_map_population
+    return ok
+
+
 def _at_or_above(x: np.ndarray, bound: float) -> np.ndarray:
     """x >= bound, a value within the tolerance below the bound counting as on it (NaN never)."""
     return x >= bound - _RTOL * max(abs(bound), 1.0)
 
 
 def class_checks(table: GroupTable, models: Models, sensitive_index: Mapping[str, int],
-                 q: Mapping[str, np.ndarray], trees: Mapping[str, HierarchyTree] | None = None) -> np.ndarray:
+                 q: Mapping[str, np.ndarray], trees: Mapping[str, HierarchyTree] | None = None,
+                 pcounts: np.ndarray | None = None) -> np.ndarray:
     """Per class, whether it satisfies every model in `models` (`trees`: the hierarchies of the
-    sensitive variables, for the hierarchical distance)."""
+    sensitive variables, for the hierarchical distance; `pcounts`: each class's population
+    records, for delta-presence and k-map with a research subset, :mod:`sdc.identify.presence`)."""
     trees = trees or {}
     g = table.n_groups
     ok = np.ones(g, dtype=bool)
     if models.min_size is not None:
         ok &= table.counts >= models.min_size
+    if models.needs_population:
+        ok &= presence_checks(table.counts, pcounts, models)
     for s, lv in models.l.items():
         cl = table.cells[sensitive_index[s]]
         if models.l_variant == "recursive":
@@ -470,12 +519,20 @@ def class_checks(table: GroupTable, models: Models, sensitive_index: Mapping[str
 
 
 def achieved(table: GroupTable, kept: np.ndarray, models: Models, sensitive_index: Mapping[str, int],
-             q: Mapping[str, np.ndarray], trees: Mapping[str, HierarchyTree] | None = None) -> dict[str, Any]:
+             q: Mapping[str, np.ndarray], trees: Mapping[str, HierarchyTree] | None = None,
+             population: Any = None) -> dict[str, Any]:
     """What the released classes (those in `kept`) achieve: the smallest class, and per
-    sensitive variable the smallest l, largest t, largest beta and largest delta."""
+    sensitive variable the smallest l, largest t, largest beta and largest delta; with a
+    research subset (`population`, :class:`sdc.identify.presence.PopulationCounts`) the least
+    and largest delta-presence and the smallest population class (the k-map) of the released classes."""
     g = table.n_groups
     trees = trees or {}
     out: dict[str, Any] = {"k": int(table.counts[kept].min()) if kept.any() else None}
+    if population is not None:
+        pc = population.pcounts[kept]
+        d = table.counts[kept] / np.maximum(pc, 1)
+        out["delta_presence"] = [float(d.min()), float(d.max())] if d.size else None
+        out["k_map"] = int(pc.min()) if pc.size else None
     for s in models.l:
         v = l_values(table.cells[sensitive_index[s]], g, models.l_variant, models.c)[kept]
         out.setdefault("l", {})[s] = float(v.min()) if v.size else None

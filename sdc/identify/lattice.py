@@ -20,7 +20,7 @@ Flash).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -29,6 +29,7 @@ from sdc.core.classes import sensitive_kind
 from sdc.core.generalise import GroupTable, group_table, roll_up
 from sdc.core.values import refuse_values_without_rows
 from sdc.attribute.tree_closeness import HierarchyTree
+from sdc.identify.presence import PopulationCounts, PopulationIndex
 from sdc.identify.hierarchy import Hierarchy, column_text
 
 __all__ = ["Lattice", "EncodedQI", "EncodedSensitive", "Problem", "MAX_NODES"]
@@ -234,6 +235,12 @@ def _encode_sensitive(data: pd.DataFrame, name: str, hierarchy: Hierarchy | None
     return EncodedSensitive(name=name, codes=codes, values=np.asarray(uniq), q=q, tree=tree)
 
 
+def population_index(data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy]) -> PopulationIndex:
+    """The population's level-0 classes through `hierarchies` (every value checked as for a search)."""
+    qis = [_encode_qi(data, name, h) for name, h in hierarchies.items()]
+    return PopulationIndex.build([q.codes for q in qis], [q.cards[0] for q in qis])
+
+
 @dataclass(frozen=True, eq=False)
 class Problem:
     """Data, hierarchies and sensitive variables encoded for a search."""
@@ -246,6 +253,9 @@ class Problem:
     #: The metric's attribute weights per quasi-identifier, normalised as ARX does (largest 1);
     #: None when all are equal (every weight 1: the unweighted metrics, byte for byte).
     weights: tuple[float, ...] | None = None
+    #: With a research subset (delta-presence, k-map with the population known): the
+    #: population's classes; the problem's records are then the subset's.
+    population: PopulationIndex | None = None
 
     @classmethod
     def encode(cls, data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], sensitive: Sequence[str],
@@ -274,6 +284,13 @@ class Problem:
         """The hierarchies (as trees) of the sensitive variables that have one."""
         return {s.name: s.tree for s in self.sensitive if s.tree is not None}
 
+    def population_counts(self, levels: Sequence[int], table: GroupTable) -> PopulationCounts | None:
+        """The population records of `table`'s classes at `levels` (None without a research subset)."""
+        if self.population is None:
+            return None
+        return self.population.counts([q.to_level[b] for q, b in zip(self.qis, levels)],
+                                      [q.cards[b] for q, b in zip(self.qis, levels)], table)
+
     def lattice(self) -> Lattice:
         return Lattice.build(self.names, [q.top for q in self.qis])
 
@@ -285,3 +302,17 @@ class Problem:
             source, source_levels = self.base, (0,) * len(self.qis)
         maps = [q.step(a, b) for q, a, b in zip(self.qis, source_levels, levels)]
         return roll_up(source, maps, [q.cards[b] for q, b in zip(self.qis, levels)])
+
+
+def search_problem(data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], sensitive: Sequence[str],
+                   sensitive_hierarchies: Mapping[str, Hierarchy], subset: np.ndarray | None,
+                   weights: tuple[float, ...] | None) -> tuple[pd.DataFrame, Problem]:
+    """The encoded search and the records it releases; with a research subset (its row
+    positions) the file is the population, whose classes are indexed, and the subset's records
+    are searched and released (:mod:`sdc.identify.presence`)."""
+    population = None
+    if subset is not None:
+        population = population_index(data, hierarchies)
+        data = data.iloc[subset]
+    problem = Problem.encode(data, hierarchies, sensitive, sensitive_hierarchies)
+    return data, replace(problem, weights=weights, population=population)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -47,7 +47,7 @@ from sdc.identify._release import release
 from sdc.identify._search_args import SUPPRESSED_AS, attribute_weights as check_weights, budget, resolve, settings
 from sdc.identify.criteria import Models, achieved
 from sdc.identify.hierarchy import Hierarchy
-from sdc.identify.lattice import MAX_NODES, Lattice, Problem
+from sdc.identify.lattice import MAX_NODES, Lattice, Problem, search_problem
 from sdc.identify.genetic import run_genetic
 from sdc.identify.lightning import AUTO_TIME_LIMIT, STOPPED, Lightning, lattice_size, run_lightning
 from sdc.identify.metrics import dm_star
@@ -156,6 +156,10 @@ class GeneralisationResult:
     algorithm_how: str = ""
     seed: int | None = None
     attribute_weights: dict[str, float] | None = None
+    #: With a research subset: its records and the population's (the file's); ``data`` and
+    #: ``n_records`` are then the subset's.
+    research_subset: int | None = None
+    population_records: int | None = None
 
     @property
     def suppressed_share(self) -> float:
@@ -192,6 +196,8 @@ class GeneralisationResult:
             ("optimal", self.optimal, "proven optimal" if self.optimal else "best found, not proven optimal"),
             ("stopped", self.stopped, STOPPED.get(self.stopped, self.stopped)),
             ("seconds", self.seconds, "wall time of the search"),
+            *([("research_subset", self.research_subset, f"records of the research subset released, of "
+                f"{self.population_records} in the population (the file)")] if self.research_subset else []),
             *([("attribute_weights", dict(self.attribute_weights), "the metric's weight per quasi-identifier "
                 "(largest 1)")] if self.attribute_weights else []),
         ])
@@ -428,7 +434,7 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search | Lightning, models
     ranked = s.ranked_rows(lattice)
     ups = lattice.iloc[ranked[1:]].reset_index(drop=True)
     ups = ups[[*problem.names, "height", "loss", "classes", "classes_released", "suppressed", "max_risk", "avg_risk"]]
-    ach = achieved(table, kept, models, s.ev.sidx, s.ev.q, s.ev.trees)
+    ach = achieved(table, kept, models, s.ev.sidx, s.ev.q, s.ev.trees, problem.population_counts(levels, table))
     mdict = models.to_dict()
     mdict["described"] = models.describe()
     if s.ev.practical:
@@ -446,6 +452,8 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search | Lightning, models
         algorithm=s.algorithm, optimal=bool(s.optimal), stopped=str(s.stopped), algorithm_title=s.title,
         algorithm_how=s.how, seed=s.seed,
         attribute_weights=None if problem.weights is None else dict(zip(problem.names, problem.weights)),
+        research_subset=None if models.subset is None else models.subset[0],
+        population_records=None if models.subset is None else models.subset[1],
     )
 
 
@@ -508,6 +516,7 @@ def generalisation_search(
     practical_monotonicity: bool = False,
     algorithm: str = "exact", time_limit: float | None = None, node_limit: int | None = None, seed: int = 0,
     attribute_weights: Mapping[str, float] | None = None,
+    research_subset: Any = None, delta_presence: tuple[float, float] | None = None,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
 
@@ -559,7 +568,9 @@ def generalisation_search(
     attribute_weights : mapping, optional
         ARX's ``setAttributeWeight``: quasi-identifier -> weight >= 0 (unnamed: 0.5), for the
         multi-dimensional metrics (:mod:`sdc.identify.metrics`); default: unweighted.
-
+    research_subset, delta_presence : row numbers, mask or Index; (dmin, dmax), optional
+        The file is the population, these rows the release (ARX's ``DataSubset``); ARX's ``DPresence``
+        dmin <= |E ∩ S| / |E| <= dmax, and `k_map` is ``KMap(k, DataSubset)`` (:mod:`sdc.identify.presence`).
     Returns
     -------
     GeneralisationResult
@@ -577,11 +588,9 @@ def generalisation_search(
     start = time.perf_counter()
     args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant, hierarchy_base,
                    delta, delta_variant, alpha, avg_risk, sample_uniques, (pop_uniques, pop_model, population_size, sampling_fraction),
-                   (k_map, k_map_estimator, k_map_significance))
-    hs, sens, models = args.hierarchies, args.sensitive, args.models
-    weights = check_weights(attribute_weights, tuple(hs))
+                   (k_map, k_map_estimator, k_map_significance), (research_subset, delta_presence))
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
-    how = budget(algorithm, time_limit, node_limit, exhaustive, seed)
-    problem = replace(Problem.encode(data, hs, sens, args.sensitive_hierarchies), weights=weights)
-    s, full = _dispatched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
-    return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
+    how, weights = budget(algorithm, time_limit, node_limit, exhaustive, seed), check_weights(attribute_weights, tuple(args.hierarchies))
+    data, problem = search_problem(data, args.hierarchies, args.sensitive, args.sensitive_hierarchies, args.subset, weights)
+    s, full = _dispatched(problem, args.models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
+    return _result(data, problem, s, args.models, args.hierarchies, metric, limit, suppressed_as, full, start)

@@ -90,6 +90,8 @@ def search_document(run: SearchRun, *, input_name: str | None = None, input_sha2
                        "released_sha256": released_sha256, "command": command, "config": run.config.source},
         "config": run.config.to_dict(),
         "records": r.n_records,
+        "research_subset": None if r.research_subset is None else {
+            "records": r.research_subset, "population_records": r.population_records},
         "quasi_identifiers": list(r.quasi_identifiers),
         "models": r.models.get("described", []),
         "suppression_limit": r.suppression_limit,
@@ -138,6 +140,9 @@ def _md_table(df: pd.DataFrame, max_rows: int = 50) -> str:
 
 def _achieved_text(a: dict[str, Any]) -> str:
     parts = [f"smallest class {fmt_num(a.get('k'))}"]
+    if a.get("delta_presence"):
+        lo, hi = a["delta_presence"]
+        parts.append(f"delta-presence from {fmt_num(lo)} to {fmt_num(hi)}; smallest population class {fmt_num(a.get('k_map'))}")
     for key, label in (("l", "smallest l"), ("t", "largest t"), ("beta", "largest beta"), ("delta", "largest delta"),
                        ("alpha", "largest share of a value")):
         for s, v in (a.get(key) or {}).items():
@@ -159,7 +164,9 @@ def search_markdown(run: SearchRun, doc: dict[str, Any]) -> str:
     out = [
         "# Generalisation search\n",
         f"Input: {prov.get('input') or '(data frame)'}"
-        + (f" (SHA-256 {prov['input_sha256']})" if prov.get("input_sha256") else "") + f", {fmt_num(r.n_records)} records.  ",
+        + (f" (SHA-256 {prov['input_sha256']})" if prov.get("input_sha256") else "") + f", {fmt_num(r.n_records)} records"
+        + ("" if r.research_subset is None else f" of a research subset of the population's "
+           f"{fmt_num(r.population_records)} (the file); only the subset is released") + ".  ",
         f"Quasi-identifiers: {', '.join(r.quasi_identifiers)}.  ",
         f"Privacy models: {', '.join(doc['models']) or 'none'}; at most {fmt_num(100 * r.suppression_limit)}% of the "
         f"records suppressed.  ",

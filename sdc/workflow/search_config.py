@@ -32,6 +32,8 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
     k_map = 3                     # k-map estimated from the sample (ARX's KMap; needs population_size)
     k_map_estimator = "poisson"   # poisson | zero_truncated_poisson
     k_map_significance = 0.01
+    delta_presence_min = 0.05     # delta-presence of the research subset (ARX's DPresence; with
+    delta_presence_max = 0.5      # [search] research_subset); k_map is then ARX's KMap(k, subset)
 
     [search]
     suppression_limit = 0.04
@@ -40,6 +42,7 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
     runner_ups = 5
     suppressed_as = "missing"     # or "*"
     attribute_weights = { age = 1, sex = 0.2 }   # ARX's weights (an unnamed key 0.5): nue, loss, precision, height
+    research_subset = "rows.csv"  # the data is the population, these 0-based rows (one a line) the release
 
     [dimension]                   # optional: the Khan et al. quasi-identifier dimension search
     k = 2
@@ -141,6 +144,10 @@ MODEL_OPTIONS = Options([
            help="k-map's estimator of a class's population count"),
     Option("k_map_significance", PROBABILITY, 0.01, section="models", metavar="ALPHA",
            help="k-map's significance level (largest type-1 error)"),
+    Option("delta_presence_min", Maybe(PROBABILITY), None, section="models", metavar="DMIN",
+           help="delta-presence's dmin: least share of a population class in the research subset (ARX's DPresence)"),
+    Option("delta_presence_max", Maybe(PROBABILITY), None, section="models", metavar="DMAX",
+           help="delta-presence's dmax: largest share of a population class in the research subset"),
     Option("sensitive", Names(), (), section="models", metavar="COLS", help="sensitive variables, comma-separated"),
 ])
 #: The search's settings ([search]).
@@ -162,6 +169,9 @@ SEARCH_OPTIONS = Options([
     Option("attribute_weights", Maybe(Table(Real(0.0), "a table of key = weight (a number >= 0)")), None,
            section="search", metavar="KEY=W,...",
            help="ARX's attribute weights of the multi-dimensional metrics (an unnamed key weighs ARX's 0.5)"),
+    Option("research_subset", Maybe(Name("a file path")), None, section="search", metavar="ROWS.csv",
+           help="the file is the population; these 0-based rows (one a line) the released subset "
+                "(delta-presence, k-map)"),
 ])
 _TARGETS = Options([o for o in MODEL_OPTIONS
                     if not o.name.startswith(("beta", "delta", "alpha", "avg_risk", "sample_uniques", "pop_", "population_",
@@ -379,7 +389,15 @@ def run_search(cfg: SearchConfig, data: pd.DataFrame, *, input_file: str | Path 
     start = time.perf_counter()
     hs = build_hierarchies(cfg, data)
     models = {k: v for k, v in cfg.models.items()}
-    res = generalisation_search(data, hs, **models, **cfg.search)
+    search = dict(cfg.search)
+    lo, hi = models.pop("delta_presence_min", None), models.pop("delta_presence_max", None)
+    if lo is not None or hi is not None:
+        models["delta_presence"] = (0.0 if lo is None else lo, 1.0 if hi is None else hi)
+    if search.get("research_subset") is not None:
+        search["research_subset"] = read_subset_rows(Path(cfg.base) / search["research_subset"])
+    res = generalisation_search(data, hs, **models, **search)
+    if search.get("research_subset") is not None:
+        data = data.iloc[search["research_subset"]]  # the release is the subset's
     dim = comb = None
     if cfg.dimension is not None:
         d = dict(cfg.dimension)
@@ -394,6 +412,25 @@ def run_search(cfg: SearchConfig, data: pd.DataFrame, *, input_file: str | Path 
     return SearchRun(config=cfg, hierarchies=hs, result=res, dimension=dim, combinations=comb, seconds=seconds,
                      comparison=compare_release(cfg, data, res, input_file=input_file, command=command),
                      transformation=transformation_documents(res))
+
+
+def read_subset_rows(path: str | Path) -> list[int]:
+    """A research subset's file: 0-based row numbers of the data, one a line (ARX's
+    ``DataSubset.create(data, rows)``; blank lines skipped, an optional header ``row`` too).
+    A line that is no whole number >= 0 is refused with its number."""
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"config [search].research_subset: no file {str(p)!r}.")
+    rows = []
+    for i, line in enumerate(p.read_text(encoding="utf-8-sig").splitlines(), start=1):
+        text = line.strip()
+        if not text or (i == 1 and text.lower() in ("row", "rows")):
+            continue
+        if not text.isdigit():
+            raise ConfigError(f"config [search].research_subset: line {i} of {p.name} is not a 0-based row number; "
+                              f"got {text!r}.")
+        rows.append(int(text))
+    return rows
 
 
 def compare_release(cfg: SearchConfig, data: pd.DataFrame, res: GeneralisationResult, *,
