@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sdc._schema import Choice, Each, Flag, Maybe, Names, Real, Subset, Table, Whole
+from sdc._schema import Choice, Each, Flag, Maybe, Name, Names, Real, Subset, Table, Whole
 from sdc.cli.main import _parser as build_parser
 from sdc.workflow.config import (ASSESS_OPTIONS, ConfigError, RunConfig, _toml_module, from_mapping, from_options,
                                  option_values, to_toml, value_of)
@@ -164,4 +164,4 @@ def test_the_rules_used_have_a_flag_form() -> None:
             rule = o.rule.rule if isinstance(o.rule, Maybe) else o.rule
             rule = rule.rule if isinstance(rule, Each) else rule
             assert ("type" in kw or "choices" in kw or "action" in kw
-                    or isinstance(rule, (Names, Table, Flag))) or o.name in ("sep", "id", "weights", "household"), o
+                    or isinstance(rule, (Names, Name, Table, Flag))) or o.name in ("sep", "id", "weights", "household"), o
