@@ -234,6 +234,17 @@ def _encode_sensitive(data: pd.DataFrame, name: str, hierarchy: Hierarchy | None
     return EncodedSensitive(name=name, codes=codes, values=np.asarray(uniq), q=q, tree=tree)
 
 
+def _encode_response(data: pd.DataFrame, name: str) -> EncodedSensitive:
+    """A response variable: as a sensitive variable, its missing value one more value (as in
+    ARX, where an empty cell is a value of the attribute)."""
+    e = _encode_sensitive(data, name)
+    if not (e.codes < 0).any():
+        return e
+    codes = np.where(e.codes < 0, e.n_values, e.codes)
+    values = np.append(e.values.astype(object), None)
+    return EncodedSensitive(name=name, codes=codes, values=values, q=e.q)
+
+
 @dataclass(frozen=True, eq=False)
 class Problem:
     """Data, hierarchies and sensitive variables encoded for a search."""
@@ -246,17 +257,28 @@ class Problem:
     #: The metric's attribute weights per quasi-identifier, normalised as ARX does (largest 1);
     #: None when all are equal (every weight 1: the unweighted metrics, byte for byte).
     weights: tuple[float, ...] | None = None
+    #: The response variables of the classification metric, their value counts per class in
+    #: the tables' last cells (after the sensitive variables'); a missing value is a value.
+    response: tuple[EncodedSensitive, ...] = ()
 
     @classmethod
     def encode(cls, data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], sensitive: Sequence[str],
-               sensitive_hierarchies: Mapping[str, Hierarchy] | None = None) -> "Problem":
-        """`sensitive_hierarchies`: the hierarchies of sensitive variables (hierarchical distance)."""
+               sensitive_hierarchies: Mapping[str, Hierarchy] | None = None,
+               response: Sequence[str] = ()) -> "Problem":
+        """`sensitive_hierarchies`: the hierarchies of sensitive variables (hierarchical distance);
+        `response`: the classification metric's response variables."""
         qis = tuple(_encode_qi(data, name, h) for name, h in hierarchies.items())
         sh = sensitive_hierarchies or {}
         sens = tuple(_encode_sensitive(data, s, sh.get(s)) for s in sensitive)
+        resp = tuple(_encode_response(data, r) for r in response)
         base, rec = group_table([q.codes for q in qis], [q.cards[0] for q in qis],
-                                [s.codes for s in sens], [s.n_values for s in sens])
-        return cls(qis=qis, sensitive=sens, base=base, record_group=rec, n=len(data))
+                                [s.codes for s in sens + resp], [s.n_values for s in sens + resp])
+        return cls(qis=qis, sensitive=sens, base=base, record_group=rec, n=len(data), response=resp)
+
+    @property
+    def response_cells(self) -> int:
+        """Index of the first response variable's cells in the tables."""
+        return len(self.sensitive)
 
     @property
     def names(self) -> tuple[str, ...]:

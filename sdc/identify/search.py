@@ -44,7 +44,9 @@ from sdc._stats import summary_frame
 from sdc.core.generalise import GroupTable
 from sdc.identify._evaluate import Evaluator
 from sdc.identify._release import release
-from sdc.identify._search_args import SUPPRESSED_AS, attribute_weights as check_weights, budget, resolve, settings
+from sdc.identify._search_args import (
+    SUPPRESSED_AS, attribute_weights as check_weights, budget, resolve, response_variables, settings,
+)
 from sdc.identify.criteria import Models, achieved
 from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import MAX_NODES, Lattice, Problem
@@ -123,6 +125,8 @@ class GeneralisationResult:
     attribute_weights : dict or None
         The metric's weight per quasi-identifier, normalised as ARX does (largest 1); None:
         unweighted (every weight equal).
+    response : tuple of str
+        The classification metric's response variables (empty for the other metrics).
     """
 
     levels: dict[str, int]
@@ -156,6 +160,7 @@ class GeneralisationResult:
     algorithm_how: str = ""
     seed: int | None = None
     attribute_weights: dict[str, float] | None = None
+    response: tuple[str, ...] = ()
 
     @property
     def suppressed_share(self) -> float:
@@ -194,6 +199,8 @@ class GeneralisationResult:
             ("seconds", self.seconds, "wall time of the search"),
             *([("attribute_weights", dict(self.attribute_weights), "the metric's weight per quasi-identifier "
                 "(largest 1)")] if self.attribute_weights else []),
+            *([("response", ", ".join(self.response), "the classification metric's response variables")]
+              if self.response else []),
         ])
 
 
@@ -446,6 +453,7 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search | Lightning, models
         algorithm=s.algorithm, optimal=bool(s.optimal), stopped=str(s.stopped), algorithm_title=s.title,
         algorithm_how=s.how, seed=s.seed,
         attribute_weights=None if problem.weights is None else dict(zip(problem.names, problem.weights)),
+        response=tuple(r.name for r in problem.response),
     )
 
 
@@ -508,6 +516,7 @@ def generalisation_search(
     practical_monotonicity: bool = False,
     algorithm: str = "exact", time_limit: float | None = None, node_limit: int | None = None, seed: int = 0,
     attribute_weights: Mapping[str, float] | None = None,
+    response: str | Sequence[str] | None = None,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
 
@@ -559,6 +568,9 @@ def generalisation_search(
     attribute_weights : mapping, optional
         ARX's ``setAttributeWeight``: quasi-identifier -> weight >= 0 (unnamed: 0.5), for the
         multi-dimensional metrics (:mod:`sdc.identify.metrics`); default: unweighted.
+    response : str or sequence of str, optional
+        The response variables of ``metric="classification"`` (ARX's ``setResponseVariable``;
+        needed by it, refused otherwise): columns that are not quasi-identifiers.
 
     Returns
     -------
@@ -582,6 +594,7 @@ def generalisation_search(
     weights = check_weights(attribute_weights, tuple(hs))
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
     how = budget(algorithm, time_limit, node_limit, exhaustive, seed)
-    problem = replace(Problem.encode(data, hs, sens, args.sensitive_hierarchies), weights=weights)
+    resp = response_variables(data, response, str(metric), tuple(hs))
+    problem = replace(Problem.encode(data, hs, sens, args.sensitive_hierarchies, resp), weights=weights)
     s, full = _dispatched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
     return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)

@@ -36,10 +36,12 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
     [search]
     suppression_limit = 0.04
     metric = "discernibility"     # dm_star | nue | nue_monotonic | loss | avg_class_size | precision |
-                                  # precision_monotonic | height
+                                  # precision_monotonic | height | ambiguity | kl_divergence | nue_normalised |
+                                  # entropy_loss | publisher_payout | classification
     runner_ups = 5
     suppressed_as = "missing"     # or "*"
     attribute_weights = { age = 1, sex = 0.2 }   # ARX's weights (an unnamed key 0.5): nue, loss, precision, height
+    response = ["salary-class"]   # with metric = "classification": the variables to still predict
 
     [dimension]                   # optional: the Khan et al. quasi-identifier dimension search
     k = 2
@@ -162,6 +164,8 @@ SEARCH_OPTIONS = Options([
     Option("attribute_weights", Maybe(Table(Real(0.0), "a table of key = weight (a number >= 0)")), None,
            section="search", metavar="KEY=W,...",
            help="ARX's attribute weights of the multi-dimensional metrics (an unnamed key weighs ARX's 0.5)"),
+    Option("response", Names(), (), section="search", metavar="COLS",
+           help="response variables of metric classification (not keys), comma-separated"),
 ])
 _TARGETS = Options([o for o in MODEL_OPTIONS
                     if not o.name.startswith(("beta", "delta", "alpha", "avg_risk", "sample_uniques", "pop_", "population_",
