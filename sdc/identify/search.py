@@ -515,8 +515,7 @@ def generalisation_search(
     exhaustive: bool | None = None, hierarchy_base: str | None = None,
     practical_monotonicity: bool = False,
     algorithm: str = "exact", time_limit: float | None = None, node_limit: int | None = None, seed: int = 0,
-    attribute_weights: Mapping[str, float] | None = None,
-    response: str | Sequence[str] | None = None,
+    attribute_weights: Mapping[str, float] | None = None, response: str | Sequence[str] | None = None,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
 
@@ -565,12 +564,10 @@ def generalisation_search(
         genetic search (:mod:`~sdc.identify.lightning`, :mod:`~sdc.identify.genetic`; best found), or by size.
     time_limit, node_limit, seed : optional
         A heuristic's budget: seconds, nodes checked ("auto": 30 s); the genetic search's seed.
-    attribute_weights : mapping, optional
+    attribute_weights, response : mapping, str or sequence of str, optional
         ARX's ``setAttributeWeight``: quasi-identifier -> weight >= 0 (unnamed: 0.5), for the
-        multi-dimensional metrics (:mod:`sdc.identify.metrics`); default: unweighted.
-    response : str or sequence of str, optional
-        The response variables of ``metric="classification"`` (ARX's ``setResponseVariable``;
-        needed by it, refused otherwise): columns that are not quasi-identifiers.
+        multi-dimensional metrics (:mod:`sdc.identify.metrics`; default: unweighted). ARX's
+        ``setResponseVariable``: the response variables (not quasi-identifiers) of "classification".
 
     Returns
     -------
@@ -593,8 +590,7 @@ def generalisation_search(
     hs, sens, models = args.hierarchies, args.sensitive, args.models
     weights = check_weights(attribute_weights, tuple(hs))
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
-    how = budget(algorithm, time_limit, node_limit, exhaustive, seed)
-    resp = response_variables(data, response, str(metric), tuple(hs))
+    how, resp = budget(algorithm, time_limit, node_limit, exhaustive, seed), response_variables(data, response, str(metric), tuple(hs))
     problem = replace(Problem.encode(data, hs, sens, args.sensitive_hierarchies, resp), weights=weights)
     s, full = _dispatched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
     return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
