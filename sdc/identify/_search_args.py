@@ -24,7 +24,8 @@ from sdc.identify.lightning import ALGORITHMS
 from sdc.identify.metrics import METRICS
 from sdc.risk.uniqueness import MAX_POPULATION, USA_POPULATION
 
-__all__ = ["Resolved", "resolve", "settings", "budget", "attribute_weights", "SUPPRESSED_AS", "ARX_DEFAULT_WEIGHT"]
+__all__ = ["Resolved", "resolve", "settings", "budget", "attribute_weights", "response_variables", "SUPPRESSED_AS",
+           "ARX_DEFAULT_WEIGHT"]
 
 SUPPRESSED_AS = ("missing", "*")
 
@@ -256,3 +257,19 @@ def attribute_weights(value: object, quasi_identifiers: tuple[str, ...]) -> tupl
     top = max(raw, default=0.0)
     w = [1.0] * len(raw) if top == 0 else [x / top for x in raw]
     return None if all(x == 1.0 for x in w) else tuple(w)
+
+
+def response_variables(data: pd.DataFrame, response: object, metric: str, quasi_identifiers: tuple[str, ...]) -> tuple[str, ...]:
+    """The classification metric's response variables, checked (one line each): columns of the
+    data, not quasi-identifiers, given exactly when ``metric="classification"``."""
+    names = () if response is None else check_columns(data, response, role="response", allow_empty=True)
+    if metric == "classification" and not names:
+        raise ValueError("metric \"classification\" needs `response`: the column(s) the released data should still "
+                         "predict (e.g. response=[\"salary-class\"]).")
+    if metric != "classification" and names:
+        raise ValueError(f"`response` is read by metric=\"classification\" only; got metric={metric!r}.")
+    both = [r for r in names if r in quasi_identifiers]
+    if both:
+        raise ValueError(f"response variable {both[0]!r} is a quasi-identifier; the classification metric takes "
+                         "response variables that are not generalised.")
+    return tuple(names)

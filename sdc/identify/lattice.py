@@ -241,6 +241,17 @@ def population_index(data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy]) -
     return PopulationIndex.build([q.codes for q in qis], [q.cards[0] for q in qis])
 
 
+def _encode_response(data: pd.DataFrame, name: str) -> EncodedSensitive:
+    """A response variable: as a sensitive variable, its missing value one more value (as in
+    ARX, where an empty cell is a value of the attribute)."""
+    e = _encode_sensitive(data, name)
+    if not (e.codes < 0).any():
+        return e
+    codes = np.where(e.codes < 0, e.n_values, e.codes)
+    values = np.append(e.values.astype(object), None)
+    return EncodedSensitive(name=name, codes=codes, values=values, q=e.q)
+
+
 @dataclass(frozen=True, eq=False)
 class Problem:
     """Data, hierarchies and sensitive variables encoded for a search."""
@@ -256,17 +267,28 @@ class Problem:
     #: With a research subset (delta-presence, k-map with the population known): the
     #: population's classes; the problem's records are then the subset's.
     population: PopulationIndex | None = None
+    #: The response variables of the classification metric, their value counts per class in
+    #: the tables' last cells (after the sensitive variables'); a missing value is a value.
+    response: tuple[EncodedSensitive, ...] = ()
 
     @classmethod
     def encode(cls, data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], sensitive: Sequence[str],
-               sensitive_hierarchies: Mapping[str, Hierarchy] | None = None) -> "Problem":
-        """`sensitive_hierarchies`: the hierarchies of sensitive variables (hierarchical distance)."""
+               sensitive_hierarchies: Mapping[str, Hierarchy] | None = None,
+               response: Sequence[str] = ()) -> "Problem":
+        """`sensitive_hierarchies`: the hierarchies of sensitive variables (hierarchical distance);
+        `response`: the classification metric's response variables."""
         qis = tuple(_encode_qi(data, name, h) for name, h in hierarchies.items())
         sh = sensitive_hierarchies or {}
         sens = tuple(_encode_sensitive(data, s, sh.get(s)) for s in sensitive)
+        resp = tuple(_encode_response(data, r) for r in response)
         base, rec = group_table([q.codes for q in qis], [q.cards[0] for q in qis],
-                                [s.codes for s in sens], [s.n_values for s in sens])
-        return cls(qis=qis, sensitive=sens, base=base, record_group=rec, n=len(data))
+                                [s.codes for s in sens + resp], [s.n_values for s in sens + resp])
+        return cls(qis=qis, sensitive=sens, base=base, record_group=rec, n=len(data), response=resp)
+
+    @property
+    def response_cells(self) -> int:
+        """Index of the first response variable's cells in the tables."""
+        return len(self.sensitive)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -306,13 +328,14 @@ class Problem:
 
 def search_problem(data: pd.DataFrame, hierarchies: Mapping[str, Hierarchy], sensitive: Sequence[str],
                    sensitive_hierarchies: Mapping[str, Hierarchy], subset: np.ndarray | None,
-                   weights: tuple[float, ...] | None) -> tuple[pd.DataFrame, Problem]:
+                   weights: tuple[float, ...] | None, response: Sequence[str] = ()) -> tuple[pd.DataFrame, Problem]:
     """The encoded search and the records it releases; with a research subset (its row
     positions) the file is the population, whose classes are indexed, and the subset's records
-    are searched and released (:mod:`sdc.identify.presence`)."""
+    are searched and released (:mod:`sdc.identify.presence`); `response`: the classification
+    metric's response variables."""
     population = None
     if subset is not None:
         population = population_index(data, hierarchies)
         data = data.iloc[subset]
-    problem = Problem.encode(data, hierarchies, sensitive, sensitive_hierarchies)
+    problem = Problem.encode(data, hierarchies, sensitive, sensitive_hierarchies, response)
     return data, replace(problem, weights=weights, population=population)

@@ -41,6 +41,18 @@ every class released. That value is the bound: exact and per quasi-identifier fo
 entropy_loss (log10 of a product is a sum) and nue_normalised, over the level-0 groups for
 ambiguity (when the lattice is small enough), B times entropy_loss's bound for the payout.
 KL divergence has no bound (it can fall under generalisation).
+
+``"classification"`` — ``createClassificationMetric()`` (``MetricSDClassification``; Iyengar
+    2002's classification metric, in ARX's form) with response variables (ARX's
+    ``DataDefinition.setResponseVariable``; here not quasi-identifiers). With ARX's penalties at
+    its default gs factor 0.5 (a suppressed record 0.5, a record outside its class's majority
+    response 1, every record of a class whose most frequent response is tied 1; in general
+    :func:`classification_penalties`), per response variable r and released class E with
+    top_r(E) the count of its most frequent response: (|E| - top_r(E)) when that value is
+    unique, else |E|; plus 0.5 R per suppressed record (R response variables); the sum divided
+    by n times the largest penalty (1). In [0, R]; a missing response is one more value.
+    No bound and no monotonicity (ARX declares none): merging two tied classes or suppressing
+    one can lower the value, so the search prunes on the privacy models only.
 """
 
 from __future__ import annotations
@@ -57,9 +69,12 @@ from sdc.core.generalise import GroupTable, dense_ids, pack_codes
 # (not imported: metrics imports this module)
 MetricTables = Lattice = Any
 
-__all__ = ["ARX_EXTRA", "PAYOUT_DEFAULTS", "extra_value", "extra_bounds"]
+__all__ = ["ARX_EXTRA", "PAYOUT_DEFAULTS", "CLASSIFICATION_GS_FACTOR", "classification_penalties", "extra_value",
+           "extra_bounds"]
 
-ARX_EXTRA = ("ambiguity", "kl_divergence", "nue_normalised", "entropy_loss", "publisher_payout")
+ARX_EXTRA = ("ambiguity", "kl_divergence", "nue_normalised", "entropy_loss", "publisher_payout", "classification")
+#: ARX's generalisation/suppression factor of ``createClassificationMetric()`` (its default).
+CLASSIFICATION_GS_FACTOR = 0.5
 # ARX's ARXCostBenefitConfiguration defaults
 PAYOUT_DEFAULTS = {"publisher_benefit": 1200.0, "publisher_loss": 300.0, "adversary_gain": 300.0,
                    "adversary_cost": 4.0}
@@ -119,6 +134,35 @@ def _kl(tables: MetricTables, levels: Sequence[int], table: GroupTable, kept: np
     return float(np.sum(c * f * np.log2(f / q)))
 
 
+def classification_penalties(gs: float = CLASSIFICATION_GS_FACTOR) -> tuple[float, float, float]:
+    """ARX's penalties of ``MetricSDClassification`` from its gs factor: (suppressed record,
+    record outside its class's majority response, record of a class without a majority), read
+    from ``Metric``'s factors: gs, g = 1 - 2 max(gs - 0.5, 0), s = min(2 gs, 1); at 0.5: (0.5, 1, 1)."""
+    g = 1.0 if gs <= 0.5 else 1.0 - 2.0 * (gs - 0.5)
+    s = 2.0 * gs if gs < 0.5 else 1.0
+    return float(gs), g, s
+
+
+def _classification(tables: MetricTables, table: GroupTable, kept: np.ndarray,
+                    gs: float = CLASSIFICATION_GS_FACTOR) -> float:
+    """ARX's classification metric (see the module's docstring), its penalties from `gs`."""
+    p = tables.problem
+    if not p.response:
+        raise ValueError("metric \"classification\" needs `response`: the response variable(s) of the classification.")
+    pen_supp, pen_minor, pen_tie = classification_penalties(gs)
+    cnt = table.counts.astype(float)
+    g = table.n_groups
+    total = float(cnt[~kept].sum()) * len(p.response) * pen_supp
+    for r in range(len(p.response)):
+        c = table.cells[p.response_cells + r]
+        top = np.zeros(g)
+        np.maximum.at(top, c.group, c.count.astype(float))
+        at_top = np.bincount(c.group, weights=(c.count == top[c.group]).astype(float), minlength=g)
+        per = np.where(at_top == 1, (cnt - top) * pen_minor, cnt * pen_tie)
+        total += float(per[kept].sum())
+    return total / (max(pen_supp, pen_minor, pen_tie) * float(p.n))
+
+
 def extra_value(tables: MetricTables, metric: str, levels: Sequence[int], table: GroupTable,
                 kept: np.ndarray) -> float:
     """The value of one of :data:`ARX_EXTRA` at a node (classes `table`, released `kept`)."""
@@ -129,6 +173,8 @@ def extra_value(tables: MetricTables, metric: str, levels: Sequence[int], table:
         return float(np.sum(cnt[kept] * area[kept]) + n_supp * tables.domain_product)
     if metric == "kl_divergence":
         return _kl(tables, levels, table, kept)
+    if metric == "classification":
+        return _classification(tables, table, kept)
     if metric == "nue_normalised":
         out = 0.0  # ARX's SUM aggregate, weighted (ILMultiDimensionalSum)
         for v, u, w in zip(tables.nue_columns(levels, table, kept), tables.nue_upper, tables.w):
@@ -187,4 +233,4 @@ def extra_bounds(tables: MetricTables, metric: str, lattice: Lattice) -> np.ndar
         return _entropy_bound(tables, lattice) * slack
     if metric == "publisher_payout":
         return PAYOUT_DEFAULTS["publisher_benefit"] * _entropy_bound(tables, lattice) * slack
-    return np.full(lattice.size, -np.inf)  # kl_divergence
+    return np.full(lattice.size, -np.inf)  # kl_divergence, classification

@@ -34,23 +34,24 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from sdc._stats import summary_frame
 from sdc.core.generalise import GroupTable
 from sdc.identify._evaluate import Evaluator
 from sdc.identify._release import release
-from sdc.identify._search_args import SUPPRESSED_AS, attribute_weights as check_weights, budget, resolve, settings
+from sdc.identify._search_args import (
+    SUPPRESSED_AS, attribute_weights as check_weights, budget, resolve, response_variables, settings,
+)
 from sdc.identify.criteria import Models, achieved
 from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import MAX_NODES, Lattice, Problem, search_problem
 from sdc.identify.genetic import run_genetic
-from sdc.identify.lightning import AUTO_TIME_LIMIT, STOPPED, Lightning, lattice_size, run_lightning
+from sdc.identify.lightning import AUTO_TIME_LIMIT, Lightning, lattice_size, run_lightning
 from sdc.identify.metrics import dm_star
+from sdc.identify.search_result import GeneralisationResult
 from sdc.protect.transformation import level_mapping
 
 __all__ = ["GeneralisationResult", "generalisation_search", "SUPPRESSED_AS", "EXHAUSTIVE_NODES"]
@@ -62,145 +63,6 @@ _UNKNOWN, _PASS, _FAIL = 0, 1, 2
 _PROPAGATED = ("discernibility", "dm_star", "avg_class_size")  # metrics whose bounds rise from evaluated nodes
 _CACHE_GROUPS = 4_000_000
 _CACHE_TABLES = 256
-
-
-@dataclass(frozen=True)
-class GeneralisationResult:
-    """The optimal transformation, its release and the lattice as searched.
-
-    Attributes
-    ----------
-    levels : dict
-        The chosen generalisation level of each quasi-identifier.
-    loss : float
-        The metric's value at the optimum, in the metric's own units (as ARX reports it).
-    metric : str
-        The information-loss metric.
-    data : pandas.DataFrame
-        The released data: same index and columns as the input; quasi-identifiers replaced by
-        their labels at the chosen levels (level 0 keeps the original values); the
-        quasi-identifiers of suppressed records set to missing (or ``"*"``, see
-        ``suppressed_as``); every other column unchanged.
-    lattice : pandas.DataFrame
-        One row per node: its levels, height, status (``"anonymous"``, ``"not anonymous"``,
-        ``"not evaluated"``), whether it was evaluated, classes, suppressed records, loss
-        (anonymous evaluated nodes), lower bound, highest and average re-identification risk
-        of the release (1 / smallest class, classes / records), and rank (1 = optimum).
-    runner_ups : pandas.DataFrame
-        The next best anonymous transformations (exact: the search bounds them too).
-    suppressed : int
-        Records suppressed in the release.
-    achieved : dict
-        What the release achieves: smallest class (k) and, per sensitive variable, the
-        smallest l, largest t, largest beta and largest delta over released classes.
-    models : dict
-        The privacy models as given; ``suppression_limit``, ``suppressed_as`` alongside.
-    n_nodes, n_evaluated : int
-        Nodes in the lattice, and nodes whose classes were computed.
-    changed : dict
-        Cells changed per quasi-identifier (generalised to another label, or suppressed): the
-        protection log of the release.
-    exhaustive : bool
-        Whether every node was evaluated.
-    seconds : float
-        Wall time of the search (encoding included).
-    algorithm, algorithm_title, algorithm_how : str
-        ``"exact"`` (the optimum proven), ``"lightning"`` (:mod:`sdc.identify.lightning`) or
-        ``"genetic"`` (:mod:`sdc.identify.genetic`), a heuristic's name and how it searched, as
-        the report says them.
-    seed : int or None
-        The genetic search's seed (None for the deterministic searches).
-    optimal : bool
-        Whether the result is proven optimal (False for Lightning, and with ``practical_monotonicity``).
-    stopped : str
-        Why the search stopped: ``"proven"``, ``"exhausted"`` (Lightning's queue empty),
-        ``"generations"`` (the genetic search's), ``"time"`` or ``"nodes"`` (a heuristic's budget); a
-        heuristic's ``lattice`` holds only the nodes it checked.
-    mapping : pandas.DataFrame
-        The transformation as a value-to-value table (variable, level, value, released): every
-        hierarchy row's level-0 value and its label at the chosen level
-        (:func:`sdc.apply_transformation` applies it to new data; suppression is not in it).
-    attribute_weights : dict or None
-        The metric's weight per quasi-identifier, normalised as ARX does (largest 1); None:
-        unweighted (every weight equal).
-    """
-
-    levels: dict[str, int]
-    loss: float
-    metric: str
-    data: pd.DataFrame = field(repr=False)
-    lattice: pd.DataFrame = field(repr=False)
-    runner_ups: pd.DataFrame = field(repr=False)
-    suppressed: int
-    classes: int
-    achieved: dict[str, Any] = field(repr=False)
-    models: dict[str, Any] = field(repr=False)
-    suppression_limit: float
-    suppressed_as: str
-    quasi_identifiers: tuple[str, ...]
-    hierarchy_names: tuple[str | None, ...] = field(repr=False)
-    top_levels: tuple[int, ...] = field(repr=False)
-    distinct_before: tuple[int, ...] = field(repr=False)
-    distinct_after: tuple[int, ...] = field(repr=False)
-    changed: dict[str, int] = field(repr=False)
-    n_records: int
-    n_nodes: int
-    n_evaluated: int
-    exhaustive: bool
-    seconds: float
-    mapping: pd.DataFrame = field(repr=False, default_factory=pd.DataFrame)
-    algorithm: str = "exact"
-    optimal: bool = True
-    stopped: str = "proven"
-    algorithm_title: str = "the exact search"
-    algorithm_how: str = ""
-    seed: int | None = None
-    attribute_weights: dict[str, float] | None = None
-    #: With a research subset: its records and the population's (the file's); ``data`` and
-    #: ``n_records`` are then the subset's.
-    research_subset: int | None = None
-    population_records: int | None = None
-
-    @property
-    def suppressed_share(self) -> float:
-        return self.suppressed / self.n_records if self.n_records else 0.0
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per quasi-identifier: chosen and highest level, distinct values before and
-        after (released records), cells changed, and the hierarchy's name."""
-        return pd.DataFrame({
-            "variable": list(self.quasi_identifiers),
-            "level": [self.levels[q] for q in self.quasi_identifiers],
-            "top_level": list(self.top_levels),
-            "distinct_before": list(self.distinct_before),
-            "distinct_after": list(self.distinct_after),
-            "cells_changed": [self.changed[q] for q in self.quasi_identifiers],
-            "hierarchy": [h or "" for h in self.hierarchy_names],
-        })
-
-    def summary(self) -> pd.DataFrame:
-        """Headline figures (levels, loss, suppression, classes, search effort) as rows of
-        (statistic, value, description)."""
-        return summary_frame([
-            ("levels", dict(self.levels), "the chosen generalisation level per quasi-identifier"),
-            ("metric", self.metric, "the loss metric"), ("loss", self.loss, "the loss of the chosen release"),
-            ("models", self.models.get("described", []), "the privacy models"),
-            ("suppression_limit", self.suppression_limit, "largest share of records that may be suppressed"),
-            ("suppressed", self.suppressed, "records suppressed"),
-            ("suppressed_share", self.suppressed_share, "share of records suppressed"),
-            ("classes", self.classes, "equivalence classes of the release"),
-            ("achieved", self.achieved, "the privacy figures achieved"),
-            ("nodes", self.n_nodes, "nodes of the lattice"), ("evaluated", self.n_evaluated, "nodes evaluated"),
-            ("exhaustive", self.exhaustive, "whether every node was evaluated"),
-            ("algorithm", self.algorithm, "exact (proven optimum), lightning or genetic (heuristics)"),
-            ("optimal", self.optimal, "proven optimal" if self.optimal else "best found, not proven optimal"),
-            ("stopped", self.stopped, STOPPED.get(self.stopped, self.stopped)),
-            ("seconds", self.seconds, "wall time of the search"),
-            *([("research_subset", self.research_subset, f"records of the research subset released, of "
-                f"{self.population_records} in the population (the file)")] if self.research_subset else []),
-            *([("attribute_weights", dict(self.attribute_weights), "the metric's weight per quasi-identifier "
-                "(largest 1)")] if self.attribute_weights else []),
-        ])
 
 
 # ----------------------------------------------------------------------------- the search
@@ -454,6 +316,7 @@ def _result(data: pd.DataFrame, problem: Problem, s: _Search | Lightning, models
         attribute_weights=None if problem.weights is None else dict(zip(problem.names, problem.weights)),
         research_subset=None if models.subset is None else models.subset[0],
         population_records=None if models.subset is None else models.subset[1],
+        response=tuple(r.name for r in problem.response),
     )
 
 
@@ -515,7 +378,7 @@ def generalisation_search(
     exhaustive: bool | None = None, hierarchy_base: str | None = None,
     practical_monotonicity: bool = False,
     algorithm: str = "exact", time_limit: float | None = None, node_limit: int | None = None, seed: int = 0,
-    attribute_weights: Mapping[str, float] | None = None,
+    attribute_weights: Mapping[str, float] | None = None, response: str | Sequence[str] | None = None,
     research_subset: Any = None, delta_presence: tuple[float, float] | None = None,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
@@ -535,9 +398,8 @@ def generalisation_search(
         k)-anonymity: one bound for every `sensitive` variable, or ``{variable: bound}``.
     l_variant : {"distinct", "entropy", "grassberger", "recursive"}
         Shannon's or Grassberger's entropy (ARX's estimators); recursive (c, l) with `c`.
-    t_distance : {"equal", "ordered", "hierarchical"}
-        EMD ground distance; "hierarchical" takes the variable's hierarchy from `hierarchies`.
-    beta_variant, delta_variant : {"basic", "enhanced"}, {"arx", "present"}
+    t_distance, beta_variant, delta_variant : {"equal", "ordered", "hierarchical"}, {"basic", "enhanced"}, {"arx", "present"}
+        EMD ground distance ("hierarchical": the variable's hierarchy from `hierarchies`); the variants.
     avg_risk, sample_uniques : float, optional
         ARX's AverageReidentificationRisk, SampleUniqueness: released classes / records, or the
         share of unique records, smallest classes suppressed first (:mod:`sdc.identify.criteria`).
@@ -554,8 +416,7 @@ def generalisation_search(
     metric : str, default "discernibility"
         One of :data:`~sdc.identify.metrics.METRICS`, in ARX's definitions (that module).
     runner_ups, suppressed_as : int (default 5), {"missing", "*"}
-        How many next-best transformations to report (found exactly); suppressed
-        quasi-identifiers in ``.data`` missing (as sdc's and sdcMicro's measures read them) or ARX's "*".
+        Next-best transformations reported (found exactly); suppressed keys in ``.data`` missing or ARX's "*".
     exhaustive, hierarchy_base : bool, str, optional
         Every node (True), prune (False) or by size (None: to 256 nodes); relative hierarchy paths' base.
     practical_monotonicity : bool, default False
@@ -565,12 +426,14 @@ def generalisation_search(
         genetic search (:mod:`~sdc.identify.lightning`, :mod:`~sdc.identify.genetic`; best found), or by size.
     time_limit, node_limit, seed : optional
         A heuristic's budget: seconds, nodes checked ("auto": 30 s); the genetic search's seed.
-    attribute_weights : mapping, optional
+    attribute_weights, response : mapping, str or sequence of str, optional
         ARX's ``setAttributeWeight``: quasi-identifier -> weight >= 0 (unnamed: 0.5), for the
-        multi-dimensional metrics (:mod:`sdc.identify.metrics`); default: unweighted.
+        multi-dimensional metrics (:mod:`sdc.identify.metrics`; default: unweighted). ARX's
+        ``setResponseVariable``: the response variables (not quasi-identifiers) of "classification".
     research_subset, delta_presence : row numbers, mask or Index; (dmin, dmax), optional
         The file is the population, these rows the release (ARX's ``DataSubset``); ARX's ``DPresence``
         dmin <= |E ∩ S| / |E| <= dmax, and `k_map` is ``KMap(k, DataSubset)`` (:mod:`sdc.identify.presence`).
+
     Returns
     -------
     GeneralisationResult
@@ -582,8 +445,7 @@ def generalisation_search(
 
     Notes
     -----
-    :mod:`sdc.identify.criteria`, :mod:`sdc.identify.metrics`, this module; as ARX (Prasser and
-    Kohlmayer 2015; Lightning: Prasser et al. 2016), checked against its published values on adult.
+    :mod:`sdc.identify.criteria`, :mod:`sdc.identify.metrics`; as ARX (Prasser and Kohlmayer 2015), checked on adult.
     """
     start = time.perf_counter()
     args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant, hierarchy_base,
@@ -591,6 +453,7 @@ def generalisation_search(
                    (k_map, k_map_estimator, k_map_significance), (research_subset, delta_presence))
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
     how, weights = budget(algorithm, time_limit, node_limit, exhaustive, seed), check_weights(attribute_weights, tuple(args.hierarchies))
-    data, problem = search_problem(data, args.hierarchies, args.sensitive, args.sensitive_hierarchies, args.subset, weights)
+    resp = response_variables(data, response, str(metric), tuple(args.hierarchies))
+    data, problem = search_problem(data, args.hierarchies, args.sensitive, args.sensitive_hierarchies, args.subset, weights, resp)
     s, full = _dispatched(problem, args.models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
     return _result(data, problem, s, args.models, args.hierarchies, metric, limit, suppressed_as, full, start)

@@ -53,6 +53,8 @@ _METRIC_TEXT = {
     "precision": "ARX's Precision: mean level / height over quasi-identifiers, a suppressed record costing 1",
     "precision_monotonic": "ARX's monotonic Precision: mean level / height over quasi-identifiers",
     "height": "ARX's Height: the sum of the generalisation levels",
+    "classification": "ARX's classification metric: records outside their class's majority response per record "
+                      "(a tied class wholly, a suppressed record 1/2), summed over the response variables",
 }
 
 

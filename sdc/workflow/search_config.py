@@ -38,11 +38,13 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
     [search]
     suppression_limit = 0.04
     metric = "discernibility"     # dm_star | nue | nue_monotonic | loss | avg_class_size | precision |
-                                  # precision_monotonic | height
+                                  # precision_monotonic | height | ambiguity | kl_divergence | nue_normalised |
+                                  # entropy_loss | publisher_payout | classification
     runner_ups = 5
     suppressed_as = "missing"     # or "*"
     attribute_weights = { age = 1, sex = 0.2 }   # ARX's weights (an unnamed key 0.5): nue, loss, precision, height
     research_subset = "rows.csv"  # the data is the population, these 0-based rows (one a line) the release
+    response = ["salary-class"]   # with metric = "classification": the variables to still predict
 
     [dimension]                   # optional: the Khan et al. quasi-identifier dimension search
     k = 2
@@ -172,6 +174,8 @@ SEARCH_OPTIONS = Options([
     Option("research_subset", Maybe(Name("a file path")), None, section="search", metavar="ROWS.csv",
            help="the file is the population; these 0-based rows (one a line) the released subset "
                 "(delta-presence, k-map)"),
+    Option("response", Names(), (), section="search", metavar="COLS",
+           help="response variables of metric classification (not keys), comma-separated"),
 ])
 _TARGETS = Options([o for o in MODEL_OPTIONS
                     if not o.name.startswith(("beta", "delta", "alpha", "avg_risk", "sample_uniques", "pop_", "population_",

@@ -28,7 +28,7 @@ WEIGHTED = ("nue", "nue_monotonic", "loss", "precision", "precision_monotonic", 
 
 def _small() -> tuple[pd.DataFrame, dict[str, Hierarchy]]:
     """Four records; a: 1, 2 -> "1-2", 3, 4 -> "3-4" -> "*"; b: x, y -> "*"."""
-    data = pd.DataFrame({"a": ["1", "2", "3", "4"], "b": ["x", "x", "y", "y"]})
+    data = pd.DataFrame({"a": ["1", "2", "3", "4"], "b": ["x", "x", "y", "y"], "y": ["p", "q", "p", "p"]})
     ha = Hierarchy(np.array([[v, "1-2" if v in "12" else "3-4", "*"] for v in "1234"], dtype=object), name="a")
     hb = Hierarchy(np.array([["x", "*"], ["y", "*"]], dtype=object), name="b")
     return data, {"a": ha, "b": hb}
@@ -36,6 +36,7 @@ def _small() -> tuple[pd.DataFrame, dict[str, Hierarchy]]:
 
 def _lattice_loss(metric: str, weights: dict | None, **kw: object) -> pd.Series:
     data, hs = _small()
+    kw = {"response": "y", **kw} if metric == "classification" else kw  # y: the classification's response
     r = generalisation_search(data, hs, k=2, suppression_limit=1.0, metric=metric, attribute_weights=weights,
                               exhaustive=True, **kw)
     return r.lattice.set_index(["a", "b"])["loss"]
@@ -77,9 +78,10 @@ def test_an_unnamed_quasi_identifier_weighs_arx_default() -> None:
 def test_equal_weights_are_the_unweighted_metric(metric: str, weights: dict) -> None:
     """Equal weights (or none named) normalise to 1 each: the unweighted numbers, byte for byte."""
     data, hs = _small()
-    base = generalisation_search(data, hs, k=2, suppression_limit=0.5, metric=metric, exhaustive=True)
+    kw = {"response": "y"} if metric == "classification" else {}
+    base = generalisation_search(data, hs, k=2, suppression_limit=0.5, metric=metric, exhaustive=True, **kw)
     r = generalisation_search(data, hs, k=2, suppression_limit=0.5, metric=metric, exhaustive=True,
-                              attribute_weights=weights)
+                              attribute_weights=weights, **kw)
     assert r.loss == base.loss and r.levels == base.levels and r.attribute_weights is None
     assert r.lattice["loss"].equals(base.lattice["loss"])
 
