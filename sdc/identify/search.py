@@ -50,6 +50,7 @@ from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import MAX_NODES, Lattice, Problem
 from sdc.identify.genetic import run_genetic
 from sdc.identify.lightning import AUTO_TIME_LIMIT, STOPPED, Lightning, lattice_size, run_lightning
+from sdc.identify.local import LocalRecodingResult, check_local, localised
 from sdc.identify.metrics import dm_star
 from sdc.protect.transformation import level_mapping
 
@@ -156,6 +157,8 @@ class GeneralisationResult:
     algorithm_how: str = ""
     seed: int | None = None
     attribute_weights: dict[str, float] | None = None
+    #: ARX's local recoding (``local=True``): the steps and the saving; ``data`` is then its release.
+    local: LocalRecodingResult | None = None
 
     @property
     def suppressed_share(self) -> float:
@@ -194,6 +197,8 @@ class GeneralisationResult:
             ("seconds", self.seconds, "wall time of the search"),
             *([("attribute_weights", dict(self.attribute_weights), "the metric's weight per quasi-identifier "
                 "(largest 1)")] if self.attribute_weights else []),
+            *([("local_loss", self.local.loss, f"loss of the local recoding ({len(self.local.steps)} steps; "
+                f"saving {self.local.saving:.6g} against the full-domain optimum)")] if self.local else []),
         ])
 
 
@@ -487,27 +492,22 @@ def _dispatched(problem: Problem, models: Models, limit: float, metric: str, n_u
 
 
 def generalisation_search(
-    data: pd.DataFrame,
-    hierarchies: Mapping[str, object],
-    *,
-    k: int | None = None,
-    l: float | Mapping[str, float] | None = None,
+    data: pd.DataFrame, hierarchies: Mapping[str, object], *,
+    k: int | None = None, l: float | Mapping[str, float] | None = None,
     l_variant: str = "distinct", c: float = 2.0,
     t: float | Mapping[str, float] | None = None, t_distance: str = "equal",
     beta: float | Mapping[str, float] | None = None, beta_variant: str = "basic",
     delta: float | Mapping[str, float] | None = None, delta_variant: str = "arx",
-    alpha: float | Mapping[str, float] | None = None,
-    avg_risk: float | None = None, sample_uniques: float | None = None,
+    alpha: float | Mapping[str, float] | None = None, avg_risk: float | None = None, sample_uniques: float | None = None,
     pop_uniques: float | None = None, pop_model: str = "dankar",
     population_size: int | None = None, sampling_fraction: float | None = None,
     k_map: int | None = None, k_map_estimator: str = "poisson", k_map_significance: float = 0.01,
-    sensitive: str | Sequence[str] | None = None,
-    suppression_limit: float = 0.04, metric: str = "discernibility",
+    sensitive: str | Sequence[str] | None = None, suppression_limit: float = 0.04, metric: str = "discernibility",
     runner_ups: int = 5, suppressed_as: str = "missing",
-    exhaustive: bool | None = None, hierarchy_base: str | None = None,
-    practical_monotonicity: bool = False,
+    exhaustive: bool | None = None, hierarchy_base: str | None = None, practical_monotonicity: bool = False,
     algorithm: str = "exact", time_limit: float | None = None, node_limit: int | None = None, seed: int = 0,
     attribute_weights: Mapping[str, float] | None = None,
+    local: bool = False, local_records: float | None = None, local_iterations: int = 100,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
 
@@ -559,6 +559,9 @@ def generalisation_search(
     attribute_weights : mapping, optional
         ARX's ``setAttributeWeight``: quasi-identifier -> weight >= 0 (unnamed: 0.5), for the
         multi-dimensional metrics (:mod:`sdc.identify.metrics`); default: unweighted.
+    local, local_records, local_iterations : bool, float, int (default False, None, 100)
+        ARX's local recoding of the suppressed records (``optimizeIterative``; with `local_records` r
+        ``optimizeIterativeFast(r)``), at most `local_iterations` steps: ``.local``, :mod:`sdc.identify.local`.
 
     Returns
     -------
@@ -571,8 +574,8 @@ def generalisation_search(
 
     Notes
     -----
-    :mod:`sdc.identify.criteria`, :mod:`sdc.identify.metrics`, this module; as ARX (Prasser and
-    Kohlmayer 2015; Lightning: Prasser et al. 2016), checked against its published values on adult.
+    :mod:`sdc.identify.criteria`, :mod:`sdc.identify.metrics`, this module; as ARX (Prasser and Kohlmayer
+    2015; Lightning: Prasser et al. 2016), checked against its published values on adult.
     """
     start = time.perf_counter()
     args = resolve(data, hierarchies, sensitive, k, l, l_variant, c, t, t_distance, beta, beta_variant, hierarchy_base,
@@ -582,6 +585,9 @@ def generalisation_search(
     weights = check_weights(attribute_weights, tuple(hs))
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
     how = budget(algorithm, time_limit, node_limit, exhaustive, seed)
+    check_local(local, local_records, local_iterations, metric, models)
     problem = replace(Problem.encode(data, hs, sens, args.sensitive_hierarchies), weights=weights)
     s, full = _dispatched(problem, models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
-    return _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
+    res = _result(data, problem, s, models, hs, metric, limit, suppressed_as, full, start)
+    return localised(data, res, problem, models, limit, (local_records, local_iterations),
+                     (_dispatched, exhaustive, practical_monotonicity, how), start) if local else res
