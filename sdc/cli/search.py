@@ -118,6 +118,10 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
     print(f"{best}: " + ", ".join(f"{q}={r.levels[q]}" for q in r.quasi_identifiers))
     print(f"Loss ({r.metric}): {r.loss:.10g}; suppressed {r.suppressed:,} records "
           f"({100 * r.suppressed_share:.2f}%); {r.classes:,} classes.")
+    if r.local is not None:
+        print(f"Local recoding: {len(r.local.steps) - 1} more step(s); loss {r.local.loss:.10g} against "
+              f"{r.local.loss_full:.10g} full-domain (saving {100 * r.local.relative_saving:.2f}%); "
+              f"{r.local.suppressed_full:,} records suppressed before.")
     if run.dimension is not None:
         print(f"Dimension search: {run.dimension.best.get('subset')} "
               f"({'meets' if run.dimension.meets else 'misses'} the targets).")

@@ -290,6 +290,17 @@ class Problem:
         """Index of the first response variable's cells in the tables."""
         return len(self.sensitive)
 
+    def subset(self, rows: np.ndarray) -> "Problem":
+        """The records at positions `rows` as a problem of their own (local recoding's residue,
+        :mod:`sdc.identify.local`): their codes and counts; the sensitive variables keep the whole
+        data's values, distribution and tree, as ARX's ``DataManagerSubset`` delegates them."""
+        qis = tuple(replace(q, codes=q.codes[rows], count0=np.bincount(q.codes[rows], minlength=q.count0.shape[0])
+                            .astype(np.int64)) for q in self.qis)
+        sens = tuple(replace(s, codes=s.codes[rows]) for s in self.sensitive)
+        base, rec = group_table([q.codes for q in qis], [q.cards[0] for q in qis],
+                                [s.codes for s in sens], [s.n_values for s in sens])
+        return replace(self, qis=qis, sensitive=sens, base=base, record_group=rec, n=int(len(rows)))
+
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(q.name for q in self.qis)

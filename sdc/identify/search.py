@@ -50,6 +50,7 @@ from sdc.identify.hierarchy import Hierarchy
 from sdc.identify.lattice import MAX_NODES, Lattice, Problem, search_problem
 from sdc.identify.genetic import run_genetic
 from sdc.identify.lightning import AUTO_TIME_LIMIT, Lightning, lattice_size, run_lightning
+from sdc.identify.local import check_local, localised
 from sdc.identify.metrics import dm_star
 from sdc.identify.search_result import GeneralisationResult
 from sdc.protect.transformation import level_mapping
@@ -358,28 +359,23 @@ def _dispatched(problem: Problem, models: Models, limit: float, metric: str, n_u
 
 
 def generalisation_search(
-    data: pd.DataFrame,
-    hierarchies: Mapping[str, object],
-    *,
-    k: int | None = None,
-    l: float | Mapping[str, float] | None = None,
+    data: pd.DataFrame, hierarchies: Mapping[str, object], *,
+    k: int | None = None, l: float | Mapping[str, float] | None = None,
     l_variant: str = "distinct", c: float = 2.0,
     t: float | Mapping[str, float] | None = None, t_distance: str = "equal",
     beta: float | Mapping[str, float] | None = None, beta_variant: str = "basic",
     delta: float | Mapping[str, float] | None = None, delta_variant: str = "arx",
-    alpha: float | Mapping[str, float] | None = None,
-    avg_risk: float | None = None, sample_uniques: float | None = None,
+    alpha: float | Mapping[str, float] | None = None, avg_risk: float | None = None, sample_uniques: float | None = None,
     pop_uniques: float | None = None, pop_model: str = "dankar",
     population_size: int | None = None, sampling_fraction: float | None = None,
     k_map: int | None = None, k_map_estimator: str = "poisson", k_map_significance: float = 0.01,
-    sensitive: str | Sequence[str] | None = None,
-    suppression_limit: float = 0.04, metric: str = "discernibility",
+    sensitive: str | Sequence[str] | None = None, suppression_limit: float = 0.04, metric: str = "discernibility",
     runner_ups: int = 5, suppressed_as: str = "missing",
-    exhaustive: bool | None = None, hierarchy_base: str | None = None,
-    practical_monotonicity: bool = False,
+    exhaustive: bool | None = None, hierarchy_base: str | None = None, practical_monotonicity: bool = False,
     algorithm: str = "exact", time_limit: float | None = None, node_limit: int | None = None, seed: int = 0,
     attribute_weights: Mapping[str, float] | None = None, response: str | Sequence[str] | None = None,
     research_subset: Any = None, delta_presence: tuple[float, float] | None = None,
+    local: bool = False, local_records: float | None = None, local_iterations: int = 100,
 ) -> GeneralisationResult:
     """Find the full-domain generalisation that meets the privacy models with the least loss.
 
@@ -417,10 +413,9 @@ def generalisation_search(
         One of :data:`~sdc.identify.metrics.METRICS`, in ARX's definitions (that module).
     runner_ups, suppressed_as : int (default 5), {"missing", "*"}
         Next-best transformations reported (found exactly); suppressed keys in ``.data`` missing or ARX's "*".
-    exhaustive, hierarchy_base : bool, str, optional
-        Every node (True), prune (False) or by size (None: to 256 nodes); relative hierarchy paths' base.
-    practical_monotonicity : bool, default False
-        ARX's: every model taken as monotone (pruned unless ``exhaustive``); not proven optimal.
+    exhaustive, hierarchy_base, practical_monotonicity : bool, str, bool
+        Every node (True), prune (False) or by size (None: to 256 nodes); relative hierarchy paths' base;
+        ARX's practical monotonicity (every model taken as monotone: not proven optimal; default False).
     algorithm : {"exact", "lightning", "genetic", "auto"}, default "exact"
         The proven optimum (up to :data:`~sdc.identify.lattice.MAX_NODES` nodes), ARX's Lightning or
         genetic search (:mod:`~sdc.identify.lightning`, :mod:`~sdc.identify.genetic`; best found), or by size.
@@ -433,6 +428,9 @@ def generalisation_search(
     research_subset, delta_presence : row numbers, mask or Index; (dmin, dmax), optional
         The file is the population, these rows the release (ARX's ``DataSubset``); ARX's ``DPresence``
         dmin <= |E ∩ S| / |E| <= dmax, and `k_map` is ``KMap(k, DataSubset)`` (:mod:`sdc.identify.presence`).
+    local, local_records, local_iterations : bool, float, int (default False, None, 100)
+        ARX's local recoding of the suppressed records (``optimizeIterative``; with `local_records` r
+        ``optimizeIterativeFast(r)``), at most `local_iterations` steps: ``.local``, :mod:`sdc.identify.local`.
 
     Returns
     -------
@@ -454,6 +452,9 @@ def generalisation_search(
     limit, n_up = settings(suppression_limit, metric, suppressed_as, runner_ups, exhaustive, practical_monotonicity)
     how, weights = budget(algorithm, time_limit, node_limit, exhaustive, seed), check_weights(attribute_weights, tuple(args.hierarchies))
     resp = response_variables(data, response, str(metric), tuple(args.hierarchies))
+    check_local(local, local_records, local_iterations, metric, args.models)
     data, problem = search_problem(data, args.hierarchies, args.sensitive, args.sensitive_hierarchies, args.subset, weights, resp)
     s, full = _dispatched(problem, args.models, limit, metric, n_up, exhaustive, practical_monotonicity, how)
-    return _result(data, problem, s, args.models, args.hierarchies, metric, limit, suppressed_as, full, start)
+    res = _result(data, problem, s, args.models, args.hierarchies, metric, limit, suppressed_as, full, start)
+    return localised(data, res, problem, args.models, limit, (local_records, local_iterations),
+                     (_dispatched, exhaustive, practical_monotonicity, how), start) if local else res

@@ -10,6 +10,7 @@ import pandas as pd
 
 from sdc._stats import summary_frame
 from sdc.identify.lightning import STOPPED
+from sdc.identify.local import LocalRecodingResult
 
 __all__ = ["GeneralisationResult"]
 
@@ -113,6 +114,8 @@ class GeneralisationResult:
     research_subset: int | None = None
     population_records: int | None = None
     response: tuple[str, ...] = ()
+    #: ARX's local recoding (``local=True``): the steps and the saving; ``data`` is then its release.
+    local: LocalRecodingResult | None = None
 
     @property
     def suppressed_share(self) -> float:
@@ -155,4 +158,6 @@ class GeneralisationResult:
                 "(largest 1)")] if self.attribute_weights else []),
             *([("response", ", ".join(self.response), "the classification metric's response variables")]
               if self.response else []),
+            *([("local_loss", self.local.loss, f"loss of the local recoding ({len(self.local.steps)} steps; "
+                f"saving {self.local.saving:.6g} against the full-domain optimum)")] if self.local else []),
         ])

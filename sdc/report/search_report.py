@@ -28,6 +28,7 @@ from typing import Any
 import pandas as pd
 
 from sdc._provenance import sha256_bytes, sha256_file
+from sdc._stats import summary_values
 from sdc._version import __version__
 from sdc.identify.qi_search import SubsetSearchResult
 from sdc.identify.lightning import STOPPED
@@ -113,6 +114,8 @@ def search_document(run: SearchRun, *, input_name: str | None = None, input_sha2
         },
         "dimension_search": _subset_doc(run.dimension),
         "combination_search": _subset_doc(run.combinations),
+        "local_recoding": None if r.local is None else {
+            **summary_values(r.local.summary()), "steps": frame_records(r.local.to_frame())},
         "seconds": run.seconds,
     }
     return jsonable(doc)
@@ -182,6 +185,7 @@ def search_markdown(run: SearchRun, doc: dict[str, Any]) -> str:
         f"Suppressed: {fmt_num(r.suppressed)} records ({fmt_num(100 * r.suppressed_share)}%); "
         f"{fmt_num(r.classes)} classes released; {_achieved_text(r.achieved)}.\n",
         _md_table(r.to_frame()),
+        *_local_md(r),
         "## Runner-ups\n",
         "The next best anonymous transformations (exact: the search bounds them as it bounds the optimum).\n"
         if r.algorithm == "exact" else f"The next best anonymous transformations {r.algorithm_title} checked.\n",
@@ -257,3 +261,22 @@ def write_search(run: SearchRun, out: str | Path, *, data: pd.DataFrame | None =
     # The hierarchy files are copied into hierarchies/: they restrict the modes too.
     return write_folder(out, files, marker="sdc search\n", inputs=[input_path, run.config.source],
                         read_from=source_files(*hierarchy_files(run.config)))
+
+
+def _local_md(r: Any) -> list[str]:
+    """ARX's local recoding of the suppressed records, when the search did it."""
+    loc = r.local
+    if loc is None:
+        return []
+    mode = "optimizeIterative" if loc.records is None else f"optimizeIterativeFast, r = {fmt_num(loc.records)}"
+    return [
+        "## Local recoding\n",
+        f"ARX's local transformation ({mode}): the records the optimum suppressed were searched again, "
+        f"each step at its own levels (step 0 is the optimum above; the released file holds each record at its "
+        f"step's levels, the mapping and plan describe step 0 only).  ",
+        f"Loss ({r.metric}): **{fmt_num(loc.loss, 6)}** against {fmt_num(loc.loss_full, 6)} full-domain "
+        f"(saving {fmt_num(100 * loc.relative_saving)}%); suppressed {fmt_num(loc.suppressed)} records "
+        f"(full-domain: {fmt_num(loc.suppressed_full)}); {fmt_num(loc.classes)} classes.\n",
+        _md_table(loc.to_frame()),
+    ]
+

@@ -45,6 +45,9 @@ A TOML (or YAML) file; relative paths are relative to the file. Example::
     attribute_weights = { age = 1, sex = 0.2 }   # ARX's weights (an unnamed key 0.5): nue, loss, precision, height
     research_subset = "rows.csv"  # the data is the population, these 0-based rows (one a line) the release
     response = ["salary-class"]   # with metric = "classification": the variables to still predict
+    local = true                  # ARX's local recoding of the suppressed records (metric loss, precision,
+    local_records = 0.01          #   discernibility or avg_class_size); optimizeIterativeFast's share, or
+    local_iterations = 100        #   without it optimizeIterative's steps
 
     [dimension]                   # optional: the Khan et al. quasi-identifier dimension search
     k = 2
@@ -176,6 +179,13 @@ SEARCH_OPTIONS = Options([
                 "(delta-presence, k-map)"),
     Option("response", Names(), (), section="search", metavar="COLS",
            help="response variables of metric classification (not keys), comma-separated"),
+    Option("local", Flag(), False, section="search",
+           help="local recoding: search the suppressed records again, each step at its own levels (ARX's "
+                "local transformation)"),
+    Option("local_records", Maybe(Real(0.0, 1.0, low_open=True)), None, section="search", metavar="SHARE",
+           help="local recoding: each step releases at least this share of all records (ARX's optimizeIterativeFast)"),
+    Option("local_iterations", Whole(min=1), 100, section="search", metavar="N",
+           help="local recoding: at most this many steps (ARX's optimizeIterative maxIterations)"),
 ])
 _TARGETS = Options([o for o in MODEL_OPTIONS
                     if not o.name.startswith(("beta", "delta", "alpha", "avg_risk", "sample_uniques", "pop_", "population_",

@@ -72,6 +72,17 @@ public class ArxQuality {
         return s;
     }
 
+    static void write(DataHandle out, String path) throws IOException {
+        try (PrintWriter w = new PrintWriter(new OutputStreamWriter(new FileOutputStream(path), StandardCharsets.UTF_8))) {
+            w.println(String.join(";", COLS));
+            for (int r = 0; r < out.getNumRows(); r++) {
+                String[] row = new String[out.getNumColumns()];
+                for (int c = 0; c < row.length; c++) row[c] = out.getValue(r, c);
+                w.println(String.join(";", row));
+            }
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         if (mode.equals("classification")) {  // K GS RESPONSES LEVELS...: ARX's loss of each transformation (limit 100 %)
@@ -107,6 +118,25 @@ public class ArxQuality {
                     System.out.println(m + "\t" + limit + "\t" + Arrays.toString(opt.getTransformation()) + "\t" + opt.getHighestScore().toString() + "\t" + opt.getLowestScore().toString());
                 }
             }
+        } else if (mode.equals("local")) {  // local: k, limit, fast|iterative, records|maxIterations, out.csv
+            int k = Integer.parseInt(args[1]);
+            double limit = Double.parseDouble(args[2]);
+            Data data = load(false, true);
+            ARXConfiguration config = ARXConfiguration.create();
+            config.addPrivacyModel(new KAnonymity(k));
+            config.setSuppressionLimit(limit);
+            config.setQualityModel(Metric.createLossMetric());
+            ARXResult result = new ARXAnonymizer().anonymize(data, config);
+            DataHandle out = result.getOutput(false);
+            ARXProcessStatistics stats = args[3].equals("fast")
+                ? result.optimizeIterativeFast(out, Double.parseDouble(args[4]))
+                : result.optimizeIterative(out, 0.5d, Integer.parseInt(args[4]), 0d);
+            write(out, args[5]);
+            System.out.println("local\t" + Arrays.toString(result.getGlobalOptimum().getTransformation()) + "\t" + stats.getNumberOfSteps());
+            for (int i = 0; i < stats.getNumberOfSteps(); i++) {
+                ARXProcessStatistics.Step st = stats.getStep(i);
+                System.out.println("step\t" + Arrays.toString(st.getTransformation()) + "\t" + st.getNumberOfRecordsTransformed() + "\t" + st.getScore());
+            }
         } else {  // sse: k, limit, numericAge, out.csv
             int k = Integer.parseInt(args[1]);
             double limit = Double.parseDouble(args[2]);
@@ -119,14 +149,7 @@ public class ArxQuality {
             ARXResult result = new ARXAnonymizer().anonymize(data, config);
             DataHandle out = result.getOutput(false);
             double v = out.getStatistics().getQualityStatistics().getSSESST().getValue();
-            try (PrintWriter w = new PrintWriter(new OutputStreamWriter(new FileOutputStream(args[4]), StandardCharsets.UTF_8))) {
-                w.println(String.join(";", COLS));
-                for (int r = 0; r < out.getNumRows(); r++) {
-                    String[] row = new String[out.getNumColumns()];
-                    for (int c = 0; c < row.length; c++) row[c] = out.getValue(r, c);
-                    w.println(String.join(";", row));
-                }
-            }
+            write(out, args[4]);
             System.out.println("sse\t" + k + "\t" + limit + "\t" + numericAge + "\t" + Arrays.toString(result.getGlobalOptimum().getTransformation()) + "\t" + Double.toString(v));
         }
     }
