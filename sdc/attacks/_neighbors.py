@@ -149,6 +149,60 @@ def _distances(md: MixedData, rows: slice) -> np.ndarray:
     return d
 
 
+def _mismatches(md: MixedData, rows: slice) -> np.ndarray:
+    """The number of categorical columns in which each query of `rows` differs from each
+    distinct candidate row (uint8 when fewer than 256 columns: a lower bound of the distance)."""
+    qc = md.qcat[rows]
+    c = np.zeros((qc.shape[0] if md.qcat.size else md.qnum[rows].shape[0], md.counts.size),
+                 dtype=np.uint8 if md.ucat.shape[1] < 256 else np.int64)
+    for j in range(md.ucat.shape[1]):
+        c += qc[:, j][:, None] != md.ucat[:, j][None, :]
+    return c
+
+
+def _nearest_pairs(md: MixedData, rows: slice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each query of `rows`, the distinct candidate rows that can be nearest, with their
+    distances exactly as :func:`_distances` computes them: (query, row, distance), by query
+    then row. A numeric column adds at most 1 (in floating point too: each term is in [0, 1]
+    and rounding is monotone), so with c mismatched categories a row is within [c, c + m] for
+    m numeric columns; a row whose c passes the query's smallest c by more than m is farther
+    than that row's distance and cannot be nearest. Only the rows left are measured."""
+    m = md.unum.shape[1]
+    c = _mismatches(md, rows)
+    bound = c.min(axis=1, keepdims=True).astype(np.int64) + m
+    qi, ri = np.nonzero(c <= bound)
+    del c
+    qi_all = qi + (rows.start or 0)
+    d = np.zeros(qi.size)
+    for j in range(m):  # the same operations as _distances, element by element
+        a, b = md.qnum[qi_all, j], md.unum[ri, j]
+        with np.errstate(invalid="ignore"):
+            buf = np.abs(a - b)
+        if md.has_inf[j]:
+            buf = np.where(np.isinf(a) | np.isinf(b), np.where(a == b, 0.0, 1.0), buf)
+        if md.has_nan[j]:
+            na_a, na_b = np.isnan(a), np.isnan(b)
+            buf = np.where(na_a & na_b, 0.0, np.where(na_a | na_b, 1.0, buf))
+        d += buf
+    for j in range(md.ucat.shape[1]):
+        d += md.qcat[qi_all, j] != md.ucat[ri, j]
+    return qi, ri, d
+
+
+def _nearest(md: MixedData, rows: slice, rng: np.random.Generator, out: np.ndarray) -> None:
+    """k = 1 for the queries `rows`: one record drawn among those at the smallest distance (the
+    rows tied at it in row order, their records in file order, as :func:`knn` draws)."""
+    qi, ri, d = _nearest_pairs(md, rows)
+    n_q = rows.stop - rows.start
+    first = np.searchsorted(qi, np.arange(n_q + 1))
+    low = np.minimum.reduceat(d, first[:-1]) if d.size else np.empty(0)
+    at_min = d == low[qi]
+    for i in range(n_q):
+        lo, hi = first[i], first[i + 1]
+        tied = md.records(ri[lo:hi][at_min[lo:hi]])
+        out[rows.start + i, 0] = tied[rng.choice(tied.size, size=1, replace=False)][0]
+
+
 def knn(md: MixedData, k: int, rng: np.random.Generator, *, budget: int = 4_000_000) -> np.ndarray:
     """Positions of the k nearest candidates of every query (n_queries x k), ties at random.
 
@@ -162,6 +216,9 @@ def knn(md: MixedData, k: int, rng: np.random.Generator, *, budget: int = 4_000_
     step = max(1, budget // max(u, 1))
     for start in range(0, md.n_queries, step):
         rows = slice(start, min(start + step, md.n_queries))
+        if k == 1 and m:  # only the rows that can be nearest are measured (the same draws)
+            _nearest(md, rows, rng, out)
+            continue
         d = _distances(md, rows)
         kth = d.min(axis=1) if k == 1 else None
         for i in range(d.shape[0]):

@@ -421,3 +421,31 @@ def test_infinite_values_are_values_of_their_own_in_distances():
     assert r.main.n_attacks == 5 and bool(r.details["main_success"].all())
     r2 = linkability_attack(o.assign(y=o["x"]), o.assign(y=o["x"]), (["x"], ["y"]), n_attacks=5, seed=1)
     assert r2.main.n_success == 5
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_nearest_neighbour_measures_only_the_rows_that_can_be_nearest(seed):
+    """k = 1 (issue 33): the rows measured are those within the number of numeric columns of
+    the fewest mismatched categories; the neighbour drawn is the one drawn over every row's
+    distance (the same distances, ties in row order, the same generator calls), with missing
+    and infinite numbers, tied rows and duplicated records, in chunks of queries."""
+    from sdc.attacks import _neighbors
+
+    rng = np.random.default_rng(seed)
+    n, nq = int(rng.integers(5, 80)), int(rng.integers(1, 30))
+
+    def frame(size: int) -> pd.DataFrame:
+        x = rng.choice([0.0, 0.5, 1.0, 2.0, np.nan, np.inf, 0.1, 0.2, 0.3], size)
+        return pd.DataFrame({"x": x, "y": rng.integers(0, 3, size).astype(float),
+                             "a": rng.choice(list("abc"), size), "b": rng.choice(list("pq"), size)})
+
+    cands, queries = frame(n), frame(nq)
+    cols = ("x", "y", "a", "b")[: int(rng.integers(1, 5))] if seed % 2 else ("a", "x", "b")
+    md = _neighbors.prepare(queries, cands, cols)
+    d = _neighbors._distances(md, slice(0, md.n_queries))
+    draws = np.random.default_rng(seed)
+    want = [int(t[draws.choice(t.size, size=1, replace=False)][0])
+            for t in (md.records(np.flatnonzero(row == row.min())) for row in d)]
+    for budget in (4_000_000, max(1, 3 * md.counts.size)):
+        got = _neighbors.knn(md, 1, np.random.default_rng(seed), budget=budget)[:, 0]
+        assert got.tolist() == want

@@ -192,6 +192,25 @@ def test_many_keys_are_refused_at_once_in_one_line():
     assert r.max_size == info.value.searched  # (no record is unique on 3 keys of 3 values: 27 patterns)
 
 
+def test_the_estimate_is_skipped_exactly_when_no_estimate_could_refuse(monkeypatch):
+    """The hopeless-search estimate runs only when every subset counting every record (sum over
+    sizes of C(K, s) (n + SUBSET_COST)) could pass 1.5 x max_work; at that ceiling it is skipped."""
+    import sdc.core.msu as msu
+
+    calls = []
+    real = msu.estimate_work
+    monkeypatch.setattr(msu, "estimate_work", lambda *a: calls.append(1) or real(*a))
+    df = _three_valued(4, 50)
+    cols = [df[c].to_numpy() - 1 for c in df.columns]
+    ceiling = (4 + 6 + 4 + 1) * (50 + msu.SUBSET_COST)  # 15 subsets of 4 keys
+    codes = [np.asarray(c, dtype=np.int64) for c in cols]
+    assert ceiling == 30_750 and msu._HOPELESS == 1.5
+    for max_work, estimated in ((20_500, False), (20_499, True)):  # 1.5 x 20,500 = the ceiling exactly
+        calls.clear()
+        msu._refuse_hopeless(codes, [3] * 4, 4, max_work)  # neither refuses (3 values, 50 records)
+        assert bool(calls) is estimated
+
+
 def test_the_work_limit_stops_before_a_size_and_keeps_the_sizes_before():
     from sdc.core.msu import SUBSET_COST, SearchLimits, estimate_work, minimal_uniques
     from sdc.exceptions import SearchTooLargeError

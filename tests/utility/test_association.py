@@ -133,3 +133,19 @@ def test_marginal_shares_sum_to_100_and_identity_has_no_deviation(pairs):
     assert r.max_deviation <= 100.0
     same = sdc.marginal_change(orig, orig.copy(), "v")
     assert same.max_deviation == 0.0
+
+
+def test_cramers_v_counts_only_the_values_that_occur():
+    """min(r, c) counts the values present where both are (issue 33: counted, not sorted): a
+    categorical's unused categories, and values seen only beside a missing partner, are not rows."""
+    from sdc.utility.association import cramers_v
+
+    a = ["x", "x", "y", "y", "z", "x"]
+    b = ["p", "q", "q", "p", "q", None]
+    cat = pd.Series(pd.Categorical(a, categories=["w", "x", "y", "z", "unused"]))
+    want = cramers_v(pd.Series(a), pd.Series(b))
+    assert cramers_v(cat, pd.Series(b)) == want
+    # the five complete records: a table of 3 rows (x, y, z) by 2 columns, min(3, 2) - 1 = 1
+    table = pd.crosstab(pd.Series(a[:5]), pd.Series(b[:5])).to_numpy()
+    chi2 = chi2_contingency(table, correction=False)[0]
+    assert want == pytest.approx(math.sqrt(chi2 / 5))

@@ -210,3 +210,27 @@ def test_arx_sse_sst_of_its_optimal_release(k: int, limit: float, numeric_age: b
     got = sdc.sse_sst(orig, r.data, cols, hierarchies=hs)
     assert got.kinds["age"] == ("grouped" if numeric_age else "hierarchy")  # ARX's age labels "20-39" are no ranges
     assert got.value == pytest.approx(want, rel=1e-9)
+
+
+def test_value_texts_are_each_records_text_once_per_value():
+    """The distinct values' texts (issue 33: once per value, not per record) give every record the
+    text the record-by-record reading gave: categoricals with unused categories, pandas' string
+    dtype, padded text that strips to one text, floats written whole, 1 and True in an object
+    column (one value to a hash table, two texts), missing values; every text listed occurs."""
+    from sdc.utility.sse_sst import _text, _value_texts
+
+    rng = np.random.default_rng(0)
+    pools = [["a", "b ", " b", None, "*"], [1, 1.0, True, "1", None, 2.5], [1.0, 2.0, np.nan, -0.0, 0.0]]
+    for trial in range(60):
+        pool = pools[trial % 3]
+        s = pd.Series([pool[i] for i in rng.integers(0, len(pool), int(rng.integers(1, 40)))],
+                      dtype=float if trial % 3 == 2 else object)
+        if trial % 5 == 0 and trial % 3 == 0:
+            s = s.astype("string")
+        if trial % 7 == 0 and trial % 3 == 0:
+            s = pd.Series(pd.Categorical(s, categories=["a", "b ", " b", "*", "unused"]))
+        for missing in ("*", None):
+            codes, texts = _value_texts(s, missing)
+            want = [missing if pd.isna(v) else _text(v) for v in s.tolist()]
+            assert [texts[c] for c in codes] == want
+            assert sorted(set(codes.tolist())) == list(range(len(texts)))
