@@ -19,15 +19,17 @@ as a plan's own code.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
+from sdc._stats import summary_frame
 from sdc._schema import Choice, Name, Option, Options, Real, Text, toml_value
 from sdc.utility.validity import MODELS, ValidityResult, analysis_validity, check_formula_columns
 
-__all__ = ["Analysis", "ANALYSIS_OPTIONS", "parse_analyses", "analyses_toml", "check_analyses"]
+__all__ = ["Analysis", "AnalysesResult", "ANALYSIS_OPTIONS", "parse_analyses", "analyses_toml", "check_analyses",
+           "fit_analyses"]
 
 #: The keys of an ``[[analyses]]`` table, in a written config's order.
 ANALYSIS_OPTIONS = Options([
@@ -64,6 +66,42 @@ class Analysis:
         """:func:`sdc.analysis_validity` of this model on the two files."""
         return analysis_validity(original, released, self.formula, model=self.model, level=self.level,
                                  event=self.event, exposure=self.exposure, offset=self.offset)
+
+
+@dataclass(frozen=True)
+class AnalysesResult:
+    """The analyst's models fitted to the original and the release (:func:`fit_analyses`).
+
+    Attributes
+    ----------
+    fits : mapping
+        Analysis name -> :class:`sdc.ValidityResult`, in the configuration's order.
+    """
+
+    fits: Mapping[str, ValidityResult] = field(repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Every analysis' coefficients: ``analysis``, ``model``, ``term``, the estimates, intervals
+        and overlap before and after, and the records of each fit (empty without analyses)."""
+        if not self.fits:
+            return pd.DataFrame()
+        frame = pd.concat([r.to_frame().assign(analysis=name, model=r.model, n_before=r.n_before, n_after=r.n_after)
+                           for name, r in self.fits.items()], ignore_index=True)
+        first = ["analysis", "model", "term"]
+        return frame[first + [c for c in frame.columns if c not in first]]
+
+    def summary(self) -> pd.DataFrame:
+        """Per analysis its mean and smallest interval overlap, as rows of (statistic, value, description)."""
+        rows: list[tuple[str, Any, str]] = []
+        for name, r in self.fits.items():
+            rows += [(f"mean_ci_overlap[{name}]", float(r.mean_overlap), f"{r.model} {r.formula}: mean interval overlap"),
+                     (f"min_ci_overlap[{name}]", float(r.min_overlap), f"{r.model} {r.formula}: smallest overlap")]
+        return summary_frame(rows)
+
+
+def fit_analyses(analyses: Sequence[Analysis], original: pd.DataFrame, released: pd.DataFrame) -> AnalysesResult:
+    """Each analysis fitted to both files (:meth:`Analysis.fit`)."""
+    return AnalysesResult({a.name: a.fit(original, released) for a in analyses})
 
 
 def _one(item: Any, where: str, error: type[Exception]) -> Analysis:

@@ -34,7 +34,7 @@ from sdc.workflow.compare_records import (
 )
 from sdc.workflow.compare_release import release_marginals
 from sdc.workflow.compare_utility import (  # noqa: F401 - with_withheld, swapped_tables: imported from here too
-    UTILITY_COLUMNS, analysis_table, swapped_tables, utility_measures, with_withheld,
+    UTILITY_COLUMNS, swapped_tables, utility_measures, with_withheld,
 )
 from sdc.workflow.config import RunConfig, as_config
 from sdc.workflow.measure import UNIT_HEADINGS
@@ -84,7 +84,7 @@ class Comparison:
         whose Cramér's V or correlation changed, largest change first.
     analyses : pandas.DataFrame
         The analyst's models (``[[analyses]]`` of the configuration) fitted to both files: one row
-        per analysis and term (:func:`analysis_table`; empty without analyses).
+        per analysis and term (:meth:`sdc.workflow.analyses.AnalysesResult.to_frame`; empty without analyses).
     release_marginals : pandas.DataFrame
         Every variable of the original, sensitive first: status (changed, untouched,
         untouched with records withheld, not released), total variation and largest shift of

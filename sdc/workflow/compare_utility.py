@@ -14,7 +14,7 @@ from sdc.exceptions import SdcWarning
 from sdc.workflow import utility_registry
 from sdc.workflow.measure import UNIT_HEADINGS, UtilityContext
 
-__all__ = ["with_withheld", "UTILITY_COLUMNS", "utility_measures", "analysis_table", "swapped_tables"]
+__all__ = ["with_withheld", "UTILITY_COLUMNS", "utility_measures", "swapped_tables"]
 
 
 def with_withheld(original: pd.DataFrame, released: pd.DataFrame) -> pd.DataFrame:
@@ -47,7 +47,7 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
     ``value``), ``marginals`` (:func:`sdc.marginal_change` of `variables`, one row
     per variable), ``associations`` (:func:`sdc.association_change` over `variables` and
     `related`, every pair with a change), ``analyses`` (the coefficients of each of the
-    analyst's models, `analyses`, fitted to both files: :func:`analysis_table`), and ``notes``;
+    analyst's models, `analyses`, fitted to both files: :meth:`AnalysesResult.to_frame`), and ``notes``;
     `tables` are the variables of the tables a record swap perturbed (:func:`swapped_tables`).
     """
     from sdc.utility import association_change, marginal_change
@@ -66,7 +66,8 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
         results = {m.name: m.run(ctx) for m in utility_registry.UTILITY_MEASURES}
         rows = [(f.name, f.label, UNIT_HEADINGS[f.unit], var or "overall", float(v))
                 for m in utility_registry.UTILITY_MEASURES for f, var, v in m.rows(results[m.name])]
-        out["analyses"] = analysis_table(results.get("analysis_validity"))
+        fits = results.get("analysis_validity")
+        out["analyses"] = fits.to_frame() if fits is not None else pd.DataFrame()
         out["summary"] = utility_registry.headline(ctx)
         out["marginals"] = marginal_change(original, released, list(variables)).to_frame()
         rel = list(dict.fromkeys([*variables, *related]))
@@ -78,19 +79,6 @@ def utility_measures(original: pd.DataFrame, released: pd.DataFrame, variables: 
     out["notes"] += [" ".join(str(w.message).split()) for w in caught]
     out["table"] = pd.DataFrame(rows, columns=UTILITY_COLUMNS)
     return out
-
-
-def analysis_table(fits: Mapping[str, Any] | None) -> pd.DataFrame:
-    """The coefficients of each analysis (name -> :class:`sdc.ValidityResult`) as one table:
-    ``analysis``, ``model``, ``term``, the estimates, intervals and their overlap before and
-    after (empty without analyses)."""
-    if not fits:
-        return pd.DataFrame()
-    parts = [r.to_frame().assign(analysis=name, model=r.model, n_before=r.n_before, n_after=r.n_after)
-             for name, r in fits.items()]
-    frame = pd.concat(parts, ignore_index=True)
-    first = ["analysis", "model", "term"]
-    return frame[first + [c for c in frame.columns if c not in first]]
 
 
 def swapped_tables(protection: Mapping[str, Any] | None) -> list[str]:

@@ -31,6 +31,7 @@ from sdc._validation import check_columns, is_numeric_column
 from sdc.utility import (
     ai_utility_score, analysis_validity, il_correl, il_variables, info_loss, robust_eigen_loss, sse_sst, utility_summary,
 )
+from sdc.workflow.analyses import fit_analyses
 from sdc.workflow.measure import BITS, COUNT, NUMBER, PERCENT, SHARE, Figure, UtilityContext, UtilityMeasure
 
 __all__ = ["UTILITY_MEASURES", "UTILITY_AXES", "utility_axes", "headline", "utility_figure", "COMPARE_COLUMN_LABELS",
@@ -100,21 +101,29 @@ def _ai_score(ctx: UtilityContext) -> Any:
 def _sse_sst(ctx: UtilityContext) -> Any:
     """ARX's SSE/SST over the keys in both files (None: no keys); a text key by its values' ranks
     (a comparison has no hierarchies)."""
-    for frame, where in ((ctx.original, "the original"), (ctx.released, "the release")):
-        check_columns(frame, list(ctx.variables), role="variables", allow_empty=True, where=where)  # as every measure
+    _check_variables(ctx)
     keys = [k for k in ctx.keys if k in ctx.original.columns and k in ctx.released.columns]
     return sse_sst(ctx.original, ctx.released, keys) if keys else None
 
 
+def _check_variables(ctx: UtilityContext) -> None:
+    """The context's variables are columns of both files (refused in one line as every measure
+    refuses them), for the measures that read other columns."""
+    for frame, where in ((ctx.original, "the original"), (ctx.released, "the release")):
+        check_columns(frame, list(ctx.variables), role="variables", allow_empty=True, where=where)
+
+
 def _validity(ctx: UtilityContext) -> Any:
-    """The analyst's models (``[[analyses]]``) fitted to both files: name -> ValidityResult
-    (None: no analysis configured). A dropped record is withheld, so each fit drops it."""
-    return {a.name: a.fit(ctx.original, ctx.released) for a in ctx.analyses} if ctx.analyses else None
+    """The analyst's models (``[[analyses]]``) fitted to both files (None: no analysis
+    configured). A dropped record is withheld, so each fit drops it."""
+    _check_variables(ctx)
+    return fit_analyses(ctx.analyses, ctx.original, ctx.released) if ctx.analyses else None
 
 
 def _info_loss(ctx: UtilityContext) -> Any:
     """sdcMicro's infoLoss over the tables the protection swapped on purpose (None: no record
     swapping, or none of its variables in both files)."""
+    _check_variables(ctx)
     tv = [v for v in ctx.tables if v in ctx.original.columns and v in ctx.released.columns]
     return info_loss(ctx.original, ctx.released, tv) if tv else None
 
@@ -188,11 +197,11 @@ UTILITY_MEASURES: tuple[UtilityMeasure, ...] = (
                         sweep="sse_sst", value=_value),)),
     UtilityMeasure(
         # The analyst's own models (OLS, logit, Poisson, Cox): Karr et al.'s interval overlap per analysis.
-        "analysis_validity", "analysis validity", _validity, function=analysis_validity,
+        "analysis_validity", "analysis validity", _validity, function=analysis_validity, optional=True,
         per_variable=Figure("ci_overlap", "mean confidence-interval overlap of the model's coefficients (Karr et al.; "
                                           "1 same intervals, 0 touching, below 0 apart)", NUMBER, sweep="ci_overlap",
                             value=lambda res, cfg: {} if res is None else {n: float(r.mean_overlap)
-                                                                             for n, r in res.items()})),
+                                                                             for n, r in res.fits.items()})),
     UtilityMeasure(
         # sdcMicro's infoLoss of a record swap, over every table of its geography and risk variables.
         "info_loss", "table-based information loss of the swapped tables (sdcMicro's infoLoss)", _info_loss,

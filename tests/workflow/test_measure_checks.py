@@ -38,6 +38,7 @@ from sdc.core.scenario import key_classes
 from sdc.workflow.config import RunConfig, Scenario, Thresholds
 from sdc.workflow.measure import Context, Measure, UtilityContext, UtilityMeasure
 from sdc.workflow.registry import ALL_MEASURES, CORE_MEASURES, FILE_MEASURES, OPTIONAL_MEASURES
+from sdc.workflow.analyses import Analysis
 from sdc.workflow.utility_registry import UTILITY_MEASURES
 from tests import scale
 
@@ -262,7 +263,9 @@ def _release(data: pd.DataFrame) -> pd.DataFrame:
 
 def _utility_context(original: pd.DataFrame, released: pd.DataFrame, variables: list[str] | None = None,
                      keys: list[str] | None = None) -> UtilityContext:
-    return UtilityContext(original, released, variables or ["chol", "region", "w"], keys or ["sex", "region", "band"])
+    # an analysis and a swapped table, so that the measures that run only with them run
+    return UtilityContext(original, released, variables or ["chol", "region", "w"], keys or ["sex", "region", "band"],
+                          analyses=(Analysis("cholesterol", "chol ~ w + C(sex)"),), tables=("sex", "region"))
 
 
 @pytest.mark.parametrize("m", UTILITY_MEASURES, ids=_id)

@@ -60,7 +60,7 @@ def test_the_built_in_figures_are_the_sweep_row_and_the_comparison_rows() -> Non
                      "records_retained", "pct_records_retained", "cells_suppressed", "il_variables", "il_correl",
                      "robust_eigen", "ai_score", "sse_sst", "info_loss_absd", "info_loss_relabsd", "info_loss_abssqrtd",
                      "info_loss_false_zero"]
-    assert [m.name for m in utility_registry.UTILITY_MEASURES if m.optional] == ["info_loss"]
+    assert [m.name for m in utility_registry.UTILITY_MEASURES if m.optional] == ["analysis_validity", "info_loss"]
     assert [m.per_variable.name for m in utility_registry.UTILITY_MEASURES if m.per_variable] == ["il1", "ci_overlap"]
     assert dict(utility_registry.UTILITY_AXES) == {
         "il1_overall": False, "eigen_similarity_pct": True, "nue_normalised": False, "nue_utility_retained": True,
