@@ -389,8 +389,8 @@ def local_rec_prog(data: pd.DataFrame, categorical: Sequence[str], *, numerical:
                    reps: int = 0) -> tuple[pd.DataFrame, float]:
     """``LocalRecProg(data, categorical, numerical, ancestors, ancestor_setting, k_level, FindLowestK,
     weight, lowMemory, missingValue)`` on numeric columns (missingValue None: NA): the recoded
-    columns under their own names (sdcMicro's ``_lr`` ones), and the mean seconds of `reps` timed
-    calls after the first (0.0 when reps is 0)."""
+    columns under their own names (sdcMicro's ``_lr`` ones), and the mean CPU seconds (R's user +
+    system) of `reps` timed calls after the first (0.0 when reps is 0)."""
     import rpy2.robjects as ro
 
     cols = [*categorical, *(numerical or []), *(ancestors or [])]

@@ -267,7 +267,8 @@ def _numbers(frame: pd.DataFrame, numerical: list[str]) -> np.ndarray:
 def _r_local_recoding(run: StepRun) -> RStep:
     """sdcMicro's ``LocalRecProg`` on the same variables; the same pairs where the optimum is unique."""
     p = run.parameters
-    keys, num = list(run.variables), list(p.get("numerical") or [])
+    num = [p["numerical"]] if isinstance(p.get("numerical"), str) else list(p.get("numerical") or [])
+    keys = [v for v in run.variables if v not in num]
     anc = p.get("ancestors") or {}
     order = [k for k in keys if k in anc]
     args = [f"categorical = {r_names(keys)}", f"k_level = {r_value(p.get('k', 2))}",
@@ -282,10 +283,12 @@ def _r_local_recoding(run: StepRun) -> RStep:
         args.append(f"weight = {r_value(list(run.details['weights']))}")
     mv = p.get("missing_value")
     args.append(f"missingValue = {r_value(mv) if mv is not None else 'NA'}")
-    code = (f"res <- sdcMicro::LocalRecProg(data, {', '.join(args)})",
+    cols = r_names(list(dict.fromkeys([*keys, *num, *[c for k in order for c in ([anc[k]] if isinstance(anc[k], str) else anc[k])]])))
+    code = (f"x <- data; for (v in {cols}) if (!is.numeric(x[[v]])) x[[v]] <- as.integer(factor(x[[v]]))",
+            f"res <- sdcMicro::LocalRecProg(x, {', '.join(args)})",
             f"for (v in {r_names(keys + num)}) data[[v]] <- res[[paste0(v, '_lr')]]", "data")
-    return RStep(code, False, "sdcMicro's LocalRecProg: the same pairs where the least-distance pairing is unique "
-                 "(ties may pair other records of equal total distance)")
+    return RStep(code, False, "sdcMicro's LocalRecProg (text columns as integer codes): the same cells where its pairing "
+                 "is the least and unique; its Edmonds matching may pair others (docs/protection.md, P-local-1)")
 
 
 @protection_method(

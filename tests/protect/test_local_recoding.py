@@ -109,3 +109,32 @@ def test_plan_step_runs():
     run = sdc.protect_data(df, [{"method": "local_recoding", "keys": ["sex", "region"], "k": 2}])
     assert run.released.shape == df.shape
     assert [s.step.method for s in run.steps] == ["local_recoding"]
+
+
+def test_too_many_distinct_records_refused_in_one_line(monkeypatch):
+    import sdc.protect.recode_local as m
+
+    monkeypatch.setattr(m, "MAX_DISTINCT", 5)
+    df = pd.DataFrame({"a": range(8), "b": [1, 1, 1, 1, 2, 2, 2, 2]})
+    with pytest.raises(ValueError, match="at most 5 records") as err:
+        sdc.local_recoding(df, ["a", "b"])
+    assert "\n" not in str(err.value)
+    same = pd.DataFrame({"a": [1] * 8 + [2, 3], "b": 1})   # 8 records at distance 0 need no program
+    assert sdc.local_recoding(same, ["a", "b"]).details["pairs"] == 5
+
+
+def test_larger_file_matches_the_complete_integer_program():
+    # the priced LP + integer program on a candidate graph equals the integer program on every pair
+    from scipy import sparse
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    rng = np.random.default_rng(3)
+    n = 60
+    D = record_distances(rng.integers(0, 3, (n, 4)), rng.normal(size=(n, 1)), np.ones(5)).astype(np.float64)
+    i, j = np.triu_indices(n, 1)
+    m = i.size
+    inc = sparse.csr_array((np.ones(2 * m), (np.r_[i, j], np.r_[np.arange(m), np.arange(m)])), shape=(n, m))
+    full = milp(D[i, j], constraints=[LinearConstraint(inc, 1, 1)], integrality=np.ones(m), bounds=Bounds(0, 1),
+                options={"mip_rel_gap": 0.0})
+    p, q = pair_records(D.astype(np.float32))
+    assert float(D[p, q].sum()) == pytest.approx(float(full.fun), abs=1e-6)
