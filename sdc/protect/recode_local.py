@@ -10,8 +10,10 @@ with weights w (default 1 each)::
 R_j the range of variable j (a constant variable adds nothing); as sdcMicro, in single
 precision, summed in variable order. The pairing is a maximum-cardinality matching of the
 complete graph of records of least total distance (sdcMicro: Edmonds' weighted matching on the
-weights (n/2) D - d + 1, D the largest distance, which is the same optimum; here an exact integer
-program solved by HiGHS, :func:`scipy.optimize.milp`). With n odd one record stays unpaired.
+weights (n/2) D - d + 1, D the largest distance, which is the same optimum; here records at
+distance 0 paired first, then the matching LP with odd-set cuts priced over every pair and, unless its
+optimum is integral, an exact integer program (HiGHS, :func:`scipy.optimize.linprog` and
+:func:`scipy.optimize.milp`); see :func:`pair_records`). With n odd one record stays unpaired.
 
 Each pair (x, y) is then recoded, variable by variable:
 
@@ -91,8 +93,7 @@ def pair_records(distances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     Records at distance 0 of each other are paired first (for a pseudometric this keeps an optimum:
     i, j at distance 0 paired with a, b give way to (i, j), (a, b), as d(a, b) <= d(a, i) + d(j, b));
-    the records left, at most one of each group, are matched by an exact integer program (HiGHS,
-    no optimality gap)."""
+    the records left, at most one of each group, are matched exactly by :func:`_match`."""
     n = distances.shape[0]
     first = np.argmax(distances == 0, axis=1)          # each record's group: its first record at distance 0
     order = np.lexsort((np.arange(n), first))
@@ -110,7 +111,9 @@ def pair_records(distances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return p[o], q[o]
 
 
-def _milp(n: int, i: np.ndarray, j: np.ndarray, cost: np.ndarray, relax: bool) -> Any:
+def _program(n: int, i: np.ndarray, j: np.ndarray, cost: np.ndarray, sets: list[np.ndarray] | None) -> Any:
+    """The perfect-matching program on pairs (i, j): its LP with the odd-set cuts `sets` (sum of the
+    pairs inside S <= (|S| - 1) / 2), or with `sets` None the integer program."""
     from scipy import sparse
     from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
@@ -118,18 +121,88 @@ def _milp(n: int, i: np.ndarray, j: np.ndarray, cost: np.ndarray, relax: bool) -
     edge = np.arange(m)
     incidence = sparse.csr_array((np.ones(2 * m), (np.concatenate([i, j]), np.concatenate([edge, edge]))),
                                  shape=(n, m))
-    if relax:
+    if sets is None:
+        return milp(cost, constraints=[LinearConstraint(incidence, 1, 1)], integrality=np.ones(m),
+                    bounds=Bounds(0, 1), options={"mip_rel_gap": 0.0})
+    if not sets:
         return linprog(cost, A_eq=incidence, b_eq=np.ones(n), bounds=(0, 1), method="highs")
-    return milp(cost, constraints=[LinearConstraint(incidence, 1, 1)], integrality=np.ones(m), bounds=Bounds(0, 1),
-                options={"mip_rel_gap": 0.0})
+    member = _members(n, sets)
+    inside = sparse.csr_array((member[i] & member[j]).T.astype(np.float64))
+    return linprog(cost, A_ub=inside, b_ub=np.array([(s.size - 1) / 2 for s in sets]), A_eq=incidence,
+                   b_eq=np.ones(n), bounds=(0, 1), method="highs")
+
+
+def _members(n: int, sets: list[np.ndarray]) -> np.ndarray:
+    member = np.zeros((n, len(sets)), dtype=bool)
+    for k, s in enumerate(sets):
+        member[s, k] = True
+    return member
+
+
+def _odd_sets(n: int, i: np.ndarray, j: np.ndarray, x: np.ndarray) -> list[np.ndarray]:
+    """The vertex sets of the odd components of the LP's fractional pairs (each a violated odd-set cut)."""
+    from scipy import sparse
+    from scipy.sparse.csgraph import connected_components
+
+    frac = (x > 1e-6) & (x < 1 - 1e-6)
+    if not frac.any():
+        return []
+    g = sparse.coo_array((np.ones(int(frac.sum())), (i[frac], j[frac])), shape=(n, n))
+    _, label = connected_components(g, directed=False)
+    touched = np.zeros(n, dtype=bool)
+    touched[i[frac]] = touched[j[frac]] = True
+    out = []
+    for c in np.unique(label[touched]):
+        s = np.flatnonzero(label == c)
+        if s.size % 2 and s.size >= 3:
+            out.append(s)
+    return out
+
+
+def _priced(n: int, D: np.ndarray, cand: np.ndarray, tol: float) -> tuple[Any, np.ndarray, np.ndarray]:
+    """The LP over every pair, solved on candidate pairs with odd-set cuts added while the optimum is
+    fractional: (its result, the reduced costs of every pair, the final candidate mask)."""
+    sets: list[np.ndarray] = []
+    width = 8
+    for _ in range(100):
+        i, j = np.nonzero(cand)
+        lp = _program(n, i, j, D[i, j], sets)
+        if lp.x is None:   # no fractional perfect matching on these pairs: each record's next neighbours too
+            width *= 2
+            cand = cand | _nearest(D, width)
+            continue
+        y = lp.eqlin.marginals
+        reduced = D - y[:, None] - y[None, :]
+        if sets:
+            member = _members(n, sets)
+            reduced -= (member * lp.ineqlin.marginals) @ member.T
+        new = np.triu(reduced < -tol, 1) & ~cand
+        cuts = [] if new.any() else _odd_sets(n, i, j, lp.x)
+        if not new.any() and not cuts:
+            break
+        if _ == 99:   # pragma: no cover - the integer program below still gives a valid pairing
+            break
+        cand = cand | new
+        sets.extend(cuts)
+    return lp, np.triu(reduced, 1), cand   # cand: the pairs this LP was solved on
+
+
+def _nearest(D: np.ndarray, width: int) -> np.ndarray:
+    """The pairs (upper triangle) of each record with its `width` nearest others."""
+    n = D.shape[0]
+    near = np.argsort(D + np.diag(np.full(n, np.inf)), axis=1)[:, :min(n - 1, width)]
+    cand = np.zeros((n, n), dtype=bool)
+    cand[np.repeat(np.arange(n), near.shape[1]), near.ravel()] = True
+    return np.triu(cand | cand.T, 1)
 
 
 def _match(distances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A least perfect matching (a record paired with a dummy at distance 0 when n is odd) by pricing:
-    the degree LP on each record's nearest neighbours, pairs of negative reduced cost d_ij - y_i - y_j
-    added until none is left (the LP optimum of the complete graph, LP*); then the integer program on
-    those pairs (cost U) and on every other pair with reduced cost below U - LP*: any matching costs LP*
-    plus the reduced costs of its pairs, so no pair left out can be in a cheaper one."""
+    the LP on each record's nearest neighbours, with odd-set (blossom) cuts while fractional, pairs of
+    negative reduced cost added until none is left (the LP optimum over every pair, LP*). An integral
+    optimum is the answer; otherwise the integer program on those pairs (cost U) and on every other pair
+    with reduced cost below U - LP*: any matching costs at least LP* plus the reduced costs of its pairs,
+    so no pair left out can be in a cheaper one."""
     n0 = distances.shape[0]
     if n0 > MAX_DISTINCT:
         raise ValueError(f"local_recoding pairs at most {MAX_DISTINCT} records that differ from every other "
@@ -137,37 +210,28 @@ def _match(distances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     n = n0 + n0 % 2
     D = np.zeros((n, n))
     D[:n0, :n0] = distances
-    near = np.argsort(D + np.diag(np.full(n, np.inf)), axis=1)[:, :min(n - 1, 8)]
-    cand = np.zeros((n, n), dtype=bool)
-    cand[np.repeat(np.arange(n), near.shape[1]), near.ravel()] = True
+    cand = _nearest(D, 8)
     if n0 % 2:
-        cand[n - 1, :] = True
-    cand = np.triu(cand | cand.T, 1)
+        cand[:, n - 1] = True
+        cand = np.triu(cand, 1)
     tol = 1e-9 * max(1.0, float(D.max()))
-    while True:
-        i, j = np.nonzero(cand)
-        lp = _milp(n, i, j, D[i, j], relax=True)
-        y = lp.eqlin.marginals
-        reduced = np.triu(D - y[:, None] - y[None, :], 1)
-        new = (reduced < -tol) & ~cand
-        np.fill_diagonal(new, False)
-        new = np.triu(new, 1)
-        if not new.any():
-            break
-        cand |= new
-    res = _milp(n, i, j, D[i, j], relax=False)
+    lp, reduced, cand = _priced(n, D, cand, tol)
+    i, j = np.nonzero(cand)
+    if not _odd_sets(n, i, j, lp.x) and np.all((lp.x < 1e-6) | (lp.x > 1 - 1e-6)):
+        chosen = (lp.x > 0.5) & (j < n0)
+        return i[chosen], j[chosen]
+    res = _program(n, i, j, D[i, j], None)
     step = max(float(np.median(D[cand])), tol)
-    while res.x is None:   # no perfect matching on these pairs (the LP's was fractional): add the next cheapest
+    while res.x is None:   # no perfect matching on these pairs: add the next cheapest
         cand |= np.triu(reduced < step, 1)
         i, j = np.nonzero(cand)
-        res = _milp(n, i, j, D[i, j], relax=False)
+        res = _program(n, i, j, D[i, j], None)
         step *= 2
-    gap = float(res.fun) - float(lp.fun)
-    more = np.triu((reduced < gap + tol) & ~cand, 1)
+    more = np.triu((reduced < float(res.fun) - float(lp.fun) + tol) & ~cand, 1)
     if more.any():
         cand |= more
         i, j = np.nonzero(cand)
-        res = _milp(n, i, j, D[i, j], relax=False)
+        res = _program(n, i, j, D[i, j], None)
     chosen = (res.x > 0.5) & (j < n0)
     return i[chosen], j[chosen]
 
