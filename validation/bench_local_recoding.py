@@ -43,7 +43,7 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=3)
     a = ap.parse_args()
     rows = [bench(n, numeric, a.reps) for n in a.sizes for numeric in (False, True)]
-    print(pd.DataFrame(rows).to_markdown(index=False, floatfmt=".3g"))
+    print(pd.DataFrame(rows).to_string(index=False, float_format=lambda x: f"{x:.3g}"))
 
 
 if __name__ == "__main__":
