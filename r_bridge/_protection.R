@@ -211,3 +211,21 @@ protect_gower_d <- function(x, numerical, factors, orders, mixed, lev_orders, mi
   unname(as.matrix(VIM::gowerD(x, x, weights = weights, numerical = numerical, factors = factors, orders = orders,
     mixed = mixed, levOrders = lev_orders, mixed.constant = mixed_constant)))
 })
+
+## LocalRecProg on numeric columns: the recoded (_lr) columns, and the CPU seconds (user + system)
+## of `reps` timed calls after the first (reps = 0: not timed)
+protect_local_rec_prog <- function(df, categorical, numerical, ancestors, setting, k_level, find_lowest,
+                                   weight, low_memory, missing_value, reps) capture({
+  df <- as.data.frame(df)
+  run <- function() sdcMicro::LocalRecProg(df, categorical = categorical, numerical = numerical,
+    ancestors = ancestors, ancestor_setting = setting, k_level = k_level, FindLowestK = find_lowest,
+    weight = weight, lowMemory = low_memory, missingValue = missing_value)
+  r <- run()
+  secs <- 0
+  if (reps > 0) {
+    st <- system.time(for (i in seq_len(reps)) run())
+    secs <- (st[["user.self"]] + st[["sys.self"]]) / reps
+  }
+  vars <- c(categorical, numerical)
+  list(values = lapply(vars, function(v) as.numeric(r[[paste0(v, "_lr")]])), seconds = secs)
+})

@@ -27,6 +27,7 @@ __all__ = [
     "pram_with_matrix", "AddNoise", "add_noise", "rank_swap", "hmac_sha256", "MicroCase", "MicroOut",
     "microaggregation_batch", "time_microaggregation_method",
     "create_dat", "record_swap", "info_loss", "GowerCase", "GowerOut", "microaggr_gower_batch", "gower_d",
+    "local_rec_prog",
 ]
 
 
@@ -379,3 +380,27 @@ def info_loss(data: pd.DataFrame, swapped: pd.DataFrame, table_vars: Sequence[st
                             index=pd.Index([str(w) for w in v.rx2("what")], name="what"))
     return {"measures": measures, "cells": int(v.rx2("cells")[0]), "false_zero": int(v.rx2("false_zero")[0]),
             "false_nonzero": int(v.rx2("false_nonzero")[0])}
+
+
+def local_rec_prog(data: pd.DataFrame, categorical: Sequence[str], *, numerical: Sequence[str] | None = None,
+                   ancestors: Sequence[str] | None = None, ancestor_setting: Sequence[str] | None = None,
+                   k_level: int = 2, FindLowestK: bool = True, weight: Sequence[float] | None = None,
+                   lowMemory: bool = False, missingValue: float | None = None,
+                   reps: int = 0) -> tuple[pd.DataFrame, float]:
+    """``LocalRecProg(data, categorical, numerical, ancestors, ancestor_setting, k_level, FindLowestK,
+    weight, lowMemory, missingValue)`` on numeric columns (missingValue None: NA): the recoded
+    columns under their own names (sdcMicro's ``_lr`` ones), and the mean CPU seconds (R's user +
+    system) of `reps` timed calls after the first (0.0 when reps is 0)."""
+    import rpy2.robjects as ro
+
+    cols = [*categorical, *(numerical or []), *(ancestors or [])]
+    rdf = to_r_frame(data.reset_index(drop=True), list(dict.fromkeys(cols)))
+    opt = (lambda v: r_str(list(v)) if v else r_null())
+    v = _call("protect_local_rec_prog", rdf, r_str(list(categorical)), opt(numerical), opt(ancestors),
+              opt(ancestor_setting), int(k_level), bool(FindLowestK),
+              _num(weight) if weight is not None else r_null(), bool(lowMemory),
+              ro.NA_Real if missingValue is None else float(missingValue), int(reps))
+    names = [*categorical, *(numerical or [])]
+    values = v.rx2("values")
+    out = pd.DataFrame({name: py_vector(values[i]) for i, name in enumerate(names)}, index=data.index)
+    return out, float(py_vector(v.rx2("seconds"))[0])

@@ -85,6 +85,7 @@ _FACE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("sdc.protect.redact", ("redact",)),
     ("sdc.protect.recode", ("global_recode", "top_bottom_code")),
     ("sdc.protect.topcode_mv", ("mv_top_code",)),
+    ("sdc.protect.recode_local", ("local_recoding",)),
     ("sdc.protect.shuffling", ("shuffle",)),
     ("sdc.protect.ghost", ("add_ghost_vars",)),
     ("sdc.protect.swap", ("rank_swap",)),

@@ -6,7 +6,7 @@ Writes ``cross_validation.md`` and ``cross_validation.csv`` (measure, dataset, c
 values, max abs diff, max rel diff, agree, tolerance) with the R, sdcMicro, Python, pandas
 and numpy versions, and exits non-zero if anything disagrees.
 
-    .venv/bin/python -m validation.cross_validate --refresh record_swap   # or gower, clust, shuffle, more, utility_more
+    .venv/bin/python -m validation.cross_validate --refresh record_swap   # or gower, clust, shuffle, more, local_recoding, utility_more
 
 re-runs only one group of rows (:data:`REFRESH`) and puts them in place of that group's rows
 of the published table, keeping the others (and saying when each part was generated).
@@ -145,6 +145,14 @@ def _more(n_random: int) -> list[Diff]:
     return crossval_protect_more.more_diffs(n_random)
 
 
+def _local_recoding(n_random: int) -> list[Diff]:
+    """LocalRecProg: francdat's five settings and `n_random` random files varying every argument
+    (validation/crossval_local_recoding.py)."""
+    from validation import crossval_local_recoding
+
+    return crossval_local_recoding.local_recoding_diffs(n_random)
+
+
 def _utility_more(n_random: int) -> list[Diff]:
     """ai_utility_score against sdcMicro's, analysis_validity's Poisson and Cox fits against R's glm
     and coxph (the example's releases, random and ACTG 175-shaped files)."""
@@ -165,6 +173,7 @@ REFRESH = {"record_swap": (_record_swap, ("recordSwap:", "infoLoss:"), "recordSw
                             "microaggregation mcdpca"),
                     "localSupp, riskyCells, addNoise additive0, restr, ROMM, outdect, mvTopCoding, addGhostVars, "
                     "microaggregation simple, single, pca, rmd, mcdpca"),
+           "local_recoding": (_local_recoding, ("LocalRecProg:",), "LocalRecProg"),
            "utility_more": (_utility_more, ("ai_utility_score:", "analysis_validity("),
                             "ai_utility_score, analysis_validity (poisson, cox)")}
 

@@ -27,10 +27,11 @@ from sdc.protect.record_swap import record_swap
 from sdc.protect.shuffling import shuffle
 from sdc.protect.pseudonym import pseudonymise
 from sdc.protect.redact import redact
+from sdc.protect.recode_local import local_recoding
 
 __all__ = ["method_infos", "MethodInfo", "info_of", "global_recode", "top_bottom_code", "apply_transformation", "mv_top_code",
            "local_suppression", "local_suppression_by_risk", "add_ghost_vars", "add_noise", "rank_swap", "record_swap", "shuffle",
-           "pseudonymise", "redact"]
+           "pseudonymise", "redact", "local_recoding"]
 
 
 def method_infos() -> dict[str, MethodInfo]:
