@@ -162,7 +162,8 @@ def _utility_section(c: Comparison) -> Section:
                                    "microaggregation) loses nothing and earns no credit (sdcMicro's formula would "
                                    "count it below 0). SSE/SST: ARX's 1 - SSE/SST of the keys read as numbers "
                                    "(text keys without a hierarchy by their rank), 1 when unchanged, higher is "
-                                   "better. After record swapping, infoLoss: sdcMicro's table-based measures over "
+                                   "better. Discernibility and average class size: ARX's DM and AECS of the keys' "
+                                   "classes (a missing key value a value of its own). After record swapping, infoLoss: sdcMicro's table-based measures over "
                                    "the tables of the swap's geography and risk variables (mean over the cells). "
                                    "The code names (il1, il1_overall, eigen_similarity_pct, ...) are the measure column "
                                    "of utility.csv and report.json. Formulas: docs/utility.md."))

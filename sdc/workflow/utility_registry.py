@@ -29,7 +29,7 @@ from typing import Any
 
 from sdc._validation import check_columns, is_numeric_column
 from sdc.utility import (
-    ai_utility_score, analysis_validity, il_correl, il_variables, info_loss, robust_eigen_loss, sse_sst, utility_summary,
+    ai_utility_score, analysis_validity, discernibility, il_correl, il_variables, info_loss, robust_eigen_loss, sse_sst, utility_summary,
 )
 from sdc.workflow.analyses import fit_analyses
 from sdc.workflow.measure import BITS, COUNT, NUMBER, PERCENT, SHARE, Figure, UtilityContext, UtilityMeasure
@@ -111,6 +111,14 @@ def _check_variables(ctx: UtilityContext) -> None:
     refuses them), for the measures that read other columns."""
     for frame, where in ((ctx.original, "the original"), (ctx.released, "the release")):
         check_columns(frame, list(ctx.variables), role="variables", allow_empty=True, where=where)
+
+
+def _discernibility(ctx: UtilityContext) -> Any:
+    """ARX's discernibility and average class size of the keys (None: no keys); a missing key value
+    is a value (ARX's suppressed "*"), so no wildcard matching."""
+    _check_variables(ctx)
+    keys = [k for k in ctx.keys if k in ctx.original.columns and k in ctx.released.columns]
+    return discernibility(ctx.original, ctx.released, keys, missing="category") if keys else None
 
 
 def _validity(ctx: UtilityContext) -> Any:
@@ -195,6 +203,18 @@ UTILITY_MEASURES: tuple[UtilityMeasure, ...] = (
         "sse_sst", "ARX's SSE/SST", _sse_sst, function=sse_sst,
         figures=(Figure("sse_sst", "SSE/SST: 1 - SSE/SST of the keys read as numbers (ARX)", SHARE, better="higher",
                         sweep="sse_sst", value=_value),)),
+    UtilityMeasure(
+        # ARX's Discernibility and AECS of the release's classes over the keys (the hierarchy-free quality models).
+        "discernibility", "ARX's discernibility and average class size", _discernibility, function=discernibility,
+        figures=(Figure("discernibility", "discernibility of the keys: sum of squared class sizes (ARX's DM)", NUMBER,
+                        sweep="discernibility", value=lambda res, cfg: math.nan if res is None
+                        else float(res.discernibility_after)),
+                 Figure("dm_utility_retained", "discernibility utility retained (ARX's normalised DM)", SHARE,
+                        better="higher", sweep="dm_utility_retained", value=lambda res, cfg: math.nan if res is None
+                        else float(res.discernibility_utility_retained)),
+                 Figure("average_class_size", "average class size of the keys (ARX's AECS)", NUMBER,
+                        sweep="average_class_size", value=lambda res, cfg: math.nan if res is None
+                        else float(res.average_class_size_after)))),
     UtilityMeasure(
         # The analyst's own models (OLS, logit, Poisson, Cox): Karr et al.'s interval overlap per analysis.
         "analysis_validity", "analysis validity", _validity, function=analysis_validity, optional=True,

@@ -20,12 +20,12 @@ from sdc.workflow.plan import plan_from_mapping
 from sdc.workflow.sweep import sweep
 
 DISCERNIBILITY = UtilityMeasure(
-    "discernibility", "discernibility and average class size (ARX)",
+    "example_discernibility", "discernibility and average class size (ARX), wildcard rule",
     lambda ctx: sdc.discernibility(ctx.original, ctx.released, list(ctx.keys)), function=sdc.discernibility,
-    figures=(Figure("discernibility_utility_retained", "discernibility: utility retained", SHARE, better="higher",
-                    sweep="dm_utility_retained", value=lambda d, cfg: float(d.discernibility_utility_retained)),
-             Figure("aecs_utility_retained", "average class size: utility retained", SHARE, better="higher",
-                    sweep="aecs_utility_retained", value=lambda d, cfg: float(d.aecs_utility_retained))))
+    figures=(Figure("example_dm_retained", "discernibility: utility retained", SHARE, better="higher",
+                    sweep="example_dm_retained", value=lambda d, cfg: float(d.discernibility_utility_retained)),
+             Figure("example_aecs_retained", "average class size: utility retained", SHARE, better="higher",
+                    sweep="example_aecs_retained", value=lambda d, cfg: float(d.aecs_utility_retained))))
 
 
 def _data(n: int = 300, seed: int = 4) -> pd.DataFrame:
@@ -36,21 +36,21 @@ def _data(n: int = 300, seed: int = 4) -> pd.DataFrame:
 
 def test_a_registered_utility_measure_is_in_compare_and_sweep(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(utility_registry, "UTILITY_MEASURES", (*utility_registry.UTILITY_MEASURES, DISCERNIBILITY))
-    assert utility_registry.UTILITY_AXES["dm_utility_retained"] is True  # higher is better: a utility axis
+    assert utility_registry.UTILITY_AXES["example_dm_retained"] is True  # higher is better: a utility axis
     original = _data()
     released = original.assign(age=(original["age"] // 20) * 20)
     c = sdc.compare(original, released, {"variables": {"categorical_keys": ["sex", "region", "age"]}})
     rows = c.utility_table.set_index("measure")["value"]
     direct = sdc.discernibility(original, released, ["sex", "region", "age"])
-    assert rows["discernibility_utility_retained"] == pytest.approx(direct.discernibility_utility_retained)
-    assert rows["aecs_utility_retained"] == pytest.approx(direct.aecs_utility_retained)
-    plan = plan_from_mapping({"sweep": {"keys": ["sex", "region", "age"], "utility_axis": "dm_utility_retained"},
+    assert rows["example_dm_retained"] == pytest.approx(direct.discernibility_utility_retained)
+    assert rows["example_aecs_retained"] == pytest.approx(direct.aecs_utility_retained)
+    plan = plan_from_mapping({"sweep": {"keys": ["sex", "region", "age"], "utility_axis": "example_dm_retained"},
                               "plan": {"seed": 1},
                               "steps": [{"method": "global_recode", "variables": ["age"], "grid": {"width": [10, 30]}}]},
                              source="test", sweep=True)
     res = sweep(original, plan)
-    assert {"dm_utility_retained", "aecs_utility_retained"} <= set(res.table.columns)
-    assert res.table.loc[0, "dm_utility_retained"] == pytest.approx(1.0)  # the original keeps all its utility
+    assert {"example_dm_retained", "example_aecs_retained"} <= set(res.table.columns)
+    assert res.table.loc[0, "example_dm_retained"] == pytest.approx(1.0)  # the original keeps all its utility
     assert res.higher_is_better and res.table["non_dominated"].any()
 
 
@@ -58,14 +58,15 @@ def test_the_built_in_figures_are_the_sweep_row_and_the_comparison_rows() -> Non
     names = [f.name for m in utility_registry.UTILITY_MEASURES for f in m.figures]
     assert names == ["il1_overall", "eigen_similarity_pct", "nue", "nue_normalised", "nue_utility_retained",
                      "records_retained", "pct_records_retained", "cells_suppressed", "il_variables", "il_correl",
-                     "robust_eigen", "ai_score", "sse_sst", "info_loss_absd", "info_loss_relabsd", "info_loss_abssqrtd",
+                     "robust_eigen", "ai_score", "sse_sst", "discernibility", "dm_utility_retained",
+                     "average_class_size", "info_loss_absd", "info_loss_relabsd", "info_loss_abssqrtd",
                      "info_loss_false_zero"]
     assert [m.name for m in utility_registry.UTILITY_MEASURES if m.optional] == ["analysis_validity", "info_loss"]
     assert [m.per_variable.name for m in utility_registry.UTILITY_MEASURES if m.per_variable] == ["il1", "ci_overlap"]
     assert dict(utility_registry.UTILITY_AXES) == {
         "il1_overall": False, "eigen_similarity_pct": True, "nue_normalised": False, "nue_utility_retained": True,
         "pct_records_retained": True, "cells_suppressed": False, "il_variables": False, "il_correl": False,
-        "robust_eigen": False, "ai_score": False, "sse_sst": True}
+        "robust_eigen": False, "ai_score": False, "sse_sst": True, "dm_utility_retained": True}
 
 
 def test_mlodaks_measures_and_robeigen_reach_compare_as_declared():
@@ -103,3 +104,22 @@ def test_sse_sst_reaches_compare_and_sweep_as_declared():
                              source="test", sweep=True)
     res = sweep(original, plan)
     assert res.table.loc[0, "sse_sst"] == 1.0 and res.higher_is_better  # the original loses nothing
+
+
+def test_arxs_discernibility_reaches_compare_and_sweep_as_declared():
+    """ARX's DM and AECS of the keys: the comparison's rows are sdc.discernibility with a missing
+    key value counted as a value (ARX's "*")."""
+    original = _data(150)
+    released = original.assign(age=(original["age"] // 20) * 20)
+    released.loc[released.index[:7], "sex"] = np.nan
+    keys = ["sex", "region", "age"]
+    rows = sdc.compare(original, released, {"variables": {"categorical_keys": keys}}).utility_table.set_index(
+        "measure")["value"]
+    direct = sdc.discernibility(original, released, keys, missing="category")
+    assert rows["discernibility"] == direct.discernibility_after
+    assert rows["dm_utility_retained"] == pytest.approx(direct.discernibility_utility_retained, rel=1e-12)
+    assert rows["average_class_size"] == pytest.approx(direct.average_class_size_after, rel=1e-12)
+    # by hand: the classes of the release (missing sex a value of its own), sum of squared sizes
+    sizes = released[keys].astype(str).value_counts()
+    assert rows["discernibility"] == float((sizes ** 2).sum())
+    assert rows["average_class_size"] == pytest.approx(len(released) / len(sizes))
