@@ -50,8 +50,10 @@ R_KEYS = 'c("urbrur", "roof", "walls", "water", "electcon", "relat", "sex")'
 R_TIMER = """
 function(D, M, setup, code, repeats, limit) {
   env <- new.env()
-  env$D <- D
-  env$M <- M
+  # numeric columns arrive as 1-d arrays (class "array"), which IL_variables refuses: plain vectors
+  plain <- function(df) { if (is.data.frame(df)) for (k in seq_along(df)) if (!is.factor(df[[k]])) dim(df[[k]]) <- NULL; df }
+  env$D <- plain(D)
+  env$M <- plain(M)
   out <- tryCatch({
     setTimeLimit(elapsed = limit, transient = TRUE)
     on.exit(setTimeLimit())
@@ -112,7 +114,7 @@ def _measure_cases(data: str) -> list[Case]:
 
 
 def _protect_cases(data: str) -> list[Case]:
-    td_keys = "createSdcObj(D, keyVars = %s, weightVar = \"sampling_weight\")" % R_KEYS
+    td_keys = "sdcMicro::createSdcObj(D, keyVars = %s, weightVar = \"sampling_weight\")" % R_KEYS
     return [
         Case(f"restr_{data}", data, "add_noise restr (noise 150)",
              lambda d, m: sdc.add_noise(d, NUM, method="restr", noise=150),
@@ -301,8 +303,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--from-csv", action="store_true", help="only rewrite the section from the CSV")
     ap.add_argument("--csv", type=Path, help="with --only: write its rows here (to merge into the CSV by case)")
+    ap.add_argument("--merge", nargs="*", type=Path, help="CSVs of --only runs to merge into the CSV (then the section)")
     args = ap.parse_args(argv)
     csv = args.out / "benchmark-protect-more.csv"
+    if args.merge:  # rows of several --only runs, the last of a case kept, in the table's order
+        parts = pd.concat([pd.read_csv(f, keep_default_na=False, na_values=[""]) for f in args.merge])
+        parts = parts.drop_duplicates("case", keep="last").set_index("case")
+        parts.reindex([c.name for c in cases() if c.name in parts.index]).reset_index().to_csv(
+            csv, index=False, lineterminator="\n")
+        args.from_csv = True
     if args.from_csv:
         table = pd.read_csv(csv, keep_default_na=False, na_values=[""])
         table[["sdc_error", "sdcmicro_error"]] = table[["sdc_error", "sdcmicro_error"]].fillna("")
@@ -316,10 +325,11 @@ def main(argv: list[str] | None = None) -> int:
         table.to_csv(csv, index=False, lineterminator="\n")
         argv_doc = argv
     else:
-        argv_doc = [a for a in argv if a != "--from-csv"]
+        argv_doc = ["--repeat", str(args.repeat), "--big", str(args.big), "(in parts: --only CASES --csv PART, then "
+                    "--merge PART ...)"]
     md = args.out / "benchmark-protect.md"
     md.write_text(put_section(md.read_text(encoding="utf-8") if md.exists() else "",
-                              section(table, args.repeat, args.big, argv_doc)), encoding="utf-8")
+                              section(table, args.repeat, args.big, argv_doc), SECTION), encoding="utf-8")
     return 0
 
 
