@@ -112,10 +112,10 @@ def section(table: pd.DataFrame, repeat: int) -> list[str]:
                     "of milliseconds vary from run to run: the clustpca ratio is the coarse one.", ""]
 
 
-def put_section(page: str, lines: list[str]) -> str:
-    """`page` with its section titled :data:`SECTION` replaced by `lines` (appended if absent)."""
+def put_section(page: str, lines: list[str], title: str = SECTION) -> str:
+    """`page` with its section titled `title` replaced by `lines` (appended if absent)."""
     old = page.splitlines()
-    start = next((i for i, ln in enumerate(old) if ln == SECTION), None)
+    start = next((i for i, ln in enumerate(old) if ln == title), None)
     if start is None:
         head, tail = old, []
     else:

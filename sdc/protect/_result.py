@@ -94,6 +94,10 @@ def changed_cells(before: pd.DataFrame, after: pd.DataFrame, variables: list[str
         # numpy then answered one True for the whole column (every cell "changed").
         both = ~(na_a | na_b)
         if both.any():
-            diff[both] = np.asarray(a.to_numpy(dtype=object)[both] != b.to_numpy(dtype=object)[both], dtype=bool)
+            if a.dtype.kind in "iufb" and b.dtype.kind in "iufb":  # numpy numbers: the same answer, no boxing
+                diff[both] = a.to_numpy()[both] != b.to_numpy()[both]
+            else:
+                diff[both] = np.asarray(a.to_numpy(dtype=object)[both] != b.to_numpy(dtype=object)[both],
+                                        dtype=bool)
         out[v] = int(diff.sum())
     return pd.Series(out, dtype=np.int64, name="cells_changed")

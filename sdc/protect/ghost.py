@@ -84,12 +84,19 @@ def add_ghost_vars(data: pd.DataFrame, variables: Sequence[str] | str, *, key_va
         changed[v] = int(hit.sum())
         s = frame[v]
         # nullable whether or not a cell is hit: every part of a file gets the same dtype
-        if pd.api.types.is_bool_dtype(s.dtype) and not isinstance(s.dtype, pd.BooleanDtype):
-            out[v] = s = s.astype("boolean")
-        elif pd.api.types.is_integer_dtype(s.dtype) and not isinstance(s.dtype, pd.api.extensions.ExtensionDtype):
-            out[v] = s = s.astype("Int64")
-        if hit.any():
-            out[v] = s.mask(pd.Series(hit, index=frame.index))
+        # numpy bool and integer columns have no missing value: the nullable array built from the
+        # values and the hits at once (astype's scan for missing values is most of the call)
+        if s.dtype == np.bool_:
+            out[v] = pd.Series(pd.arrays.BooleanArray(s.to_numpy(dtype=bool), hit.copy()), index=frame.index, name=v)
+        elif s.dtype == np.int64:
+            out[v] = pd.Series(pd.arrays.IntegerArray(s.to_numpy(), hit.copy()), index=frame.index, name=v)
+        else:
+            if pd.api.types.is_bool_dtype(s.dtype) and not isinstance(s.dtype, pd.BooleanDtype):
+                out[v] = s = s.astype("boolean")
+            elif pd.api.types.is_integer_dtype(s.dtype) and not isinstance(s.dtype, pd.api.extensions.ExtensionDtype):
+                out[v] = s = s.astype("Int64")
+            if hit.any():
+                out[v] = s.mask(pd.Series(hit, index=frame.index))
     return ProtectionResult(method="add_ghost_vars", data=out, variables=cols,
                             parameters={"variables": list(cols), "key_var": key_var}, seed=None,
                             changed=pd.Series(changed, dtype=np.int64, name="cells_changed"),

@@ -90,9 +90,20 @@ def transformed(X: np.ndarray, transf: str) -> np.ndarray:
     return standardised(np.column_stack(cols))
 
 
+_SWAP_CELLS = 4_000_000  # medoids x records^2 of one vectorised SWAP step (32 MB of doubles)
+
+
+def _squared(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    if A.shape[1] >= 8:  # np.sum's pairwise order from 8 terms
+        return ((A[:, None, :] - B[None, :, :]) ** 2).sum(axis=2)
+    d2 = (A[:, None, 0] - B[None, :, 0]) ** 2  # column by column: np.sum(axis=2)'s order below 8 terms
+    for j in range(1, A.shape[1]):
+        d2 += (A[:, None, j] - B[None, :, j]) ** 2
+    return d2
+
+
 def _distances(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    d2 = ((A[:, None, :] - B[None, :, :]) ** 2).sum(axis=2)
-    return np.sqrt(d2)
+    return np.sqrt(_squared(A, B))
 
 
 def _build(D: np.ndarray, nc: int) -> np.ndarray:
@@ -117,15 +128,21 @@ def _swap_gains(D: np.ndarray, rep: np.ndarray, pam_like: bool) -> np.ndarray:
     srt = np.sort(Dm, axis=0)
     da = srt[0]
     db = srt[1] if med.size > 1 else np.full(D.shape[0], D.max() * 1.1 + 1.0)
-    T = np.empty((D.shape[0], med.size))
-    for c, i in enumerate(med):
-        near = Dm[c] == da  # j nearest to medoid i (or as near)
-        if pam_like:
-            small = np.minimum(db[None, :], D)
-        else:
-            small = np.where((db > Dm[c])[None, :], D, db[None, :])
-        t = np.where(near[None, :], small - da[None, :], np.where(D < da[None, :], D - da[None, :], 0.0))
-        T[:, c] = t.sum(axis=1)
+    near = Dm == da[None, :]  # (medoids, n): j nearest to medoid c (or as near)
+    other = np.where(D < da[None, :], D - da[None, :], 0.0)  # (h, j), whatever the medoid
+    if med.size * D.size > _SWAP_CELLS:  # one medoid at a time (clustermethod pam on a large file)
+        T = np.empty((D.shape[0], med.size))
+        for c in range(med.size):
+            small = np.minimum(db[None, :], D) if pam_like else np.where((db > Dm[c])[None, :], D, db[None, :])
+            T[:, c] = np.where(near[c][None, :], small - da[None, :], other).sum(axis=1)
+        T[rep] = np.inf
+        return T
+    if pam_like:
+        small = np.minimum(db[None, :], D)[None, :, :]
+    else:
+        small = np.where((db[None, :] > Dm)[:, None, :], D[None, :, :], db[None, None, :])
+    t = np.where(near[:, None, :], small - da[None, None, :], other[None, :, :])  # (medoids, h, j)
+    T = np.ascontiguousarray(t.sum(axis=2).T)  # each row summed over j, as one medoid at a time
     T[rep] = np.inf
     return T
 
@@ -218,7 +235,7 @@ def _clara(Y: np.ndarray, nc: int) -> tuple[np.ndarray, np.ndarray]:
         sample = np.arange(n) if size == n else _clara_sample(
             n, size, gen, None if best is None else [int(b) + 1 for b in best])
         med = sample[pam_medoids(_distances(Y[sample], Y[sample]), nc, pam_like=False)]
-        cost = float(np.min(_distances(Y, Y[med]), axis=1).sum())
+        cost = float(np.sqrt(np.min(_squared(Y, Y[med]), axis=1)).sum())  # sqrt is monotone: the same minima
         if cost < best_cost:  # a later sample only if strictly better
             best, best_cost = med, cost
     med = np.sort(best)  # type: ignore[arg-type]

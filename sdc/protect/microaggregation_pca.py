@@ -101,15 +101,29 @@ def rmd_groups(X: np.ndarray, k: int, fit: tuple[np.ndarray, np.ndarray] | None 
     center, cov = fit if fit is not None else mcd_fit(Z, seed)
     md = mahalanobis2(Z, center, cov).astype(np.float64)
     gid = np.full(n, -1, dtype=np.int64)
-    alive = np.arange(n)  # remaining records in data order
+    # the removed records stay in place, masked (distance +inf, md -inf): the data order, and so
+    # every tie-break (first maximum, stable nearest), is that of the remaining records
+    alive = np.ones(n, dtype=bool)
+    dead = np.zeros(n, dtype=bool)
     mda = md.copy()
+    cols = [np.ascontiguousarray(Z[:, j]) for j in range(Z.shape[1])]
+    d, tmp = np.empty(n), np.empty(n)
     for g in range(n // k - 1):
-        s = alive[int(np.argmax(mda))]
-        d = np.sqrt(np.sum((Z[alive] - Z[s]) ** 2, axis=1))
-        near = np.argsort(d, kind="stable")[:k]
-        gid[alive[near]] = g
-        keep = np.ones(alive.size, dtype=bool)
-        keep[near] = False
-        alive, mda = alive[keep], mda[keep]
+        s = int(np.argmax(mda))
+        if len(cols) < 8:  # the sum of squares in column order: np.sum(axis=1)'s order below 8 terms (pairwise beyond)
+            np.square(np.subtract(cols[0], Z[s, 0], out=d), out=d)
+            for j in range(1, len(cols)):
+                d += np.square(np.subtract(cols[j], Z[s, j], out=tmp), out=tmp)
+        else:
+            d[:] = np.sum((Z - Z[s]) ** 2, axis=1)
+        np.sqrt(d, out=d)
+        np.copyto(d, np.inf, where=dead)
+        t = np.partition(d, k - 1)[k - 1]
+        cand = np.flatnonzero(alive & (d <= t))   # the k nearest and the ties of the k-th
+        near = cand[np.argsort(d[cand], kind="stable")[:k]]
+        gid[near] = g
+        alive[near] = False
+        dead[near] = True
+        mda[near] = -np.inf
     gid[alive] = max(n // k - 1, 0)
     return gid
