@@ -281,7 +281,7 @@ def _changes_sections(c: Comparison) -> list[Section]:
                 [CELLS_CHANGED[0].upper() + CELLS_CHANGED[1:] + " (on the matched records). Cells suppressed = "
                  "present in the original, missing in the release. A dropped column shows 0 cells changed and the "
                  "status dropped."])
-    s.tables.append(Table("changes", "Cells changed per variable", c.changes))
+    s.tables.append(Table("changes", "Cells changed per variable", c.changes, labels=COMPARE_COLUMN_LABELS))
     sections = [s]
     if c.protection:
         from sdc.report.protection_log import protection_sections

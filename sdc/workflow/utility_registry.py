@@ -44,6 +44,8 @@ COMPARE_COLUMN_LABELS: dict[str, str] = {
     "total_variation": "total variation distance", "max_shift_pp": "largest shift of a category's share (points)",
     "mean_before": "mean before", "mean_after": "mean after", "sd_before": "sd before", "sd_after": "sd after",
     "variable_1": "variable 1", "variable_2": "variable 2", "measure": "association",
+    "cells_changed": "cells changed", "cells_suppressed": "cells suppressed",
+    "share_changed": "cells changed, share of the matched records (0 to 1)",
 }
 
 #: The associations of :func:`sdc.association_change` as a reader names them.
