@@ -128,6 +128,18 @@ def prepare(queries: pd.DataFrame, candidates: pd.DataFrame | CandidateRows, col
     return MixedData(qn, cn, qc, cc, rows=(cands.counts, cands.members))
 
 
+def _special(buf: np.ndarray, a: np.ndarray, b: np.ndarray, has_inf: bool, has_nan: bool) -> np.ndarray:
+    """`buf` = |a - b| of one numeric column with the infinite and missing values' terms set:
+    0 for the same infinity or both missing, 1 for an infinity against another value or one
+    value missing."""
+    if has_inf:
+        buf = np.where(np.isinf(a) | np.isinf(b), np.where(a == b, 0.0, 1.0), buf)
+    if has_nan:
+        na_a, na_b = np.isnan(a), np.isnan(b)
+        buf = np.where(na_a & na_b, 0.0, np.where(na_a | na_b, 1.0, buf))
+    return buf
+
+
 def _distances(md: MixedData, rows: slice) -> np.ndarray:
     """Distances of the queries `rows` to every distinct candidate row."""
     qn, qc = md.qnum[rows], md.qcat[rows]
@@ -138,12 +150,7 @@ def _distances(md: MixedData, rows: slice) -> np.ndarray:
         with np.errstate(invalid="ignore"):  # inf - inf: replaced just below
             np.subtract(a, b, out=buf)
         np.abs(buf, out=buf)
-        if md.has_inf[j]:
-            buf = np.where(np.isinf(a) | np.isinf(b), np.where(a == b, 0.0, 1.0), buf)
-        if md.has_nan[j]:
-            na_a, na_b = np.isnan(a), np.isnan(b)
-            buf = np.where(na_a & na_b, 0.0, np.where(na_a | na_b, 1.0, buf))
-        d += buf
+        d += _special(buf, a, b, md.has_inf[j], md.has_nan[j])
     for j in range(md.ucat.shape[1]):
         d += qc[:, j][:, None] != md.ucat[:, j][None, :]
     return d
@@ -178,12 +185,7 @@ def _nearest_pairs(md: MixedData, rows: slice) -> tuple[np.ndarray, np.ndarray, 
         a, b = md.qnum[qi_all, j], md.unum[ri, j]
         with np.errstate(invalid="ignore"):
             buf = np.abs(a - b)
-        if md.has_inf[j]:
-            buf = np.where(np.isinf(a) | np.isinf(b), np.where(a == b, 0.0, 1.0), buf)
-        if md.has_nan[j]:
-            na_a, na_b = np.isnan(a), np.isnan(b)
-            buf = np.where(na_a & na_b, 0.0, np.where(na_a | na_b, 1.0, buf))
-        d += buf
+        d += _special(buf, a, b, md.has_inf[j], md.has_nan[j])
     for j in range(md.ucat.shape[1]):
         d += md.qcat[qi_all, j] != md.ucat[ri, j]
     return qi, ri, d

@@ -19,7 +19,7 @@ as a plan's own code.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pandas as pd
@@ -136,7 +136,7 @@ def parse_analyses(items: Any, where: str, error: type[Exception]) -> tuple[Anal
     out = []
     for i, item in enumerate(items):
         a = _one(item, f"{where} #{i + 1}", error)
-        out.append(a if a.name else Analysis(**{**a.__dict__, "name": f"analysis {i + 1}"}))
+        out.append(a if a.name else replace(a, name=f"analysis {i + 1}"))
     names = [a.name for a in out]
     dup = [n for n in names if names.count(n) > 1]
     if dup:

@@ -68,6 +68,7 @@ from sdc.workflow.assess import measure_scenario
 from sdc.workflow.config import RunConfig, Scenario, Thresholds
 from sdc.workflow.measure import UtilityContext
 from sdc.workflow.analyses import Analysis, parse_analyses
+from sdc.workflow.compare_utility import swapped_tables, with_withheld
 from sdc.workflow.plan import Plan, PlanError, check_plan, grid_points, method_table, plan_to_toml
 from sdc.workflow.protect import run_steps
 from sdc.workflow.registry import ALL_MEASURES
@@ -353,8 +354,6 @@ def _utility_row(original: pd.DataFrame, released: pd.DataFrame, variables: Sequ
     """The sweep columns of the utility measures' figures (:mod:`sdc.workflow.utility_registry`);
     every original record counts, a dropped one as withheld (every cell suppressed); an analysis'
     mean interval overlap is ``ci_overlap[<name>]``."""
-    from sdc.workflow.compare import with_withheld
-
     ctx = UtilityContext(original, with_withheld(original, released), list(variables), list(keys), suppressed,
                          analyses=tuple(analyses), tables=tuple(tables))
     row = {f.sweep if var is None else f"{f.sweep}[{var}]": v for m in utility_registry.UTILITY_MEASURES
@@ -403,8 +402,7 @@ def sweep(data: pd.DataFrame, plan: Plan | str | Path, *, progress: bool = False
                        sensitive=o["sensitive"])
     settings = _settings(plan, mode)
     analyses = _analyses(plan)
-    swapped = list(dict.fromkeys(v for s in plan.steps for p in table[s.method].tables_of
-                                 for v in _dropped(s.parameters.get(p))))  # record swapping's tables
+    swapped = swapped_tables({"steps": [{"method": s.method, "parameters": s.parameters} for s in plan.steps]})
 
     t0 = time.perf_counter()
     bar = None

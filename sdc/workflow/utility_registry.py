@@ -88,7 +88,7 @@ def score_variables(ctx: UtilityContext) -> tuple[list[str], list[str]]:
     files), and the keys and changed variables numeric in the original (sdcMicro's numVars; a
     variable missing from a file is kept, for the score to refuse in one line)."""
     o, r = ctx.original, ctx.released
-    keys = [k for k in ctx.keys if k in o.columns and k in r.columns]
+    keys = _keys_in_both(ctx)
     numeric = [v for v in dict.fromkeys([*keys, *ctx.variables])  # an unknown name is kept, to be refused
                if v not in o.columns or v not in r.columns or is_numeric_column(o[v])]
     return keys, numeric
@@ -104,8 +104,13 @@ def _sse_sst(ctx: UtilityContext) -> Any:
     """ARX's SSE/SST over the keys in both files (None: no keys); a text key by its values' ranks
     (a comparison has no hierarchies)."""
     _check_variables(ctx)
-    keys = [k for k in ctx.keys if k in ctx.original.columns and k in ctx.released.columns]
+    keys = _keys_in_both(ctx)
     return sse_sst(ctx.original, ctx.released, keys) if keys else None
+
+
+def _keys_in_both(ctx: UtilityContext) -> list[str]:
+    """The context's keys that both files hold."""
+    return [k for k in ctx.keys if k in ctx.original.columns and k in ctx.released.columns]
 
 
 def _check_variables(ctx: UtilityContext) -> None:
@@ -119,7 +124,7 @@ def _discernibility(ctx: UtilityContext) -> Any:
     """ARX's discernibility and average class size of the keys (None: no keys); a missing key value
     is a value (ARX's suppressed "*"), so no wildcard matching."""
     _check_variables(ctx)
-    keys = [k for k in ctx.keys if k in ctx.original.columns and k in ctx.released.columns]
+    keys = _keys_in_both(ctx)
     return discernibility(ctx.original, ctx.released, keys, missing="category") if keys else None
 
 
@@ -142,12 +147,12 @@ def _mean_of(metric: str) -> Callable[[Any, Any], float]:
     return lambda res, cfg: float(res.measures.loc["Mean", metric])
 
 
-def _total(res: Any, cfg: Any) -> float:
-    return math.nan if res is None else float(res.total)
+def _attr(name: str) -> Callable[[Any, Any], float]:
+    """A figure's value: the result's attribute `name` (NaN when the measure did not run)."""
+    return lambda res, cfg: math.nan if res is None else float(getattr(res, name))
 
 
-def _value(res: Any, cfg: Any) -> float:
-    return math.nan if res is None else float(res.value)
+_total, _value = _attr("total"), _attr("value")
 
 
 #: The utility measures of compare and sweep, in the order of their figures.
@@ -209,14 +214,11 @@ UTILITY_MEASURES: tuple[UtilityMeasure, ...] = (
         # ARX's Discernibility and AECS of the release's classes over the keys (the hierarchy-free quality models).
         "discernibility", "ARX's discernibility and average class size", _discernibility, function=discernibility,
         figures=(Figure("discernibility", "discernibility of the keys: sum of squared class sizes (ARX's DM)", NUMBER,
-                        sweep="discernibility", value=lambda res, cfg: math.nan if res is None
-                        else float(res.discernibility_after)),
+                        sweep="discernibility", value=_attr("discernibility_after")),
                  Figure("dm_utility_retained", "discernibility utility retained (ARX's normalised DM)", SHARE,
-                        better="higher", sweep="dm_utility_retained", value=lambda res, cfg: math.nan if res is None
-                        else float(res.discernibility_utility_retained)),
+                        better="higher", sweep="dm_utility_retained", value=_attr("discernibility_utility_retained")),
                  Figure("average_class_size", "average class size of the keys (ARX's AECS)", NUMBER,
-                        sweep="average_class_size", value=lambda res, cfg: math.nan if res is None
-                        else float(res.average_class_size_after)))),
+                        sweep="average_class_size", value=_attr("average_class_size_after")))),
     UtilityMeasure(
         # The analyst's own models (OLS, logit, Poisson, Cox): Karr et al.'s interval overlap per analysis.
         "analysis_validity", "analysis validity", _validity, function=analysis_validity, optional=True,
