@@ -116,12 +116,16 @@ def run_search_command(args: argparse.Namespace, argv: Sequence[str]) -> int:
         print(f"{r.algorithm_title[0].upper()}{r.algorithm_title[1:]} stopped: {r.stopped} ({r.n_evaluated:,} of "
               f"{r.n_nodes:,} transformations checked{'' if r.seed is None else f', seed {r.seed}'}).")
     print(f"{best}: " + ", ".join(f"{q}={r.levels[q]}" for q in r.quasi_identifiers))
-    print(f"Loss ({r.metric}): {r.loss:.10g}; suppressed {r.suppressed:,} records "
-          f"({100 * r.suppressed_share:.2f}%); {r.classes:,} classes.")
-    if r.local is not None:
-        print(f"Local recoding: {len(r.local.steps) - 1} more step(s); loss {r.local.loss:.10g} against "
-              f"{r.local.loss_full:.10g} full-domain (saving {100 * r.local.relative_saving:.2f}%); "
-              f"{r.local.suppressed_full:,} records suppressed before.")
+    if r.local is None:
+        print(f"Loss ({r.metric}): {r.loss:.10g}; suppressed {r.suppressed:,} records "
+              f"({100 * r.suppressed_share:.2f}%); {r.classes:,} classes.")
+    else:  # the optimum's own figures; r.suppressed and r.classes are the local release's
+        loc = r.local
+        print(f"Loss ({r.metric}): {r.loss:.10g}; suppressed {loc.suppressed_full:,} records "
+              f"({100 * loc.suppressed_full / r.n_records:.2f}%).")
+        print(f"Local recoding: {len(loc.steps) - 1} more step(s); loss {loc.loss:.10g} against "
+              f"{loc.loss_full:.10g} full-domain (saving {100 * loc.relative_saving:.2f}%); "
+              f"{loc.suppressed_full:,} records suppressed before, {loc.suppressed:,} after; {loc.classes:,} classes.")
     if run.dimension is not None:
         print(f"Dimension search: {run.dimension.best.get('subset')} "
               f"({'meets' if run.dimension.meets else 'misses'} the targets).")

@@ -182,8 +182,11 @@ def search_markdown(run: SearchRun, doc: dict[str, Any]) -> str:
                                            "a better transformation may exist.\n"),
         f"Transformation: {', '.join(f'{q} = {r.levels[q]}' for q in r.quasi_identifiers)}.  ",
         f"Loss ({r.metric}): **{fmt_num(r.loss, 6)}**.  ",
-        f"Suppressed: {fmt_num(r.suppressed)} records ({fmt_num(100 * r.suppressed_share)}%); "
-        f"{fmt_num(r.classes)} classes released; {_achieved_text(r.achieved)}.\n",
+        (f"Suppressed: {fmt_num(r.suppressed)} records ({fmt_num(100 * r.suppressed_share)}%); "
+         f"{fmt_num(r.classes)} classes released; {_achieved_text(r.achieved)}.\n") if r.local is None else
+        # the optimum's own suppression; r.suppressed and r.classes are the local release's (below)
+        (f"Suppressed: {fmt_num(r.local.suppressed_full)} records "
+         f"({fmt_num(100 * r.local.suppressed_full / r.n_records)}%); {_achieved_text(r.achieved)}.\n"),
         _md_table(r.to_frame()),
         *_local_md(r),
         "## Runner-ups\n",
